@@ -1,0 +1,485 @@
+"""Canonical game events (shared/DESIGN.md §4): a tagged union of payloads in one envelope.
+
+An event records *what happened at the table*, never a derived fact (legality, fans,
+settlement are the replayer's). Each payload type carries only its own fields; seats
+(0..3, turn order) and tile codes (replayer.tiles, DESIGN.md §3) are checked on parse,
+so a malformed event is refused with the field that is wrong.
+
+Two envelopes:
+
+* :class:`NewEvent` — what a client appends: ``event_id`` (client UUID, the idempotency
+  key), ``type``, ``payload``, ``metadata`` (source file/line, ingest run, actor),
+  ``schema_version``.
+* :class:`StoredEvent` — what the log returns: the same plus ``game_id``, ``seq`` (dense
+  per game, from 0), ``position`` (global, from 1), ``recorded_at`` (metadata only; replay
+  never reads it), ``prev_hash`` and ``hash`` (SHA-256 chain per game, see :func:`chain_hash`).
+
+The JSON Lines form is ``StoredEvent.model_dump(mode="json")`` (or ``NewEvent``'s) one per
+line; ``docs/events.md`` shows one example per type.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import uuid
+from typing import Annotated, Any, ClassVar, Literal
+
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    SerializeAsAny,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
+
+from replayer import tiles as _tiles
+
+SCHEMA_VERSION = 1
+GENESIS_HASH = "0" * 64
+
+
+def _tile(v: str) -> str:
+    return _tiles.check(v)
+
+
+def _suited_or_honor(v: str) -> str:
+    _tiles.check(v)
+    if _tiles.is_flower(v):
+        raise ValueError(f"a flower is not allowed here: {v!r}")
+    return v
+
+
+def _flower(v: str) -> str:
+    if not (_tiles.is_valid(v) and _tiles.is_flower(v)):
+        raise ValueError(f"not a flower tile: {v!r} (expected H1..H8)")
+    return v
+
+
+def _wind(v: str) -> str:
+    if v not in _tiles.WINDS:
+        raise ValueError(f"not a wind: {v!r} (expected F1..F4)")
+    return v
+
+
+Tile = Annotated[str, AfterValidator(_tile)]
+PlayTile = Annotated[str, AfterValidator(_suited_or_honor)]
+FlowerTile = Annotated[str, AfterValidator(_flower)]
+Wind = Annotated[str, AfterValidator(_wind)]
+Seat = Annotated[int, Field(ge=0, le=3)]
+Seq = Annotated[int, Field(ge=0)]
+FourInts = Annotated[list[int], Field(min_length=4, max_length=4)]
+
+
+class Payload(BaseModel):
+    """Base of every payload: frozen, no unknown fields."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    TYPE: ClassVar[str]
+
+
+class GameStarted(Payload):
+    """A game (table session of one or more hands) begins under a ruleset."""
+
+    TYPE: ClassVar[str] = "game_started"
+    ruleset: str = Field(min_length=1, description="ruleset id, e.g. 'mcr', 'nanchang'")
+    ruleset_options: dict[str, Any] = Field(default_factory=dict)
+    players: Annotated[list[str], Field(min_length=4, max_length=4)]
+    initial_scores: FourInts = Field(default_factory=lambda: [0, 0, 0, 0])
+    source: str = ""
+
+
+class HandStarted(Payload):
+    """A hand begins. ``wall`` is the full wall in draw order when the source knows it."""
+
+    TYPE: ClassVar[str] = "hand_started"
+    hand_number: Annotated[int, Field(ge=0)]
+    prevalent_wind: Wind
+    dealer: Seat
+    dice: list[Annotated[int, Field(ge=1, le=6)]] = Field(default_factory=list)
+    wall: list[Tile] = Field(default_factory=list)
+    seed: str | None = None
+
+
+class TilesDealt(Payload):
+    TYPE: ClassVar[str] = "tiles_dealt"
+    seat: Seat
+    tiles: list[Tile]
+
+
+class WildcardIndicatorRevealed(Payload):
+    """Nanchang 精 (and other wildcard rules): the indicator tile turned up."""
+
+    TYPE: ClassVar[str] = "wildcard_indicator_revealed"
+    indicator: PlayTile
+    dice: list[Annotated[int, Field(ge=1, le=6)]] = Field(default_factory=list)
+
+
+class FlowerReplaced(Payload):
+    """A flower set aside; its replacement is a following ``tile_drawn`` (flower_replacement)."""
+
+    TYPE: ClassVar[str] = "flower_replaced"
+    seat: Seat
+    flower: FlowerTile
+
+
+class TileDrawn(Payload):
+    TYPE: ClassVar[str] = "tile_drawn"
+    seat: Seat
+    tile: Tile | None = Field(None, description="None when the source hides it")
+    source: Literal["wall", "kong_replacement", "flower_replacement"] = "wall"
+
+
+class TileDiscarded(Payload):
+    TYPE: ClassVar[str] = "tile_discarded"
+    seat: Seat
+    tile: PlayTile
+
+
+class Chow(Payload):
+    """Chow 吃: ``tiles`` is the run (sorted), ``claimed_tile`` the discard taken."""
+
+    TYPE: ClassVar[str] = "chow"
+    seat: Seat
+    tiles: Annotated[list[PlayTile], Field(min_length=3, max_length=3)]
+    claimed_tile: PlayTile
+    discard_seq: Seq
+
+    @model_validator(mode="after")
+    def _run(self) -> Chow:
+        ts = _tiles.sort_tiles(self.tiles)
+        suits = {t[0] for t in ts}
+        ranks = [int(t[1]) for t in ts]
+        if len(suits) != 1:
+            raise ValueError(f"chow tiles are not of one suit: {self.tiles}")
+        if ts[0][0] in "FJ":  # honor chows (Nanchang wind chows, 中发白): three distinct
+            if len(set(ts)) != 3:
+                raise ValueError(f"an honor chow needs three distinct tiles: {self.tiles}")
+        elif ranks != list(range(ranks[0], ranks[0] + 3)):
+            raise ValueError(f"chow tiles are not a run: {self.tiles}")
+        if self.claimed_tile not in ts:
+            raise ValueError(f"claimed_tile {self.claimed_tile} is not in the chow {self.tiles}")
+        if list(self.tiles) != ts:
+            object.__setattr__(self, "tiles", ts)
+        return self
+
+
+class Pung(Payload):
+    TYPE: ClassVar[str] = "pung"
+    seat: Seat
+    tile: PlayTile
+    discard_seq: Seq
+
+
+class Kong(Payload):
+    """Kong 杠: concealed (暗杠), melded from a discard (明杠), or added to a pung (加杠)."""
+
+    TYPE: ClassVar[str] = "kong"
+    seat: Seat
+    kind: Literal["concealed", "melded", "added"]
+    tile: PlayTile
+    discard_seq: Seq | None = None
+
+    @model_validator(mode="after")
+    def _claim(self) -> Kong:
+        if self.kind == "melded" and self.discard_seq is None:
+            raise ValueError("a melded kong names the discard it claims (discard_seq)")
+        if self.kind != "melded" and self.discard_seq is not None:
+            raise ValueError(f"a {self.kind} kong claims no discard (discard_seq must be null)")
+        return self
+
+
+class Pass(Payload):
+    """A player passes on a discard, or a claim that lost on priority (``claim`` says which)."""
+
+    TYPE: ClassVar[str] = "pass"
+    seat: Seat
+    discard_seq: Seq | None = None
+    claim: Literal["chow", "pung", "kong", "win"] | None = None
+    tiles: list[PlayTile] = Field(default_factory=list)
+
+
+class WinDeclared(Payload):
+    """Win 和: self-drawn (``from_seat`` null), on a discard, or robbing a kong."""
+
+    TYPE: ClassVar[str] = "win_declared"
+    seat: Seat
+    tile: PlayTile
+    self_drawn: bool
+    from_seat: Seat | None = None
+    discard_seq: Seq | None = Field(None, description="the discard, or the robbed kong event")
+    robbing_kong: bool = False
+
+    @model_validator(mode="after")
+    def _source(self) -> WinDeclared:
+        if self.self_drawn and (self.from_seat is not None or self.robbing_kong):
+            raise ValueError("a self-drawn win has no from_seat and robs no kong")
+        if not self.self_drawn and self.from_seat is None:
+            raise ValueError("a win on a discard or robbed kong names from_seat")
+        if self.from_seat is not None and self.from_seat == self.seat:
+            raise ValueError("from_seat cannot be the winner's own seat")
+        return self
+
+
+class ExhaustiveDraw(Payload):
+    """Exhaustive draw 荒庄: the wall ran out with no winner."""
+
+    TYPE: ClassVar[str] = "exhaustive_draw"
+
+
+class ReportedFan(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    name: str
+    points: int | None = None
+    count: int = 1
+
+
+class ScoreReported(Payload):
+    """What the table or the source log said of a hand's score: kept, never trusted."""
+
+    TYPE: ClassVar[str] = "score_reported"
+    winner: Seat | None = None
+    score_changes: FourInts | None = None
+    fans: list[ReportedFan] = Field(default_factory=list)
+    total: int | None = None
+    text: str = ""
+
+
+class Penalty(Payload):
+    """A penalty (e.g. false win 错和), as score changes per seat."""
+
+    TYPE: ClassVar[str] = "penalty"
+    seat: Seat
+    score_changes: FourInts
+    reason: str = ""
+    rule: str = ""
+
+
+class RefereeRuling(Payload):
+    """A referee's decision about an earlier event (by sequence number)."""
+
+    TYPE: ClassVar[str] = "referee_ruling"
+    ref_seq: Seq
+    ruling: str
+    score_changes: FourInts | None = None
+
+
+class HandEnded(Payload):
+    TYPE: ClassVar[str] = "hand_ended"
+    hand_number: Annotated[int, Field(ge=0)]
+
+
+class GameEnded(Payload):
+    TYPE: ClassVar[str] = "game_ended"
+    final_scores: FourInts | None = None
+
+
+PAYLOAD_TYPES: dict[str, type[Payload]] = {
+    cls.TYPE: cls
+    for cls in (
+        GameStarted,
+        HandStarted,
+        TilesDealt,
+        WildcardIndicatorRevealed,
+        FlowerReplaced,
+        TileDrawn,
+        TileDiscarded,
+        Chow,
+        Pung,
+        Kong,
+        Pass,
+        WinDeclared,
+        ExhaustiveDraw,
+        ScoreReported,
+        Penalty,
+        RefereeRuling,
+        HandEnded,
+        GameEnded,
+    )
+}
+EVENT_TYPES: tuple[str, ...] = tuple(PAYLOAD_TYPES)
+
+
+class EventError(ValueError):
+    """A malformed event. ``field`` names the offending field (dotted path)."""
+
+    def __init__(self, message: str, field: str = "") -> None:
+        super().__init__(message)
+        self.field = field
+
+
+def parse_payload(type_: str, payload: dict[str, Any] | Payload) -> Payload:
+    """Validate ``payload`` as the payload of ``type_``. Raises :class:`EventError`."""
+    cls = PAYLOAD_TYPES.get(type_)
+    if cls is None:
+        raise EventError(f"unknown event type {type_!r} (known: {', '.join(EVENT_TYPES)})", "type")
+    if isinstance(payload, cls):
+        return payload
+    if isinstance(payload, Payload):
+        payload = payload.model_dump()
+    try:
+        return cls.model_validate(payload)
+    except ValidationError as e:
+        err = e.errors()[0]
+        loc = ".".join(str(p) for p in ("payload", *err["loc"]))
+        raise EventError(f"{type_}: {loc}: {err['msg']}", loc) from None
+
+
+class _Envelope(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    event_id: str
+    type: str
+    payload: SerializeAsAny[Payload]
+    metadata: dict[str, Any] = Field(default_factory=dict)
+    schema_version: int = SCHEMA_VERSION
+
+    @field_validator("event_id")
+    @classmethod
+    def _uuid(cls, v: str) -> str:
+        try:
+            return str(uuid.UUID(v))
+        except (ValueError, AttributeError, TypeError):
+            raise ValueError(f"event_id must be a UUID, got {v!r}") from None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _payload(cls, data: Any) -> Any:
+        if isinstance(data, dict):
+            t = data.get("type")
+            p = data.get("payload", {})
+            if isinstance(t, str) and t in PAYLOAD_TYPES:
+                data = {**data, "payload": parse_payload(t, p if p is not None else {})}
+            elif isinstance(t, str):
+                raise EventError(
+                    f"unknown event type {t!r} (known: {', '.join(EVENT_TYPES)})", "type"
+                )
+        return data
+
+    def payload_json(self) -> dict[str, Any]:
+        return self.payload.model_dump(mode="json")
+
+    def model_dump_json_dict(self) -> dict[str, Any]:
+        d = self.model_dump(mode="json")
+        d["payload"] = self.payload_json()
+        return d
+
+
+class NewEvent(_Envelope):
+    """An event as a client appends it (no seq/position/hash yet)."""
+
+    @classmethod
+    def of(
+        cls,
+        payload: Payload,
+        *,
+        event_id: str | None = None,
+        metadata: dict[str, Any] | None = None,
+        id_seed: str | None = None,
+    ) -> NewEvent:
+        """Build an event around ``payload``. ``id_seed`` gives a deterministic UUID (v5),
+        so importing the same source twice yields the same ids (idempotent)."""
+        if event_id is None:
+            event_id = str(uuid.uuid5(_NAMESPACE, id_seed) if id_seed else uuid.uuid4())
+        return cls(
+            event_id=event_id, type=payload.TYPE, payload=payload, metadata=metadata or {}
+        )
+
+
+class StoredEvent(_Envelope):
+    """An event as stored: envelope + game_id, seq, position, recorded_at and hash chain."""
+
+    game_id: str
+    seq: int
+    position: int
+    recorded_at: str = ""
+    prev_hash: str = GENESIS_HASH
+    hash: str = ""
+
+
+_NAMESPACE = uuid.UUID("6b1c3f4e-2d4a-5a3b-9c1e-70616970752e")
+
+
+def parse_event(data: dict[str, Any] | str) -> NewEvent:
+    """Parse one JSON object (or JSON text) as a :class:`NewEvent`; extra stored-envelope
+    fields (seq, position, hashes …) are ignored. Raises :class:`EventError`."""
+    if isinstance(data, str):
+        try:
+            data = json.loads(data)
+        except json.JSONDecodeError as e:
+            raise EventError(f"not JSON: {e.msg} at column {e.colno}") from None
+    if not isinstance(data, dict):
+        raise EventError("an event is a JSON object")
+    keep = {k: v for k, v in data.items() if k in NewEvent.model_fields}
+    if "event_id" not in keep:
+        raise EventError("event_id is required", "event_id")
+    if "type" not in keep:
+        raise EventError("type is required", "type")
+    if not isinstance(keep["type"], str):
+        raise EventError("type must be a string", "type")
+    payload = keep.get("payload") or {}
+    if not isinstance(payload, dict):
+        raise EventError("payload must be a JSON object", "payload")
+    keep["payload"] = parse_payload(keep["type"], payload)
+    try:
+        return NewEvent.model_validate(keep)
+    except EventError:
+        raise
+    except ValidationError as e:
+        err = e.errors()[0]
+        loc = ".".join(str(p) for p in err["loc"])
+        raise EventError(f"{loc}: {err['msg']}", loc) from None
+
+
+def canonical_bytes(obj: Any) -> bytes:
+    """Canonical JSON encoding: sorted keys, no spaces, UTF-8."""
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def chain_hash(
+    prev_hash: str,
+    *,
+    game_id: str,
+    seq: int,
+    event_id: str,
+    type_: str,
+    schema_version: int,
+    payload: dict[str, Any],
+    metadata: dict[str, Any],
+    recorded_at: str,
+) -> str:
+    """SHA-256 (hex) over ``prev_hash`` and the canonical encoding of the event.
+
+    Covers everything stored about the event except its global ``position`` (which is
+    the log's, not the game's), so any later edit of a stored event breaks the chain."""
+    body = canonical_bytes(
+        {
+            "event_id": event_id,
+            "game_id": game_id,
+            "metadata": metadata,
+            "payload": payload,
+            "recorded_at": recorded_at,
+            "schema_version": schema_version,
+            "seq": seq,
+            "type": type_,
+        }
+    )
+    return hashlib.sha256(prev_hash.encode() + b"\n" + body).hexdigest()
+
+
+def expected_hash(ev: StoredEvent) -> str:
+    """Recompute the hash a stored event should carry (for verification)."""
+    return chain_hash(
+        ev.prev_hash,
+        game_id=ev.game_id,
+        seq=ev.seq,
+        event_id=ev.event_id,
+        type_=ev.type,
+        schema_version=ev.schema_version,
+        payload=ev.payload_json(),
+        metadata=ev.metadata,
+        recorded_at=ev.recorded_at,
+    )
