@@ -1,0 +1,215 @@
+"""Importer protocol, format registry, format sniffing and the two things a parser yields.
+
+A foreign log file becomes canonical events (shared/DESIGN.md §1, §4) through one
+importer per source format. :func:`parse_file` streams the file and yields, in file
+order, one :class:`ImportedGame` per game it could read and one :class:`ParseIssue`
+per game (or stray line) it could not; a bad game never stops the rest of the file.
+
+Formats are registered by name (:func:`register`); :func:`sniff` picks one from the
+first few kilobytes of a file. Event ids are deterministic (``NewEvent.of(...,
+id_seed=f"{game_id}/{n}")``), so importing the same file twice gives the same ids and
+the store's idempotent append makes the second import a no-op.
+"""
+
+from __future__ import annotations
+
+import codecs
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Protocol, runtime_checkable
+
+from eventlog.events import NewEvent
+
+__all__ = [
+    "ImportedGame",
+    "ParseIssue",
+    "IngestError",
+    "UnknownFormatError",
+    "Importer",
+    "register",
+    "get_importer",
+    "known_formats",
+    "sniff",
+    "parse_file",
+    "read_lines",
+    "SNIFF_BYTES",
+]
+
+SNIFF_BYTES = 4096
+
+
+@dataclass(frozen=True)
+class ImportedGame:
+    """One game read from a source file.
+
+    ``events`` are the game's stream in order: the event at index ``i`` gets ``seq`` ``i``
+    once the game is appended as one batch to a new stream, and claims refer to
+    discards by that index. ``first_line`` is the 1-based line where the game starts
+    (for JSON sources: 1, the record index is in each event's metadata)."""
+
+    game_id: str
+    events: list[NewEvent]
+    source_path: str
+    first_line: int
+    format: str = ""
+
+    def count(self, type_: str) -> int:
+        """Number of events of type ``type_`` in this game."""
+        return sum(1 for e in self.events if e.type == type_)
+
+
+@dataclass(frozen=True)
+class ParseIssue:
+    """A game (or a stray line) that could not be imported, and why.
+
+    ``line`` is 1-based (None for JSON sources, where ``record`` indexes the judge log);
+    ``game_id`` is None when the problem is outside any game."""
+
+    path: str
+    line: int | None
+    reason: str
+    game_id: str | None = None
+    record: int | None = None
+
+    def __str__(self) -> str:
+        where = self.path
+        if self.line is not None:
+            where += f":{self.line}"
+        if self.record is not None:
+            where += f" record {self.record}"
+        game = f" [game {self.game_id}]" if self.game_id else ""
+        return f"{where}: {self.reason}{game}"
+
+
+class IngestError(ValueError):
+    """Raised inside an importer for a malformed game; the importer turns it into a
+    :class:`ParseIssue` at the current location and goes on with the next game."""
+
+
+class UnknownFormatError(ValueError):
+    """A format name that is not registered, or a file no importer recognises."""
+
+
+@runtime_checkable
+class Importer(Protocol):
+    """One source format.
+
+    ``name`` is the registry key (``--format`` on the CLI); ``sniff`` gets the first
+    :data:`SNIFF_BYTES` of the file decoded as UTF-8 (undecodable bytes replaced) and
+    answers whether the file is in this format; ``parse`` streams the file."""
+
+    name: str
+    description: str
+
+    def sniff(self, head: str, path: Path) -> bool: ...
+
+    def parse(self, path: Path) -> Iterator[ImportedGame | ParseIssue]: ...
+
+
+_REGISTRY: dict[str, Importer] = {}
+
+
+def register(importer: Importer) -> Importer:
+    """Add ``importer`` under ``importer.name`` (sniffing tries importers in registration
+    order). Raises ValueError if the name is taken by another importer."""
+    old = _REGISTRY.get(importer.name)
+    if old is not None and old is not importer:
+        raise ValueError(f"an importer named {importer.name!r} is already registered")
+    _REGISTRY[importer.name] = importer
+    return importer
+
+
+def _ensure_builtin() -> None:
+    # The built-in importers register themselves when the package is imported.
+    import eventlog.ingest  # noqa: F401
+
+
+def known_formats() -> list[str]:
+    """Registered format names, in registration (= sniffing) order."""
+    _ensure_builtin()
+    return list(_REGISTRY)
+
+
+def get_importer(name: str) -> Importer:
+    """The importer registered as ``name``; raises :class:`UnknownFormatError` listing
+    the known formats otherwise."""
+    _ensure_builtin()
+    try:
+        return _REGISTRY[name]
+    except KeyError:
+        raise UnknownFormatError(
+            f"unknown format {name!r}; known formats: {', '.join(_REGISTRY)}"
+        ) from None
+
+
+def _head(path: Path) -> str:
+    with open(path, "rb") as f:
+        raw = f.read(SNIFF_BYTES)
+    return codecs.decode(raw, "utf-8", errors="replace").lstrip("\ufeff")
+
+
+def sniff(path: str | Path) -> str:
+    """Name of the format of ``path``, judged from its first :data:`SNIFF_BYTES`.
+
+    Raises :class:`UnknownFormatError` (listing the known formats) when no importer
+    recognises the file, FileNotFoundError when it does not exist."""
+    p = Path(path)
+    head = _head(p)
+    for name in known_formats():
+        if _REGISTRY[name].sniff(head, p):
+            return name
+    raise UnknownFormatError(
+        f"{p}: format not recognised; known formats: {', '.join(_REGISTRY)} "
+        "(name one explicitly)"
+    )
+
+
+def parse_file(
+    path: str | Path, format: str | None = None
+) -> Iterator[ImportedGame | ParseIssue]:
+    """Stream the games of ``path`` as :class:`ImportedGame` / :class:`ParseIssue`, in file
+    order. ``format`` is a registered name, or None to :func:`sniff` it.
+
+    The format is resolved (and the file opened) before the first item is yielded, so an
+    unknown format or a missing file raises at the call, not mid-iteration:
+    :class:`UnknownFormatError`, FileNotFoundError."""
+    p = Path(path)
+    importer = get_importer(format) if format is not None else get_importer(sniff(p))
+    if not p.is_file():
+        raise FileNotFoundError(f"no such file: {p}")
+    return importer.parse(p)
+
+
+def read_lines(path: Path) -> Iterator[tuple[int, str]]:
+    """``(line_number, text)`` for each line of a text file, 1-based, streamed.
+
+    Line endings are removed whatever they are (LF, CRLF, CR); a UTF-8 byte order mark
+    is dropped; bytes that are not UTF-8 become U+FFFD instead of failing, so a file
+    with a damaged encoding still imports (its fan names keep the damage)."""
+    with open(path, encoding="utf-8-sig", errors="replace", newline=None) as f:
+        for n, line in enumerate(f, start=1):
+            yield n, line.rstrip("\r\n")
+
+
+@dataclass
+class Location:
+    """Where the importer currently is (for event metadata and issues)."""
+
+    line: int | None = None
+    record: int | None = None
+    extra: dict[str, int] = field(default_factory=dict)
+
+
+def issue_from(
+    path: Path, loc: Location, reason: str, game_id: str | None
+) -> ParseIssue:
+    """A :class:`ParseIssue` at ``loc``."""
+    return ParseIssue(str(path), loc.line, reason, game_id, loc.record)
+
+
+def iter_nonempty(items: Iterable[tuple[int, str]]) -> Iterator[tuple[int, str]]:
+    """Skip blank lines."""
+    for n, text in items:
+        if text.strip():
+            yield n, text

@@ -1,0 +1,275 @@
+"""Botzone / PKU "Chinese Standard Mahjong" human-game text logs (``data.txt``, ``sample.txt``).
+
+Format (the dataset's data/README.md; one block per match, blocks separated by a blank
+line)::
+
+    Match <id>
+    Wind <0..3>                       prevalent wind: 0 East 1 South 2 West 3 North
+    Player <N> Deal <13 tiles>        N = 0..3, seat 0 is East and deals (draws first)
+    Player <N> Draw <t> | Play <t> | Chi <middle tile of the run> | Peng <t> | Gang <t>
+             | AnGang <t> | BuGang <t> | Hu <t>     [Ignore Player <M> <Chi|Peng|Gang|Hu> <t>]...
+    Fan <total> <name>*<count>+<name>*<count>...   then   Score <s0> <s1> <s2> <s3>
+    Huang                                          then   Score 0 0 0 0
+
+Mapping (shared/DESIGN.md §4): ``Match`` → game ``botzone-<id>`` (one hand per match),
+``Chi X`` → chow of X-1, X, X+1 claiming the last discard, ``Gang`` → a melded kong
+after another seat's discard or a concealed kong right after the seat's own draw,
+``AnGang`` → concealed, ``BuGang`` → added, ``Hu`` after another seat's ``BuGang`` →
+robbing the kong, each ``Ignore`` → a ``pass`` naming the claim that lost on priority,
+``Huang`` → exhaustive draw, ``Fan``/``Score`` → ``score_reported`` (kept as written: the
+format gives fan names and counts, not per-fan points).
+
+Quirks of the real data: the README says ``Wind`` 0..3 and the seats are "东、北、西、南";
+the sample's own fans say otherwise (game 61602cb45ddc087351c04371: ``Wind 3``, seat 3
+pungs F4 and scores both 圈风刻 and 门风刻), so 0..3 = F1..F4 = East South West North.
+``Ignore`` action words appear upper-case in the README's examples (``PENG``), so action
+words are read case-insensitively.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+from eventlog.events import ReportedFan
+from eventlog.ingest.base import ImportedGame, IngestError, ParseIssue, read_lines, register
+from eventlog.ingest.builder import GameBuilder, check_tile, chow_run
+
+NAME = "botzone-text"
+WINDS = ("F1", "F2", "F3", "F4")
+DEALER = 0  # data/README.md: Player 0 is East; East deals and draws first
+_PLAYER = re.compile(r"^Player\s+(\d+)\s+(\w+)(?:\s+(.*))?$")
+_IGNORE = re.compile(r"\s+Ignore\s+", re.IGNORECASE)
+_IGNORED = re.compile(r"^Player\s+(\d+)\s+(\w+)(?:\s+(\S+))?$", re.IGNORECASE)
+_CLAIM_OF = {"chi": "chow", "peng": "pung", "gang": "kong", "hu": "win"}
+
+
+def _claim_tiles(claim: str, tile: str | None) -> list[str]:
+    """The tiles a lost claim would have melded (a chow: its run; a win: the tile)."""
+    if tile is None:
+        return []
+    check_tile(tile)
+    if claim == "chow":
+        return chow_run(tile)
+    return [tile] * {"pung": 3, "kong": 4, "win": 1}[claim]
+
+
+def _seat(text: str) -> int:
+    if not text.isdigit() or not 0 <= int(text) <= 3:
+        raise IngestError(f"not a seat: {text!r} (expected 0..3)")
+    return int(text)
+
+
+def _one_tile(arg: str | None, action: str) -> str:
+    parts = (arg or "").split()
+    if len(parts) != 1:
+        raise IngestError(f"{action} takes one tile, got {arg!r}")
+    return check_tile(parts[0])
+
+
+def _ints(text: str, n: int, what: str) -> list[int]:
+    parts = text.split()
+    try:
+        values = [int(p) for p in parts]
+    except ValueError:
+        raise IngestError(f"{what}: not integers: {text!r}") from None
+    if len(values) != n:
+        raise IngestError(f"{what}: expected {n} numbers, got {len(values)}")
+    return values
+
+
+def parse_fans(text: str) -> tuple[int | None, list[ReportedFan]]:
+    """``Fan 9 混一色*1+箭刻*1`` (without ``Fan``) → total and fans as written.
+
+    Fan names are kept verbatim, damage included (a name turned into ``???`` by a lost
+    encoding stays ``???``); a part without ``*count`` counts once."""
+    total_text, _, desc = text.strip().partition(" ")
+    try:
+        total: int | None = int(total_text)
+    except ValueError:
+        raise IngestError(f"Fan: total is not an integer: {total_text!r}") from None
+    fans = []
+    for part in desc.strip().split("+"):
+        part = part.strip()
+        if not part:
+            continue
+        name, star, count = part.rpartition("*")
+        if star and count.strip().isdigit() and name:
+            fans.append(ReportedFan(name=name, count=int(count)))
+        else:
+            fans.append(ReportedFan(name=part, count=1))
+    return total, fans
+
+
+class _Block:
+    """One ``Match`` block being read."""
+
+    def __init__(self, path: Path, match_id: str, line: int) -> None:
+        self.game_id = f"botzone-{match_id}"
+        self.first_line = line
+        self.b = GameBuilder(self.game_id, {"source": path.name, "format": NAME})
+        self.b.at(line=line).game_started(
+            [f"Player {i}" for i in range(4)],
+            source=f"https://botzone.org.cn/match/{match_id}",
+        )
+        self.started = False
+        self.winner: int | None = None
+        self.fan_line: tuple[int | None, list[ReportedFan], str] | None = None
+        self.scored = False
+        self.deals = 0
+
+    def line(self, n: int, text: str) -> None:
+        b = self.b.at(line=n)
+        word, _, rest = text.strip().partition(" ")
+        if self.scored:
+            raise IngestError(f"text after the Score line: {text.strip()!r}")
+        if word == "Wind":
+            if self.started:
+                raise IngestError("a second Wind line")
+            w = rest.strip()
+            if w not in ("0", "1", "2", "3"):
+                raise IngestError(f"Wind must be 0..3, got {w!r}")
+            b.hand_started(0, WINDS[int(w)], DEALER)
+            self.started = True
+            return
+        if not self.started:
+            raise IngestError(f"expected 'Wind N' after the Match line, got {text.strip()!r}")
+        if word == "Player":
+            self._player(n, text.strip())
+        elif word == "Huang":
+            b.exhaustive_draw()
+        elif word == "Fan":
+            if self.winner is None:
+                raise IngestError("a Fan line without a Hu")
+            total, fans = parse_fans(rest)
+            self.fan_line = (total, fans, text.strip())
+        elif word == "Score":
+            scores = _ints(rest, 4, "Score")
+            if self.b.phase not in ("won", "drawn_game"):
+                raise IngestError("a Score line before Hu or Huang")
+            if self.winner is not None and self.fan_line is None:
+                raise IngestError("a Score line without the Fan line of the win")
+            total, fans, fan_text = self.fan_line or (None, [], "")
+            b.score_reported(
+                winner=self.winner,
+                score_changes=scores,
+                fans=fans,
+                total=total,
+                text="\n".join(t for t in (fan_text, text.strip()) if t),
+            )
+            b.hand_ended()
+            b.game_ended(scores)
+            self.scored = True
+        else:
+            raise IngestError(f"unknown line: {text.strip()!r}")
+
+    def _player(self, n: int, text: str) -> None:
+        head, *ignored = _IGNORE.split(text)
+        m = _PLAYER.match(head)
+        if not m:
+            raise IngestError(f"not a Player line: {text!r}")
+        seat, action, arg = _seat(m.group(1)), m.group(2).lower(), m.group(3)
+        b = self.b
+        if ignored and action not in ("peng", "gang", "hu", "chi"):
+            raise IngestError(f"Ignore after {m.group(2)}: only claims can outrank others")
+        for ig in ignored:
+            im = _IGNORED.match(ig.strip())
+            if not im or im.group(2).lower() not in _CLAIM_OF:
+                raise IngestError(f"cannot read 'Ignore {ig.strip()}'")
+            claim = _CLAIM_OF[im.group(2).lower()]
+            b.lost_claim(_seat(im.group(1)), claim, _claim_tiles(claim, im.group(3)))
+        if action == "deal":
+            tiles = [check_tile(t) for t in (arg or "").split()]
+            if len(tiles) != 13:
+                raise IngestError(f"Deal of {len(tiles)} tiles (expected 13)")
+            b.deal(seat, tiles)
+            self.deals += 1
+        elif self.deals != 4:
+            raise IngestError(f"play begins after {self.deals} Deal lines (expected 4)")
+        elif action == "draw":
+            b.draw(seat, _one_tile(arg, "Draw"))
+        elif action == "play":
+            b.discard(seat, _one_tile(arg, "Play"))
+        elif action == "chi":
+            b.chow(seat, _one_tile(arg, "Chi"))
+        elif action == "peng":
+            b.pung(seat, _one_tile(arg, "Peng"))
+        elif action == "gang":
+            b.kong(seat, _one_tile(arg, "Gang") if arg else None)
+        elif action == "angang":
+            b.concealed_kong(seat, _one_tile(arg, "AnGang"))
+        elif action == "bugang":
+            b.added_kong(seat, _one_tile(arg, "BuGang"))
+        elif action == "hu":
+            b.win(seat, _one_tile(arg, "Hu") if arg else None)
+            self.winner = seat
+        else:
+            raise IngestError(f"unknown action {m.group(2)!r}")
+
+    def finish(self, path: Path) -> ImportedGame:
+        if not self.scored:
+            raise IngestError(
+                "the match ends without its Score line (truncated?)"
+                if self.started else "the match has no Wind line"
+            )
+        return self.b.build(str(path), self.first_line)
+
+
+class BotzoneTextImporter:
+    name = NAME
+    description = "Botzone / PKU Chinese Standard Mahjong text log (Match / Wind / Player lines)"
+
+    def sniff(self, head: str, path: Path) -> bool:
+        for line in head.splitlines():
+            if line.strip():
+                return bool(re.match(r"^Match\s+\S+\s*$", line.strip()))
+        return False
+
+    def parse(self, path: Path) -> Iterator[ImportedGame | ParseIssue]:
+        block: _Block | None = None
+        failed: tuple[str, int] | None = None  # game id and line of a block being skipped
+        last_line = 0
+        for n, text in read_lines(path):
+            last_line = n
+            stripped = text.strip()
+            if stripped.startswith("Match ") or stripped == "Match":
+                if block is not None:
+                    yield self._close(path, block, n - 1)
+                block, failed = None, None
+                match_id = stripped[5:].strip()
+                if not match_id or " " in match_id:
+                    yield ParseIssue(str(path), n, f"bad Match line: {stripped!r}", None)
+                    failed = ("", n)
+                    continue
+                try:
+                    block = _Block(path, match_id, n)
+                except IngestError as e:
+                    yield ParseIssue(str(path), n, str(e), f"botzone-{match_id}")
+                    failed = (f"botzone-{match_id}", n)
+                continue
+            if not stripped:
+                continue
+            if block is None:
+                if failed is None:
+                    yield ParseIssue(str(path), n, f"line outside a Match block: {stripped[:60]!r}")
+                    failed = ("", n)
+                continue
+            try:
+                block.line(n, text)
+            except IngestError as e:
+                yield ParseIssue(str(path), n, str(e), block.game_id)
+                failed = (block.game_id, n)
+                block = None
+        if block is not None:
+            yield self._close(path, block, last_line)
+
+    @staticmethod
+    def _close(path: Path, block: _Block, line: int) -> ImportedGame | ParseIssue:
+        try:
+            return block.finish(path)
+        except IngestError as e:
+            return ParseIssue(str(path), line, str(e), block.game_id)
+
+
+IMPORTER = register(BotzoneTextImporter())
