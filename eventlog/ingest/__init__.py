@@ -21,6 +21,7 @@ from eventlog.ingest.base import (
     sniff,
 )
 from eventlog.ingest import botzone_text  # noqa: F401  (registers "botzone-text")
+from eventlog.ingest import botzone_json  # noqa: F401  (registers "botzone-json")
 
 __all__ = [
     "ImportedGame",

@@ -400,6 +400,15 @@ class GameBuilder:
         self._phase = "won"
         return self.emit("win_declared", seat=seat, **src)
 
+    def claim_target(self) -> tuple[int, int, str] | None:
+        """``(seq, seat, tile)`` of what a claim now would take: the last discard, or an
+        added kong that may be robbed; None when nothing can be claimed."""
+        if self._phase == "discarded" and self._discard is not None:
+            return self._discard
+        if self._phase == "kong" and self._kong is not None and self._kong[3] == "added":
+            return self._kong[:3]
+        return None
+
     @property
     def winners(self) -> list[int]:
         return list(self._winners)
