@@ -138,7 +138,11 @@ class SqliteStore(EventStore):
         self._closed = False
         self._committed = threading.Condition()
         self._last_committed = 0  # by this object; other processes are seen by polling
-        self._init_schema(self._conn())
+        try:
+            self._init_schema(self._conn())
+        except BaseException:
+            self._close()
+            raise
 
     # ---- connections ---------------------------------------------------------------
 

@@ -1,0 +1,89 @@
+"""What only the SQLite backend promises (DESIGN.md §5 "one SQLite file (WAL,
+synchronous FULL)"): the file's settings, persistence across opens, open_store's
+paths, and that no SQLite error type escapes the interface."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from eventlog.store import MemoryStore, SqliteStore, StoreError, open_store
+from eventlog.verify import verify_all
+
+
+def test_the_file_is_wal_with_full_sync_and_a_busy_timeout(sqlite_store):
+    conn = sqlite3.connect(sqlite_store.path)
+    try:
+        assert conn.execute("PRAGMA journal_mode").fetchone() == ("wal",)
+        assert conn.execute("PRAGMA user_version").fetchone() == (1,)
+    finally:
+        conn.close()
+    own = sqlite_store._conn()  # the store's connection for this thread
+    assert own.execute("PRAGMA synchronous").fetchone()["synchronous"] == 2  # FULL
+    assert own.execute("PRAGMA busy_timeout").fetchone()["timeout"] == 30_000
+
+
+def test_events_survive_reopening_and_the_chain_continues(tmp_path, discards, game_started):
+    path = tmp_path / "log.sqlite"
+    first = SqliteStore(path)
+    first.append("g", [game_started("nanchang"), *discards(2)])
+    first.close()
+    second = SqliteStore(path)
+    try:
+        r = second.append("g", discards(1), 2)
+        assert (r.first_seq, r.first_position) == (3, 4)
+        assert [e.seq for e in second.read_game("g")] == [0, 1, 2, 3]
+        assert second.list_games()[0].ruleset == "nanchang"
+        assert [x.ok for x in verify_all(second)] == [True]
+    finally:
+        second.close()
+
+
+def test_two_store_objects_on_one_file_share_the_log(tmp_path, discards):
+    a, b = SqliteStore(tmp_path / "x.sqlite"), SqliteStore(tmp_path / "x.sqlite")
+    try:
+        a.append("g", discards(2))
+        assert b.version("g") == 1
+        assert b.append("g", discards(1), 1).first_position == 3
+        assert [e.position for e in a.read_all()] == [1, 2, 3]
+    finally:
+        a.close()
+        b.close()
+
+
+def test_open_store_paths(tmp_path, discards):
+    d = open_store(tmp_path / "logdir")
+    assert isinstance(d, SqliteStore) and d.path == tmp_path / "logdir" / "events.sqlite"
+    d.append("g", discards(1))
+    d.close()
+    again = open_store(str(tmp_path / "logdir"))
+    assert again.version("g") == 0
+    again.close()
+    f = open_store(tmp_path / "sub" / "my.sqlite")
+    assert isinstance(f, SqliteStore) and f.path == tmp_path / "sub" / "my.sqlite"
+    f.close()
+    u = open_store(f"sqlite:{tmp_path / 'u.db'}")
+    assert isinstance(u, SqliteStore) and u.path == tmp_path / "u.db"
+    u.close()
+    m = open_store("memory:")
+    assert isinstance(m, MemoryStore) and m.head_position() == 0
+    with pytest.raises(StoreError, match="unsupported"):
+        open_store("postgresql://localhost/paipu")
+
+
+def test_a_file_that_is_not_a_database_raises_a_store_error(tmp_path):
+    bad = tmp_path / "junk.sqlite"
+    bad.write_bytes(b"this is not a database file, only text. " * 50)
+    with pytest.raises(StoreError) as e:
+        SqliteStore(bad)
+    assert not isinstance(e.value, sqlite3.Error)
+
+
+def test_a_newer_schema_is_refused(tmp_path):
+    path = tmp_path / "future.sqlite"
+    conn = sqlite3.connect(path)
+    conn.execute("PRAGMA user_version = 99")
+    conn.close()
+    with pytest.raises(StoreError, match="schema version 99"):
+        SqliteStore(path)
