@@ -1,0 +1,287 @@
+"""A thin client of ``paipu.v1.EventLogService`` (eventlog/server.py) with the store's API.
+
+:class:`EventLogClient` has the read/write methods of :class:`eventlog.store.base.EventStore`
+(``append``, ``read_game``, ``list_games``, ``subscribe``, ``version``) with the same
+arguments, results and exceptions, so code written against a local store runs against a
+server unchanged::
+
+    with EventLogClient("127.0.0.1:50051") as log:
+        res = log.append("g1", events, expected_version=NO_STREAM)
+        for ev in log.read_game("g1"):
+            ...
+
+Errors: the server's status is turned back into the store's exception —
+WrongExpectedVersion (with ``.current``), StreamAlreadyExists, GameNotFound,
+IdempotencyConflict, CorruptEvent, EventError (``.field``: ``events[i].payload.seat``) or
+ValueError for a bad argument; anything else (server down: UNAVAILABLE, deadline, …)
+raises :class:`RemoteError` (a StoreError) carrying the gRPC code.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+import grpc
+from google.rpc import error_details_pb2
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_status import rpc_status
+
+from eventlog.convert import from_proto, to_proto
+from eventlog.events import EventError, NewEvent, StoredEvent
+from eventlog.store.base import (
+    ANY,
+    NO_STREAM,
+    AppendResult,
+    CaughtUp,
+    CorruptEvent,
+    ExpectedVersion,
+    GameInfo,
+    GameNotFound,
+    IdempotencyConflict,
+    StoreError,
+    StreamAlreadyExists,
+    WrongExpectedVersion,
+)
+from paipu.v1 import event_log_service_pb2 as pb
+from paipu.v1 import event_log_service_pb2_grpc as pb_grpc
+
+__all__ = ["EventLogClient", "RemoteError", "error_from_rpc"]
+
+_MAX_MESSAGE_BYTES = 64 * 1024 * 1024  # as eventlog.server.MAX_MESSAGE_BYTES
+
+
+class RemoteError(StoreError):
+    """A gRPC failure with no store meaning (server unreachable, deadline, internal error).
+
+    ``code`` is the ``grpc.StatusCode``, ``details`` the server's message."""
+
+    def __init__(self, code: grpc.StatusCode, details: str) -> None:
+        super().__init__(f"event-log server: {code.name}: {details}")
+        self.code = code
+        self.details = details
+
+
+def _details(err: grpc.RpcError) -> tuple[dict[str, str], error_details_pb2.BadRequest | None]:
+    """ErrorInfo metadata and BadRequest from the rich status of ``err`` (empty if none)."""
+    info: dict[str, str] = {}
+    bad: error_details_pb2.BadRequest | None = None
+    status = rpc_status.from_call(err)  # type: ignore[arg-type]
+    if status is not None:
+        for any_ in status.details:
+            if any_.Is(error_details_pb2.ErrorInfo.DESCRIPTOR):
+                ei = error_details_pb2.ErrorInfo()
+                any_.Unpack(ei)
+                info.update(ei.metadata)
+            elif any_.Is(error_details_pb2.BadRequest.DESCRIPTOR):
+                bad = error_details_pb2.BadRequest()
+                any_.Unpack(bad)
+    return info, bad
+
+
+def _expected_from(text: str) -> ExpectedVersion:
+    return text if text in (ANY, NO_STREAM) else int(text)
+
+
+def error_from_rpc(err: grpc.RpcError) -> Exception:
+    """The store exception an EventLogService error stands for (see module doc)."""
+    code = err.code()  # type: ignore[attr-defined]
+    message = err.details() or ""  # type: ignore[attr-defined]
+    info, bad = _details(err)
+    if code in (grpc.StatusCode.ABORTED, grpc.StatusCode.ALREADY_EXISTS) and "current_version" in info:
+        cls = StreamAlreadyExists if code == grpc.StatusCode.ALREADY_EXISTS else WrongExpectedVersion
+        return cls(info["game_id"], _expected_from(info["expected_version"]), int(info["current_version"]))
+    if code == grpc.StatusCode.NOT_FOUND and "game_id" in info:
+        return GameNotFound(info["game_id"])
+    if code == grpc.StatusCode.FAILED_PRECONDITION and "event_id" in info:
+        prefix = f"game {info['game_id']!r}: event {info['event_id']}: "
+        return IdempotencyConflict(info["game_id"], info["event_id"], message.removeprefix(prefix))
+    if code == grpc.StatusCode.DATA_LOSS and "seq" in info:
+        prefix = f"game {info['game_id']!r} seq {info['seq']} (position {info['position']}): "
+        return CorruptEvent(info["game_id"], info["seq"], info["position"], message.removeprefix(prefix))
+    if code == grpc.StatusCode.INVALID_ARGUMENT:
+        field = bad.field_violations[0].field if bad is not None and bad.field_violations else ""
+        if field.startswith("events"):
+            return EventError(message, field)
+        return ValueError(message)
+    return RemoteError(code, message)
+
+
+class EventLogClient:
+    """A connection to an EventLogService at ``target`` (``HOST:PORT``), insecure channel.
+
+    ``timeout`` (seconds) bounds each unary call (Append, ListGames) and the wait for the
+    first message of a ReadGame; streams themselves have no deadline. Use as a context
+    manager or call :meth:`close`. Thread-safe (one channel, shared)."""
+
+    def __init__(self, target: str, *, timeout: float | None = 30.0) -> None:
+        self.target = target
+        self.timeout = timeout
+        self._channel = grpc.insecure_channel(
+            target,
+            options=[
+                ("grpc.max_receive_message_length", _MAX_MESSAGE_BYTES),
+                ("grpc.max_send_message_length", _MAX_MESSAGE_BYTES),
+            ],
+        )
+        self._stub = pb_grpc.EventLogServiceStub(self._channel)
+
+    # ---- writes -------------------------------------------------------------------
+    def append(
+        self,
+        game_id: str,
+        events: Sequence[NewEvent],
+        expected_version: ExpectedVersion = ANY,
+    ) -> AppendResult:
+        """As :meth:`EventStore.append`: atomic, durable when it returns.
+
+        Raises WrongExpectedVersion (``.current``), StreamAlreadyExists,
+        IdempotencyConflict, EventError (``.field`` = ``events[i]....``), ValueError,
+        RemoteError."""
+        request = pb.AppendRequest(game_id=game_id, events=[to_proto(ev) for ev in events])
+        if expected_version == NO_STREAM:
+            request.no_stream.SetInParent()
+        elif expected_version == ANY:
+            request.any.SetInParent()
+        elif isinstance(expected_version, int) and not isinstance(expected_version, bool):
+            request.exact = expected_version
+        else:
+            raise ValueError(
+                f"expected_version must be {ANY!r}, {NO_STREAM!r} or a version >= -1, got {expected_version!r}"
+            )
+        try:
+            res = self._stub.Append(request, timeout=self.timeout)
+        except grpc.RpcError as e:
+            raise error_from_rpc(e) from None
+        return AppendResult(
+            game_id=game_id,
+            first_seq=res.first_seq,
+            last_seq=res.last_seq,
+            first_position=res.first_position,
+            last_position=res.last_position,
+            version=res.version,
+            duplicate=res.duplicate,
+        )
+
+    # ---- reads --------------------------------------------------------------------
+    def read_game(
+        self,
+        game_id: str,
+        from_seq: int = 0,
+        limit: int | None = None,
+        backward: bool = False,
+    ) -> Iterator[StoredEvent]:
+        """As :meth:`EventStore.read_game` (``from_seq=-1`` with ``backward``: from the last
+        event). Raises GameNotFound at call time; the iterator raises CorruptEvent."""
+        if from_seq == -1 and not backward:
+            raise ValueError("from_seq=-1 (the end) is only meaningful with backward=True")
+        if from_seq < -1:
+            raise ValueError(f"from_seq must be an int >= 0 (or -1 backward), got {from_seq!r}")
+        if limit is not None and limit < 0:
+            raise ValueError(f"limit must be None or an int >= 0, got {limit!r}")
+        if limit == 0:
+            return iter(())
+        request = pb.ReadGameRequest(game_id=game_id, limit=limit or 0, backward=backward)
+        if from_seq != -1:
+            request.from_seq = from_seq
+        call = self._stub.ReadGame(request)
+        try:  # the first message (or the error) now, so GameNotFound is raised at call time
+            first = next(call)
+        except StopIteration:
+            return iter(())
+        except grpc.RpcError as e:
+            raise error_from_rpc(e) from None
+        return self._read_rest(first, call)
+
+    @staticmethod
+    def _read_rest(first: pb.ReadGameResponse, call: Any) -> Iterator[StoredEvent]:
+        try:
+            yield from_proto(first.event)
+            for msg in call:
+                yield from_proto(msg.event)
+        except grpc.RpcError as e:
+            raise error_from_rpc(e) from None
+        finally:
+            call.cancel()  # no-op when the stream is complete; frees it when abandoned
+
+    def list_games(self) -> list[GameInfo]:
+        """As :meth:`EventStore.list_games` (ordered by first position)."""
+        try:
+            res = self._stub.ListGames(pb.ListGamesRequest(), timeout=self.timeout)
+        except grpc.RpcError as e:
+            raise error_from_rpc(e) from None
+        return [
+            GameInfo(
+                game_id=g.game_id,
+                version=g.version,
+                event_count=g.event_count,
+                first_position=g.first_position,
+                last_position=g.last_position,
+                ruleset=g.ruleset or None,
+            )
+            for g in res.games
+        ]
+
+    def version(self, game_id: str) -> int:
+        """As :meth:`EventStore.version`: the game's last seq, -1 when it has no events."""
+        try:
+            last = next(self.read_game(game_id, from_seq=-1, limit=1, backward=True), None)
+        except GameNotFound:
+            return -1
+        return last.seq if last is not None else -1
+
+    def subscribe(
+        self, from_position: int = 1, *, stop: threading.Event | None = None
+    ) -> Iterator[StoredEvent | CaughtUp]:
+        """As :meth:`EventStore.subscribe`: events from ``from_position`` on, one CaughtUp,
+        then live events. Ends when ``stop`` is set or the consumer closes the iterator
+        (both cancel the call); raises RemoteError if the server goes away."""
+        if from_position < 0:
+            raise ValueError(f"from_position must be an int >= 0, got {from_position!r}")
+        call = self._stub.Subscribe(pb.SubscribeRequest(from_position=from_position))
+        if stop is not None:
+            threading.Thread(target=_cancel_when_set, args=(stop, call), daemon=True).start()
+        return self._subscription(call, stop)
+
+    @staticmethod
+    def _subscription(call: Any, stop: threading.Event | None) -> Iterator[StoredEvent | CaughtUp]:
+        try:
+            for msg in call:
+                if msg.WhichOneof("content") == "caught_up":
+                    yield CaughtUp(msg.caught_up.position)
+                else:
+                    yield from_proto(msg.event)
+        except grpc.RpcError as e:
+            if e.code() == grpc.StatusCode.CANCELLED and stop is not None and stop.is_set():  # type: ignore[attr-defined]
+                return
+            raise error_from_rpc(e) from None
+        finally:
+            call.cancel()
+
+    # ---- service health -----------------------------------------------------------
+    def health(self, service: str = "") -> str:
+        """The server's health status name (``"SERVING"``) for ``service`` ("" = server)."""
+        stub = health_pb2_grpc.HealthStub(self._channel)
+        try:
+            res = stub.Check(health_pb2.HealthCheckRequest(service=service), timeout=self.timeout)
+        except grpc.RpcError as e:
+            raise error_from_rpc(e) from None
+        return health_pb2.HealthCheckResponse.ServingStatus.Name(res.status)
+
+    # ---- lifetime -----------------------------------------------------------------
+    def close(self) -> None:
+        self._channel.close()
+
+    def __enter__(self) -> EventLogClient:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _cancel_when_set(stop: threading.Event, call: Any) -> None:
+    while not stop.wait(0.1):
+        if call.done():
+            return
+    call.cancel()

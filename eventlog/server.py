@@ -1,0 +1,394 @@
+"""The gRPC event-log service ``paipu.v1.EventLogService`` over an :class:`EventStore`
+(proto/paipu/v1/event_log_service.proto; shared/DESIGN.md §5, §9).
+
+* :class:`EventLogServicer` — Append / ReadGame / ListGames / Subscribe, each a thin
+  translation between the contract (eventlog/convert.py) and the store; store errors
+  become gRPC status codes with rich details (:data:`ERROR_DOMAIN`, see :func:`status_for`).
+* :func:`build_server` — a ``grpc.Server`` with the service, health checking
+  (``grpc.health.v1.Health``: SERVING) and server reflection, bound to a loopback port by
+  default. Returned unstarted.
+* :func:`serve` — open the store in a data directory and serve until SIGINT/SIGTERM, then
+  shut down cleanly (health NOT_SERVING, in-flight calls get a grace period,
+  subscriptions end, the store is closed).
+
+Every Append is acknowledged only after the store has made it durable (the store's
+``append`` returns only then). Each open Subscribe or ReadGame stream holds one worker
+thread for its duration (``max_workers``).
+"""
+
+from __future__ import annotations
+
+import re
+import signal
+import sys
+import threading
+from collections.abc import Iterator
+from concurrent import futures
+from pathlib import Path
+from typing import Any
+
+import grpc
+from google.protobuf import any_pb2
+from google.rpc import code_pb2, error_details_pb2, status_pb2
+from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection
+from grpc_status import rpc_status
+
+from eventlog.convert import from_proto, to_proto
+from eventlog.events import EventError
+from eventlog.store.base import (
+    ANY,
+    NO_STREAM,
+    CaughtUp,
+    CorruptEvent,
+    EventStore,
+    GameNotFound,
+    IdempotencyConflict,
+    StoreClosed,
+    StoreError,
+    StreamAlreadyExists,
+    WrongExpectedVersion,
+)
+from paipu.v1 import event_log_service_pb2 as pb
+from paipu.v1 import event_log_service_pb2_grpc as pb_grpc
+
+__all__ = [
+    "SERVICE_NAME",
+    "ERROR_DOMAIN",
+    "MAX_MESSAGE_BYTES",
+    "EventLogServicer",
+    "status_for",
+    "build_server",
+    "serve",
+]
+
+SERVICE_NAME = pb.DESCRIPTOR.services_by_name["EventLogService"].full_name  # paipu.v1.EventLogService
+#: ``google.rpc.ErrorInfo.domain`` of every error this service reports.
+ERROR_DOMAIN = "paipu.v1"
+#: Largest request or response message (an Append batch of a long game fits easily).
+MAX_MESSAGE_BYTES = 64 * 1024 * 1024
+#: Seconds in-flight calls get to finish on shutdown.
+SHUTDOWN_GRACE = 5.0
+
+# A store ValueError names its argument first ("game_id must be ...", "events[2]: ...").
+_ARG_FIELD = re.compile(r"^(game_id|expected_version|from_seq|limit|from_position|events(\[\d+\])?)\b")
+
+
+# ----------------------------------------------------------------------------- errors
+def _error_info(reason: str, **metadata: Any) -> error_details_pb2.ErrorInfo:
+    return error_details_pb2.ErrorInfo(
+        reason=reason, domain=ERROR_DOMAIN, metadata={k: str(v) for k, v in metadata.items()}
+    )
+
+
+def _bad_request(field: str, description: str) -> error_details_pb2.BadRequest:
+    return error_details_pb2.BadRequest(
+        field_violations=[error_details_pb2.BadRequest.FieldViolation(field=field, description=description)]
+    )
+
+
+def status_for(exc: Exception) -> status_pb2.Status:
+    """The ``google.rpc.Status`` reporting ``exc`` (a store error, EventError or ValueError).
+
+    | exception             | code                | details                                            |
+    |-----------------------|---------------------|----------------------------------------------------|
+    | StreamAlreadyExists   | ALREADY_EXISTS      | ErrorInfo STREAM_ALREADY_EXISTS {game_id, expected_version, current_version} |
+    | WrongExpectedVersion  | ABORTED             | ErrorInfo WRONG_EXPECTED_VERSION {same}            |
+    | GameNotFound          | NOT_FOUND           | ErrorInfo GAME_NOT_FOUND {game_id}                 |
+    | IdempotencyConflict   | FAILED_PRECONDITION | ErrorInfo IDEMPOTENCY_CONFLICT {game_id, event_id} |
+    | CorruptEvent          | DATA_LOSS           | ErrorInfo CORRUPT_EVENT {game_id, seq, position}   |
+    | StoreClosed           | UNAVAILABLE         |                                                    |
+    | EventError/ValueError | INVALID_ARGUMENT    | BadRequest, one FieldViolation (the field path)    |
+    | other                 | INTERNAL            |                                                    |
+    """
+    detail: Any = None
+    if isinstance(exc, WrongExpectedVersion):
+        is_exists = isinstance(exc, StreamAlreadyExists)
+        code = code_pb2.ALREADY_EXISTS if is_exists else code_pb2.ABORTED
+        detail = _error_info(
+            "STREAM_ALREADY_EXISTS" if is_exists else "WRONG_EXPECTED_VERSION",
+            game_id=exc.game_id,
+            expected_version=exc.expected,
+            current_version=exc.current,
+        )
+    elif isinstance(exc, GameNotFound):
+        code, detail = code_pb2.NOT_FOUND, _error_info("GAME_NOT_FOUND", game_id=exc.game_id)
+    elif isinstance(exc, IdempotencyConflict):
+        code = code_pb2.FAILED_PRECONDITION
+        detail = _error_info("IDEMPOTENCY_CONFLICT", game_id=exc.game_id, event_id=exc.event_id)
+    elif isinstance(exc, CorruptEvent):
+        code = code_pb2.DATA_LOSS
+        detail = _error_info("CORRUPT_EVENT", game_id=exc.game_id, seq=exc.seq, position=exc.position)
+    elif isinstance(exc, StoreClosed):
+        code = code_pb2.UNAVAILABLE
+    elif isinstance(exc, EventError):
+        code, detail = code_pb2.INVALID_ARGUMENT, _bad_request(exc.field, str(exc))
+    elif isinstance(exc, ValueError):
+        m = _ARG_FIELD.match(str(exc))
+        code, detail = code_pb2.INVALID_ARGUMENT, _bad_request(m.group(1) if m else "", str(exc))
+    else:
+        code = code_pb2.INTERNAL
+    status = status_pb2.Status(code=code, message=str(exc) or type(exc).__name__)
+    if detail is not None:
+        packed = any_pb2.Any()
+        packed.Pack(detail)
+        status.details.append(packed)
+    return status
+
+
+def _abort(context: grpc.ServicerContext, exc: Exception) -> None:
+    """End the call with the status of ``exc`` (raises, as context.abort does)."""
+    context.abort_with_status(rpc_status.to_status(status_for(exc)))
+
+
+# ----------------------------------------------------------------------------- service
+class EventLogServicer(pb_grpc.EventLogServiceServicer):
+    """``paipu.v1.EventLogService`` over ``store`` (any EventStore backend; shared, the
+    store is thread-safe). ``poll_interval`` (s) is how often an idle Subscribe checks for
+    cancellation. :meth:`close` ends every open subscription."""
+
+    def __init__(self, store: EventStore, *, poll_interval: float = 0.05) -> None:
+        self._store = store
+        self._poll_interval = poll_interval
+        self._lock = threading.Lock()
+        self._subscriptions: set[threading.Event] = set()
+        self._closed = False
+
+    def close(self) -> None:
+        """Stop every open subscription (their streams end normally) and refuse new ones."""
+        with self._lock:
+            self._closed = True
+            for stop in self._subscriptions:
+                stop.set()
+
+    # ---- Append -----------------------------------------------------------------
+    def Append(self, request: pb.AppendRequest, context: grpc.ServicerContext) -> pb.AppendResponse:
+        try:
+            if not request.events:
+                raise EventError("an append needs at least one event", "events")
+            events = []
+            for i, msg in enumerate(request.events):
+                try:
+                    events.append(from_proto(msg))
+                except EventError as e:
+                    path = f"events[{i}].{e.field}" if e.field else f"events[{i}]"
+                    raise EventError(f"events[{i}]: {e}", path) from None
+            res = self._store.append(request.game_id, events, _expected(request))
+        except (StoreError, ValueError) as e:
+            _abort(context, e)
+        return pb.AppendResponse(
+            first_seq=res.first_seq,
+            last_seq=res.last_seq,
+            first_position=res.first_position,
+            last_position=res.last_position,
+            version=res.version,
+            duplicate=res.duplicate,
+        )
+
+    # ---- ReadGame ---------------------------------------------------------------
+    def ReadGame(
+        self, request: pb.ReadGameRequest, context: grpc.ServicerContext
+    ) -> Iterator[pb.ReadGameResponse]:
+        if request.HasField("from_seq"):
+            from_seq = request.from_seq
+        else:
+            from_seq = -1 if request.backward else 0
+        try:
+            events = self._store.read_game(
+                request.game_id, from_seq=from_seq, limit=request.limit or None, backward=request.backward
+            )
+            for ev in events:
+                if not context.is_active():
+                    return
+                yield pb.ReadGameResponse(event=to_proto(ev))
+        except (StoreError, ValueError) as e:
+            _abort(context, e)
+
+    # ---- ListGames --------------------------------------------------------------
+    def ListGames(self, request: pb.ListGamesRequest, context: grpc.ServicerContext) -> pb.ListGamesResponse:
+        try:
+            games = self._store.list_games()
+        except StoreError as e:
+            _abort(context, e)
+        return pb.ListGamesResponse(
+            games=[
+                pb.GameInfo(
+                    game_id=g.game_id,
+                    version=g.version,
+                    event_count=g.event_count,
+                    first_position=g.first_position,
+                    last_position=g.last_position,
+                    ruleset=g.ruleset or "",
+                )
+                for g in games
+            ]
+        )
+
+    # ---- Subscribe --------------------------------------------------------------
+    def Subscribe(
+        self, request: pb.SubscribeRequest, context: grpc.ServicerContext
+    ) -> Iterator[pb.SubscribeResponse]:
+        stop = threading.Event()
+        with self._lock:
+            if self._closed:
+                _abort(context, StoreClosed("the server is shutting down"))
+            self._subscriptions.add(stop)
+        context.add_callback(stop.set)  # runs when the client cancels or the call ends
+        try:
+            items = self._store.subscribe(
+                max(request.from_position, 1), stop=stop, poll_interval=self._poll_interval
+            )
+            for item in items:
+                if isinstance(item, CaughtUp):
+                    yield pb.SubscribeResponse(caught_up=pb.CaughtUp(position=item.position))
+                else:
+                    yield pb.SubscribeResponse(event=to_proto(item))
+            if self._closed and context.is_active():  # ended by shutdown, not by the client
+                raise StoreClosed("the server is shutting down")
+        except (StoreError, ValueError) as e:
+            _abort(context, e)
+        finally:
+            with self._lock:
+                self._subscriptions.discard(stop)
+
+
+def _expected(request: pb.AppendRequest) -> Any:
+    case = request.WhichOneof("expected_version")
+    if case == "no_stream":
+        return NO_STREAM
+    if case == "exact":
+        return request.exact
+    return ANY  # "any" or unset
+
+
+# ----------------------------------------------------------------------------- server
+def _address(host: str, port: int) -> str:
+    if ":" in host and not host.startswith("["):  # an IPv6 literal
+        host = f"[{host}]"
+    return f"{host}:{port}"
+
+
+class _Server(grpc.Server):
+    """The ``grpc.Server`` build_server returns: delegates to grpc's, except that ``stop``
+    first flips health to NOT_SERVING and ends open subscriptions, so a stop with a grace
+    period does not wait on streams that never end by themselves."""
+
+    def __init__(self, server: grpc.Server, servicer: EventLogServicer, health_servicer: Any) -> None:
+        self._server = server
+        self.servicer = servicer
+        self.health = health_servicer
+
+    def stop(self, grace: float | None) -> threading.Event:
+        self.health.enter_graceful_shutdown()
+        self.servicer.close()
+        return self._server.stop(grace)
+
+    def start(self) -> None:
+        self._server.start()
+
+    def add_generic_rpc_handlers(self, generic_rpc_handlers: Any) -> None:
+        self._server.add_generic_rpc_handlers(generic_rpc_handlers)
+
+    def add_insecure_port(self, address: str) -> int:
+        return self._server.add_insecure_port(address)
+
+    def add_secure_port(self, address: str, server_credentials: Any) -> int:
+        return self._server.add_secure_port(address, server_credentials)
+
+    def wait_for_termination(self, timeout: float | None = None) -> bool:
+        return self._server.wait_for_termination(timeout)
+
+    def __getattr__(self, name: str) -> Any:  # e.g. add_registered_method_handlers
+        return getattr(self._server, name)
+
+
+def build_server(
+    store: EventStore,
+    host: str = "127.0.0.1",
+    port: int = 0,
+    *,
+    max_workers: int = 32,
+    poll_interval: float = 0.05,
+) -> tuple[grpc.Server, int]:
+    """A gRPC server with EventLogService over ``store``, health (SERVING for ``""`` and
+    ``paipu.v1.EventLogService``) and reflection, bound to ``host:port`` (insecure; loopback
+    by default; port 0 picks a free port).
+
+    Returns ``(server, bound_port)``; the server is NOT started: call ``server.start()``,
+    and ``server.stop(grace)`` when done (it also ends open subscriptions). The store stays
+    the caller's to close. Raises OSError when the address cannot be bound."""
+    server = grpc.server(
+        futures.ThreadPoolExecutor(max_workers=max_workers, thread_name_prefix="paipu-grpc"),
+        options=[
+            ("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
+            ("grpc.max_send_message_length", MAX_MESSAGE_BYTES),
+            ("grpc.so_reuseport", 0),  # a busy port must fail, not be shared
+        ],
+    )
+    servicer = EventLogServicer(store, poll_interval=poll_interval)
+    pb_grpc.add_EventLogServiceServicer_to_server(servicer, server)
+    health_servicer = health.HealthServicer(experimental_non_blocking=True)
+    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
+    for name in ("", SERVICE_NAME):
+        health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
+    reflection.enable_server_reflection(
+        (SERVICE_NAME, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name, reflection.SERVICE_NAME),
+        server,
+    )
+    address = _address(host, port)
+    try:
+        bound = server.add_insecure_port(address)
+    except RuntimeError as e:  # grpcio raises when it cannot bind
+        raise OSError(f"cannot listen on {address}: {e}") from None
+    if bound == 0:
+        raise OSError(f"cannot listen on {address}")
+    return _Server(server, servicer, health_servicer), bound
+
+
+def serve(
+    data_dir: str | Path,
+    host: str = "127.0.0.1",
+    port: int = 50051,
+    *,
+    max_workers: int = 32,
+    ready: threading.Event | None = None,
+    stop: threading.Event | None = None,
+) -> None:
+    """Serve the event store in ``data_dir`` (see :func:`eventlog.store.open_store`) on
+    ``host:port`` until SIGINT or SIGTERM (or ``KeyboardInterrupt``), then shut down
+    cleanly: health NOT_SERVING, subscriptions end, in-flight calls get
+    :data:`SHUTDOWN_GRACE` seconds, the store is closed. Prints one line to stderr when
+    listening (``paipu serve: listening on HOST:PORT ...``) and one when stopped. ``ready``
+    is set once listening; setting ``stop`` (for embedding) stops it like a signal. Signal handlers are installed only when called from the main
+    thread. Raises OSError when the address cannot be bound."""
+    from eventlog.store import open_store
+
+    store = open_store(data_dir)
+    try:
+        server, bound = build_server(store, host, port, max_workers=max_workers)
+        server.start()
+        print(
+            f"paipu serve: listening on {_address(host, bound)} (data: {data_dir}; "
+            f"{SERVICE_NAME}, health, reflection)",
+            file=sys.stderr,
+            flush=True,
+        )
+        done = stop if stop is not None else threading.Event()
+        previous: dict[int, Any] = {}
+        if threading.current_thread() is threading.main_thread():
+            for sig in (signal.SIGINT, signal.SIGTERM):
+                previous[sig] = signal.signal(sig, lambda *_: done.set())
+        if ready is not None:
+            ready.set()
+        try:
+            while not done.wait(0.5):
+                pass
+        except KeyboardInterrupt:
+            pass
+        finally:
+            server.stop(SHUTDOWN_GRACE).wait()
+            for sig, handler in previous.items():
+                signal.signal(sig, handler)
+        print("paipu serve: stopped", file=sys.stderr, flush=True)
+    finally:
+        store.close()
