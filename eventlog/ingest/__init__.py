@@ -22,6 +22,8 @@ from eventlog.ingest.base import (
 )
 from eventlog.ingest import botzone_text  # noqa: F401  (registers "botzone-text")
 from eventlog.ingest import botzone_json  # noqa: F401  (registers "botzone-json")
+from eventlog.ingest import pmn  # noqa: F401  (registers "pmn")
+from eventlog.ingest import jsonl  # noqa: F401  (registers "jsonl")
 
 __all__ = [
     "ImportedGame",

@@ -147,8 +147,9 @@ class BotzoneJsonImporter:
 
     def sniff(self, head: str, path: Path) -> bool:
         h = head.lstrip()
-        if not h.startswith(("{", "[")):
-            return False
+        first = h.split("\n", 1)[0]
+        if not h.startswith(("{", "[")) or '"event_id"' in first:
+            return False  # (a JSON Lines event file starts with an event envelope)
         return '"logs"' in h or ('"output"' in h and '"display"' in h) or '"keep_running"' in h
 
     def parse(self, path: Path) -> Iterator[ImportedGame | ParseIssue]:

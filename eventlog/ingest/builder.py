@@ -102,6 +102,11 @@ class GameBuilder:
         self._loc = loc
         return self
 
+    @property
+    def location(self) -> dict[str, Any]:
+        """The source location set by the last :meth:`at`."""
+        return dict(self._loc)
+
     def emit(self, type_: str, **fields: Any) -> int:
         """Append an event of ``type_``; returns its sequence number in the game."""
         try:

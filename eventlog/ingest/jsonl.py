@@ -1,0 +1,95 @@
+"""paipu's own events, JSON Lines: one event envelope per line (``docs/events.md``).
+
+Each line is a ``NewEvent`` or ``StoredEvent`` dump, read with
+:func:`eventlog.events.parse_event` (stored-envelope fields such as ``seq`` and hashes
+are ignored: the store assigns them again). Games are split at each ``game_started``
+and whenever the line's ``game_id`` changes; a line without ``game_id`` belongs to the
+game started before it, and a game with no ``game_id`` at all is named
+``jsonl-<file stem>-<n>`` (n = 1, 2 … in the file).
+
+Event ids are kept as written, so re-importing an export into the same log is a no-op.
+The event's own metadata is kept; ``source``/``line``/``format`` are set to this file
+and the previous values, if any, move under ``origin``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from eventlog.events import EventError, NewEvent, parse_event
+from eventlog.ingest.base import ImportedGame, ParseIssue, read_lines, register
+
+NAME = "jsonl"
+_OWN = ("source", "line", "format")
+
+
+class _Pending:
+    def __init__(self, game_id: str | None, first_line: int) -> None:
+        self.game_id = game_id
+        self.first_line = first_line
+        self.events: list[NewEvent] = []
+        self.error: ParseIssue | None = None
+
+
+class JsonlImporter:
+    name = NAME
+    description = "paipu canonical events, one JSON envelope per line"
+
+    def sniff(self, head: str, path: Path) -> bool:
+        first = next((line.strip() for line in head.splitlines() if line.strip()), "")
+        return first.startswith("{") and '"event_id"' in first and '"type"' in first
+
+    def parse(self, path: Path) -> Iterator[ImportedGame | ParseIssue]:
+        cur: _Pending | None = None
+        count = 0
+
+        def close(p: _Pending) -> ImportedGame | ParseIssue:
+            nonlocal count
+            count += 1
+            if p.error is not None:
+                return p.error
+            gid = p.game_id or f"jsonl-{path.stem}-{count}"
+            return ImportedGame(gid, p.events, str(path), p.first_line, NAME)
+
+        for n, text in read_lines(path):
+            if not text.strip():
+                continue
+            try:
+                raw: Any = json.loads(text)
+            except json.JSONDecodeError as e:
+                raw, err = None, f"not JSON: {e.msg} at column {e.colno}"
+            else:
+                err = None if isinstance(raw, dict) else "a line is not a JSON object"
+            gid = raw.get("game_id") if isinstance(raw, dict) else None
+            gid = gid if isinstance(gid, str) and gid else None
+            starts = isinstance(raw, dict) and raw.get("type") == "game_started"
+            if cur is None or starts or (gid is not None and cur.game_id not in (None, gid)):
+                if cur is not None:
+                    yield close(cur)
+                cur = _Pending(gid, n)
+            if cur.game_id is None and gid is not None:
+                cur.game_id = gid
+            if cur.error is not None:
+                continue
+            if err is None:
+                try:
+                    ev = parse_event(raw)
+                except EventError as e:
+                    err = str(e)
+            if err is not None:
+                cur.error = ParseIssue(str(path), n, err, cur.game_id)
+                continue
+            meta = dict(ev.metadata)
+            origin = {k: meta.pop(k) for k in _OWN if k in meta}
+            if origin:
+                meta["origin"] = origin
+            meta.update(source=path.name, line=n, format=NAME)
+            cur.events.append(ev.model_copy(update={"metadata": meta}))
+        if cur is not None:
+            yield close(cur)
+
+
+IMPORTER = register(JsonlImporter())

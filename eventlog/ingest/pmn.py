@@ -1,0 +1,289 @@
+"""PMN ("Portable Majiang Notation", python-majiang 0.0.1, MIT) — PBN-style tag pairs.
+
+One record = consecutive ``[Tag "value"]`` lines (records are separated by a blank line
+or start again when a tag repeats); ``%`` lines are comments. Tags read:
+
+* ``Site`` (``…?session=S&game=G&table=T``) → game id ``pmn-<host>-<S>-<G>-<T>``
+  (without those: ``pmn-<file stem>-<record number>``); ``Event``/``Date``/``Scoring``
+  go to ``ruleset_options``-free metadata in ``game_started.source``.
+* ``East`` ``South`` ``West`` ``North`` → players (seats 0..3; East deals).
+* ``Board`` (1-based deal number) → ``hand_number`` = Board − 1; ``PWind`` E/S/W/N.
+* ``Deal`` → four hands ``c<digits>d<digits>b<digits>w<digits>r<digits>f<digits>``.
+* ``Play`` → tokens ``<action><seat><suit><digit>``: T take (draw), D discard, C chow
+  (tile = middle of the run, as python-majiang's ``chi(…, chi_middle_tile)``), P pung,
+  A concealed kong, B added kong, Z melded kong, R flower set aside, then
+  ``H<seat>`` win, ``N<seat>`` no game (exhaustive draw).
+* ``Starting`` → initial scores; ``Result`` → reported score changes; ``Penalty`` (non-zero
+  entries) → ``penalty`` events; ``Fan`` → reported fans per seat, ``no/count`` (0.0.1)
+  or ``no/points/count`` (later README), names from the PMN fan list (Chinese).
+
+Tile notation: c → W (characters), d → B (dots), b → T (bamboo), w1..w4 → F1..F4,
+r1..r3 → J1..J3, f1..f8 → H1..H8. The order of ``r`` and ``f`` is not written in the
+spec; we take r1 r2 r3 = 中 发 白 and f1..f8 = 春夏秋冬梅兰竹菊 (our J/H order).
+
+Not in the 0.0.1 spec but in its own example (our sample):
+
+* suit ``z``: ``D<seat>z1`` = "discard the tile just drawn" (python-majiang's
+  ``DISCARD_TAKEN_TILE_STR = 'z1'``); it becomes ``tile_discarded`` of that tile. Any
+  other ``z`` digit is a ParseIssue.
+* action ``M<seat>``: a win ("mahjong"), several in a row when several seats win on the
+  same discard (Duplicate MCR scores each). 0.0.1's own parser splits on ``H`` and cannot
+  read ``M``; a later README writes ``H1H3`` for the same deal.
+* a ``Play`` with no H/M/N ends in an exhaustive draw (python-majiang appends ``N0``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import parse_qs, urlparse
+
+from eventlog.events import ReportedFan
+from eventlog.ingest.base import ImportedGame, IngestError, ParseIssue, read_lines, register
+from eventlog.ingest.builder import GameBuilder
+
+NAME = "pmn"
+_TAG = re.compile(r'^\[(\w+)\s+"(.*)"\]\s*$')
+_HAND = re.compile(r"^c(\d*)d(\d*)b(\d*)w(\d*)r(\d*)f(\d*)$")
+_TOKEN = re.compile(r"([TDCPABZR])([0-3])([a-z])(\d)|([HMN])([0-3])")
+_SUIT = {"c": "W", "d": "B", "b": "T", "w": "F", "r": "J", "f": "H"}
+_WIND = {"E": "F1", "S": "F2", "W": "F3", "N": "F4"}
+_SEAT_TAGS = ("East", "South", "West", "North")
+# PMN fan list (python-majiang README, "Fan list"): number → Chinese name.
+FAN_NAMES = (
+    "大四喜 大三元 绿一色 九莲宝灯 四杠 连七对 十三幺 清幺九 小四喜 小三元 字一色 四暗刻 "
+    "一色双龙会 一色四同顺 一色四节高 一色四步高 三杠 混幺九 七对 七星不靠 全双刻 清一色 "
+    "一色三同顺 一色三节高 全大 全中 全小 清龙 三色双龙会 一色三步高 全带五 三同刻 三暗刻 "
+    "全不靠 组合龙 大于五 小于五 三风刻 花龙 推不倒 三色三同顺 三色三节高 无番和 妙手回春 "
+    "海底捞月 杠上开花 抢杠和 双暗杠 碰碰和 混一色 三色三步高 五门齐 全求人 双箭刻 全带幺 "
+    "不求人 双明杠 和绝张 箭刻 圈风刻 门风刻 门前清 平和 四归一 双同刻 双暗刻 暗杠 断幺 "
+    "一般高 喜相逢 连六 老少副 幺九刻 明杠 缺一门 无字 边张 坎张 单钓将 自摸 花牌"
+).split()
+
+
+def pmn_tile(suit: str, digit: str) -> str:
+    """One PMN tile (``c7``) → canonical code (``W7``); IngestError if not a tile."""
+    ranks = {"c": 9, "d": 9, "b": 9, "w": 4, "r": 3, "f": 8}
+    if suit not in _SUIT or not digit.isdigit() or not 1 <= int(digit) <= ranks[suit]:
+        raise IngestError(f"unknown tile code {suit}{digit!s}")
+    return f"{_SUIT[suit]}{digit}"
+
+
+def parse_hand(text: str) -> list[str]:
+    """A Deal hand ``c7d345677b3689w2r1f`` → canonical tiles in the written order."""
+    m = _HAND.match(text)
+    if not m:
+        raise IngestError(f"Deal hand {text!r} is not c…d…b…w…r…f…")
+    return [pmn_tile(s, d) for s, digits in zip("cdbwrf", m.groups()) for d in digits]
+
+
+def parse_fan(text: str) -> list[ReportedFan]:
+    """One seat's ``Fan`` entry: ``39/1.62/1`` (no/count) or ``39/8/1.62/2/1`` (no/points/count)."""
+    fans = []
+    for part in text.split("."):
+        nums = part.split("/")
+        if len(nums) not in (2, 3) or not all(n.isdigit() for n in nums):
+            raise IngestError(f"Fan entry {part!r} is not no/count or no/points/count")
+        no = int(nums[0])
+        name = FAN_NAMES[no - 1] if 1 <= no <= len(FAN_NAMES) else f"#{no}"
+        points = int(nums[1]) if len(nums) == 3 else None
+        fans.append(ReportedFan(name=name, points=points, count=int(nums[-1])))
+    return fans
+
+
+def _four(text: str, tag: str) -> list[int]:
+    parts = text.split()
+    if len(parts) != 4 or not all(re.fullmatch(r"-?\d+", p) for p in parts):
+        raise IngestError(f"{tag} is not four integers: {text!r}")
+    return [int(p) for p in parts]
+
+
+def _game_id(tags: dict[str, tuple[int, str]], path: Path, index: int) -> str:
+    site = tags.get("Site", (0, ""))[1]
+    u = urlparse(site)
+    q = parse_qs(u.query)
+    parts = [q.get(k, [""])[0] for k in ("session", "game", "table")]
+    if u.netloc and all(parts):
+        return "pmn-" + "-".join([u.netloc, *parts])
+    return f"pmn-{path.stem}-{index}"
+
+
+def _build(b: GameBuilder, path: Path, tags: dict[str, tuple[int, str]]) -> None:
+    """Emit the record's events into ``b``; IngestError on a malformed record."""
+
+    def tag(name: str, default: str | None = None) -> tuple[int, str]:
+        if name in tags:
+            return tags[name]
+        if default is None:
+            raise IngestError(f"tag {name} is missing")
+        return (min(n for n, _ in tags.values()), default)
+
+    first = min(n for n, _ in tags.values())
+    _, starting = tag("Starting", "0 0 0 0")
+    b.at(line=first).game_started(
+        [tag(t, "")[1] for t in _SEAT_TAGS],
+        source=tags.get("Site", (0, path.name))[1],
+        initial_scores=_four(starting, "Starting"),
+        ruleset_options={},
+    )
+    board_line, board = tag("Board", "1")
+    b.at(line=board_line)
+    if not board.isdigit() or int(board) < 1:
+        raise IngestError(f"Board must be a positive integer, got {board!r}")
+    wind_line, wind = tag("PWind", "E")
+    b.at(line=wind_line)
+    if wind not in _WIND:
+        raise IngestError(f"PWind must be E/S/W/N, got {wind!r}")
+    b.at(line=board_line).hand_started(int(board) - 1, _WIND[wind], 0)
+    deal_line, deal = tag("Deal")
+    b.at(line=deal_line)
+    hands = deal.split()
+    if len(hands) != 4:
+        raise IngestError(f"Deal has {len(hands)} hands (expected 4)")
+    b.at(line=deal_line)
+    for seat, h in enumerate(hands):
+        b.deal(seat, parse_hand(h))
+
+    play_line, play = tag("Play")
+    b.at(line=play_line)
+    pos, k, ended = 0, 0, False
+    for m in _TOKEN.finditer(play):
+        if m.start() != pos:
+            raise IngestError(f"Play: unreadable {play[pos:m.start()]!r} at column {pos + 1}")
+        pos = m.end()
+        b.at(line=play_line, token=k)
+        k += 1
+        if ended and not m.group(5) in ("H", "M"):
+            raise IngestError(f"Play: {m.group(0)!r} after the end of the hand")
+        if m.group(5):
+            action, seat = m.group(5), int(m.group(6))
+            if action in ("H", "M"):
+                b.win(seat)
+            else:
+                b.exhaustive_draw()
+            ended = True
+            continue
+        action, seat, suit, digit = m.group(1), int(m.group(2)), m.group(3), m.group(4)
+        if suit == "z":
+            if (action, digit) != ("D", "1"):
+                raise IngestError(f"unknown tile code z{digit} in {m.group(0)!r}")
+            b.discard(seat, b.last_drawn(seat))
+            continue
+        tile = pmn_tile(suit, digit)
+        if action == "T":
+            b.draw(seat, tile)
+        elif action == "D":
+            b.discard(seat, tile)
+        elif action == "C":
+            b.chow(seat, tile)
+        elif action == "P":
+            b.pung(seat, tile)
+        elif action == "Z":
+            b.melded_kong(seat, tile)
+        elif action == "A":
+            b.concealed_kong(seat, tile)
+        elif action == "B":
+            b.added_kong(seat, tile)
+        else:  # "R"
+            b.flower(seat, tile)
+    if pos != len(play.strip()):
+        raise IngestError(f"Play: unreadable {play[pos:]!r} at column {pos + 1}")
+    if not ended:
+        b.at(line=play_line, token=k, implied=True).exhaustive_draw()
+
+    result_line, result = tag("Result", "")
+    b.at(line=result_line)
+    changes = _four(result, "Result") if result else None
+    fan_line, fan = tag("Fan", "")
+    b.at(line=fan_line)
+    entries = fan.split() if fan else []
+    if entries and len(entries) != 4:
+        raise IngestError(f"Fan has {len(entries)} entries (expected 4)")
+    winners = b.winners
+    per_seat = {s: parse_fan(e) for s, e in enumerate(entries) if e != "None"}
+    if set(per_seat) - set(winners):
+        raise IngestError(f"Fan lists fans for seats {sorted(set(per_seat) - set(winners))} "
+                          "that did not win")
+    b.at(line=fan_line or result_line)
+    if len(winners) == 1:
+        w = winners[0]
+        b.score_reported(winner=w, score_changes=changes, fans=per_seat.get(w, []),
+                         text=f"Fan {fan!r} Result {result!r}")
+    else:
+        for w in winners:
+            b.score_reported(winner=w, fans=per_seat.get(w, []), text=f"Fan {entries[w]!r}"
+                             if entries else "")
+        if changes is not None or not winners:
+            b.at(line=result_line).score_reported(score_changes=changes,
+                                                  text=f"Result {result!r}")
+    pen_line, penalty = tag("Penalty", "0 0 0 0")
+    b.at(line=pen_line)
+    for seat, v in enumerate(_four(penalty, "Penalty")):
+        if v:
+            b.emit("penalty", seat=seat, score_changes=[v if s == seat else 0 for s in range(4)],
+                   reason="PMN Penalty tag")
+    b.hand_ended()
+    b.game_ended(None)
+
+
+class PmnImporter:
+    name = NAME
+    description = "PMN (Portable Majiang Notation, python-majiang) tag-pair records"
+
+    def sniff(self, head: str, path: Path) -> bool:
+        for line in head.splitlines():
+            s = line.strip()
+            if s and not s.startswith("%"):
+                return bool(_TAG.match(s)) and not s.startswith('["') and not s.startswith("[{")
+        return False
+
+    def parse(self, path: Path) -> Iterator[ImportedGame | ParseIssue]:
+        tags: dict[str, tuple[int, str]] = {}
+        bad: tuple[int, str] | None = None
+        index = 0
+        for n, text in read_lines(path):
+            s = text.strip()
+            if s.startswith("%"):
+                continue
+            m = _TAG.match(s)
+            if (not s or (m and m.group(1) in tags)) and (tags or bad):
+                index += 1
+                yield self._record(path, tags, bad, index)
+                tags, bad = {}, None
+            if not s:
+                continue
+            if m:
+                tags[m.group(1)] = (n, m.group(2))
+            elif bad is None:
+                bad = (n, f"not a PMN tag pair: {s[:60]!r}")
+        if tags or bad:
+            index += 1
+            yield self._record(path, tags, bad, index)
+
+    @staticmethod
+    def _record(
+        path: Path, tags: dict[str, tuple[int, str]], bad: tuple[int, str] | None, index: int
+    ) -> ImportedGame | ParseIssue:
+        game_id = _game_id(tags, path, index) if tags else None
+        if bad is not None:
+            return ParseIssue(str(path), bad[0], bad[1], game_id)
+        first = min(n for n, _ in tags.values())
+        assert game_id is not None
+        b = GameBuilder(game_id, {"source": path.name, "format": NAME})
+        try:
+            _build(b, path, tags)
+            return b.build(str(path), first)
+        except IngestError as e:
+            loc = b.location
+            where = f"Play token {loc['token']} ({_token_text(tags, loc['token'])}): " \
+                if "token" in loc else ""
+            return ParseIssue(str(path), loc.get("line", first), where + str(e), game_id)
+
+
+def _token_text(tags: dict[str, tuple[int, str]], k: int) -> str:
+    tokens = [m.group(0) for m in _TOKEN.finditer(tags.get("Play", (0, ""))[1])]
+    return tokens[k] if k < len(tokens) else "?"
+
+
+IMPORTER = register(PmnImporter())
