@@ -1,0 +1,50 @@
+"""Findings: rule breaches found while replaying a game (shared/DESIGN.md §6).
+
+In **audit** mode (an imported log) every breach becomes a :class:`Finding` and the event is
+still applied as it happened. In **strict** mode (a live table) the first breach raises
+:class:`ReplayError` carrying the same finding, and the event is refused (the state before
+it is kept).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+Mode = Literal["audit", "strict"]
+MODES: tuple[str, ...] = ("audit", "strict")
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One rule breach.
+
+    ``seq``: the event's sequence number in its game stream. ``rule_id``: a stable snake_case
+    id (e.g. ``chow_wrong_seat``, ``tile_not_held``, ``false_win``). ``message``: what was
+    wrong, in words, with the tiles and seats involved. ``source``: where the rule is written,
+    e.g. ``"shared/rules/competition.md §B1"`` or ``"seed 001"``. ``seat``: the seat at fault
+    when there is one. ``hand_number``: the hand the event belongs to (None outside a hand).
+    """
+
+    seq: int
+    rule_id: str
+    message: str
+    source: str
+    seat: int | None = None
+    hand_number: int | None = None
+
+    def __str__(self) -> str:
+        who = f" seat {self.seat}" if self.seat is not None else ""
+        return f"event {self.seq}{who}: [{self.rule_id}] {self.message} ({self.source})"
+
+
+class ReplayError(Exception):
+    """Raised in strict mode at the first rule breach; ``finding`` says which."""
+
+    def __init__(self, finding: Finding) -> None:
+        super().__init__(str(finding))
+        self.finding = finding
+
+
+class RulesetError(ValueError):
+    """A ruleset id or ruleset options that cannot be used (unknown id, bad option value)."""

@@ -1,0 +1,283 @@
+"""The ruleset plug-in interface (shared/DESIGN.md §6) and the ruleset registry.
+
+The replayer (replayer/replay.py) owns the mechanics every ruleset shares: tiles leave the
+wall and must exist, seats act in turn, a claim takes the latest discard. A ruleset says
+what differs, through one small protocol:
+
+* data — :class:`PlayRules`: tile set (copies of each tile, flowers or not, wildcards),
+  dealing (tiles per seat), which claims exist and their priority, several winners on one
+  discard, which kongs may be robbed, whether the hand ends at the first win (血战 does
+  not);
+* hooks — :class:`Ruleset`: win check + explained score, settlement of a win / kong /
+  exhaustive draw / false win, seat winds, dealer rotation and end of game, and the source
+  section of each rule id (for findings).
+
+A ruleset package ``replayer.rules.<id>`` exposes ``RULESET``, a :class:`RulesetSpec`;
+:func:`get_ruleset` imports it on demand, so adding a ruleset touches no central list.
+A ruleset object is bound to its options and immutable.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
+
+from replayer import tiles as _tiles
+from replayer.findings import RulesetError
+
+if TYPE_CHECKING:
+    from replayer.state import DeclaredMeld, Settlement, TableState
+
+ClaimKind = Literal["chow", "pung", "kong", "win"]
+
+
+def standard_tile_copies(*, flowers: bool, honors: bool = True) -> tuple[int, ...]:
+    """Copies of each tile by dense index (42 entries): 4 of each suited tile, 4 of each
+    honor when ``honors``, 1 of each flower H1..H8 when ``flowers``."""
+    out = []
+    for t in _tiles.ALL_TILES:
+        if _tiles.is_flower(t):
+            out.append(1 if flowers else 0)
+        elif _tiles.is_honor(t):
+            out.append(4 if honors else 0)
+        else:
+            out.append(4)
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class PlayRules:
+    """What a ruleset allows at the table, as data.
+
+    ``tile_copies``: copies per dense tile index (42), e.g. MCR 144 tiles with flowers,
+    Sichuan 108. ``dealer_tiles``/``other_tiles``: tiles dealt. ``dead_wall``: tiles that
+    are never drawn (0 in MCR: the hand ends when the wall is empty). ``chow``: "previous_seat"
+    (only the discarder's 下家 may chow) or "none". ``claim_priority``: higher wins when
+    several seats claim one discard. ``multiple_winners``: "first_only" (截和: the first
+    claimant in turn order from the discarder wins) or "all" (一炮多响).
+    ``robbable_kongs``: kong kinds that may be robbed (抢杠). ``hand_ends_on_win``: False
+    for 血战到底 (play continues after a win). ``wildcards``: a wildcard indicator is used.
+    """
+
+    tile_copies: tuple[int, ...]
+    dealer_tiles: int = 14
+    other_tiles: int = 13
+    dead_wall: int = 0
+    chow: Literal["previous_seat", "none"] = "previous_seat"
+    claim_priority: tuple[tuple[ClaimKind, int], ...] = (
+        ("win", 3), ("kong", 2), ("pung", 2), ("chow", 1),
+    )
+    multiple_winners: Literal["first_only", "all"] = "first_only"
+    robbable_kongs: tuple[str, ...] = ("added",)
+    hand_ends_on_win: bool = True
+    wildcards: bool = False
+
+    @property
+    def total_tiles(self) -> int:
+        return sum(self.tile_copies)
+
+    @property
+    def flowers(self) -> bool:
+        return any(self.tile_copies[34:])
+
+    def priority(self, claim: str | None) -> int:
+        for kind, p in self.claim_priority:
+            if kind == claim:
+                return p
+        return 0
+
+    def copies(self, tile: str) -> int:
+        return self.tile_copies[_tiles.index(tile)]
+
+
+@dataclass(frozen=True)
+class WinContext:
+    """A declared win as the replayer sees it, ruleset-neutral.
+
+    ``concealed``: the winner's concealed tiles *without* the winning tile (flowers
+    excluded); ``melds``: the winner's declared sets; ``from_seat``: absolute seat of the
+    discarder / robbed konger (None when self-drawn); ``kong_related``: self-drawn on a kong
+    replacement, or robbing a kong; ``last_of_wall``: the last tile of the wall (drawn, or
+    discarded after the last draw); ``visible_copies``: other copies of the winning tile
+    face up on the table (rivers + exposed sets, the winning tile itself excluded);
+    ``seat_wind``/``prevalent_wind``: F1..F4; ``flowers``: the winner's flowers.
+    """
+
+    seat: int
+    tile: str
+    self_drawn: bool
+    from_seat: int | None
+    robbing_kong: bool
+    kong_related: bool
+    last_of_wall: bool
+    visible_copies: int
+    concealed: tuple[str, ...]
+    melds: tuple[DeclaredMeld, ...]
+    seat_wind: str
+    prevalent_wind: str
+    flowers: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class WinScore:
+    """A ruleset's verdict on a declared win.
+
+    ``legal``: a winning hand that meets the ruleset's minimum; otherwise ``rule_id`` and
+    ``message`` say why (a false win). ``points``: the ruleset's total (MCR: fan points
+    with flowers); ``explained``: the explained score (MCR: a ``FanResult``);
+    ``situation``: what was scored (MCR: a ``WinSituation``)."""
+
+    legal: bool
+    points: int
+    explained: Any = None
+    situation: Any = None
+    rule_id: str | None = None
+    message: str = ""
+
+
+@dataclass(frozen=True)
+class HandPlan:
+    """Who deals the next hand and in which prevalent wind (F1..F4)."""
+
+    dealer: int
+    prevalent_wind: str
+
+
+@runtime_checkable
+class Ruleset(Protocol):
+    """A ruleset bound to its options. See the module docstring for the split between
+    the replayer's shared mechanics and what a ruleset decides."""
+
+    id: str
+    options: Any
+    play: PlayRules
+
+    def options_dict(self) -> dict[str, Any]:
+        """The options as plain JSON values (stored with the game, shown in reports)."""
+        ...
+
+    def seat_wind(self, seat: int, dealer: int) -> str:
+        """Seat wind (F1..F4) of ``seat`` in a hand dealt by ``dealer``."""
+        ...
+
+    def next_hand(self, state: TableState) -> HandPlan | None:
+        """The next hand's dealer and prevalent wind after the finished hands in
+        ``state.hands`` (the first hand: ``state.first_dealer``), or None when the game
+        is over (end of game)."""
+        ...
+
+    def score_win(self, state: TableState, win: WinContext) -> WinScore:
+        """Win check and explained score of a declared win."""
+        ...
+
+    def settle_win(self, state: TableState, win: WinContext, score: WinScore) -> Settlement:
+        """Score changes of a legal win (zero-sum)."""
+        ...
+
+    def settle_kong(self, state: TableState, seat: int, meld: DeclaredMeld) -> Settlement | None:
+        """Instant kong payments (Sichuan 下雨, chip games); None when the ruleset has none."""
+        ...
+
+    def settle_exhaustive_draw(self, state: TableState) -> Settlement | None:
+        """Payments at an exhaustive draw (荒庄), or None."""
+        ...
+
+    def false_win_penalty(self, state: TableState, seat: int) -> Settlement | None:
+        """The penalty for a false win (错和/诈和) by ``seat``, or None when the options
+        apply none."""
+        ...
+
+    def rule_source(self, rule_id: str) -> str:
+        """Where rule ``rule_id`` is written (file + section, or seed)."""
+        ...
+
+
+@dataclass(frozen=True)
+class RulesetSpec:
+    """A registered ruleset: its id, options model, and how to build a bound ruleset."""
+
+    id: str
+    description: str
+    options_model: type
+    build: Callable[[Mapping[str, Any]], Ruleset]
+
+
+# Sources of the mechanics every ruleset shares; a ruleset's rule_source() falls back here.
+MECHANICS_SOURCES: dict[str, str] = {
+    "event_out_of_phase": "shared/DESIGN.md §4 (events record what happened at the table, in order)",
+    "wrong_seat_to_act": "shared/DESIGN.md §4; turn order 0→1→2→3 (DESIGN.md §3)",
+    "tile_not_held": "shared/DESIGN.md §4 (tile accounting)",
+    "tile_count_exceeded": "shared/DESIGN.md §4 (tile accounting: the tile set of the ruleset)",
+    "wall_mismatch": "shared/DESIGN.md §4 (hand started: the wall when known)",
+    "wall_exhausted": "shared/DESIGN.md §4 (tile accounting: no draw from an empty wall)",
+    "deal_mismatch": "shared/DESIGN.md §4 (tiles dealt)",
+    "wrong_tile_count": "shared/DESIGN.md §4 (tile accounting: 13 tiles + 1 drawn)",
+    "replacement_missing": "shared/DESIGN.md §4 (kong / flower replacement draws)",
+    "unexpected_replacement": "shared/DESIGN.md §4 (kong / flower replacement draws)",
+    "claim_not_latest_discard": "shared/DESIGN.md §4 (a claim refers to the exact discard it takes)",
+    "discard_already_claimed": "shared/DESIGN.md §4 (a claim refers to the exact discard it takes)",
+    "claim_own_discard": "shared/DESIGN.md §4 (claims take another player's discard)",
+    "claim_tile_mismatch": "shared/DESIGN.md §4 (a claim refers to the exact discard it takes)",
+    "no_such_pung": "shared/DESIGN.md §4 (an added kong promotes the seat's own pung)",
+    "win_tile_not_drawn": "shared/DESIGN.md §4 (a self-drawn win is on the tile just drawn)",
+    "winner_already_won": "shared/DESIGN.md §4",
+    "unverifiable_win": "shared/DESIGN.md §6 (fans are computed from the tiles; hidden tiles cannot be scored)",
+    "exhaustive_draw_with_tiles_left": "shared/DESIGN.md §4 (exhaustive draw: the wall ran out)",
+    "hand_not_finished": "shared/DESIGN.md §4 (hand ended after a win or an exhaustive draw)",
+    "hand_number_mismatch": "shared/DESIGN.md §4 (hand ended names the hand started)",
+    "game_not_started": "shared/DESIGN.md §4 (game started comes first)",
+    "reported_score_mismatch": "shared/DESIGN.md §4 (a reported score that disagrees with the computed one is a finding)",
+    "wildcards_not_used": "shared/DESIGN.md §4 (wildcard indicator: rulesets with wildcards only)",
+    "flowers_not_used": "shared/DESIGN.md §4 (flower replaced: rulesets with flowers only)",
+    "chow_not_allowed": "shared/DESIGN.md §6 (legal claims are the ruleset's)",
+    "chow_wrong_seat": "shared/DESIGN.md §6 (legal claims are the ruleset's)",
+    "claim_priority": "shared/DESIGN.md §6 (legal claims and their priority)",
+    "one_winner_per_discard": "shared/DESIGN.md §6 (legal claims and their priority)",
+    "kong_not_robbable": "shared/DESIGN.md §6 (legal claims)",
+    "false_win": "shared/DESIGN.md §6 (win shapes)",
+    "dealer_rotation": "shared/DESIGN.md §6 (dealer rotation)",
+    "game_over": "shared/DESIGN.md §6 (end of game)",
+    "event_out_of_order": "shared/DESIGN.md §4 (dense sequence numbers per game)",
+}
+
+
+_ID = re.compile(r"^[a-z][a-z0-9_]*$")
+_REGISTRY: dict[str, RulesetSpec] = {}
+
+
+def register(spec: RulesetSpec) -> RulesetSpec:
+    """Register ``spec`` under ``spec.id`` (idempotent for the same spec)."""
+    old = _REGISTRY.get(spec.id)
+    if old is not None and old is not spec:
+        raise RulesetError(f"ruleset {spec.id!r} is already registered")
+    _REGISTRY[spec.id] = spec
+    return spec
+
+
+def get_spec(ruleset_id: str) -> RulesetSpec:
+    """The :class:`RulesetSpec` of ``ruleset_id``, importing ``replayer.rules.<id>`` on
+    first use. Raises :class:`RulesetError` for an unknown id."""
+    if ruleset_id in _REGISTRY:
+        return _REGISTRY[ruleset_id]
+    if not _ID.match(ruleset_id or ""):
+        raise RulesetError(f"unknown ruleset {ruleset_id!r}")
+    try:
+        mod = importlib.import_module(f"replayer.rules.{ruleset_id}")
+    except ModuleNotFoundError as e:
+        if e.name and e.name.startswith(f"replayer.rules.{ruleset_id}"):
+            raise RulesetError(f"unknown ruleset {ruleset_id!r}") from None
+        raise
+    spec = getattr(mod, "RULESET", None)
+    if not isinstance(spec, RulesetSpec) or spec.id != ruleset_id:
+        raise RulesetError(f"replayer.rules.{ruleset_id} does not define RULESET for {ruleset_id!r}")
+    return register(spec)
+
+
+def get_ruleset(ruleset_id: str, options: Mapping[str, Any] | None = None) -> Ruleset:
+    """A ruleset bound to ``options`` (the game_started ``ruleset_options``).
+
+    Raises :class:`RulesetError` for an unknown id or invalid options."""
+    return get_spec(ruleset_id).build(dict(options or {}))

@@ -1,0 +1,349 @@
+"""The table state a replay produces after each event (shared/DESIGN.md §6).
+
+Everything here is a frozen dataclass holding tuples, so a state is immutable, hashable
+in its parts, compares by value (two replays of the same events give ``==`` states) and
+is updated copy-on-write with :func:`dataclasses.replace` (unchanged seats are shared).
+:func:`to_dict` gives the JSON form (``paipu replay``).
+
+Seats are absolute (0..3 in turn order, DESIGN.md §3); the next seat to act after seat
+``s`` is ``(s + 1) % 4`` (下家), the previous one ``(s - 1) % 4`` (上家).
+
+Phases of a hand (``TableState.phase``)::
+
+    pregame ─game_started─▶ idle ─hand_started─▶ dealing ─dealer acts─▶ discard
+    discard ─tile_discarded─▶ claims ─next seat draws─▶ discard
+                               claims ─chow/pung─▶ discard (claimant)
+    discard/claims ─kong─▶ replacement (concealed/melded) | robbing (added) ─draw─▶ discard
+    claims/discard/robbing ─win_declared─▶ hand_over ─hand_ended─▶ idle ─game_ended─▶ game_over
+    claims ─exhaustive_draw─▶ hand_over
+
+``turn`` is the seat expected to act next: the drawer in ``claims`` (the discarder's
+下家), the discarder in ``discard``, the konger in ``replacement``/``robbing``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from replayer import tiles as _tiles
+
+Phase = Literal[
+    "pregame", "idle", "dealing", "discard", "claims", "replacement", "robbing",
+    "hand_over", "game_over",
+]
+MeldKind = Literal["chow", "pung", "kong"]
+KongKind = Literal["concealed", "melded", "added"]
+DrawSource = Literal["wall", "kong_replacement", "flower_replacement"]
+
+EMPTY_COUNTS: tuple[int, ...] = (0,) * 34
+
+
+@dataclass(frozen=True)
+class DeclaredMeld:
+    """A declared set on the table.
+
+    ``kind``: chow, pung or kong; ``kong_kind`` for a kong: concealed (暗杠), melded (明杠,
+    from a discard) or added (加杠, a pung promoted). ``tiles``: sorted codes.
+    ``claimed_tile``/``from_seat`` (absolute seat)/``discard_seq``: the discard taken (None
+    for a concealed kong). ``seq``: the event that declared it; ``added_seq``: the event that
+    promoted the pung, for an added kong.
+    """
+
+    kind: MeldKind
+    tiles: tuple[str, ...]
+    seq: int
+    claimed_tile: str | None = None
+    from_seat: int | None = None
+    discard_seq: int | None = None
+    kong_kind: KongKind | None = None
+    added_seq: int | None = None
+
+    @property
+    def concealed(self) -> bool:
+        return self.kong_kind == "concealed"
+
+
+@dataclass(frozen=True)
+class Discard:
+    """A discarded tile in a seat's river. ``claimed_by`` is the seat that took it (chow,
+    pung, melded kong or a win), or None while it lies in the river."""
+
+    seq: int
+    tile: str
+    claimed_by: int | None = None
+
+
+@dataclass(frozen=True)
+class SeatState:
+    """One seat. ``counts``: the known concealed playing tiles as a 34-count vector
+    (index per replayer.tiles); ``tiles``: the same tiles in the order received (dealt, then
+    drawn), plus any flower not yet replaced; ``hidden``: concealed tiles whose identity the
+    log does not show. ``score``: points now; ``wind``: seat wind F1..F4 of this hand."""
+
+    counts: tuple[int, ...] = EMPTY_COUNTS
+    tiles: tuple[str, ...] = ()
+    hidden: int = 0
+    melds: tuple[DeclaredMeld, ...] = ()
+    discards: tuple[Discard, ...] = ()
+    flowers: tuple[str, ...] = ()
+    score: int = 0
+    wind: str | None = None
+    dealt: bool = False
+    replacements_due: int = 0
+
+    @property
+    def concealed_size(self) -> int:
+        """Concealed tiles held, unknown ones and unreplaced flowers included."""
+        return len(self.tiles) + self.hidden
+
+    @property
+    def hand_size(self) -> int:
+        """Concealed tiles + 3 per declared set (a kong counts 3): 13 between turns, 14
+        when the seat must discard."""
+        return self.concealed_size + 3 * len(self.melds)
+
+    def holds(self, tile: str, n: int = 1) -> bool:
+        i = _tiles.index(tile)
+        if i >= 34:
+            return self.tiles.count(tile) >= n
+        return self.counts[i] >= n
+
+
+@dataclass(frozen=True)
+class PendingDiscard:
+    """The latest discard while claims on it are open. ``passed`` holds the claims recorded
+    as lost or declined (``pass`` events): (seat, claim kind or None)."""
+
+    seq: int
+    seat: int
+    tile: str
+    passed: tuple[tuple[int, str | None], ...] = ()
+    last_of_wall: bool = False
+
+
+@dataclass(frozen=True)
+class PendingKong:
+    """An added kong (加杠) that others may still rob (抢杠) before the replacement draw."""
+
+    seq: int
+    seat: int
+    tile: str
+    kind: KongKind = "added"
+
+
+@dataclass(frozen=True)
+class LastDraw:
+    """The latest draw of the seat in turn: ``after_kong`` when it is (or follows through
+    flower replacements) the replacement of a kong (杠上开花); ``last_of_wall`` when it
+    emptied the wall (妙手回春)."""
+
+    seq: int
+    seat: int
+    tile: str | None
+    source: DrawSource
+    after_kong: bool = False
+    last_of_wall: bool = False
+
+
+@dataclass(frozen=True)
+class Payment:
+    """One line of a settlement: ``payer`` pays ``amount`` points to ``payee``."""
+
+    payer: int
+    payee: int
+    amount: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class Settlement:
+    """Score changes of one settled thing (a win, a penalty …) with its explanation.
+
+    ``changes``: points per seat 0..3. Built by :meth:`from_payments`, which makes it
+    zero-sum by construction; the constructor asserts ``sum(changes) == 0`` unless
+    ``zero_sum`` is False (a referee's 死分 leaves play)."""
+
+    changes: tuple[int, int, int, int]
+    payments: tuple[Payment, ...] = ()
+    zero_sum: bool = True
+
+    def __post_init__(self) -> None:
+        if len(self.changes) != 4:
+            raise ValueError(f"a settlement has 4 score changes, got {self.changes}")
+        if self.zero_sum and sum(self.changes) != 0:
+            raise AssertionError(f"settlement is not zero-sum: {self.changes}")
+
+    @classmethod
+    def from_payments(cls, payments: tuple[Payment, ...] | list[Payment]) -> Settlement:
+        ch = [0, 0, 0, 0]
+        for p in payments:
+            ch[p.payer] -= p.amount
+            ch[p.payee] += p.amount
+        return cls(changes=(ch[0], ch[1], ch[2], ch[3]), payments=tuple(payments))
+
+
+NO_CHANGE = Settlement(changes=(0, 0, 0, 0))
+
+
+@dataclass(frozen=True)
+class WinRecord:
+    """A win as replayed: the declaring event, the situation given to the scorer (MCR: a
+    ``WinSituation``), the ruleset's explained score (MCR: a ``FanResult``) and its
+    ``points``, the computed settlement (None when the win was not legal or not settled),
+    whether it was legal, and the ruleset-neutral ``context`` (a ``WinContext``)."""
+
+    seq: int
+    seat: int
+    tile: str
+    self_drawn: bool
+    from_seat: int | None
+    robbing_kong: bool
+    legal: bool
+    situation: Any = None
+    score: Any = None
+    points: int | None = None
+    settlement: Settlement | None = None
+    discard_seq: int | None = None
+    context: Any = None
+
+
+@dataclass(frozen=True)
+class ReportedScore:
+    """A ``score_reported`` event kept next to the computed result it was compared with."""
+
+    seq: int
+    winner: int | None
+    score_changes: tuple[int, int, int, int] | None
+    total: int | None
+    fans: tuple[tuple[str, int | None, int], ...]
+    computed_changes: tuple[int, int, int, int] | None
+    computed_total: int | None
+    agrees: bool
+
+
+@dataclass(frozen=True)
+class ScoreEntry:
+    """A score change applied to the seats: a settled win, a penalty, a ruling."""
+
+    seq: int
+    kind: Literal["win", "penalty", "ruling", "kong", "exhaustive_draw"]
+    changes: tuple[int, int, int, int]
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class HandResult:
+    """Summary of a finished hand, kept for dealer rotation and the game record."""
+
+    hand_number: int
+    dealer: int
+    prevalent_wind: str
+    winners: tuple[int, ...]
+    exhaustive_draw: bool
+    changes: tuple[int, int, int, int]
+
+
+@dataclass(frozen=True)
+class TableState:
+    """The whole table after the event ``seq`` (−1 before any event).
+
+    Game: ``game_id``, ``ruleset_id``, ``ruleset_options`` (sorted (key, value) pairs as
+    given in game_started), ``players``, ``initial_scores``, ``hands`` (finished hands),
+    ``hands_started``. Hand: ``hand_number``, ``dealer``, ``prevalent_wind`` (F1..F4),
+    ``seats`` (4 :class:`SeatState`), ``wall`` (remaining tiles in draw order, front = next
+    draw, back = next replacement, when the log gave the wall; else None),
+    ``wall_remaining`` (tiles left to draw), ``deal_pool`` (known wall only: 42-count vector
+    of the dealt part not yet dealt), ``seen`` (42-count vector of tiles identified as out
+    of the wall this hand: the tile accounting), ``phase``, ``turn``, ``pending`` (latest
+    discard open to claims), ``pending_kong`` (added kong open to robbing), ``last_draw``,
+    ``wins`` (this hand), ``false_win`` (a false win happened this hand),
+    ``exhaustive_draw``, ``reported`` (score_reported events with their comparison),
+    ``score_log`` (every applied score change), ``wildcard_indicator``, ``game_over`` (the
+    ruleset's end of game reached), ``hand_start_scores``.
+    """
+
+    seq: int = -1
+    game_id: str = ""
+    ruleset_id: str | None = None
+    ruleset_options: tuple[tuple[str, Any], ...] = ()
+    players: tuple[str, ...] = ()
+    initial_scores: tuple[int, int, int, int] = (0, 0, 0, 0)
+    phase: Phase = "pregame"
+    hands: tuple[HandResult, ...] = ()
+    hands_started: int = 0
+    hand_number: int | None = None
+    dealer: int | None = None
+    first_dealer: int | None = None
+    prevalent_wind: str | None = None
+    seats: tuple[SeatState, SeatState, SeatState, SeatState] = (
+        SeatState(), SeatState(), SeatState(), SeatState()
+    )
+    wall: tuple[str, ...] | None = None
+    wall_remaining: int = 0
+    deal_pool: tuple[int, ...] | None = None
+    seen: tuple[int, ...] = (0,) * 42
+    turn: int | None = None
+    pending: PendingDiscard | None = None
+    pending_kong: PendingKong | None = None
+    last_draw: LastDraw | None = None
+    wins: tuple[WinRecord, ...] = ()
+    false_win: bool = False
+    exhaustive_draw: bool = False
+    reported: tuple[ReportedScore, ...] = ()
+    score_log: tuple[ScoreEntry, ...] = ()
+    wildcard_indicator: str | None = None
+    game_over: bool = False
+    hand_start_scores: tuple[int, int, int, int] = (0, 0, 0, 0)
+
+    @property
+    def scores(self) -> tuple[int, int, int, int]:
+        s = self.seats
+        return (s[0].score, s[1].score, s[2].score, s[3].score)
+
+    def seat(self, i: int) -> SeatState:
+        return self.seats[i]
+
+    def with_seat(self, i: int, seat: SeatState) -> TableState:
+        seats = list(self.seats)
+        seats[i] = seat
+        return dataclasses.replace(self, seats=(seats[0], seats[1], seats[2], seats[3]))
+
+    def find_discard(self, seq: int) -> tuple[int, int, Discard] | None:
+        """(seat, position in river, discard) of the discard event ``seq`` in this hand."""
+        for s, st in enumerate(self.seats):
+            for k, d in enumerate(st.discards):
+                if d.seq == seq:
+                    return s, k, d
+        return None
+
+    def visible_count(self, tile: str) -> int:
+        """Copies of ``tile`` face up on the table: in rivers (not claimed: a claimed discard
+        is counted in its meld) and in exposed sets (a concealed kong is face down)."""
+        n = 0
+        for st in self.seats:
+            n += sum(1 for d in st.discards if d.claimed_by is None and d.tile == tile)
+            for m in st.melds:
+                if not m.concealed:
+                    n += m.tiles.count(tile)
+        return n
+
+
+def to_dict(state: TableState) -> dict[str, Any]:
+    """JSON-ready dict of a state (dataclasses → dicts, tuples → lists)."""
+    d = _plain(state)
+    d["scores"] = list(state.scores)
+    return d
+
+
+def _plain(obj: Any) -> Any:
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        return {f.name: _plain(getattr(obj, f.name)) for f in dataclasses.fields(obj)}
+    if isinstance(obj, (tuple, list)):
+        return [_plain(x) for x in obj]
+    if isinstance(obj, dict):
+        return {str(k): _plain(v) for k, v in sorted(obj.items())}
+    if hasattr(obj, "model_dump"):
+        return obj.model_dump(mode="json")
+    return obj
