@@ -1,0 +1,95 @@
+"""PMN → canonical events (python-majiang 0.0.1 README; sample README).
+
+The expected discards of South come from the python-majiang README itself
+(``board.get_discard_tile_list(SOUTH)`` on this very deal)."""
+
+from __future__ import annotations
+
+import re
+
+from ingest_helpers import PMN_SAMPLE, load
+
+
+def _play():
+    text = PMN_SAMPLE.read_text(encoding="utf-8")
+    return re.search(r'\[Play "(.*)"\]', text).group(1)
+
+
+def test_one_game_one_hand_two_winners():
+    (g,), issues = load(PMN_SAMPLE)
+    assert issues == []
+    assert g.game_id == "pmn-mahjongsoft.com-74621-1-3"  # Site: session, game, table
+    assert g.count("hand_started") == 1
+    wins = [e.payload for e in g.events if e.type == "win_declared"]
+    # "...D0d3M1M3": South and North both win on East's 3 of dots
+    assert [(w.seat, w.from_seat, w.tile) for w in wins] == [(1, 0, "B3"), (3, 0, "B3")]
+    assert wins[0].discard_seq == wins[1].discard_seq
+    d = g.events[wins[0].discard_seq].payload
+    assert (d.seat, d.tile) == (0, "B3")
+    result = [e.payload for e in g.events if e.type == "score_reported" and e.payload.score_changes]
+    assert result[-1].score_changes == [-32, 36, -8, 36]  # Result tag
+
+
+def test_counts_follow_the_play_tokens():
+    (g,), _ = load(PMN_SAMPLE)
+    play = _play()
+    assert g.count("tile_drawn") == len(re.findall(r"T\d", play))
+    assert g.count("tile_discarded") == len(re.findall(r"D\d", play))
+    assert g.count("chow") == len(re.findall(r"C\d", play)) == 4
+    assert g.count("pung") == len(re.findall(r"P\d", play)) == 1
+
+
+def test_z1_discards_the_drawn_tile():
+    (g,), _ = load(PMN_SAMPLE)
+    south = [e.payload.tile for e in g.events if e.type == "tile_discarded" and e.payload.seat == 1]
+    # python-majiang README: South's pond r2 r1 r3 w1 w2 w1 d7 b5 w1 c6, after w3 was punged
+    assert south == ["F3", "J2", "J1", "J3", "F1", "F2", "F1", "B7", "T5", "F1", "W6"]
+
+
+def test_chow_names_the_middle_tile_and_fans_are_kept():
+    (g,), _ = load(PMN_SAMPLE)
+    chows = [e.payload for e in g.events if e.type == "chow"]
+    # C3b8 on b8, C0c6 on c6, C3d8 on d8, C0d5 on d6
+    assert [(c.seat, c.tiles, c.claimed_tile) for c in chows] == [
+        (3, ["T7", "T8", "T9"], "T8"),
+        (0, ["W5", "W6", "W7"], "W6"),
+        (3, ["B7", "B8", "B9"], "B8"),
+        (0, ["B4", "B5", "B6"], "B6"),
+    ]
+    fans = {e.payload.winner: [f.name for f in e.payload.fans]
+            for e in g.events if e.type == "score_reported" and e.payload.fans}
+    # README get_fan_zh() for this deal
+    assert fans == {1: ["花龙", "门前清", "无字", "边张"], 3: ["花龙", "平和", "喜相逢", "边张"]}
+
+
+def _variant(tmp_path, old, new):
+    text = PMN_SAMPLE.read_text(encoding="utf-8")
+    assert old in text
+    p = tmp_path / "v.pmn"
+    p.write_text(text.replace(old, new, 1), encoding="utf-8")
+    return p
+
+
+def test_unknown_z_tile_is_reported(tmp_path):
+    games, (issue,) = load(_variant(tmp_path, "T2b1D2z1", "T2b1D2z2"))
+    assert games == [] and issue.line == 15 and "unknown tile code z2" in issue.reason
+
+
+def test_unreadable_token_is_reported(tmp_path):
+    games, (issue,) = load(_variant(tmp_path, "T0r2D0r1", "T0r2X0r1"))
+    assert games == [] and issue.line == 15 and "column 5" in issue.reason
+
+
+def test_h_is_a_win_like_m(tmp_path):
+    (g,), issues = load(_variant(tmp_path, "M1M3", "H1H3"))
+    assert issues == [] and g.count("win_declared") == 2
+
+
+def test_two_records_in_one_file(tmp_path):
+    text = PMN_SAMPLE.read_text(encoding="utf-8")
+    second = text.replace("table=3", "table=4")
+    p = tmp_path / "two.pmn"
+    p.write_text(text + "\n" + second, encoding="utf-8")
+    games, issues = load(p)
+    assert issues == [] and [g.game_id[-4:] for g in games] == ["-1-3", "-1-4"]
+    assert games[1].first_line == 18
