@@ -14,8 +14,8 @@ the store's idempotent append makes the second import a no-op.
 from __future__ import annotations
 
 import codecs
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol, runtime_checkable
 
@@ -190,26 +190,3 @@ def read_lines(path: Path) -> Iterator[tuple[int, str]]:
     with open(path, encoding="utf-8-sig", errors="replace", newline=None) as f:
         for n, line in enumerate(f, start=1):
             yield n, line.rstrip("\r\n")
-
-
-@dataclass
-class Location:
-    """Where the importer currently is (for event metadata and issues)."""
-
-    line: int | None = None
-    record: int | None = None
-    extra: dict[str, int] = field(default_factory=dict)
-
-
-def issue_from(
-    path: Path, loc: Location, reason: str, game_id: str | None
-) -> ParseIssue:
-    """A :class:`ParseIssue` at ``loc``."""
-    return ParseIssue(str(path), loc.line, reason, game_id, loc.record)
-
-
-def iter_nonempty(items: Iterable[tuple[int, str]]) -> Iterator[tuple[int, str]]:
-    """Skip blank lines."""
-    for n, text in items:
-        if text.strip():
-            yield n, text

@@ -93,3 +93,17 @@ def test_two_records_in_one_file(tmp_path):
     games, issues = load(p)
     assert issues == [] and [g.game_id[-4:] for g in games] == ["-1-3", "-1-4"]
     assert games[1].first_line == 18
+
+
+def test_flower_replacement(tmp_path):
+    # a flower in East's deal, set aside (R) and replaced before the first draw
+    p = _variant(tmp_path, "w2r1f c79d", "w2r1f3 c79d")
+    text = p.read_text(encoding="utf-8").replace('[Play "T0r2', '[Play "R0f3T0c2T0r2', 1)
+    p.write_text(text, encoding="utf-8")
+    (g,), issues = load(p)
+    assert issues == []
+    i = next(i for i, e in enumerate(g.events) if e.type == "flower_replaced")
+    assert g.events[i].payload.model_dump() == {"seat": 0, "flower": "H3"}
+    assert g.events[i + 1].payload.model_dump() == {
+        "seat": 0, "tile": "W2", "source": "flower_replacement"}
+    assert g.events[i + 2].payload.model_dump() == {"seat": 0, "tile": "J2", "source": "wall"}

@@ -117,3 +117,11 @@ def test_every_sample_file_imports_cleanly():
     for p in sample_files():
         games, issues = load(p)
         assert issues == [] and games, p
+
+
+def test_package_doc_snippet_runs():
+    import doctest
+
+    import eventlog.ingest
+
+    assert doctest.testmod(eventlog.ingest).failed == 0
