@@ -99,7 +99,8 @@ def error_from_rpc(err: grpc.RpcError) -> Exception:
         return IdempotencyConflict(info["game_id"], info["event_id"], message.removeprefix(prefix))
     if code == grpc.StatusCode.DATA_LOSS and "seq" in info:
         prefix = f"game {info['game_id']!r} seq {info['seq']} (position {info['position']}): "
-        return CorruptEvent(info["game_id"], info["seq"], info["position"], message.removeprefix(prefix))
+        seq, position = (int(v) if v.lstrip("-").isdigit() else v for v in (info["seq"], info["position"]))
+        return CorruptEvent(info["game_id"], seq, position, message.removeprefix(prefix))
     if code == grpc.StatusCode.INVALID_ARGUMENT:
         field = bad.field_violations[0].field if bad is not None and bad.field_violations else ""
         if field.startswith("events"):
@@ -197,9 +198,11 @@ class EventLogClient:
     @staticmethod
     def _read_rest(first: pb.ReadGameResponse, call: Any) -> Iterator[StoredEvent]:
         try:
-            yield from_proto(first.event)
-            for msg in call:
-                yield from_proto(msg.event)
+            for msg in first.events:
+                yield from_proto(msg)
+            for batch in call:
+                for msg in batch.events:
+                    yield from_proto(msg)
         except grpc.RpcError as e:
             raise error_from_rpc(e) from None
         finally:
@@ -251,7 +254,8 @@ class EventLogClient:
                 if msg.WhichOneof("content") == "caught_up":
                     yield CaughtUp(msg.caught_up.position)
                 else:
-                    yield from_proto(msg.event)
+                    for ev in msg.events.events:
+                        yield from_proto(ev)
         except grpc.RpcError as e:
             if e.code() == grpc.StatusCode.CANCELLED and stop is not None and stop.is_set():  # type: ignore[attr-defined]
                 return

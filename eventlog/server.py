@@ -12,12 +12,14 @@
   subscriptions end, the store is closed).
 
 Every Append is acknowledged only after the store has made it durable (the store's
-``append`` returns only then). Each open Subscribe or ReadGame stream holds one worker
-thread for its duration (``max_workers``).
+``append`` returns only then). Each open ReadGame stream holds one worker thread for
+its duration, each Subscribe one worker thread (``max_workers``) plus one pump thread.
+Both send events in batches (:data:`BATCH_EVENTS`, :data:`BATCH_BYTES`).
 """
 
 from __future__ import annotations
 
+import queue
 import re
 import signal
 import sys
@@ -35,7 +37,7 @@ from grpc_reflection.v1alpha import reflection
 from grpc_status import rpc_status
 
 from eventlog.convert import from_proto, to_proto
-from eventlog.events import EventError
+from eventlog.events import EventError, StoredEvent
 from eventlog.store.base import (
     ANY,
     NO_STREAM,
@@ -67,6 +69,10 @@ SERVICE_NAME = pb.DESCRIPTOR.services_by_name["EventLogService"].full_name  # pa
 ERROR_DOMAIN = "paipu.v1"
 #: Largest request or response message (an Append batch of a long game fits easily).
 MAX_MESSAGE_BYTES = 64 * 1024 * 1024
+#: Most events, and about the most bytes, in one ReadGame / Subscribe message: a message
+#: per event would cost more than the event (gRPC Python sends ~5k messages/s).
+BATCH_EVENTS = 256
+BATCH_BYTES = 1024 * 1024
 #: Seconds in-flight calls get to finish on shutdown.
 SHUTDOWN_GRACE = 5.0
 
@@ -197,10 +203,19 @@ class EventLogServicer(pb_grpc.EventLogServiceServicer):
             events = self._store.read_game(
                 request.game_id, from_seq=from_seq, limit=request.limit or None, backward=request.backward
             )
+            batch = pb.ReadGameResponse()
+            size = 0
             for ev in events:
-                if not context.is_active():
-                    return
-                yield pb.ReadGameResponse(event=to_proto(ev))
+                msg = to_proto(ev)
+                batch.events.append(msg)
+                size += msg.ByteSize()
+                if len(batch.events) >= BATCH_EVENTS or size >= BATCH_BYTES:
+                    if not context.is_active():
+                        return
+                    yield batch
+                    batch, size = pb.ReadGameResponse(), 0
+            if batch.events:
+                yield batch
         except (StoreError, ValueError) as e:
             _abort(context, e)
 
@@ -228,6 +243,9 @@ class EventLogServicer(pb_grpc.EventLogServiceServicer):
     def Subscribe(
         self, request: pb.SubscribeRequest, context: grpc.ServicerContext
     ) -> Iterator[pb.SubscribeResponse]:
+        # A pump thread runs the store's subscription into a bounded queue; this handler
+        # sends whatever is queued as one batch, so history travels in large messages and
+        # a live event leaves as soon as it is committed.
         stop = threading.Event()
         with self._lock:
             if self._closed:
@@ -238,18 +256,99 @@ class EventLogServicer(pb_grpc.EventLogServiceServicer):
             items = self._store.subscribe(
                 max(request.from_position, 1), stop=stop, poll_interval=self._poll_interval
             )
-            for item in items:
+        except (StoreError, ValueError) as e:
+            with self._lock:
+                self._subscriptions.discard(stop)
+            _abort(context, e)
+        pump = _Pump(items, stop)
+        try:
+            while True:
+                item = pump.get()
+                batch: list[Any] = []
+                size = 0
+                while isinstance(item, StoredEvent):
+                    msg = to_proto(item)
+                    batch.append(msg)
+                    size += msg.ByteSize()
+                    if len(batch) >= BATCH_EVENTS or size >= BATCH_BYTES:
+                        break
+                    item = pump.get_nowait()
+                if batch:
+                    yield pb.SubscribeResponse(events=pb.RecordedEventBatch(events=batch))
+                    if isinstance(item, StoredEvent):  # the batch was full: item is in it
+                        continue
+                if item is None:  # nothing more queued right now
+                    continue
                 if isinstance(item, CaughtUp):
                     yield pb.SubscribeResponse(caught_up=pb.CaughtUp(position=item.position))
-                else:
-                    yield pb.SubscribeResponse(event=to_proto(item))
+                elif isinstance(item, Exception):
+                    raise item
+                else:  # _END: the store's subscription ended (stop was set)
+                    break
             if self._closed and context.is_active():  # ended by shutdown, not by the client
                 raise StoreClosed("the server is shutting down")
         except (StoreError, ValueError) as e:
             _abort(context, e)
         finally:
+            stop.set()
+            pump.close()
             with self._lock:
                 self._subscriptions.discard(stop)
+
+
+_END = object()
+
+
+class _Pump:
+    """Runs ``items`` (a store subscription) in a thread into a bounded queue.
+
+    :meth:`get` blocks for the next item; :meth:`get_nowait` returns None when nothing
+    is queued. The last item is ``_END``, or the exception the subscription raised.
+    ``stop`` ends the subscription (the store checks it between polls)."""
+
+    def __init__(self, items: Iterator[Any], stop: threading.Event, maxsize: int = 4 * 256) -> None:
+        self._items = items
+        self._stop = stop
+        self._queue: queue.Queue[Any] = queue.Queue(maxsize=maxsize)
+        self._consumer_gone = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="paipu-subscribe", daemon=True)
+        self._thread.start()
+
+    def _put(self, item: Any) -> bool:
+        while not self._consumer_gone.is_set():
+            try:
+                self._queue.put(item, timeout=0.1)
+                return True
+            except queue.Full:
+                continue
+        return False
+
+    def _run(self) -> None:
+        try:
+            for item in self._items:
+                if not self._put(item):
+                    return
+            self._put(_END)
+        except Exception as e:  # noqa: BLE001 - handed to the consumer, which reports it
+            self._put(e)
+        finally:
+            close = getattr(self._items, "close", None)
+            if close is not None:
+                close()
+
+    def get(self) -> Any:
+        return self._queue.get()
+
+    def get_nowait(self) -> Any:
+        try:
+            return self._queue.get_nowait()
+        except queue.Empty:
+            return None
+
+    def close(self) -> None:
+        """The consumer is done: let the thread end (``stop`` must be set too)."""
+        self._consumer_gone.set()
+        self._thread.join(timeout=5.0)
 
 
 def _expected(request: pb.AppendRequest) -> Any:

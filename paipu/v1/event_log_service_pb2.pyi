@@ -51,10 +51,10 @@ class ReadGameRequest(_message.Message):
     def __init__(self, game_id: _Optional[str] = ..., from_seq: _Optional[int] = ..., limit: _Optional[int] = ..., backward: _Optional[bool] = ...) -> None: ...
 
 class ReadGameResponse(_message.Message):
-    __slots__ = ("event",)
-    EVENT_FIELD_NUMBER: _ClassVar[int]
-    event: _events_pb2.RecordedEvent
-    def __init__(self, event: _Optional[_Union[_events_pb2.RecordedEvent, _Mapping]] = ...) -> None: ...
+    __slots__ = ("events",)
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
+    events: _containers.RepeatedCompositeFieldContainer[_events_pb2.RecordedEvent]
+    def __init__(self, events: _Optional[_Iterable[_Union[_events_pb2.RecordedEvent, _Mapping]]] = ...) -> None: ...
 
 class ListGamesRequest(_message.Message):
     __slots__ = ()
@@ -94,10 +94,16 @@ class CaughtUp(_message.Message):
     position: int
     def __init__(self, position: _Optional[int] = ...) -> None: ...
 
+class RecordedEventBatch(_message.Message):
+    __slots__ = ("events",)
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
+    events: _containers.RepeatedCompositeFieldContainer[_events_pb2.RecordedEvent]
+    def __init__(self, events: _Optional[_Iterable[_Union[_events_pb2.RecordedEvent, _Mapping]]] = ...) -> None: ...
+
 class SubscribeResponse(_message.Message):
-    __slots__ = ("event", "caught_up")
-    EVENT_FIELD_NUMBER: _ClassVar[int]
+    __slots__ = ("events", "caught_up")
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
     CAUGHT_UP_FIELD_NUMBER: _ClassVar[int]
-    event: _events_pb2.RecordedEvent
+    events: RecordedEventBatch
     caught_up: CaughtUp
-    def __init__(self, event: _Optional[_Union[_events_pb2.RecordedEvent, _Mapping]] = ..., caught_up: _Optional[_Union[CaughtUp, _Mapping]] = ...) -> None: ...
+    def __init__(self, events: _Optional[_Union[RecordedEventBatch, _Mapping]] = ..., caught_up: _Optional[_Union[CaughtUp, _Mapping]] = ...) -> None: ...

@@ -73,7 +73,7 @@ class EventLogServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def ReadGame(self, request, context):
-        """Read one game's events in seq order (or backward), one event per message.
+        """Read one game's events in seq order (or backward), in batches of consecutive events.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import re
 import signal
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -43,6 +44,7 @@ from eventlog.store import open_store
 from eventlog.store.base import (
     NO_STREAM,
     CaughtUp,
+    CorruptEvent,
     GameNotFound,
     IdempotencyConflict,
     StreamAlreadyExists,
@@ -129,7 +131,7 @@ def test_append_then_read_back_is_identical(stub, store) -> None:
     assert (res.first_seq, res.last_seq, res.first_position, res.last_position) == (0, 6, 1, 7)
     assert (res.version, res.duplicate) == (6, False)
 
-    got = [m.event for m in stub.ReadGame(pb.ReadGameRequest(game_id="g1"), timeout=DEADLINE)]
+    got = [e for m in stub.ReadGame(pb.ReadGameRequest(game_id="g1"), timeout=DEADLINE) for e in m.events]
     assert [e.seq for e in got] == list(range(7))
     assert [e.position for e in got] == list(range(1, 8))
     # what was appended comes back field for field (the store keeps JSON objects with
@@ -260,6 +262,24 @@ def test_partly_overlapping_retry_is_failed_precondition(stub, client) -> None:
     assert ic.value.event_id == events[2].event_id
 
 
+def test_tampered_event_is_data_loss_never_served(tmp_path, store, stub, client) -> None:
+    client.append("g1", opening("g1"))
+    # an edit behind the log's back: the SQLite file itself, triggers removed first
+    db = sqlite3.connect(tmp_path / "data" / "events.sqlite")
+    with db:
+        db.execute("DROP TRIGGER events_no_update")
+        db.execute("""UPDATE events SET payload = replace(payload, '"J1"', '"J2"') WHERE seq = 5""")
+    db.close()
+    with pytest.raises(grpc.RpcError) as exc:
+        list(stub.ReadGame(pb.ReadGameRequest(game_id="g1"), timeout=DEADLINE))
+    assert exc.value.code() == grpc.StatusCode.DATA_LOSS
+    assert dict(_error_info(exc.value).metadata) == {"game_id": "g1", "seq": "5", "position": "6"}
+    with pytest.raises(CorruptEvent) as ce:
+        list(client.read_game("g1"))
+    assert (ce.value.game_id, ce.value.seq, ce.value.position) == ("g1", 5, 6)
+    assert "hash mismatch" in ce.value.reason
+
+
 # ----------------------------------------------------------------------------- subscribe
 def test_subscribe_delivers_history_then_caught_up_then_live(stub, client) -> None:
     client.append("g1", opening("g1"))  # positions 1..7
@@ -269,19 +289,39 @@ def test_subscribe_delivers_history_then_caught_up_then_live(stub, client) -> No
         if msg.WhichOneof("content") == "caught_up":
             assert msg.caught_up.position == 7
             break
-        history.append(msg.event)
+        assert len(msg.events.events) >= 1
+        history.extend(msg.events.events)
     assert [e.position for e in history] == [3, 4, 5, 6, 7]
 
     live = [NewEvent.of(TileDrawn(seat=1, tile="B2"), id_seed="g2/0")]
     threading.Thread(target=client.append, args=("g2", live)).start()
     msg = next(call)
-    assert msg.WhichOneof("content") == "event"
-    assert (msg.event.game_id, msg.event.seq, msg.event.position) == ("g2", 0, 8)
-    assert from_proto(msg.event.event) == live[0]
+    assert msg.WhichOneof("content") == "events"
+    (ev,) = msg.events.events
+    assert (ev.game_id, ev.seq, ev.position) == ("g2", 0, 8)
+    assert from_proto(ev.event) == live[0]
     call.cancel()
     with pytest.raises(grpc.RpcError) as exc:
         next(call)
     assert exc.value.code() == grpc.StatusCode.CANCELLED
+
+
+def test_long_history_arrives_in_batches_in_order(client, store) -> None:
+    # more than one batch (BATCH_EVENTS = 256) of history, then the marker
+    events = [NewEvent.of(TileDrawn(seat=i % 4), id_seed=f"long/{i}") for i in range(600)]
+    client.append("long", events)
+    read = list(client.read_game("long"))
+    assert [e.seq for e in read] == list(range(600))
+    stop = threading.Event()
+    positions = []
+    for item in client.subscribe(1, stop=stop):
+        if isinstance(item, CaughtUp):
+            assert item.position == 600
+            stop.set()
+        else:
+            positions.append(item.position)
+    assert positions == list(range(1, 601))
+    assert [e.seq for e in client.read_game("long", from_seq=-1, backward=True)] == list(range(599, -1, -1))
 
 
 def test_client_subscribe_until_stop(client) -> None:
