@@ -1,0 +1,173 @@
+"""The fan record and the frozen win context its predicate reads.
+
+A fan is one small record (shared/STYLE.md): id, English and Chinese name, points, the fans it
+excludes (不计) as data, and ``count(ctx)`` — how many times it counts on one reading of the
+hand (0 = not at all). ``on(ctx)`` says which tiles it was counted on, for dispute review; it
+is only called for the reading that wins.
+
+Tiles inside a context are dense indices (``W1`` = 0 … ``J3`` = 33, :mod:`replayer.tiles`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import NamedTuple, Union
+
+from replayer.tiles import PLAYING_TILES
+
+#: An exclusion: a fan id (not counted at all) or ``(fan id, n)`` (n instances not counted,
+#: e.g. Nine Gates 不计 one Pung of Terminals or Honors).
+Exclusion = Union[str, tuple[str, int]]
+
+Tiles = tuple[tuple[str, ...], ...]
+
+
+@dataclass(frozen=True)
+class Fan:
+    """One MCR fan. ``number`` is its row in the reference table (tests/data/mcr/README.md),
+    which is also the order of :attr:`FanResult.fans`. ``residual`` marks Chicken Hand, which
+    counts only when nothing else does (flowers aside)."""
+
+    number: int
+    id: str
+    name_en: str
+    name_zh: str
+    points: int
+    count: Callable[["WinContext"], int]
+    on: Callable[["WinContext"], Tiles]
+    excludes: tuple[Exclusion, ...] = ()
+    residual: bool = False
+
+
+class Facts(NamedTuple):
+    """Properties of the set of tile kinds in a hand (hand, melds and winning tile)."""
+
+    suits: int  # how many of the three suits occur
+    has_honors: bool
+    has_winds: bool
+    has_dragons: bool
+    all_simples: bool
+    all_reversible: bool
+    all_green: bool
+    all_honors: bool
+    all_terminals: bool
+    all_terminals_or_honors: bool
+    rank_range: str | None  # "lower_four" | "lower_tiles" | "upper_four" | "upper_tiles" | "middle_tiles"
+
+
+_TERMINALS = frozenset({0, 8, 9, 17, 18, 26})
+_GREEN = frozenset({10, 11, 12, 14, 16, 32})  # T2 T3 T4 T6 T8 發
+# 推不倒: dots 1234589, bamboo 245689, White dragon
+_REVERSIBLE = frozenset({18, 19, 20, 21, 22, 25, 26, 10, 12, 13, 14, 16, 17, 33})
+
+
+@lru_cache(maxsize=1 << 14)
+def facts_of(kinds: frozenset[int]) -> Facts:
+    """:class:`Facts` for a set of tile kinds (memoised)."""
+    suits = sum(1 for s in range(3) if any(9 * s <= t < 9 * s + 9 for t in kinds))
+    honors = [t for t in kinds if t >= 27]
+    numbered = [t for t in kinds if t < 27]
+    ranks = {t % 9 + 1 for t in numbered}
+    rank_range = None
+    if not honors and ranks:
+        if max(ranks) <= 4:
+            rank_range = "lower_four" if 4 in ranks else "lower_tiles"
+        elif min(ranks) >= 6:
+            rank_range = "upper_four" if 6 in ranks else "upper_tiles"
+        elif min(ranks) >= 4 and max(ranks) <= 6:
+            rank_range = "middle_tiles"
+    return Facts(
+        suits=suits,
+        has_honors=bool(honors),
+        has_winds=any(27 <= t <= 30 for t in kinds),
+        has_dragons=any(t >= 31 for t in kinds),
+        all_simples=all(t < 27 and t not in _TERMINALS for t in kinds),
+        all_reversible=kinds <= _REVERSIBLE,
+        all_green=kinds <= _GREEN,
+        all_honors=not numbered,
+        all_terminals=kinds <= _TERMINALS,
+        all_terminals_or_honors=all(t >= 27 or t in _TERMINALS for t in kinds),
+        rank_range=rank_range,
+    )
+
+
+class WinContext(NamedTuple):
+    """One reading of a winning hand, frozen. Built by :mod:`.context`.
+
+    ``shape``: ``"regular"`` (sets + pair), ``"seven_pairs"``, ``"thirteen_orphans"``,
+    ``"honors_knitted"`` or ``"knitted_straight"`` (组合龙 + one set + pair).
+    Sets are ``(kind, tiles)`` with kind ``chow``/``pung``/``kong`` and sorted dense tiles.
+    """
+
+    shape: str
+    facts: Facts
+    counts: tuple[int, ...]  # every tile of the hand (a kong counts 4)
+    win: int
+    sets: tuple[tuple[str, tuple[int, ...]], ...]
+    chows: tuple[int, ...]  # lowest tile of each chow, sorted
+    pungs: tuple[int, ...]  # tile of each pung or kong, sorted
+    pair: int  # -1 without a pair
+    melded_kongs: int
+    concealed_kongs: int
+    concealed_pungs: int  # concealed pungs and kongs (暗刻), after a discard win is applied
+    open_melds: int  # declared melds other than concealed kongs
+    combos: tuple[tuple[str, tuple[tuple[int, ...], ...]], ...]  # set-combination fans found
+    wait: str | None  # "edge" | "closed" | "single" | None
+    self_drawn: bool
+    last_tile: bool
+    kong_win: bool  # replacement tile (self-drawn) or robbing a kong (discard)
+    last_of_wall: bool
+    seat_wind: int  # dense index F1..F4
+    prevalent_wind: int
+    flowers: int
+    detail: str  # shape detail: "shifted" seven pairs, "greater"/"lesser" honors-knitted, "nine_gates"
+    knitted: tuple[int, ...]  # the knitted straight's nine tiles, if any
+    kong_fan: str  # options.concealed_and_melded_kong
+
+
+def codes(tiles) -> tuple[str, ...]:
+    """Dense indices → canonical codes."""
+    return tuple(PLAYING_TILES[t] for t in tiles)
+
+
+def all_tiles(ctx: WinContext) -> Tiles:
+    """The whole hand as one group (for fans about every tile)."""
+    out: list[str] = []
+    for t, n in enumerate(ctx.counts):
+        out.extend([PLAYING_TILES[t]] * n)
+    return (tuple(out),)
+
+
+def win_tile(ctx: WinContext) -> Tiles:
+    return ((PLAYING_TILES[ctx.win],),)
+
+
+def no_tiles(ctx: WinContext) -> Tiles:
+    return ()
+
+
+def combo_count(fan_id: str) -> Callable[[WinContext], int]:
+    """Predicate: how many times the set-combination allocation (:mod:`.combine`) gave ``fan_id``."""
+
+    def count(ctx: WinContext) -> int:
+        return sum(1 for fid, _ in ctx.combos if fid == fan_id)
+
+    return count
+
+
+def combo_tiles(fan_id: str) -> Callable[[WinContext], Tiles]:
+    def on(ctx: WinContext) -> Tiles:
+        return tuple(codes(t for s in sets for t in s) for fid, sets in ctx.combos if fid == fan_id)
+
+    return on
+
+
+def sets_where(pred: Callable[[str, tuple[int, ...]], bool]) -> Callable[[WinContext], Tiles]:
+    """``on`` function listing the sets that satisfy ``pred(kind, tiles)``."""
+
+    def on(ctx: WinContext) -> Tiles:
+        return tuple(codes(tiles) for kind, tiles in ctx.sets if pred(kind, tiles))
+
+    return on

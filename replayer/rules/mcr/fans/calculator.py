@@ -1,0 +1,98 @@
+"""MCR fan calculation: every reading of the hand is scored with the fan table and the
+exclusions (不计) written beside each fan; the highest total wins (就高不就低).
+
+Tie-breaking follows the reference calculator (MahjongGB 1.4.0): among regular readings of
+equal total the first one met is kept, except that a reading with Pure Triple Chow or Triple
+Pung, or any reading of a hand that is also seven pairs, replaces an earlier equal one.
+"""
+
+from __future__ import annotations
+
+from ..options import DEFAULT_OPTIONS, McrOptions
+from ..situation import FanItem, FanResult, WinSituation
+from . import FAN_BY_ID, FANS
+from .base import WinContext
+from .context import McrInputError, prepare, readings
+
+__all__ = ["score", "McrInputError", "evaluate"]
+
+_SCORED = tuple(f for f in FANS if not f.residual and f.id != "flower_tiles")
+_CHICKEN = FAN_BY_ID["chicken_hand"]
+_FLOWERS = FAN_BY_ID["flower_tiles"]
+_EXCLUDING = tuple(f for f in _SCORED if f.excludes)
+
+
+def evaluate(ctx: WinContext) -> dict[str, int]:
+    """Fan id → count for one reading, after exclusions, without flowers. Chicken Hand when
+    nothing else counts."""
+    found: dict[str, int] = {}
+    for fan in _SCORED:
+        n = fan.count(ctx)
+        if n:
+            found[fan.id] = n
+    # exclusions in table order: a fan that is itself excluded excludes nothing
+    for fan in _EXCLUDING:
+        if fan.id not in found:
+            continue
+        for ex in fan.excludes:
+            if isinstance(ex, str):
+                found.pop(ex, None)
+            else:
+                fid, n = ex
+                left = found.get(fid, 0) - n
+                if left > 0:
+                    found[fid] = left
+                else:
+                    found.pop(fid, None)
+    if not found:
+        found[_CHICKEN.id] = 1
+    return found
+
+
+def _total(found: dict[str, int]) -> int:
+    return sum(FAN_BY_ID[fid].points * n for fid, n in found.items())
+
+
+def score(situation: WinSituation, options: McrOptions | None = None) -> FanResult:
+    """Score a win under MCR (Chinese Official, 国标; shared/rules/competition.md Part B).
+
+    Returns a :class:`FanResult` with the fans in table order, each with the tiles it was
+    counted on; ``total`` includes flowers, ``meets_minimum`` is ``total_without_flowers >= 8``.
+    A hand that is no winning shape gives ``is_win=False`` and ``error``. Raises
+    :class:`McrInputError` (a ``ValueError``) for a malformed situation.
+    """
+    options = options or DEFAULT_OPTIONS
+    hand = prepare(situation)
+    special, regular = readings(hand, options)
+    best_ctx: WinContext | None = None
+    best: dict[str, int] = {}
+    best_total = 0
+    seven_pairs = False
+    if special is not None:
+        best_ctx, best = special, evaluate(special)
+        best_total = _total(best)
+        seven_pairs = special.shape == "seven_pairs" and special.detail != "shifted"
+    for ctx in regular:
+        found = evaluate(ctx)
+        total = _total(found)
+        if total > best_total or (
+            total == best_total
+            and (seven_pairs or "pure_triple_chow" in found or "triple_pung" in found)
+        ):
+            best_ctx, best, best_total = ctx, found, total
+    if best_ctx is None:
+        return FanResult(
+            fans=(), total=0, total_without_flowers=0, is_win=False, meets_minimum=False,
+            error=f"not a winning hand: {' '.join(situation.hand)} + {situation.win_tile}"
+            + (f" with {len(situation.melds)} melds" if situation.melds else ""),
+        )
+    items = []
+    for fan in FANS:
+        n = best.get(fan.id, 0) if fan is not _FLOWERS else hand.flowers
+        if n:
+            items.append(FanItem(fan.name_en, fan.name_zh, fan.points, n, fan.on(best_ctx)))
+    total = best_total + hand.flowers
+    return FanResult(
+        fans=tuple(items), total=total, total_without_flowers=best_total,
+        meets_minimum=best_total >= 8,
+    )

@@ -1,0 +1,297 @@
+"""Decomposition of a hand into sets and a pair, and the waits of a hand.
+
+Shared by every ruleset (shared/DESIGN.md §6 "shared mechanisms"). A hand is a count vector
+of length 34 over dense tile indices (``W1`` = 0 … ``J3`` = 33, see :mod:`replayer.tiles`),
+always passed as a *tuple* so results can be memoised on it.
+
+A *set* is a chow (three consecutive tiles of one suit) or a pung (three identical tiles);
+a winning regular hand is ``n`` sets and one pair. Parameters that other rulesets need:
+
+- ``honor_chows``: also accept "chows" of three different winds and of the three dragons
+  中发白 (Nanchang, shared/rules/nanchang.md).
+- ``wildcards``: number of wild tiles (Nanchang 精) that may stand for any tile. The API
+  takes it now; ``wildcards > 0`` raises :class:`NotImplementedError` until the Nanchang
+  ruleset needs it.
+
+Results list divisions in one fixed order: sets sorted by their tiles, divisions sorted by
+their sequence of sets (lexicographic, a pung of ``t`` before the chow starting at ``t``).
+That is the order in which the MCR reference calculator meets them, which decides ties.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from itertools import product
+from typing import NamedTuple
+
+__all__ = [
+    "Group",
+    "Division",
+    "decompose",
+    "is_complete",
+    "waits",
+    "seven_pairs_waits",
+    "NUM_KINDS",
+]
+
+NUM_KINDS = 34
+_WINDS = (27, 28, 29, 30)
+_DRAGONS = (31, 32, 33)
+
+
+class Group(NamedTuple):
+    """One set or the pair. ``tiles`` are dense indices in ascending order.
+
+    ``kind`` is ``"chow"``, ``"pung"`` or ``"pair"``; ``wild`` lists the tiles of ``tiles``
+    that wildcards stand for (always empty without wildcards)."""
+
+    kind: str
+    tiles: tuple[int, ...]
+    wild: tuple[int, ...] = ()
+
+
+class Division(NamedTuple):
+    """A regular winning shape: ``sets`` (ascending by tiles) and the ``pair``."""
+
+    sets: tuple[Group, ...]
+    pair: Group
+
+
+def _pung(t: int) -> Group:
+    return Group("pung", (t, t, t))
+
+
+def _chow(t: int) -> Group:
+    return Group("chow", (t, t + 1, t + 2))
+
+
+# --- per-block decomposition -------------------------------------------------------------
+# A hand splits into independent blocks: each suit (9 kinds), the winds, the dragons.
+# Each block's decompositions are memoised on its own small count tuple.
+
+
+@lru_cache(maxsize=None)
+def _numbered_block(counts: tuple[int, ...]) -> tuple[tuple[bool, tuple[tuple[str, int], ...]], ...]:
+    """All ways to split one suit's 9 counts into sets and at most one pair.
+
+    Returns ``(has_pair, groups)`` with groups as ``(kind, rank_index)``; chows are keyed by
+    their lowest rank index."""
+    out: list[tuple[bool, tuple[tuple[str, int], ...]]] = []
+
+    def rec(c: list[int], i: int, pair: bool, acc: list[tuple[str, int]]) -> None:
+        while i < 9 and c[i] == 0:
+            i += 1
+        if i == 9:
+            out.append((pair, tuple(acc)))
+            return
+        n = c[i]
+        # the copies of the lowest tile go to k chows starting here, maybe a pung, maybe the pair
+        for pung in (0, 1):
+            for pr in (0, 1):
+                if pr and pair:
+                    continue
+                k = n - 3 * pung - 2 * pr
+                if k < 0:
+                    continue
+                if k and (i > 6 or c[i + 1] < k or c[i + 2] < k):
+                    continue
+                c[i] -= n
+                if k:
+                    c[i + 1] -= k
+                    c[i + 2] -= k
+                added = [("pung", i)] * pung + [("chow", i)] * k + [("pair", i)] * pr
+                acc.extend(added)
+                rec(c, i + 1, pair or bool(pr), acc)
+                del acc[len(acc) - len(added):]
+                c[i] += n
+                if k:
+                    c[i + 1] += k
+                    c[i + 2] += k
+
+    rec(list(counts), 0, False, [])
+    return tuple(out)
+
+
+@lru_cache(maxsize=None)
+def _honor_block(counts: tuple[int, ...], chows: bool) -> tuple[tuple[bool, tuple[tuple[str, tuple[int, ...]], ...]], ...]:
+    """Split one honor block (winds or dragons) into pungs, at most one pair and — when
+    ``chows`` — "chows" of three different tiles of the block (Nanchang 风/箭 chows)."""
+    out: list[tuple[bool, tuple[tuple[str, tuple[int, ...]], ...]]] = []
+    size = len(counts)
+
+    def rec(c: list[int], pair: bool, acc: list[tuple[str, tuple[int, ...]]], min_chow: tuple[int, ...]) -> None:
+        i = 0
+        while i < size and c[i] == 0:
+            i += 1
+        if i == size:
+            out.append((pair, tuple(acc)))
+            return
+        # honor chows first (lowest tile i is in one), in ascending order to avoid repeats
+        if chows:
+            for j in range(i + 1, size):
+                for k in range(j + 1, size):
+                    key = (i, j, k)
+                    if c[j] and c[k] and key >= min_chow:
+                        c[i] -= 1
+                        c[j] -= 1
+                        c[k] -= 1
+                        acc.append(("chow", key))
+                        rec(c, pair, acc, key)
+                        acc.pop()
+                        c[i] += 1
+                        c[j] += 1
+                        c[k] += 1
+        n = c[i]
+        if n in (2, 3, 5):
+            for pung in (0, 1):
+                for pr in (0, 1):
+                    if (pr and pair) or 3 * pung + 2 * pr != n:
+                        continue
+                    c[i] = 0
+                    added = [("pung", (i, i, i))] * pung + [("pair", (i, i))] * pr
+                    acc.extend(added)
+                    rec(c, pair or bool(pr), acc, (0, 0, 0))
+                    del acc[len(acc) - len(added):]
+                    c[i] = n
+
+    rec(list(counts), False, [], (0, 0, 0))
+    return tuple(out)
+
+
+def _block_groups_numbered(base: int, counts: tuple[int, ...]) -> list[tuple[bool, list[Group]]]:
+    res = []
+    for has_pair, groups in _numbered_block(counts):
+        gs = []
+        for kind, r in groups:
+            t = base + r
+            if kind == "pung":
+                gs.append(_pung(t))
+            elif kind == "chow":
+                gs.append(_chow(t))
+            else:
+                gs.append(Group("pair", (t, t)))
+        res.append((has_pair, gs))
+    return res
+
+
+def _block_groups_honor(base: int, counts: tuple[int, ...], chows: bool) -> list[tuple[bool, list[Group]]]:
+    res = []
+    for has_pair, groups in _honor_block(counts, chows):
+        res.append((has_pair, [Group(kind, tuple(base + x for x in tiles)) for kind, tiles in groups]))
+    return res
+
+
+@lru_cache(maxsize=1 << 16)
+def decompose(counts: tuple[int, ...], *, wildcards: int = 0, honor_chows: bool = False) -> tuple[Division, ...]:
+    """Every division of ``counts`` (a 34-tuple, 3n + 2 tiles) into n sets and one pair.
+
+    Returns an empty tuple when the tiles do not form a regular winning shape. Order: see the
+    module docstring. Raises :class:`NotImplementedError` for ``wildcards > 0`` (not needed yet)
+    and :class:`ValueError` for a vector that is not 34 long."""
+    if len(counts) != NUM_KINDS:
+        raise ValueError(f"a count vector has 34 entries, got {len(counts)}")
+    if wildcards:
+        raise NotImplementedError("wildcard decomposition is not implemented yet (Nanchang 精)")
+    if sum(counts) % 3 != 2:
+        return ()
+    blocks = [
+        _block_groups_numbered(0, counts[0:9]),
+        _block_groups_numbered(9, counts[9:18]),
+        _block_groups_numbered(18, counts[18:27]),
+        _block_groups_honor(27, counts[27:31], honor_chows),
+        _block_groups_honor(31, counts[31:34], honor_chows),
+    ]
+    if any(not b for b in blocks):
+        return ()
+    out: list[Division] = []
+    for combo in product(*blocks):
+        if sum(1 for has_pair, _ in combo if has_pair) != 1:
+            continue
+        sets: list[Group] = []
+        pair: Group | None = None
+        for _, groups in combo:
+            for g in groups:
+                if g.kind == "pair":
+                    pair = g
+                else:
+                    sets.append(g)
+        sets.sort(key=lambda g: g.tiles)
+        assert pair is not None
+        out.append(Division(tuple(sets), pair))
+    out.sort(key=lambda d: tuple(g.tiles for g in d.sets))
+    return tuple(out)
+
+
+@lru_cache(maxsize=1 << 16)
+def _block_complete(counts: tuple[int, ...], numbered: bool, honor_chows: bool) -> tuple[bool, bool]:
+    """(can be all sets, can be sets + one pair) for one block."""
+    parts = _numbered_block(counts) if numbered else _honor_block(counts, honor_chows)
+    return (any(not p for p, _ in parts), any(p for p, _ in parts))
+
+
+def is_complete(counts: tuple[int, ...], *, honor_chows: bool = False) -> bool:
+    """True when ``counts`` (3n + 2 tiles) is n sets and a pair. Counts above 4 are allowed
+    (the check is structural), which is what wait computation needs."""
+    if sum(counts) % 3 != 2:
+        return False
+    pairs = 0
+    for lo, hi, numbered in ((0, 9, True), (9, 18, True), (18, 27, True), (27, 31, False), (31, 34, False)):
+        block = counts[lo:hi]
+        if not any(block):
+            continue
+        no_pair, with_pair = _block_complete(block, numbered, honor_chows)
+        if no_pair:
+            continue
+        if with_pair:
+            pairs += 1
+            if pairs > 1:
+                return False
+            continue
+        return False
+    return pairs == 1
+
+
+def seven_pairs_waits(counts: tuple[int, ...]) -> tuple[int, ...]:
+    """Waits of a 13-tile hand for seven pairs; four identical tiles count as two pairs."""
+    if sum(counts) != 13:
+        return ()
+    pairs = sum(c // 2 for c in counts)
+    if pairs != 6:
+        return ()
+    return tuple(i for i, c in enumerate(counts) if c % 2 == 1)
+
+
+@lru_cache(maxsize=1 << 16)
+def waits(counts: tuple[int, ...], *, seven_pairs: bool = True, honor_chows: bool = False) -> tuple[int, ...]:
+    """Tiles that complete ``counts`` (3n + 1 tiles) into a regular shape — or, with
+    ``seven_pairs`` and 13 tiles, into seven pairs. Structural: a wait on a tile whose four
+    copies are all in the hand still counts (as the MCR reference does)."""
+    found = set()
+    c = list(counts)
+    for x in range(NUM_KINDS):
+        # only tiles that touch the hand can complete it
+        if counts[x] == 0:
+            if x >= 27:
+                if not honor_chows:
+                    continue
+                found_block = counts[27:31] if x < 31 else counts[31:34]
+                if not any(found_block):
+                    continue
+                c[x] += 1
+                if is_complete(tuple(c), honor_chows=honor_chows):
+                    found.add(x)
+                c[x] -= 1
+                continue
+            r = x % 9
+            near = any(
+                0 <= r + d < 9 and counts[x + d] for d in (-2, -1, 1, 2)
+            )
+            if not near:
+                continue
+        c[x] += 1
+        if is_complete(tuple(c), honor_chows=honor_chows):
+            found.add(x)
+        c[x] -= 1
+    if seven_pairs:
+        found.update(seven_pairs_waits(counts))
+    return tuple(sorted(found))

@@ -1,0 +1,80 @@
+"""Irregular winning shapes on 34-count vectors: seven pairs, thirteen orphans, knitted tiles.
+
+Definitions follow the MCR fan table (shared/rules/competition.md Part B3; 七对 19,
+十三幺 7, 组合龙 35, 全不靠 34, 七星不靠 20) and are shared so that other rulesets that know
+these shapes (e.g. seven pairs in Sichuan/Changsha) test them the same way.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+__all__ = [
+    "KNITTED_STRAIGHTS",
+    "THIRTEEN_ORPHANS",
+    "is_seven_pairs",
+    "seven_shifted_pairs_suit",
+    "is_thirteen_orphans",
+    "knitted_straight_in",
+    "honors_and_knitted",
+]
+
+#: The six knitted straights (组合龙): 147, 258, 369 spread over the three suits, in the
+#: order the MCR reference tries them (W147 T258 B369, W147 T369 B258, W258 T147 B369, …).
+KNITTED_STRAIGHTS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(sorted(9 * suit + r for suit, start in enumerate(starts) for r in (start, start + 3, start + 6)))
+    for starts in ((0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0))
+)
+
+#: One of each terminal and honor (十三幺 needs all 13 plus a duplicate of one).
+THIRTEEN_ORPHANS: tuple[int, ...] = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
+
+
+def is_seven_pairs(counts: tuple[int, ...]) -> bool:
+    """14 tiles, every kind an even count (four identical tiles are two pairs)."""
+    return sum(counts) == 14 and all(c % 2 == 0 for c in counts)
+
+
+def seven_shifted_pairs_suit(counts: tuple[int, ...]) -> int | None:
+    """The suit (0 W, 1 T, 2 B) of seven consecutive pairs of one suit (连七对), else None."""
+    if not is_seven_pairs(counts):
+        return None
+    for suit in range(3):
+        block = counts[9 * suit: 9 * suit + 9]
+        for start in range(3):
+            if all(block[start + k] == 2 for k in range(7)) and sum(block) == 14:
+                return suit
+    return None
+
+
+def is_thirteen_orphans(counts: tuple[int, ...]) -> bool:
+    """14 tiles: every terminal and honor, one of them twice, nothing else."""
+    return sum(counts) == 14 and all(counts[t] >= 1 for t in THIRTEEN_ORPHANS) and all(
+        counts[t] == 0 for t in range(34) if t not in THIRTEEN_ORPHANS
+    )
+
+
+@lru_cache(maxsize=1 << 14)
+def knitted_straight_in(counts: tuple[int, ...]) -> tuple[int, ...] | None:
+    """The first knitted straight (in :data:`KNITTED_STRAIGHTS` order) whose nine tiles are
+    all present in ``counts``, or None."""
+    for seq in KNITTED_STRAIGHTS:
+        if all(counts[t] for t in seq):
+            return seq
+    return None
+
+
+def honors_and_knitted(counts: tuple[int, ...]) -> str | None:
+    """Classify 14 single tiles of knitted suits and distinct honors.
+
+    Returns ``"greater"`` for 七星不靠 (all seven honors + seven knitted suit tiles),
+    ``"lesser"`` for 全不靠 (5 or 6 honors, 8 or 9 knitted suit tiles), else None."""
+    if sum(counts) != 14 or any(c > 1 for c in counts):
+        return None
+    numbered = tuple(t for t in range(27) if counts[t])
+    if not 7 <= len(numbered) <= 9:
+        return None
+    if not any(set(numbered) <= set(seq) for seq in KNITTED_STRAIGHTS):
+        return None
+    honors = sum(counts[27:])
+    return "greater" if honors == 7 else "lesser"
