@@ -140,7 +140,15 @@ class EventLogClient:
         Raises WrongExpectedVersion (``.current``), StreamAlreadyExists,
         IdempotencyConflict, EventError (``.field`` = ``events[i]....``), ValueError,
         RemoteError."""
-        request = pb.AppendRequest(game_id=game_id, events=[to_proto(ev) for ev in events])
+        msgs = []
+        for i, ev in enumerate(events):
+            if isinstance(ev, StoredEvent):  # re-appending a stored event: its Event part
+                msgs.append(to_proto(ev).event)
+            elif isinstance(ev, NewEvent):
+                msgs.append(to_proto(ev))
+            else:
+                raise ValueError(f"events[{i}] is a {type(ev).__name__}, not a NewEvent")
+        request = pb.AppendRequest(game_id=game_id, events=msgs)
         if expected_version == NO_STREAM:
             request.no_stream.SetInParent()
         elif expected_version == ANY:
