@@ -30,9 +30,12 @@ Quirks:
   decision (e.g. ``{"0": "GANG", "3": "CHI T2 W6"}`` → seat 0's kong, seat 3's chow
   lost): it becomes a ``pass`` with ``claim``.
 * ``walltiles`` (136 tiles) is four walls of 34: seat ``i`` is dealt and draws (kong
-  replacements included) from ``walltiles[34*i : 34*i+34]`` read from the END. The wall
-  is kept on ``hand_started`` as given (metadata ``wall_layout`` says so) and every deal
-  and draw is checked against it.
+  replacements included) from ``walltiles[34*i : 34*i+34]`` read from the END. Every
+  deal and draw is checked against it. It is kept as given in the ``hand_started``
+  event's metadata (``source_wall``, with ``wall_layout`` saying the above), not in the
+  payload's ``wall``, which is one sequence in draw order and would be misread.
+* Botzone plays MCR without flowers (136 tiles), and a seat whose own wall is empty
+  cannot draw: ``HUANG`` comes while other seats' walls still hold tiles.
 
 Game id: ``botzone-<matchid>`` when the file name starts with the 24-hex match id,
 otherwise ``botzone-anon-<16 hex>`` from a hash of the INIT and DEAL records.
@@ -204,9 +207,12 @@ class BotzoneJsonImporter:
                             if game.match_id else path.name),
                 )
                 if tiles:
+                    # Kept in the event's metadata, not in ``wall``: the payload's wall is
+                    # one sequence in draw order (DESIGN.md §4), which four per-seat walls
+                    # are not; the replayer would misread it.
                     wall = _Wall([check_tile(t) for t in tiles])
-                    b.at(record=i, wall_layout=WALL_LAYOUT)
-                b.hand_started(0, WINDS[quan], DEALER, wall=tiles,
+                    b.at(record=i, source_wall=tiles, wall_layout=WALL_LAYOUT)
+                b.hand_started(0, WINDS[quan], DEALER,
                                seed=None if srand is None else str(srand))
                 started = True
                 continue

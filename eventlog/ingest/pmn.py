@@ -4,8 +4,9 @@ One record = consecutive ``[Tag "value"]`` lines (records are separated by a bla
 or start again when a tag repeats); ``%`` lines are comments. Tags read:
 
 * ``Site`` (``…?session=S&game=G&table=T``) → game id ``pmn-<host>-<S>-<G>-<T>``
-  (without those: ``pmn-<file stem>-<record number>``); ``Event``/``Date``/``Scoring``
-  go to ``ruleset_options``-free metadata in ``game_started.source``.
+  (without those: ``pmn-<file stem>-<record number>``) and ``game_started.source``;
+  ``Event``/``Date``/``Scoring`` → the game_started event's metadata; ``Scoring``
+  ``Duplicate``/``Duplicate MCR`` → ruleset option ``multiple_winners: "all"``.
 * ``East`` ``South`` ``West`` ``North`` → players (seats 0..3; East deals).
 * ``Board`` (1-based deal number) → ``hand_number`` = Board − 1; ``PWind`` E/S/W/N.
 * ``Deal`` → four hands ``c<digits>d<digits>b<digits>w<digits>r<digits>f<digits>``.
@@ -121,11 +122,17 @@ def _build(b: GameBuilder, path: Path, tags: dict[str, tuple[int, str]]) -> None
 
     first = min(n for n, _ in tags.values())
     _, starting = tag("Starting", "0 0 0 0")
-    b.at(line=first).game_started(
+    scoring = tags.get("Scoring", (0, "MCR"))[1]
+    if scoring not in ("MCR", "Duplicate", "Duplicate MCR"):
+        raise IngestError(f"Scoring must be MCR or Duplicate MCR, got {scoring!r}")
+    header = {k.lower(): tags[k][1] for k in ("Event", "Date", "Scoring") if k in tags}
+    b.at(line=first, **header).game_started(
         [tag(t, "")[1] for t in _SEAT_TAGS],
         source=tags.get("Site", (0, path.name))[1],
         initial_scores=_four(starting, "Starting"),
-        ruleset_options={},
+        # Duplicate MCR scores every seat that wins on the discard (python-majiang README:
+        # "There can be multiple players in duplicate MCR rule").
+        ruleset_options={"multiple_winners": "all"} if scoring != "MCR" else {},
     )
     board_line, board = tag("Board", "1")
     b.at(line=board_line)

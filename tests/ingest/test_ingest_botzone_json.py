@@ -94,17 +94,18 @@ def test_hand_started_keeps_the_wall_and_the_prevalent_wind():
     hs = g.events[1]
     data = json.loads((JSON_DIR / "6a20243a58ebe27b197dabab_lite.json").read_text("utf-8"))
     init = json.loads(data["initdata"])
-    assert hs.payload.wall == init["walltiles"].split() and len(hs.payload.wall) == 136
+    assert hs.metadata["source_wall"] == init["walltiles"].split()
+    assert len(hs.metadata["source_wall"]) == 136 and "wall_layout" in hs.metadata
+    assert hs.payload.wall == []  # four per-seat walls are not one draw-order wall
     assert hs.payload.prevalent_wind == "F3"  # quan 2
     assert hs.payload.seed == str(init["srand"])
-    assert "wall_layout" in hs.metadata
     assert g.events[0].payload.players == ["Player0", "Player1", "Player2", "Player3"]
 
 
 def test_downloaded_log_has_no_wall_and_a_content_id():
     (g,), _ = load(DOWNLOAD)
     assert g.game_id.startswith("botzone-anon-")
-    assert g.events[1].payload.wall == []
+    assert g.events[1].payload.wall == [] and "source_wall" not in g.events[1].metadata
     score = next(e for e in g.events if e.type == "score_reported").payload
     assert score.total == 18 and score.fans[0].name == "三色三节高"  # README
 

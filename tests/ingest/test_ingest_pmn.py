@@ -19,6 +19,10 @@ def test_one_game_one_hand_two_winners():
     (g,), issues = load(PMN_SAMPLE)
     assert issues == []
     assert g.game_id == "pmn-mahjongsoft.com-74621-1-3"  # Site: session, game, table
+    gs = g.events[0]
+    assert gs.payload.ruleset_options == {"multiple_winners": "all"}  # Scoring "Duplicate"
+    assert gs.payload.players == ["Player0", "Player1", "Player2", "Player3"]
+    assert (gs.metadata["event"], gs.metadata["date"]) == ("Duplicate MCR", "2022.06.25")
     assert g.count("hand_started") == 1
     wins = [e.payload for e in g.events if e.type == "win_declared"]
     # "...D0d3M1M3": South and North both win on East's 3 of dots
