@@ -118,8 +118,10 @@ class _Block:
         self.fan_line: tuple[int | None, list[ReportedFan], str] | None = None
         self.scored = False
         self.deals = 0
+        self.last_line = line
 
     def line(self, n: int, text: str) -> None:
+        self.last_line = n
         b = self.b.at(line=n)
         word, _, rest = text.strip().partition(" ")
         if self.scored:
@@ -228,48 +230,41 @@ class BotzoneTextImporter:
 
     def parse(self, path: Path) -> Iterator[ImportedGame | ParseIssue]:
         block: _Block | None = None
-        failed: tuple[str, int] | None = None  # game id and line of a block being skipped
-        last_line = 0
+        skipping = False  # inside a block already reported, or stray lines already reported
         for n, text in read_lines(path):
-            last_line = n
             stripped = text.strip()
             if stripped.startswith("Match ") or stripped == "Match":
                 if block is not None:
-                    yield self._close(path, block, n - 1)
-                block, failed = None, None
+                    yield self._close(path, block)
+                block, skipping = None, False
                 match_id = stripped[5:].strip()
                 if not match_id or " " in match_id:
-                    yield ParseIssue(str(path), n, f"bad Match line: {stripped!r}", None)
-                    failed = ("", n)
-                    continue
-                try:
+                    yield ParseIssue(str(path), n, f"bad Match line: {stripped!r}")
+                    skipping = True
+                else:
                     block = _Block(path, match_id, n)
-                except IngestError as e:
-                    yield ParseIssue(str(path), n, str(e), f"botzone-{match_id}")
-                    failed = (f"botzone-{match_id}", n)
                 continue
             if not stripped:
                 continue
             if block is None:
-                if failed is None:
+                if not skipping:
                     yield ParseIssue(str(path), n, f"line outside a Match block: {stripped[:60]!r}")
-                    failed = ("", n)
+                    skipping = True
                 continue
             try:
                 block.line(n, text)
             except IngestError as e:
                 yield ParseIssue(str(path), n, str(e), block.game_id)
-                failed = (block.game_id, n)
-                block = None
+                block, skipping = None, True
         if block is not None:
-            yield self._close(path, block, last_line)
+            yield self._close(path, block)
 
     @staticmethod
-    def _close(path: Path, block: _Block, line: int) -> ImportedGame | ParseIssue:
+    def _close(path: Path, block: _Block) -> ImportedGame | ParseIssue:
         try:
             return block.finish(path)
         except IngestError as e:
-            return ParseIssue(str(path), line, str(e), block.game_id)
+            return ParseIssue(str(path), block.last_line, str(e), block.game_id)
 
 
 IMPORTER = register(BotzoneTextImporter())

@@ -203,3 +203,14 @@ def test_chow_by_a_seat_that_is_not_next(tmp_path):
     p.write_text("\n".join(lines) + "\n", encoding="utf-8")
     games, (issue,) = load(p)
     assert games == [] and issue.line == 19 and "only seat 2 may" in issue.reason
+
+
+def test_game_without_score_line_before_the_next_match(tmp_path):
+    lines = TEXT_SAMPLE.read_text(encoding="utf-8").splitlines()
+    assert lines[104].startswith("Score") and lines[106].startswith("Match")
+    p = tmp_path / "noscore.txt"
+    p.write_text("\n".join(lines[:104] + lines[105:201]) + "\n", encoding="utf-8")
+    games, (issue,) = load(p)
+    # the block's last line is the Fan line (104)
+    assert issue.line == 104 and issue.game_id == GAME1 and "Score" in issue.reason
+    assert [g.game_id for g in games] == ["botzone-61602cb45ddc087351c0435d"]
