@@ -90,6 +90,15 @@ class GameBuilder:
             out[s] = out[s].model_copy(update={"wall": wall})
         return out
 
+    def truncated(self, k: int, *replacement: ev.Payload) -> GameBuilder:
+        """A copy holding this game's first ``k`` events (walls already filled in) followed
+        by ``replacement``: an illegal event put where a legal one was."""
+        g = GameBuilder.__new__(GameBuilder)
+        g.game_id = self.game_id
+        g.payloads = self._with_walls()[:k] + list(replacement)
+        g._walls = {}
+        return g
+
     def events(self) -> list[ev.StoredEvent]:
         stored: list[ev.StoredEvent] = []
         prev = ev.GENESIS_HASH
