@@ -113,12 +113,15 @@ class EventLogClient:
     """A connection to an EventLogService at ``target`` (``HOST:PORT``), insecure channel.
 
     ``timeout`` (seconds) bounds each unary call (Append, ListGames) and the wait for the
-    first message of a ReadGame; streams themselves have no deadline. Use as a context
-    manager or call :meth:`close`. Thread-safe (one channel, shared)."""
+    first message of a ReadGame; streams themselves have no deadline. ``token`` is sent as
+    ``authorization: Bearer TOKEN`` on every call (servers started with tokens need it;
+    a missing or weak one raises RemoteError UNAUTHENTICATED / PERMISSION_DENIED). Use as a
+    context manager or call :meth:`close`. Thread-safe (one channel, shared)."""
 
-    def __init__(self, target: str, *, timeout: float | None = 30.0) -> None:
+    def __init__(self, target: str, *, timeout: float | None = 30.0, token: str | None = None) -> None:
         self.target = target
         self.timeout = timeout
+        self._md = (("authorization", f"Bearer {token}"),) if token else None
         self._channel = grpc.insecure_channel(
             target,
             options=[
@@ -160,7 +163,7 @@ class EventLogClient:
                 f"expected_version must be {ANY!r}, {NO_STREAM!r} or a version >= -1, got {expected_version!r}"
             )
         try:
-            res = self._stub.Append(request, timeout=self.timeout)
+            res = self._stub.Append(request, timeout=self.timeout, metadata=self._md)
         except grpc.RpcError as e:
             raise error_from_rpc(e) from None
         return AppendResult(
@@ -194,7 +197,7 @@ class EventLogClient:
         request = pb.ReadGameRequest(game_id=game_id, limit=limit or 0, backward=backward)
         if from_seq != -1:
             request.from_seq = from_seq
-        call = self._stub.ReadGame(request)
+        call = self._stub.ReadGame(request, metadata=self._md)
         try:  # the first message (or the error) now, so GameNotFound is raised at call time
             first = next(call)
         except StopIteration:
@@ -219,7 +222,7 @@ class EventLogClient:
     def list_games(self) -> list[GameInfo]:
         """As :meth:`EventStore.list_games` (ordered by first position)."""
         try:
-            res = self._stub.ListGames(pb.ListGamesRequest(), timeout=self.timeout)
+            res = self._stub.ListGames(pb.ListGamesRequest(), timeout=self.timeout, metadata=self._md)
         except grpc.RpcError as e:
             raise error_from_rpc(e) from None
         return [
@@ -250,7 +253,7 @@ class EventLogClient:
         (both cancel the call); raises RemoteError if the server goes away."""
         if from_position < 0:
             raise ValueError(f"from_position must be an int >= 0, got {from_position!r}")
-        call = self._stub.Subscribe(pb.SubscribeRequest(from_position=from_position))
+        call = self._stub.Subscribe(pb.SubscribeRequest(from_position=from_position), metadata=self._md)
         if stop is not None:
             threading.Thread(target=_cancel_when_set, args=(stop, call), daemon=True).start()
         return self._subscription(call, stop)

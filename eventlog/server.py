@@ -7,6 +7,8 @@
 * :func:`build_server` — a ``grpc.Server`` with the service, health checking
   (``grpc.health.v1.Health``: SERVING) and server reflection, bound to a loopback port by
   default. Returned unstarted.
+* access control (shared/DESIGN.md §9), off unless tokens are given: bearer tokens with
+  the roles viewer (read), recorder (append), referee (rulings); :func:`load_tokens`.
 * :func:`serve` — open the store in a data directory and serve until SIGINT/SIGTERM, then
   shut down cleanly (health NOT_SERVING, in-flight calls get a grace period,
   subscriptions end, the store is closed).
@@ -19,12 +21,13 @@ Both send events in batches (:data:`BATCH_EVENTS`, :data:`BATCH_BYTES`).
 
 from __future__ import annotations
 
+import hmac
 import queue
 import re
 import signal
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from concurrent import futures
 from pathlib import Path
 from typing import Any
@@ -57,6 +60,8 @@ from paipu.v1 import event_log_service_pb2_grpc as pb_grpc
 __all__ = [
     "SERVICE_NAME",
     "ERROR_DOMAIN",
+    "ROLES",
+    "load_tokens",
     "MAX_MESSAGE_BYTES",
     "EventLogServicer",
     "status_for",
@@ -147,14 +152,80 @@ def _abort(context: grpc.ServicerContext, exc: Exception) -> None:
     context.abort_with_status(rpc_status.to_status(status_for(exc)))
 
 
+# ----------------------------------------------------------------------------- access
+#: Roles (shared/DESIGN.md §9), each allowed what the ones before it are: a viewer reads
+#: (ReadGame, ListGames, Subscribe), a recorder also appends, a referee also appends
+#: ``referee_ruling`` events.
+ROLES: tuple[str, ...] = ("viewer", "recorder", "referee")
+
+
+def load_tokens(path: str | Path) -> dict[str, str]:
+    """Read a token file: one ``ROLE TOKEN`` per line (ROLE in :data:`ROLES`), ``#``
+    comments and blank lines ignored. Returns ``{token: role}``. Raises ValueError naming
+    the file and line of a bad entry."""
+    tokens: dict[str, str] = {}
+    for lineno, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), 1):
+        line = line.split("#", 1)[0].strip()
+        if not line:
+            continue
+        parts = line.split()
+        if len(parts) != 2 or parts[0] not in ROLES:
+            raise ValueError(f"{path}:{lineno}: expected 'ROLE TOKEN' with ROLE one of {', '.join(ROLES)}")
+        role, token = parts
+        if token in tokens:
+            raise ValueError(f"{path}:{lineno}: token given twice")
+        tokens[token] = role
+    return tokens
+
+
+class _Access:
+    """Bearer-token check (``authorization: Bearer TOKEN`` call metadata); ``tokens`` None =
+    open (the loopback default)."""
+
+    def __init__(self, tokens: Mapping[str, str] | None) -> None:
+        if tokens is not None:
+            bad = sorted(r for r in tokens.values() if r not in ROLES)
+            if bad:
+                raise ValueError(f"unknown role(s) {bad}; roles are {', '.join(ROLES)}")
+        self._tokens = (
+            None if tokens is None else sorted((t.encode(), r) for t, r in tokens.items())
+        )
+
+    def require(self, context: grpc.ServicerContext, role: str, action: str) -> None:
+        """Abort with UNAUTHENTICATED (no or unknown token) or PERMISSION_DENIED (a role
+        below ``role``) unless the call may do ``action``."""
+        if self._tokens is None:
+            return
+        auth = dict(context.invocation_metadata()).get("authorization", "")
+        if not auth.startswith("Bearer "):
+            context.abort(grpc.StatusCode.UNAUTHENTICATED, "this server needs a token (authorization: Bearer TOKEN)")
+        given = auth[len("Bearer ") :].encode()
+        found = None
+        for token, r in self._tokens:  # compare with every token, in constant time each
+            if hmac.compare_digest(token, given):
+                found = r
+        if found is None:
+            context.abort(grpc.StatusCode.UNAUTHENTICATED, "unknown token")
+        if ROLES.index(found) < ROLES.index(role):
+            context.abort(grpc.StatusCode.PERMISSION_DENIED, f"a {found} may not {action} (needs {role})")
+
+
 # ----------------------------------------------------------------------------- service
 class EventLogServicer(pb_grpc.EventLogServiceServicer):
     """``paipu.v1.EventLogService`` over ``store`` (any EventStore backend; shared, the
     store is thread-safe). ``poll_interval`` (s) is how often an idle Subscribe checks for
-    cancellation. :meth:`close` ends every open subscription."""
+    cancellation. ``tokens`` (``{token: role}``, see :data:`ROLES`) turns on access
+    control; None leaves the service open. :meth:`close` ends every open subscription."""
 
-    def __init__(self, store: EventStore, *, poll_interval: float = 0.05) -> None:
+    def __init__(
+        self,
+        store: EventStore,
+        *,
+        poll_interval: float = 0.05,
+        tokens: Mapping[str, str] | None = None,
+    ) -> None:
         self._store = store
+        self._access = _Access(tokens)
         self._poll_interval = poll_interval
         self._lock = threading.Lock()
         self._subscriptions: set[threading.Event] = set()
@@ -169,6 +240,10 @@ class EventLogServicer(pb_grpc.EventLogServiceServicer):
 
     # ---- Append -----------------------------------------------------------------
     def Append(self, request: pb.AppendRequest, context: grpc.ServicerContext) -> pb.AppendResponse:
+        if any(m.WhichOneof("payload") == "referee_ruling" for m in request.events):
+            self._access.require(context, "referee", "append a referee_ruling")
+        else:
+            self._access.require(context, "recorder", "append")
         try:
             if not request.events:
                 raise EventError("an append needs at least one event", "events")
@@ -195,6 +270,7 @@ class EventLogServicer(pb_grpc.EventLogServiceServicer):
     def ReadGame(
         self, request: pb.ReadGameRequest, context: grpc.ServicerContext
     ) -> Iterator[pb.ReadGameResponse]:
+        self._access.require(context, "viewer", "read")
         if request.HasField("from_seq"):
             from_seq = request.from_seq
         else:
@@ -221,6 +297,7 @@ class EventLogServicer(pb_grpc.EventLogServiceServicer):
 
     # ---- ListGames --------------------------------------------------------------
     def ListGames(self, request: pb.ListGamesRequest, context: grpc.ServicerContext) -> pb.ListGamesResponse:
+        self._access.require(context, "viewer", "read")
         try:
             games = self._store.list_games()
         except StoreError as e:
@@ -246,6 +323,7 @@ class EventLogServicer(pb_grpc.EventLogServiceServicer):
         # A pump thread runs the store's subscription into a bounded queue; this handler
         # sends whatever is queued as one batch, so history travels in large messages and
         # a live event leaves as soon as it is committed.
+        self._access.require(context, "viewer", "read")
         stop = threading.Event()
         with self._lock:
             if self._closed:
@@ -408,10 +486,15 @@ def build_server(
     *,
     max_workers: int = 32,
     poll_interval: float = 0.05,
+    tokens: Mapping[str, str] | None = None,
 ) -> tuple[grpc.Server, int]:
     """A gRPC server with EventLogService over ``store``, health (SERVING for ``""`` and
     ``paipu.v1.EventLogService``) and reflection, bound to ``host:port`` (insecure; loopback
     by default; port 0 picks a free port).
+
+    ``tokens`` (``{token: role}``, :func:`load_tokens`) requires a bearer token on every
+    EventLogService call (health and reflection stay open); None (default) leaves it open,
+    which is why the default host is loopback.
 
     Returns ``(server, bound_port)``; the server is NOT started: call ``server.start()``,
     and ``server.stop(grace)`` when done (it also ends open subscriptions). The store stays
@@ -424,7 +507,7 @@ def build_server(
             ("grpc.so_reuseport", 0),  # a busy port must fail, not be shared
         ],
     )
-    servicer = EventLogServicer(store, poll_interval=poll_interval)
+    servicer = EventLogServicer(store, poll_interval=poll_interval, tokens=tokens)
     pb_grpc.add_EventLogServiceServicer_to_server(servicer, server)
     health_servicer = health.HealthServicer(experimental_non_blocking=True)
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
@@ -452,6 +535,7 @@ def serve(
     max_workers: int = 32,
     ready: threading.Event | None = None,
     stop: threading.Event | None = None,
+    tokens: Mapping[str, str] | None = None,
 ) -> None:
     """Serve the event store in ``data_dir`` (see :func:`eventlog.store.open_store`) on
     ``host:port`` until SIGINT or SIGTERM (or ``KeyboardInterrupt``), then shut down
@@ -459,16 +543,18 @@ def serve(
     :data:`SHUTDOWN_GRACE` seconds, the store is closed. Prints one line to stderr when
     listening (``paipu serve: listening on HOST:PORT ...``) and one when stopped. ``ready``
     is set once listening; setting ``stop`` (for embedding) stops it like a signal. Signal handlers are installed only when called from the main
-    thread. Raises OSError when the address cannot be bound."""
+    thread. ``tokens`` as in :func:`build_server`. Raises OSError when the address cannot
+    be bound."""
     from eventlog.store import open_store
 
     store = open_store(data_dir)
     try:
-        server, bound = build_server(store, host, port, max_workers=max_workers)
+        server, bound = build_server(store, host, port, max_workers=max_workers, tokens=tokens)
         server.start()
         print(
             f"paipu serve: listening on {_address(host, bound)} (data: {data_dir}; "
-            f"{SERVICE_NAME}, health, reflection)",
+            f"{SERVICE_NAME}, health, reflection; "
+            f"{'token required' if tokens is not None else 'no token required'})",
             file=sys.stderr,
             flush=True,
         )

@@ -34,12 +34,13 @@ from eventlog.events import (
     HandStarted,
     NewEvent,
     Pung,
+    RefereeRuling,
     TileDiscarded,
     TileDrawn,
     TilesDealt,
     expected_hash,
 )
-from eventlog.server import SERVICE_NAME, build_server
+from eventlog.server import SERVICE_NAME, build_server, load_tokens
 from eventlog.store import open_store
 from eventlog.store.base import (
     NO_STREAM,
@@ -347,6 +348,47 @@ def test_server_stop_ends_subscriptions_with_unavailable(store) -> None:
         with pytest.raises(RemoteError) as exc:
             next(it)
         assert exc.value.code == grpc.StatusCode.UNAVAILABLE
+
+
+# ----------------------------------------------------------------------------- access control
+def test_tokens_and_roles(tmp_path, store) -> None:
+    token_file = tmp_path / "tokens.txt"
+    token_file.write_text("# role token\nviewer t-view\nrecorder t-rec\n\nreferee t-ref  # head referee\n")
+    tokens = load_tokens(token_file)
+    assert tokens == {"t-view": "viewer", "t-rec": "recorder", "t-ref": "referee"}
+    srv, port = build_server(store, port=0, tokens=tokens)
+    srv.start()
+    target = f"127.0.0.1:{port}"
+    ruling = [NewEvent.of(RefereeRuling(ref_seq=5, ruling="discard stands"), id_seed="g1/ruling")]
+    try:
+        def code_of(fn) -> grpc.StatusCode:
+            with pytest.raises(RemoteError) as exc:
+                fn()
+            return exc.value.code
+
+        with EventLogClient(target, timeout=DEADLINE) as anon:
+            assert anon.health() == "SERVING"  # health stays open
+            assert code_of(anon.list_games) == grpc.StatusCode.UNAUTHENTICATED
+        with EventLogClient(target, timeout=DEADLINE, token="t-wrong") as wrong:
+            assert code_of(wrong.list_games) == grpc.StatusCode.UNAUTHENTICATED
+        with EventLogClient(target, timeout=DEADLINE, token="t-view") as viewer:
+            assert viewer.list_games() == []
+            assert code_of(lambda: viewer.append("g1", opening("g1"))) == grpc.StatusCode.PERMISSION_DENIED
+        with EventLogClient(target, timeout=DEADLINE, token="t-rec") as recorder:
+            assert recorder.append("g1", opening("g1")).last_seq == 6
+            assert code_of(lambda: recorder.append("g1", ruling)) == grpc.StatusCode.PERMISSION_DENIED
+        with EventLogClient(target, timeout=DEADLINE, token="t-ref") as referee:
+            assert referee.append("g1", ruling).last_seq == 7
+            assert [e.type for e in referee.read_game("g1", from_seq=7)] == ["referee_ruling"]
+    finally:
+        srv.stop(None)
+
+
+def test_bad_token_file_names_the_line(tmp_path) -> None:
+    f = tmp_path / "tokens.txt"
+    f.write_text("viewer a\nadmin b\n")
+    with pytest.raises(ValueError, match=r"tokens.txt:2:"):
+        load_tokens(f)
 
 
 # ----------------------------------------------------------------------------- health, reflection
