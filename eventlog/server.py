@@ -282,7 +282,7 @@ class EventLogServicer(pb_grpc.EventLogServiceServicer):
             batch = pb.ReadGameResponse()
             size = 0
             for ev in events:
-                msg = to_proto(ev)
+                msg = _recorded(ev)
                 batch.events.append(msg)
                 size += msg.ByteSize()
                 if len(batch.events) >= BATCH_EVENTS or size >= BATCH_BYTES:
@@ -345,7 +345,7 @@ class EventLogServicer(pb_grpc.EventLogServiceServicer):
                 batch: list[Any] = []
                 size = 0
                 while isinstance(item, StoredEvent):
-                    msg = to_proto(item)
+                    msg = _recorded(item)
                     batch.append(msg)
                     size += msg.ByteSize()
                     if len(batch) >= BATCH_EVENTS or size >= BATCH_BYTES:
@@ -427,6 +427,15 @@ class _Pump:
         """The consumer is done: let the thread end (``stop`` must be set too)."""
         self._consumer_gone.set()
         self._thread.join(timeout=5.0)
+
+
+def _recorded(ev: StoredEvent) -> Any:
+    """The RecordedEvent of a stored event; a stored value the contract cannot carry (an
+    integer beyond its 64 bits, appended locally) is a server-side failure (INTERNAL)."""
+    try:
+        return to_proto(ev)
+    except EventError as e:
+        raise StoreError(f"game {ev.game_id!r} seq {ev.seq} cannot be sent over gRPC: {e}") from None
 
 
 def _expected(request: pb.AppendRequest) -> Any:

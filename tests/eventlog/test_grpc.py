@@ -33,6 +33,7 @@ from eventlog.events import (
     GameStarted,
     HandStarted,
     NewEvent,
+    Penalty,
     Pung,
     RefereeRuling,
     TileDiscarded,
@@ -279,6 +280,15 @@ def test_tampered_event_is_data_loss_never_served(tmp_path, store, stub, client)
         list(client.read_game("g1"))
     assert (ce.value.game_id, ce.value.seq, ce.value.position) == ("g1", 5, 6)
     assert "hash mismatch" in ce.value.reason
+
+
+def test_stored_value_beyond_the_contract_is_internal_naming_the_event(store, client) -> None:
+    # JSON has no integer limit, the contract has 64 bits: a local append can exceed it
+    store.append("big", [NewEvent.of(Penalty(seat=0, score_changes=[2**70, 0, 0, 0]), id_seed="big/0")])
+    with pytest.raises(RemoteError) as exc:
+        list(client.read_game("big"))
+    assert exc.value.code == grpc.StatusCode.INTERNAL
+    assert "game 'big' seq 0" in exc.value.details and "payload.score_changes" in exc.value.details
 
 
 # ----------------------------------------------------------------------------- subscribe
