@@ -112,8 +112,9 @@ def error_from_rpc(err: grpc.RpcError) -> Exception:
 class EventLogClient:
     """A connection to an EventLogService at ``target`` (``HOST:PORT``), insecure channel.
 
-    ``timeout`` (seconds) bounds each unary call (Append, ListGames) and the wait for the
-    first message of a ReadGame; streams themselves have no deadline. ``token`` is sent as
+    ``timeout`` (seconds) bounds each unary call (Append, ListGames, health); the streams
+    (ReadGame, Subscribe) have no deadline. An unreachable server fails at once
+    (RemoteError UNAVAILABLE). ``token`` is sent as
     ``authorization: Bearer TOKEN`` on every call (servers started with tokens need it;
     a missing or weak one raises RemoteError UNAUTHENTICATED / PERMISSION_DENIED). Use as a
     context manager or call :meth:`close`. Thread-safe (one channel, shared)."""
