@@ -39,6 +39,9 @@ class Fan:
     on: Callable[["WinContext"], Tiles]
     excludes: tuple[Exclusion, ...] = ()
     residual: bool = False
+    #: True when ``count`` only reads the set-combination allocation (``ctx.combos``); the
+    #: calculator then takes the count from that allocation directly (same result, faster).
+    combination: bool = False
 
 
 class Facts(NamedTuple):
@@ -134,9 +137,15 @@ def codes(tiles) -> tuple[str, ...]:
 
 def all_tiles(ctx: WinContext) -> Tiles:
     """The whole hand as one group (for fans about every tile)."""
+    return _all_tiles(ctx.counts)
+
+
+@lru_cache(maxsize=1 << 12)
+def _all_tiles(counts: tuple[int, ...]) -> Tiles:
     out: list[str] = []
-    for t, n in enumerate(ctx.counts):
-        out.extend([PLAYING_TILES[t]] * n)
+    for t, n in enumerate(counts):
+        if n:
+            out.extend([PLAYING_TILES[t]] * n)
     return (tuple(out),)
 
 

@@ -16,16 +16,20 @@ from .context import McrInputError, prepare, readings
 
 __all__ = ["score", "McrInputError", "evaluate"]
 
-_SCORED = tuple(f for f in FANS if not f.residual and f.id != "flower_tiles")
+_SCORED = tuple(f for f in FANS if not f.residual and f.id != "flower_tiles" and not f.combination)
+_POINTS = {f.id: f.points for f in FANS}
+_NUMBER = {f.id: f.number for f in FANS}
 _CHICKEN = FAN_BY_ID["chicken_hand"]
 _FLOWERS = FAN_BY_ID["flower_tiles"]
-_EXCLUDING = tuple(f for f in _SCORED if f.excludes)
+_EXCLUDING = tuple(f for f in FANS if f.excludes)
 
 
 def evaluate(ctx: WinContext) -> dict[str, int]:
     """Fan id → count for one reading, after exclusions, without flowers. Chicken Hand when
     nothing else counts."""
     found: dict[str, int] = {}
+    for fid, _ in ctx.combos:  # the combination fans (Fan.combination) read this allocation
+        found[fid] = found.get(fid, 0) + 1
     for fan in _SCORED:
         n = fan.count(ctx)
         if n:
@@ -50,7 +54,7 @@ def evaluate(ctx: WinContext) -> dict[str, int]:
 
 
 def _total(found: dict[str, int]) -> int:
-    return sum(FAN_BY_ID[fid].points * n for fid, n in found.items())
+    return sum(_POINTS[fid] * n for fid, n in found.items())
 
 
 def score(situation: WinSituation, options: McrOptions | None = None) -> FanResult:
@@ -86,11 +90,12 @@ def score(situation: WinSituation, options: McrOptions | None = None) -> FanResu
             error=f"not a winning hand: {' '.join(situation.hand)} + {situation.win_tile}"
             + (f" with {len(situation.melds)} melds" if situation.melds else ""),
         )
+    if hand.flowers:
+        best = {**best, _FLOWERS.id: hand.flowers}
     items = []
-    for fan in FANS:
-        n = best.get(fan.id, 0) if fan is not _FLOWERS else hand.flowers
-        if n:
-            items.append(FanItem(fan.name_en, fan.name_zh, fan.points, n, fan.on(best_ctx)))
+    for fid in sorted(best, key=_NUMBER.__getitem__):  # table order
+        fan = FAN_BY_ID[fid]
+        items.append(FanItem(fan.name_en, fan.name_zh, fan.points, best[fid], fan.on(best_ctx)))
     total = best_total + hand.flowers
     return FanResult(
         fans=tuple(items), total=total, total_without_flowers=best_total,

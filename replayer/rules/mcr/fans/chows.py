@@ -140,14 +140,13 @@ TERMINAL_CHOW_PATTERNS = (
 
 
 def _combo(number: int, fid: str, en: str, zh: str, pts: int, excludes: tuple = ()) -> Fan:
-    return Fan(number, fid, en, zh, pts, combo_count(fid), combo_tiles(fid), excludes)
+    return Fan(number, fid, en, zh, pts, combo_count(fid), combo_tiles(fid), excludes, combination=True)
 
 
 FANS = (
-    Fan(13, "pure_terminal_chows", "Pure Terminal Chows", "一色双龙会", 64,
-        combo_count("pure_terminal_chows"), combo_tiles("pure_terminal_chows"),
-        excludes=("seven_pairs", "full_flush", "all_chows", "pure_double_chow", "two_terminal_chows",
-                  "one_voided_suit", "no_honors")),
+    _combo(13, "pure_terminal_chows", "Pure Terminal Chows", "一色双龙会", 64,
+           ("seven_pairs", "full_flush", "all_chows", "pure_double_chow", "two_terminal_chows",
+            "one_voided_suit", "no_honors")),
     _combo(14, "quadruple_chow", "Quadruple Chow", "一色四同顺", 48,
            ("pure_shifted_pungs", "pure_triple_chow", "pure_double_chow", "tile_hog")),
     _combo(16, "four_pure_shifted_chows", "Four Pure Shifted Chows", "一色四步高", 32,

@@ -47,13 +47,13 @@ class Hand(NamedTuple):
     flowers: int
 
 
+_INDEX = {code: i for i, code in enumerate(T.PLAYING_TILES)}
+
+
 def _idx(tile: str, where: str) -> int:
-    try:
-        i = T.index(tile)
-    except T.TileError as exc:
-        raise McrInputError(f"{where}: {exc}") from None
-    if i >= 34:
-        raise McrInputError(f"{where}: a flower is not a playing tile: {tile!r}")
+    i = _INDEX.get(tile)
+    if i is None:
+        raise McrInputError(f"{where}: not a playing tile: {tile!r} (W1-9, T1-9, B1-9, F1-4, J1-3)")
     return i
 
 
@@ -89,9 +89,9 @@ def prepare(s: WinSituation) -> Hand:
         standing[_idx(t, "hand")] += 1
     win = _idx(s.win_tile, "win_tile")
     standing[win] += 1
-    counts = tuple(a + b for a, b in zip(standing, fixed))
-    over = [T.PLAYING_TILES[i] for i, c in enumerate(counts) if c > 4]
-    if over:
+    counts = tuple(map(int.__add__, standing, fixed))
+    if max(counts) > 4:
+        over = [T.PLAYING_TILES[i] for i, c in enumerate(counts) if c > 4]
         raise McrInputError(f"more than four copies of {', '.join(over)}")
     if s.seat_wind not in _WIND or s.prevalent_wind not in _WIND:
         raise McrInputError(f"winds must be E, S, W or N: seat {s.seat_wind!r}, prevalent {s.prevalent_wind!r}")

@@ -85,7 +85,7 @@ TWO_PUNG_PATTERNS = (("double_pung", double), ("two_dragons_pungs", two_dragons)
 
 
 def _combo(number: int, fid: str, en: str, zh: str, pts: int, excludes: tuple = ()) -> Fan:
-    return Fan(number, fid, en, zh, pts, combo_count(fid), combo_tiles(fid), excludes)
+    return Fan(number, fid, en, zh, pts, combo_count(fid), combo_tiles(fid), excludes, combination=True)
 
 
 _kongs = sets_where(lambda kind, tiles: kind == "kong")
