@@ -319,6 +319,22 @@ def _take(ctx: _Ctx, state: TableState, seat: int, tile: str, n: int = 1) -> Tab
     return state
 
 
+def _wall_empty_for(state: TableState, play: Any, seat: int) -> bool:
+    """True when ``seat`` has nothing left to draw: the shared wall is down to its dead
+    part, or (per-seat walls) the seat's own wall is empty."""
+    if state.seat_walls is not None:
+        return state.seat_walls[seat] <= 0
+    return state.wall_remaining <= play.dead_wall
+
+
+def _seat_wall_minus(walls: tuple[int, int, int, int] | None, seat: int, n: int) -> tuple[int, int, int, int] | None:
+    if walls is None:
+        return None
+    w = list(walls)
+    w[seat] -= n
+    return (w[0], w[1], w[2], w[3])
+
+
 def _check_size(ctx: _Ctx, state: TableState, seat: int, expected: int, when: str) -> None:
     size = state.seats[seat].hand_size
     if size != expected:
@@ -359,8 +375,8 @@ def _hand_started(ctx: _Ctx, state: TableState, p: ev.HandStarted) -> TableState
     rs = ctx.ruleset
     if state.phase not in ("idle",):
         ctx.breach("hand_not_finished", f"hand_started while the previous hand is in phase {state.phase!r}")
-    first = state.first_dealer if state.first_dealer is not None else p.dealer
-    state = replace(state, first_dealer=first)
+    if state.first_dealer is None:  # the first hand anchors the rotation
+        state = replace(state, first_dealer=p.dealer, first_prevalent_wind=p.prevalent_wind)
     plan = rs.next_hand(state)
     if plan is None:
         ctx.breach("game_over", f"hand {p.hand_number} starts after the end of the game "
@@ -384,12 +400,13 @@ def _hand_started(ctx: _Ctx, state: TableState, p: ev.HandStarted) -> TableState
                 for i in range(42) if counts[i] != play.tile_copies[i]
             ]
             ctx.breach("wall_mismatch", f"the wall is not the ruleset's tile set: {', '.join(diff[:6])}")
-        pc = [0] * 42
-        for t in p.wall[:deal_total]:
-            pc[_tiles.index(t)] += 1
-        pool = tuple(pc)
-        wall = tuple(p.wall[deal_total:])
         total = len(p.wall)
+        if play.wall_layout == "shared":  # per-seat walls: the tile set is checked, not the order
+            pc = [0] * 42
+            for t in p.wall[:deal_total]:
+                pc[_tiles.index(t)] += 1
+            pool = tuple(pc)
+            wall = tuple(p.wall[deal_total:])
     seats = tuple(
         SeatState(score=st.score, wind=rs.seat_wind(i, p.dealer)) for i, st in enumerate(state.seats)
     )
@@ -403,6 +420,7 @@ def _hand_started(ctx: _Ctx, state: TableState, p: ev.HandStarted) -> TableState
         seats=seats,  # type: ignore[arg-type]
         wall=wall,
         wall_remaining=total,
+        seat_walls=(total // 4,) * 4 if play.wall_layout == "per_seat" else None,  # type: ignore[arg-type]
         deal_pool=pool,
         seen=(0,) * 42,
         turn=p.dealer,
@@ -485,7 +503,8 @@ def _tiles_dealt(ctx: _Ctx, state: TableState, p: ev.TilesDealt) -> TableState:
         state = state.with_seat(p.seat, _add_tile(state.seats[p.seat], t))
     st = state.seats[p.seat]
     return replace(state.with_seat(p.seat, replace(st, dealt=True)),
-                   wall_remaining=state.wall_remaining - len(p.tiles))
+                   wall_remaining=state.wall_remaining - len(p.tiles),
+                   seat_walls=_seat_wall_minus(state.seat_walls, p.seat, len(p.tiles)))
 
 
 def _tile_drawn(ctx: _Ctx, state: TableState, p: ev.TileDrawn) -> TableState:
@@ -530,7 +549,7 @@ def _tile_drawn(ctx: _Ctx, state: TableState, p: ev.TileDrawn) -> TableState:
     state = state.with_seat(seat, st)
     # the wall
     tile = p.tile
-    if state.wall_remaining <= play.dead_wall:
+    if _wall_empty_for(state, play, seat):
         ctx.breach("wall_exhausted", f"seat {seat} draws from an empty wall", seat)
     wall = state.wall
     pool = state.deal_pool
@@ -556,17 +575,17 @@ def _tile_drawn(ctx: _Ctx, state: TableState, p: ev.TileDrawn) -> TableState:
         state = _see(ctx, state, tile, seat)
         if _tiles.is_flower(tile) and not play.flowers:
             ctx.breach("flowers_not_used", f"seat {seat} draws flower {tile}; the ruleset has no flowers", seat)
-    remaining = state.wall_remaining - 1
+    state = replace(state, wall_remaining=state.wall_remaining - 1,
+                    seat_walls=_seat_wall_minus(state.seat_walls, seat, 1))
     state = state.with_seat(seat, _add_tile(state.seats[seat], tile))
     last = LastDraw(ctx.seq, seat, tile, p.source, after_kong=after_kong,
-                    last_of_wall=remaining <= play.dead_wall)
+                    last_of_wall=_wall_empty_for(state, play, (seat + 1) % 4))
     if close_kong is not None and close_kong.kind == "added":
         state = _kong_payment(ctx, state, close_kong.seat, close_kong.tile)
     return replace(
         state,
         wall=wall,
         deal_pool=pool,
-        wall_remaining=remaining,
         phase="dealing" if ph == "dealing" else "discard",
         turn=state.dealer if ph == "dealing" else seat,
         pending=None,
@@ -617,7 +636,7 @@ def _tile_discarded(ctx: _Ctx, state: TableState, p: ev.TileDiscarded) -> TableS
         state,
         phase="claims",
         turn=(seat + 1) % 4,
-        pending=PendingDiscard(ctx.seq, seat, p.tile, last_of_wall=state.wall_remaining <= play.dead_wall),
+        pending=PendingDiscard(ctx.seq, seat, p.tile, last_of_wall=_wall_empty_for(state, play, (seat + 1) % 4)),
         pending_kong=None,
         last_draw=None,
     )
@@ -947,9 +966,14 @@ def _exhaustive_draw(ctx: _Ctx, state: TableState, p: ev.ExhaustiveDraw) -> Tabl
     if not _need_game(ctx, state):
         return state
     _in_phase(ctx, state, "an exhaustive draw", "claims", "discard")
-    if state.wall_remaining > ctx.ruleset.play.dead_wall:
+    drawer = state.turn if state.phase == "claims" and state.turn is not None else None
+    if drawer is None and state.turn is not None:
+        drawer = (state.turn + 1) % 4
+    if not _wall_empty_for(state, ctx.ruleset.play, drawer if drawer is not None else 0):
+        left = state.wall_remaining if state.seat_walls is None else state.seat_walls[drawer or 0]
+        where = "the wall" if state.seat_walls is None else f"seat {drawer}'s wall"
         ctx.breach("exhaustive_draw_with_tiles_left",
-                   f"exhaustive draw with {state.wall_remaining} tiles left in the wall")
+                   f"exhaustive draw with {left} tiles left in {where}")
     s = ctx.ruleset.settle_exhaustive_draw(state)
     if s is not None:
         state = _apply_settlement(state, ctx.seq, "exhaustive_draw", s, "exhaustive draw")

@@ -251,10 +251,12 @@ class TableState:
 
     Game: ``game_id``, ``ruleset_id``, ``ruleset_options`` (sorted (key, value) pairs as
     given in game_started), ``players``, ``initial_scores``, ``hands`` (finished hands),
-    ``hands_started``. Hand: ``hand_number``, ``dealer``, ``prevalent_wind`` (F1..F4),
+    ``hands_started``, ``first_dealer`` and ``first_prevalent_wind`` (the first hand: the
+    anchor of dealer rotation). Hand: ``hand_number``, ``dealer``, ``prevalent_wind`` (F1..F4),
     ``seats`` (4 :class:`SeatState`), ``wall`` (remaining tiles in draw order, front = next
     draw, back = next replacement, when the log gave the wall; else None),
-    ``wall_remaining`` (tiles left to draw), ``deal_pool`` (known wall only: 42-count vector
+    ``wall_remaining`` (tiles left to draw), ``seat_walls`` (per-seat walls only: tiles left
+    in each seat's wall), ``deal_pool`` (known wall only: 42-count vector
     of the dealt part not yet dealt), ``seen`` (42-count vector of tiles identified as out
     of the wall this hand: the tile accounting), ``phase``, ``turn``, ``pending`` (latest
     discard open to claims), ``pending_kong`` (added kong open to robbing), ``last_draw``,
@@ -276,12 +278,14 @@ class TableState:
     hand_number: int | None = None
     dealer: int | None = None
     first_dealer: int | None = None
+    first_prevalent_wind: str | None = None
     prevalent_wind: str | None = None
     seats: tuple[SeatState, SeatState, SeatState, SeatState] = (
         SeatState(), SeatState(), SeatState(), SeatState()
     )
     wall: tuple[str, ...] | None = None
     wall_remaining: int = 0
+    seat_walls: tuple[int, int, int, int] | None = None
     deal_pool: tuple[int, ...] | None = None
     seen: tuple[int, ...] = (0,) * 42
     turn: int | None = None

@@ -60,6 +60,10 @@ class PlayRules:
     claimant in turn order from the discarder wins) or "all" (一炮多响).
     ``robbable_kongs``: kong kinds that may be robbed (抢杠). ``hand_ends_on_win``: False
     for 血战到底 (play continues after a win). ``wildcards``: a wildcard indicator is used.
+    ``wall_layout``: "shared" (one wall: the hand is exhausted when it is empty) or
+    "per_seat" (four walls of ``total_tiles / 4``, each seat is dealt and draws from its own,
+    and the hand is exhausted when the seat to draw has none left: Botzone's
+    Chinese-Standard-Mahjong).
     """
 
     tile_copies: tuple[int, ...]
@@ -74,6 +78,7 @@ class PlayRules:
     robbable_kongs: tuple[str, ...] = ("added",)
     hand_ends_on_win: bool = True
     wildcards: bool = False
+    wall_layout: Literal["shared", "per_seat"] = "shared"
 
     @property
     def total_tiles(self) -> int:

@@ -76,7 +76,14 @@ class McrPlayOptions(BaseModel):
     ``false_win_penalty_points``: paid by the offender to each other player.
     ``min_fans``: the minimum (起和番) without flowers. ``dealer_rotation``: "every_hand"
     (seed 001) or "dealer_continues" (连庄, seed 003). ``rounds``: prevalent-wind rounds
-    (圈) per game.
+    (圈) per game, counted from the first hand of the log (a log may start mid-session).
+    ``flowers``: the 144-tile set with 8 flowers (seed 001), or 136 tiles without (素麻将;
+    Botzone's Chinese-Standard-Mahjong). ``wall_layout``: "shared" (seed 001, one wall) or
+    "per_seat" (Botzone: four walls of 34, each seat draws from its own; the last tile is
+    drawn when the next seat's wall is empty).
+    ``multiple_winners`` = "all" settles each win on its own (each of the three others
+    pays the base 8, the discarder also P): competition.md Part B has one winner only
+    (A-Amb-5), so the "all" figures are this option's definition.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -87,6 +94,8 @@ class McrPlayOptions(BaseModel):
     min_fans: int = Field(8, ge=0)
     dealer_rotation: Literal["every_hand", "dealer_continues"] = "every_hand"
     rounds: int = Field(4, ge=1, le=4)
+    flowers: bool = True
+    wall_layout: Literal["shared", "per_seat"] = "shared"
 
 
 Scorer = Callable[[WinSituation, Any], FanResult]
@@ -151,7 +160,7 @@ class McrRuleset:
     @cached_property
     def play(self) -> PlayRules:
         return PlayRules(
-            tile_copies=standard_tile_copies(flowers=True),
+            tile_copies=standard_tile_copies(flowers=self.options.flowers),
             dealer_tiles=14,
             other_tiles=13,
             dead_wall=0,
@@ -160,6 +169,7 @@ class McrRuleset:
             robbable_kongs=("added",),
             hand_ends_on_win=True,
             wildcards=False,
+            wall_layout=self.options.wall_layout,
         )
 
     def options_dict(self) -> dict[str, Any]:
@@ -171,15 +181,19 @@ class McrRuleset:
         return _tiles.WINDS[(seat - dealer) % 4]
 
     def next_hand(self, state: TableState) -> HandPlan | None:
+        # Counted from the first hand of the log, which may start mid-session (Botzone logs
+        # are single hands in any prevalent wind).
         first = state.first_dealer if state.first_dealer is not None else 0
+        start = 4 * _tiles.WINDS.index(state.first_prevalent_wind or "F1")
         if self.options.dealer_rotation == "every_hand":
             passes = len(state.hands)
         else:
             # 连庄: the deal stays only when the dealer wins; a draw passes it (荒牌移庄).
             passes = sum(1 for h in state.hands if h.dealer not in h.winners)
-        if passes >= 4 * self.options.rounds:
+        k = start + passes
+        if k >= 4 * self.options.rounds:
             return None
-        return HandPlan(dealer=(first + passes) % 4, prevalent_wind=_tiles.WINDS[passes // 4])
+        return HandPlan(dealer=(first + passes) % 4, prevalent_wind=_tiles.WINDS[k // 4])
 
     # -- wins -----------------------------------------------------------------------
 
