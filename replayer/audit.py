@@ -1,0 +1,199 @@
+"""Audit of a whole game: what ``paipu verify``, ``paipu quickstart`` and dispute review show.
+
+``audit_game(events)`` replays a game in audit mode and gathers, per win, the computed
+score next to the score the source reported, plus every finding. Nothing here decides a
+rule: legality, fans and settlement come from the replayer and the game's ruleset; this
+module only lines them up.
+
+Reported fan names are matched to computed fans by the ruleset's name table (MCR: Chinese
+name with or without the 独听・ prefix, English name, or the fan's number in the official
+table — PMN writes numbers).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from replayer.findings import Finding
+from replayer.replay import replay
+from replayer.rules.base import Ruleset
+from replayer.state import ReportedScore, TableState, WinRecord
+
+__all__ = ["FanLine", "WinAudit", "GameAudit", "audit_game", "fan_key"]
+
+
+@dataclass(frozen=True)
+class FanLine:
+    """One fan (or condition) of a win: names, points of one instance, count, tiles."""
+
+    name_en: str
+    name_zh: str
+    points: int | None
+    count: int
+    tiles: tuple[tuple[str, ...], ...] = ()
+
+
+@dataclass(frozen=True)
+class WinAudit:
+    """A declared win: computed fans/points/settlement and what the source reported.
+
+    ``fans_agree``/``score_agrees`` are None when the source reported nothing to compare."""
+
+    hand_number: int | None
+    seq: int
+    seat: int
+    tile: str
+    self_drawn: bool
+    from_seat: int | None
+    legal: bool
+    fans: tuple[FanLine, ...]
+    points: int | None
+    changes: tuple[int, int, int, int] | None
+    reported: ReportedScore | None
+    reported_fans: tuple[tuple[str, int | None, int], ...]
+    fans_agree: bool | None
+    score_agrees: bool | None
+
+
+@dataclass(frozen=True)
+class GameAudit:
+    """Everything checked about one game. ``ok``: no finding and every reported score agrees."""
+
+    game_id: str
+    ruleset: str | None
+    hands: int
+    events: int
+    wins: tuple[WinAudit, ...]
+    draws: int
+    findings: tuple[Finding, ...]
+    state: TableState
+
+    @property
+    def ok(self) -> bool:
+        return not self.findings and all(
+            w.fans_agree is not False and w.score_agrees is not False for w in self.wins
+        )
+
+
+def fan_key(name: str) -> str:
+    """Normalise a reported or computed fan name to a key both sides share.
+
+    MCR names: Chinese (``嵌张`` and ``独听・嵌张`` are one fan), English, or the fan's number
+    (1..82) in the official table (PMN writes numbers). Unknown names are kept as written."""
+    from replayer.rules.mcr.fans import FANS
+
+    n = name.strip()
+    idx = _mcr_names(FANS)
+    return idx.get(n) or idx.get(n.lower()) or idx.get(n.split("・")[-1]) or _ALIASES.get(n) or n
+
+
+#: Other spellings found in real logs (Botzone writes 单钓将 for 独听・单钓).
+_ALIASES = {"单钓将": "single_wait", "单钓": "single_wait", "坎张": "closed_wait"}
+
+
+_NAME_INDEX: dict[str, str] = {}
+
+
+def _mcr_names(fans: Any) -> dict[str, str]:
+    if not _NAME_INDEX:
+        for f in fans:
+            for alias in (f.name_zh, f.name_zh.split("・")[-1], f.name_en.lower(), str(f.number), f.id):
+                _NAME_INDEX.setdefault(alias, f.id)
+    return _NAME_INDEX
+
+
+def _fan_lines(win: WinRecord) -> tuple[FanLine, ...]:
+    score = win.score
+    fans = getattr(score, "fans", None)
+    if not fans:
+        return ()
+    return tuple(
+        FanLine(
+            name_en=getattr(f, "name_en", str(f)),
+            name_zh=getattr(f, "name_zh", ""),
+            points=getattr(f, "points", None),
+            count=getattr(f, "count", 1),
+            tiles=tuple(getattr(f, "tiles", ())),
+        )
+        for f in fans
+    )
+
+
+def _compare_fans(computed: tuple[FanLine, ...], reported: tuple[tuple[str, int | None, int], ...]) -> bool:
+    mine: dict[str, int] = {}
+    for f in computed:
+        k = fan_key(f.name_zh or f.name_en)
+        mine[k] = mine.get(k, 0) + f.count
+    theirs: dict[str, int] = {}
+    for name, _points, count in reported:
+        k = fan_key(name)
+        theirs[k] = theirs.get(k, 0) + count
+    # Sources omit flowers from their fan lists when there are none; compare what both name.
+    mine.pop("flower_tiles", None)
+    theirs.pop("flower_tiles", None)
+    return mine == theirs
+
+
+def audit_game(events: Iterable[Any], *, ruleset: Ruleset | None = None) -> GameAudit:
+    """Replay ``events`` (one game, in seq order) in audit mode and line up computed and
+    reported scores. ``ruleset`` overrides the game's own (what-if review)."""
+    state = TableState()
+    findings: list[Finding] = []
+    wins: list[tuple[int | None, WinRecord]] = []
+    reported: list[ReportedScore] = []
+    n = 0
+    draws = 0
+    for step in replay(events, mode="audit", ruleset=ruleset):
+        n += 1
+        state = step.state
+        findings.extend(step.findings)
+        t = step.event.type
+        if t == "win_declared" and state.wins:
+            wins.append((state.hand_number, state.wins[-1]))
+        elif t == "score_reported" and state.reported:
+            reported.append(state.reported[-1])
+        elif t == "exhaustive_draw":
+            draws += 1
+    out: list[WinAudit] = []
+    for hand_number, w in wins:
+        rep = _reported_for(w, reported)
+        lines = _fan_lines(w)
+        rep_fans = rep.fans if rep is not None else ()
+        out.append(
+            WinAudit(
+                hand_number=hand_number,
+                seq=w.seq,
+                seat=w.seat,
+                tile=w.tile,
+                self_drawn=w.self_drawn,
+                from_seat=w.from_seat,
+                legal=w.legal,
+                fans=lines,
+                points=w.points,
+                changes=w.settlement.changes if w.settlement is not None else None,
+                reported=rep,
+                reported_fans=rep_fans,
+                fans_agree=_compare_fans(lines, rep_fans) if rep_fans else None,
+                score_agrees=rep.agrees if rep is not None else None,
+            )
+        )
+    return GameAudit(
+        game_id=state.game_id,
+        ruleset=state.ruleset_id,
+        hands=state.hands_started,
+        events=n,
+        wins=tuple(out),
+        draws=draws,
+        findings=tuple(findings),
+        state=state,
+    )
+
+
+def _reported_for(win: WinRecord, reported: list[ReportedScore]) -> ReportedScore | None:
+    """The first score report after the win that names its winner (or names no winner)."""
+    for r in reported:
+        if r.seq > win.seq and (r.winner is None or r.winner == win.seat):
+            return r
+    return None
