@@ -15,9 +15,11 @@ Durability and order:
   even for someone with a SQL shell (who would have to drop them first — which
   :mod:`eventlog.verify` then catches through the hash chain).
 
-Threads: each thread gets its own connection (created on first use), so one store
-object can serve a gRPC thread pool. Readers page through results (one short read
-transaction per page) instead of holding a cursor across ``yield``.
+Threads: each operation borrows a connection from a small pool (one thread uses a
+connection at a time; the pool grows to the peak number of concurrent calls), so one
+store object can serve a gRPC thread pool. Readers page through results (one short
+read transaction per page, each on a borrowed connection) instead of holding a cursor
+across ``yield``.
 
 Tables: ``events`` (one row per event, ``position`` is the rowid) and ``streams`` (the
 head of each game: version, first/last position, last hash, ruleset), written in the
@@ -132,44 +134,59 @@ class SqliteStore(EventStore):
         self.path = Path(path)
         self._busy_timeout = busy_timeout
         self._clock = clock
-        self._local = threading.local()
         self._lock = threading.Lock()
-        self._connections: list[sqlite3.Connection] = []
+        self._idle: list[sqlite3.Connection] = []  # the pool; grows to peak concurrency
         self._closed = False
         self._committed = threading.Condition()
         self._last_committed = 0  # by this object; other processes are seen by polling
         try:
-            self._init_schema(self._conn())
+            with self._connection() as conn:
+                self._init_schema(conn)
         except BaseException:
             self._close()
             raise
 
     # ---- connections ---------------------------------------------------------------
 
-    def _conn(self) -> sqlite3.Connection:
-        conn = getattr(self._local, "conn", None)
-        if self._closed:
-            raise StoreClosed("the event store is closed")
-        if conn is not None:
-            return conn
-        with self._lock, _translated():
+    @contextlib.contextmanager
+    def _connection(self) -> Iterator[sqlite3.Connection]:
+        """A connection for the duration of one operation, used by one thread at a time
+        and returned to the pool afterwards (so a gRPC thread pool shares a few)."""
+        with self._lock:
             if self._closed:
                 raise StoreClosed("the event store is closed")
+            conn = self._idle.pop() if self._idle else None
+        if conn is None:
+            conn = self._connect()
+        try:
+            yield conn
+        finally:
+            with self._lock:
+                if not self._closed and not conn.in_transaction:
+                    self._idle.append(conn)
+                    conn = None
+            if conn is not None:
+                with contextlib.suppress(sqlite3.Error):
+                    conn.close()
+
+    def _connect(self) -> sqlite3.Connection:
+        with _translated():
             conn = sqlite3.connect(
                 str(self.path),
                 timeout=self._busy_timeout,
                 isolation_level=None,  # we issue BEGIN/COMMIT ourselves
-                check_same_thread=False,  # only this thread uses it; close() may come from another
+                check_same_thread=False,  # pooled: one thread at a time, not always the same
             )
-            conn.row_factory = _dict_row
-            conn.execute(f"PRAGMA busy_timeout = {int(self._busy_timeout * 1000)}")
-            mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()["journal_mode"]
-            if mode.lower() != "wal":
+            try:
+                conn.row_factory = _dict_row
+                conn.execute(f"PRAGMA busy_timeout = {int(self._busy_timeout * 1000)}")
+                mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()["journal_mode"]
+                if mode.lower() != "wal":
+                    raise StoreError(f"{self.path}: cannot switch to WAL journal (got {mode!r})")
+                conn.execute("PRAGMA synchronous = FULL")
+            except BaseException:
                 conn.close()
-                raise StoreError(f"{self.path}: cannot switch to WAL journal (got {mode!r})")
-            conn.execute("PRAGMA synchronous = FULL")
-            self._connections.append(conn)
-        self._local.conn = conn
+                raise
         return conn
 
     def _init_schema(self, conn: sqlite3.Connection) -> None:
@@ -208,8 +225,8 @@ class SqliteStore(EventStore):
             if self._closed:
                 return
             self._closed = True
-            connections, self._connections = self._connections, []
-        for conn in connections:
+            idle, self._idle = self._idle, []
+        for conn in idle:  # connections in use are closed when they come back
             with contextlib.suppress(sqlite3.Error):
                 conn.close()
         with self._committed:
@@ -218,8 +235,7 @@ class SqliteStore(EventStore):
     # ---- append ----------------------------------------------------------------------
 
     def _append_batch(self, batch: Batch) -> AppendResult:
-        conn = self._conn()
-        with _translated():
+        with self._connection() as conn, _translated():
             with self._write(conn):
                 stored = self._rows_by_event_id(conn, batch.event_ids)
                 head = self._head(conn, batch.game_id)
@@ -261,8 +277,7 @@ class SqliteStore(EventStore):
     # ---- reads -------------------------------------------------------------------------
 
     def _query(self, sql: str, params: tuple[Any, ...] = ()) -> list[Row]:
-        conn = self._conn()
-        with _translated():
+        with self._connection() as conn, _translated():
             return conn.execute(sql, params).fetchall()
 
     def _fetch_game(self, game_id: str, from_seq: int, n: int, backward: bool) -> list[Row]:
@@ -280,8 +295,7 @@ class SqliteStore(EventStore):
         )
 
     def _stream_head(self, game_id: str) -> StreamHead | None:
-        conn = self._conn()
-        with _translated():
+        with self._connection() as conn, _translated():
             return self._head(conn, game_id)
 
     def _stream_heads(self) -> list[StreamHead]:

@@ -5,6 +5,7 @@ paths, and that no SQLite error type escapes the interface."""
 from __future__ import annotations
 
 import sqlite3
+import threading
 
 import pytest
 
@@ -19,9 +20,9 @@ def test_the_file_is_wal_with_full_sync_and_a_busy_timeout(sqlite_store):
         assert conn.execute("PRAGMA user_version").fetchone() == (1,)
     finally:
         conn.close()
-    own = sqlite_store._conn()  # the store's connection for this thread
-    assert own.execute("PRAGMA synchronous").fetchone()["synchronous"] == 2  # FULL
-    assert own.execute("PRAGMA busy_timeout").fetchone()["timeout"] == 30_000
+    with sqlite_store._connection() as own:  # a connection of the store's pool
+        assert own.execute("PRAGMA synchronous").fetchone()["synchronous"] == 2  # FULL
+        assert own.execute("PRAGMA busy_timeout").fetchone()["timeout"] == 30_000
 
 
 def test_events_survive_reopening_and_the_chain_continues(tmp_path, discards, game_started):
@@ -87,3 +88,20 @@ def test_a_newer_schema_is_refused(tmp_path):
     conn.close()
     with pytest.raises(StoreError, match="schema version 99"):
         SqliteStore(path)
+
+
+def test_short_lived_threads_share_pooled_connections(sqlite_store, discards):
+    sqlite_store.append("g", discards(1))
+    for _ in range(20):  # e.g. one thread per request
+        t = threading.Thread(target=lambda: list(sqlite_store.read_game("g")))
+        t.start()
+        t.join()
+    assert len(sqlite_store._idle) == 1
+
+
+def test_a_half_read_log_does_not_block_a_writer(sqlite_store, discards):
+    sqlite_store.append("g", discards(600))  # more than one page
+    reader = sqlite_store.read_all()
+    assert next(reader).position == 1
+    assert sqlite_store.append("g", discards(1)).last_position == 601
+    assert [e.position for e in reader] == list(range(2, 602))
