@@ -829,6 +829,14 @@ def _robbing_source(ctx: _Ctx, state: TableState, p: ev.WinDeclared) -> _WinSour
     seat, play = p.seat, ctx.ruleset.play
     pk = state.pending_kong
     discard_seq = p.discard_seq
+    earlier = next((w for w in state.wins if w.robbing_kong and w.legal
+                    and (discard_seq is None or w.discard_seq == discard_seq)), None)
+    if state.phase == "hand_over" and earlier is not None:
+        # a second seat robs the same kong (seed 003: the nearest after the konger wins);
+        # the first robbery already took the tile off the kong
+        _check_size(ctx, state, seat, 13, "when robbing a kong")
+        return _WinSource(state.seats[seat].tiles, kong_related=True, visible=state.visible_count(p.tile),
+                          discard_seq=earlier.discard_seq, earlier=earlier)
     if pk is None or state.phase not in ("robbing", "replacement"):
         ctx.breach("event_out_of_phase", f"seat {seat} robs a kong, but no kong is open to robbing", seat)
     else:

@@ -97,3 +97,43 @@ def test_false_win_penalty_option(mcr_with):
     st = run(events, mode="audit", ruleset=mcr_with(false_win_penalty=True)).state
     assert st.scores == (10, -30, 10, 10)
     assert [(e.kind, e.changes) for e in st.score_log] == [("penalty", (10, -30, 10, 10))]
+
+
+def _two_robbers() -> GameBuilder:
+    """Seat 1 adds B5 to its pung; seat 3 (its 对家) and seat 2 (its 下家) both wait on B5
+    (W1-W9 B4 B6 T2 T2 and T1-T9 B4 B6 W5 W5: closed waits). Seat 3's win is recorded
+    first, but seat 2 is the nearer after the konger (seed 003 抢杠: 按补杠者以下家→对门→上家)."""
+    g = GameBuilder()
+    g.hand(0, dealer=0)
+    g.deal(0, "B5 F1 F1 F1 F2 F2 F2 F3 F3 F3 J1 J1 J1")
+    g.deal(1, "B5 B5 F4 F4 F4 J2 J2 J2 J3 J3 J3 B9 B9")
+    g.deal(2, "T1 T2 T3 T4 T5 T6 T7 T8 T9 B4 B6 W5 W5")
+    g.deal(3, "W1 W2 W3 W4 W5 W6 W7 W8 W9 B4 B6 T2 T2")
+    g.draw(0, "J2")
+    d = g.discard(0, "B5")
+    g.pung(1, "B5", d)
+    g.discard(1, "B9")
+    g.draw(2, "B1")
+    g.discard(2, "B1")
+    g.draw(3, "B1")
+    g.discard(3, "B1")
+    g.draw(0, "B2")
+    g.discard(0, "B2")
+    g.draw(1, "B5")
+    k = g.kong(1, "added", "B5")
+    g.win(3, "B5", from_seat=1, dseq=k, robbing=True)
+    g.win(2, "B5", from_seat=1, dseq=k, robbing=True)
+    return g
+
+
+def test_two_seats_rob_one_kong(mcr, mcr_with):
+    events = _two_robbers().events()
+    result = run(events, mode="audit", ruleset=mcr)
+    (f,) = result.findings
+    assert f.rule_id == "one_winner_per_discard" and "seat 2 is nearer" in f.message
+    # seat 3: 清龙 16 + 抢杠和 8 + 门前清 2 + 平和 2 + 喜相逢 1 + 坎张 1 = 30; seat 1 pays 38
+    assert result.state.scores == (-8, -38, -8, 54)
+    both = run(events, mode="strict", ruleset=mcr_with(multiple_winners="all")).state
+    # seat 2: 清龙 16 + 抢杠和 8 + 门前清 2 + 平和 2 + 喜相逢 1 (T456 B456) + 坎张 1 = 30
+    assert [w.points for w in both.wins] == [30, 30]
+    assert both.scores == (-16, -2 * 38, 54 - 8, 54 - 8)
