@@ -175,6 +175,16 @@ class StreamHead:
 class StoreError(Exception):
     """Base of every event-store error."""
 
+    def __reduce__(self):  # keep the attributes across pickling (processes, executors)
+        return (_rebuild_error, (type(self), self.args, self.__dict__))
+
+
+def _rebuild_error(cls: type[StoreError], args: tuple, attrs: dict) -> StoreError:
+    err = StoreError.__new__(cls)
+    err.args = args
+    err.__dict__.update(attrs)
+    return err
+
 
 class WrongExpectedVersion(StoreError):
     """The stream's version is not the one the append expected.
@@ -733,6 +743,8 @@ class EventStore(ABC):
         while stop is None or not stop.is_set():
             rows = self._fetch_all(next_position, PAGE_SIZE, False)
             for row in rows:
+                if stop is not None and stop.is_set():
+                    return
                 event = inspect_row(row)
                 next_position = event.position + 1
                 yield event

@@ -339,3 +339,26 @@ def test_a_store_is_a_context_manager(store_factory, discards):
         store.append("g", discards(1))
     with pytest.raises(StoreClosed):
         store.head_position()
+
+
+def test_subscribe_stops_mid_history(store, discards):
+    store.append("g", discards(5))
+    stop = threading.Event()
+    sub = store.subscribe(stop=stop)
+    assert [next(sub).position, next(sub).position] == [1, 2]
+    stop.set()
+    assert list(sub) == []
+
+
+def test_store_errors_keep_their_fields_across_pickling():
+    import pickle
+
+    for err, fields in [
+        (StreamAlreadyExists("g", NO_STREAM, 3), ("game_id", "expected", "current")),
+        (WrongExpectedVersion("g", 4, 2), ("game_id", "expected", "current")),
+        (IdempotencyConflict("g", "id", "why"), ("game_id", "event_id", "reason")),
+        (GameNotFound("g"), ("game_id",)),
+    ]:
+        back = pickle.loads(pickle.dumps(err))
+        assert type(back) is type(err) and str(back) == str(err)
+        assert [getattr(back, f) for f in fields] == [getattr(err, f) for f in fields]
