@@ -468,3 +468,215 @@ def _summary(stored, dup, issues, audits, chains_ok) -> None:
     # a broken chain or a file that did not import is.
     if issues or chains_ok < games:
         raise typer.Exit(1)
+
+
+# ----------------------------------------------------------------------------- replay
+@app.command()
+@_friendly
+def replay(
+    game_id: Annotated[str, typer.Argument(help="The game to replay.")],
+    at: Annotated[Optional[int], typer.Option("--at", help="Show the table right after event SEQ [default: the last].")] = None,
+    seat: Annotated[Optional[int], typer.Option("--seat", min=0, max=3, help="Show only this seat's concealed tiles.")] = None,
+    step: Annotated[bool, typer.Option("--step", help="Step through with keys: n/space next, b back, h next hand, w next win, c next claim, g jump to seq, q quit.")] = False,
+    data: DataOpt = None,
+) -> None:
+    """Print the table (hands, melds, discards, wall, scores) at an event of GAME_ID."""
+    from replayer.replay import replay as _replay
+    from paipu.render import table_view
+
+    store = _open_store(data, must_exist=True)
+    try:
+        events = list(store.read_game(game_id))
+    finally:
+        store.close()
+    steps = list(_replay(events, mode="audit"))
+    if not steps:
+        raise CliError(f"game {game_id} has no events")
+    idx = len(steps) - 1 if at is None else next((i for i, s in enumerate(steps) if s.event.seq == at), None)
+    if idx is None:
+        raise CliError(f"game {game_id} has no event {at} (events 0..{steps[-1].event.seq})")
+    if not step:
+        s = steps[idx]
+        console.print(table_view(s.state, s.event, seat=seat, findings=s.findings))
+        return
+    import click
+
+    jumps = {
+        "h": ("hand_started",),
+        "w": ("win_declared", "exhaustive_draw"),
+        "c": ("chow", "pung", "kong", "win_declared"),
+    }
+    while True:
+        s = steps[idx]
+        console.clear()
+        console.print(table_view(s.state, s.event, seat=seat, findings=s.findings))
+        console.print(f"event {idx + 1}/{len(steps)}  [n]ext [b]ack next-[h]and next-[w]in next-[c]laim [g]o to seq [q]uit")
+        key = click.getchar()
+        if key in ("q", "\x03", "\x1b"):
+            return
+        if key in ("n", " ", "\r", "\n", "\x1b[C"):
+            idx = min(idx + 1, len(steps) - 1)
+        elif key in ("b", "\x1b[D"):
+            idx = max(idx - 1, 0)
+        elif key in jumps:
+            nxt = next((i for i in range(idx + 1, len(steps)) if steps[i].event.type in jumps[key]), None)
+            idx = nxt if nxt is not None else idx
+        elif key == "g":
+            target = typer.prompt("seq", type=int)
+            idx = next((i for i, st in enumerate(steps) if st.event.seq == target), idx)
+
+
+# ----------------------------------------------------------------------------- score
+_WIND_LETTERS = ("E", "S", "W", "N")
+
+
+def _parse_meld(text: str):
+    """``TYPE:TILES[@FROM]``: TYPE chow | pung | kong | ckong (concealed kong); TILES in any
+    tile notation (a single tile for pung/kong); FROM the relative seat the claimed tile came
+    from (1 previous, 2 opposite, 3 next; default 1)."""
+    from replayer import tiles as T
+    from replayer.rules.mcr.situation import Meld
+
+    try:
+        kind, rest = text.split(":", 1)
+    except ValueError:
+        raise CliError(f"--meld {text!r}: expected TYPE:TILES[@FROM], e.g. chow:T3T4T5 or pung:J1@2") from None
+    src = 1
+    if "@" in rest:
+        rest, s = rest.rsplit("@", 1)
+        if s not in ("1", "2", "3"):
+            raise CliError(f"--meld {text!r}: FROM must be 1, 2 or 3")
+        src = int(s)
+    kind = kind.strip().lower()
+    import re
+
+    compact = rest.replace(" ", "").replace(",", "")
+    if re.fullmatch(r"(?:[WTBFJH][0-9])+", compact):  # T3T4T5 written without spaces
+        rest = " ".join(compact[i : i + 2] for i in range(0, len(compact), 2))
+    ts = T.parse(rest)
+    if kind == "chow":
+        if len(ts) != 3:
+            raise CliError(f"--meld {text!r}: a chow has three tiles")
+        return Meld("chow", tuple(T.sort_tiles(ts)), False, 1, ts[0])
+    if kind in ("pung", "kong", "ckong"):
+        n = 3 if kind == "pung" else 4
+        if len(set(ts)) != 1:
+            raise CliError(f"--meld {text!r}: a {kind} is one tile repeated")
+        t = ts[0]
+        if kind == "ckong":
+            return Meld("kong", (t,) * 4, True, None, None)
+        return Meld(kind, (t,) * n, False, src, t)
+    raise CliError(f"--meld {text!r}: TYPE must be chow, pung, kong or ckong")
+
+
+def _mcr_case_json(case_id: Any, result) -> dict[str, Any]:
+    if not result.is_win:
+        return {"id": case_id, "error": result.error or "not a winning hand"}
+    if not result.meets_minimum:
+        return {
+            "id": case_id,
+            "error": f"below the 8-fan minimum: {result.total_without_flowers} fans without flowers "
+            f"(flowers do not count toward it)",
+        }
+    return {
+        "id": case_id,
+        "fans": [
+            {"name_en": f.name_en, "name_zh": f.name_zh, "points": f.points, "count": f.count}
+            for f in result.fans
+        ],
+        "total": result.total,
+    }
+
+
+@app.command()
+@_friendly
+def score(
+    ruleset: Annotated[str, typer.Option("--ruleset", help="Ruleset id (mcr).")] = "mcr",
+    vectors: Annotated[Optional[Path], typer.Option("--vectors", help="JSON Lines of situations (schema: tests/data/mcr/README.md); '-' for stdin.")] = None,
+    out: Annotated[Optional[Path], typer.Option("--out", help="Write the JSON Lines here instead of stdout.")] = None,
+    hand: Annotated[Optional[str], typer.Option("--hand", help='Concealed tiles without the winning tile, e.g. "W1 W2 W3 ..." or "123m456p".')] = None,
+    win: Annotated[Optional[str], typer.Option("--win", help="The winning tile.")] = None,
+    meld: Annotated[Optional[list[str]], typer.Option("--meld", help="A declared set TYPE:TILES[@FROM] (chow, pung, kong, ckong); repeat.")] = None,
+    self_drawn: Annotated[bool, typer.Option("--self-drawn", help="Won by self-draw (自摸).")] = False,
+    last_tile: Annotated[bool, typer.Option("--last-tile", help="Last copy of the winning tile (和绝张).")] = False,
+    kong: Annotated[bool, typer.Option("--kong", help="Kong replacement win (with --self-drawn) or robbing a kong.")] = False,
+    last_of_wall: Annotated[bool, typer.Option("--last-of-wall", help="The last tile of the wall.")] = False,
+    seat_wind: Annotated[str, typer.Option("--seat-wind", help="E, S, W or N.")] = "E",
+    prevalent_wind: Annotated[str, typer.Option("--prevalent-wind", help="E, S, W or N.")] = "E",
+    flowers: Annotated[int, typer.Option("--flowers", min=0, max=8, help="Flower tiles (1 point each).")] = 0,
+    as_json: Annotated[bool, typer.Option("--json", help="With --hand: print the JSON line instead of a table.")] = False,
+) -> None:
+    """Score winning hands: in bulk from a vectors file (one JSON line out per case), or one
+    hand given with --hand/--win, explained fan by fan with the tiles each fan counts."""
+    if ruleset != "mcr":
+        raise CliError(f"unknown ruleset {ruleset!r} for scoring (known: mcr)")
+    from replayer import tiles as T
+    from replayer.rules.mcr.fans.calculator import score as mcr_score
+    from replayer.rules.mcr.situation import WinSituation
+    from replayer.rules.mcr.vectors import situation_from_json
+
+    if vectors is not None:
+        src = sys.stdin if str(vectors) == "-" else vectors.open(encoding="utf-8")
+        dst = out.open("w", encoding="utf-8") if out else sys.stdout
+        n = 0
+        try:
+            for lineno, line in enumerate(src, 1):
+                if not line.strip():
+                    continue
+                try:
+                    obj = json.loads(line)
+                    case_id = obj.get("id", lineno)
+                    res = _mcr_case_json(case_id, mcr_score(situation_from_json(obj)))
+                except (json.JSONDecodeError, KeyError, TypeError, ValueError) as e:
+                    res = {"id": lineno, "error": f"{vectors}:{lineno}: bad situation: {type(e).__name__}: {e}"}
+                    try:
+                        res["id"] = obj.get("id", lineno)  # type: ignore[possibly-undefined]
+                    except Exception:  # noqa: BLE001
+                        pass
+                dst.write(json.dumps(res, ensure_ascii=False) + "\n")
+                n += 1
+        finally:
+            if src is not sys.stdin:
+                src.close()
+            if out:
+                dst.close()
+        if out:
+            console.print(f"{n} cases scored -> {out}")
+        return
+    if not hand or not win:
+        raise CliError("give --vectors FILE, or --hand TILES and --win TILE (see --help)")
+    for w, name in ((seat_wind, "--seat-wind"), (prevalent_wind, "--prevalent-wind")):
+        if w not in _WIND_LETTERS:
+            raise CliError(f"{name} must be E, S, W or N, got {w!r}")
+    wins = T.parse(win)
+    if len(wins) != 1:
+        raise CliError(f"--win takes one tile, got {win!r}")
+    sit = WinSituation(
+        hand=tuple(T.parse(hand)),
+        win_tile=wins[0],
+        melds=tuple(_parse_meld(m) for m in (meld or [])),
+        self_drawn=self_drawn,
+        last_tile=last_tile,
+        kong_related=kong,
+        last_of_wall=last_of_wall,
+        seat_wind=seat_wind,  # type: ignore[arg-type]
+        prevalent_wind=prevalent_wind,  # type: ignore[arg-type]
+        flowers=flowers,
+    )
+    n_tiles = len(sit.hand) + 3 * len(sit.melds)
+    if n_tiles != 13:
+        raise CliError(f"hand + melds hold {n_tiles} tiles (a kong counts 3); a waiting hand holds 13")
+    res = mcr_score(sit)
+    if as_json:
+        print(json.dumps(_mcr_case_json("hand", res), ensure_ascii=False))
+        return
+    console.print(f"hand {T.to_unicode(sit.hand)} + {T.to_unicode(sit.win_tile)}  ({' '.join(sit.hand)} + {sit.win_tile})")
+    if not res.is_win:
+        raise CliError(res.error or "not a winning hand")
+    t = Table("fan", "中文", "points", "count", "counted on")
+    for f in res.fans:
+        t.add_row(f.name_en, f.name_zh, str(f.points), str(f.count), "  ".join(" ".join(g) for g in f.tiles))
+    console.print(t)
+    console.print(f"total {res.total} ({res.total_without_flowers} without flowers)")
+    if not res.meets_minimum:
+        raise CliError(f"not a legal win: {res.total_without_flowers} fans without flowers, below the 8-fan minimum")

@@ -1,0 +1,91 @@
+"""Terminal rendering of a replayed table (``paipu replay``): Rich renderables only, no logic."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Group
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from replayer import tiles as T
+from replayer.state import TableState
+
+_WIND_ZH = {"F1": "东", "F2": "南", "F3": "西", "F4": "北"}
+
+
+def tiles_text(codes: Any, *, hidden: int = 0) -> str:
+    """Unicode tiles followed by their codes, e.g. ``🀇🀈 W1 W2``; hidden tiles as ``?``."""
+    codes = list(codes)
+    if not codes and not hidden:
+        return "-"
+    shown = T.to_unicode(codes) + ("🀫" * hidden)
+    return f"{shown}  {' '.join(codes)}" + (f" +{hidden} hidden" if hidden else "")
+
+
+def describe_event(event: Any) -> str:
+    """One line for an event: ``seq type key=value ...``."""
+    p = event.payload_json() if hasattr(event, "payload_json") else {}
+    parts = []
+    for k, v in p.items():
+        if v in (None, [], {}, ""):
+            continue
+        if isinstance(v, str) and T.is_valid(v):
+            v = f"{T.to_unicode(v)}{v}"
+        elif isinstance(v, list) and v and all(isinstance(x, str) and T.is_valid(x) for x in v):
+            v = " ".join(v) if len(v) > 20 else T.to_unicode(v) + " " + " ".join(v)
+        parts.append(f"{k}={v}")
+    return f"#{getattr(event, 'seq', '?')} {event.type} " + " ".join(parts)
+
+
+def table_view(state: TableState, event: Any | None = None, *, seat: int | None = None, findings=()) -> Group:
+    """The table after an event: per seat its wind, score, concealed tiles (hidden unless
+    ``seat`` is None or that seat), melds with where the claimed tile came from, flowers and
+    discards; the wall count; the event and its findings."""
+    head = (
+        f"game {state.game_id}  ruleset {state.ruleset_id}  hand {state.hand_number}  "
+        f"prevalent {_WIND_ZH.get(state.prevalent_wind or '', '-')}  dealer seat {state.dealer}  "
+        f"wall {state.wall_remaining}  phase {state.phase}  turn {state.turn}"
+    )
+    grid = Table(show_header=True, header_style="bold", expand=True)
+    for col in ("seat", "score", "hand", "melds", "discards"):
+        grid.add_column(col)
+    for i, st in enumerate(state.seats):
+        name = state.players[i] if i < len(state.players) else ""
+        wind = _WIND_ZH.get(st.wind or "", "")
+        who = f"{i} {wind}{' (dealer)' if state.dealer == i else ''}\n{name}"
+        if seat is None or seat == i:
+            hand = tiles_text(T.sort_tiles(t for t in st.tiles if not T.is_flower(t)), hidden=st.hidden)
+        else:
+            hand = "🀫" * st.concealed_size + f"  ({st.concealed_size} tiles)"
+        if st.flowers:
+            hand += f"\nflowers {tiles_text(st.flowers)}"
+        melds = []
+        for m in st.melds:
+            src = "" if m.from_seat is None else f" from seat {m.from_seat}"
+            kind = m.kind if m.kind != "kong" else f"{m.kong_kind} kong"
+            melds.append(f"{kind} {T.to_unicode(m.tiles)}{src}")
+        river = " ".join(
+            T.to_unicode(d.tile) + (f"→{d.claimed_by}" if d.claimed_by is not None else "") for d in st.discards
+        )
+        grid.add_row(who, str(st.score), hand, "\n".join(melds) or "-", river or "-")
+    parts: list[Any] = [Text(head)]
+    if state.wildcard_indicator:
+        parts.append(Text(f"wildcard indicator {T.to_unicode(state.wildcard_indicator)} {state.wildcard_indicator}"))
+    parts.append(grid)
+    if event is not None:
+        parts.append(Text(describe_event(event)))
+    for f in findings:
+        parts.append(Text(f"finding: {f}", style="red"))
+    for w in state.wins:
+        fans = getattr(w.score, "fans", ()) or ()
+        fan_txt = ", ".join(f"{f.name_en} {f.name_zh} {f.points}" + (f"×{f.count}" if f.count > 1 else "") for f in fans)
+        parts.append(
+            Text(
+                f"win: seat {w.seat} {T.to_unicode(w.tile)}{w.tile} {'self-drawn' if w.self_drawn else f'from seat {w.from_seat}'}"
+                f" {'legal' if w.legal else 'NOT LEGAL'}; {w.points} points: {fan_txt}"
+                + (f"; changes {list(w.settlement.changes)}" if w.settlement else "")
+            )
+        )
+    return Group(Panel(Group(*parts), title="paipu replay"))
