@@ -21,7 +21,8 @@ _POINTS = {f.id: f.points for f in FANS}
 _NUMBER = {f.id: f.number for f in FANS}
 _CHICKEN = FAN_BY_ID["chicken_hand"]
 _FLOWERS = FAN_BY_ID["flower_tiles"]
-_EXCLUDING = tuple(f for f in FANS if f.excludes)
+_PREDICATES = tuple((f.id, f.count) for f in _SCORED)
+_EXCLUDES = {f.id: f.excludes for f in FANS if f.excludes}
 
 
 def evaluate(ctx: WinContext) -> dict[str, int]:
@@ -30,15 +31,15 @@ def evaluate(ctx: WinContext) -> dict[str, int]:
     found: dict[str, int] = {}
     for fid, _ in ctx.combos:  # the combination fans (Fan.combination) read this allocation
         found[fid] = found.get(fid, 0) + 1
-    for fan in _SCORED:
-        n = fan.count(ctx)
+    for fid, count in _PREDICATES:
+        n = count(ctx)
         if n:
-            found[fan.id] = n
+            found[fid] = n
     # exclusions in table order: a fan that is itself excluded excludes nothing
-    for fan in _EXCLUDING:
-        if fan.id not in found:
+    for fid in sorted(found, key=_NUMBER.__getitem__):
+        if fid not in found or fid not in _EXCLUDES:
             continue
-        for ex in fan.excludes:
+        for ex in _EXCLUDES[fid]:
             if isinstance(ex, str):
                 found.pop(ex, None)
             else:
