@@ -98,3 +98,14 @@ def test_unknown_ruleset_and_bad_options():
         get_ruleset("mcr", {"multiple_winners": "some"})
     with pytest.raises(RulesetError):
         apply(TableState(), ev.NewEvent.of(ev.GameStarted(ruleset="nope", players=["a", "b", "c", "d"])))
+
+
+def test_mcr_is_a_ruleset_plugin():
+    from replayer.rules.base import Ruleset, get_spec
+
+    rs = get_ruleset("mcr")
+    assert isinstance(rs, Ruleset)
+    assert get_spec("mcr").id == "mcr"
+    assert rs.play.total_tiles == 144 and rs.play.flowers  # seed 001: 144 tiles with 8 flowers
+    assert get_ruleset("mcr", {"flowers": False}).play.total_tiles == 136
+    assert rs.play.priority("win") > rs.play.priority("pung") == rs.play.priority("kong") > rs.play.priority("chow")

@@ -100,3 +100,23 @@ def test_kong_replacement_win_is_kong_related(mcr):
     events = g.truncated(s["k_j2"] + 1, ev.TileDrawn(seat=3, tile="T8", source="kong_replacement")).events()
     st = run(events, mode="strict", ruleset=mcr).state
     assert st.last_draw is not None and st.last_draw.after_kong and st.last_draw.seat == 3
+
+
+@pytest.mark.parametrize("wall", [False, True], ids=["no-wall", "known-wall"])
+def test_hidden_draw(mcr, wall):
+    """A draw whose tile the log hides (tile null): without a wall the seat holds one
+    unknown tile until it is played; with the wall, the wall says which tile it was."""
+    g, s = legal_hand(wall=wall)
+    full = g._with_walls()
+    draw_w2 = s["d_j1"] - 1
+    assert full[draw_w2] == ev.TileDrawn(seat=3, tile="W2")
+    hidden = g.truncated(draw_w2, ev.TileDrawn(seat=3, tile=None), *full[draw_w2 + 1:])
+    steps = list(replay(hidden.events(), mode="strict", ruleset=mcr))
+    after_draw = steps[draw_w2].state
+    if wall:
+        assert after_draw.seats[3].hidden == 0 and after_draw.last_draw.tile == "W2"
+    else:
+        assert after_draw.seats[3].hidden == 1 and after_draw.last_draw.tile is None
+    final = steps[-1].state
+    assert final.seats[3].hidden == 0  # W2 was discarded out of the unknown tile
+    assert final.scores == (-35, 105, -35, -35)
