@@ -105,3 +105,29 @@ def test_a_half_read_log_does_not_block_a_writer(sqlite_store, discards):
     assert next(reader).position == 1
     assert sqlite_store.append("g", discards(1)).last_position == 601
     assert [e.position for e in reader] == list(range(2, 602))
+
+
+@pytest.mark.parametrize(
+    "trigger",
+    [
+        "BEFORE INSERT ON events WHEN NEW.seq = 2",  # the third row of the batch
+        "BEFORE INSERT ON streams",  # after every event row is written
+    ],
+)
+def test_a_batch_failing_midway_leaves_nothing_behind(sqlite_store, discards, trigger):
+    sqlite_store.append("other", discards(1))
+    conn = sqlite3.connect(sqlite_store.path)
+    conn.execute(f"CREATE TRIGGER fault {trigger} BEGIN SELECT RAISE(ABORT, 'injected fault'); END")
+    conn.commit()
+    batch = discards(4)
+    with pytest.raises(StoreError, match="injected fault"):
+        sqlite_store.append("g", batch)
+    assert sqlite_store.head_position() == 1
+    assert sqlite_store.version("g") == -1
+    assert [e.game_id for e in sqlite_store.read_all()] == ["other"]
+    conn.execute("DROP TRIGGER fault")
+    conn.commit()
+    conn.close()
+    r = sqlite_store.append("g", batch)  # the same batch is new, not a duplicate
+    assert (r.first_position, r.last_position, r.duplicate) == (2, 5, False)
+    assert [x.ok for x in verify_all(sqlite_store)] == [True, True]
