@@ -125,13 +125,16 @@ def serve(
     data: DataOpt = None,
     host: Annotated[str, typer.Option(help="Interface to listen on (loopback by default).")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="TCP port (0 picks a free one).")] = 50051,
+    tokens: Annotated[Optional[Path], typer.Option("--tokens", help="File of `ROLE TOKEN` lines (viewer, recorder, referee); without it the server needs no token.", exists=True, dir_okay=False)] = None,
 ) -> None:
-    """Run the gRPC event-log service (EventLogService, health, reflection) on DATA."""
-    from eventlog.server import serve as _serve
+    """Run the gRPC event-log service (EventLogService, health, reflection) on DATA.
+
+    Clients send their token with $PAIPU_TOKEN (`paipu append --server ...`)."""
+    from eventlog.server import load_tokens, serve as _serve
 
     d = _data(data)
     d.mkdir(parents=True, exist_ok=True)
-    _serve(d, host=host, port=port)
+    _serve(d, host=host, port=port, tokens=load_tokens(tokens) if tokens else None)
 
 
 # ----------------------------------------------------------------------------- append
@@ -180,7 +183,7 @@ def append(
     if server:
         from eventlog.client import EventLogClient
 
-        with EventLogClient(server) as client:
+        with EventLogClient(server, token=os.environ.get("PAIPU_TOKEN")) as client:
             res = client.append(game_id, events, exp)
     else:
         store = _open_store(data)
@@ -211,7 +214,7 @@ def read(
     if server:
         from eventlog.client import EventLogClient
 
-        with EventLogClient(server) as client:
+        with EventLogClient(server, token=os.environ.get("PAIPU_TOKEN")) as client:
             _print_events(client.read_game(game_id, from_seq=from_seq), as_json)
         return
     store = _open_store(data, must_exist=True)
@@ -249,7 +252,7 @@ def games(server: ServerOpt = None, data: DataOpt = None) -> None:
     if server:
         from eventlog.client import EventLogClient
 
-        with EventLogClient(server) as client:
+        with EventLogClient(server, token=os.environ.get("PAIPU_TOKEN")) as client:
             infos = client.list_games()
     else:
         store = _open_store(data, must_exist=True)
