@@ -9,9 +9,10 @@ a winning regular hand is ``n`` sets and one pair. Parameters that other ruleset
 
 - ``honor_chows``: also accept "chows" of three different winds and of the three dragons
   中发白 (Nanchang, shared/rules/nanchang.md).
-- ``wildcards``: number of wild tiles (Nanchang 精) that may stand for any tile. The API
-  takes it now; ``wildcards > 0`` raises :class:`NotImplementedError` until the Nanchang
-  ruleset needs it.
+- ``wildcards``: number of wild tiles (Nanchang 精) that may stand for any tile. ``counts``
+  then holds only the real tiles. A wildcard inside a set is listed in ``Group.wild`` as the
+  tile it stands for; a set or pair made of wildcards only has kind ``"wild_set"`` /
+  ``"wild_pair"`` and no tiles (it can be any set or pair).
 
 Results list divisions in one fixed order: sets sorted by their tiles, divisions sorted by
 their sequence of sets (lexicographic, a pung of ``t`` before the chow starting at ``t``).
@@ -190,8 +191,10 @@ def decompose(counts: tuple[int, ...], *, wildcards: int = 0, honor_chows: bool 
     and :class:`ValueError` for a vector that is not 34 long."""
     if len(counts) != NUM_KINDS:
         raise ValueError(f"a count vector has 34 entries, got {len(counts)}")
+    if wildcards < 0:
+        raise ValueError(f"wildcards must be >= 0, got {wildcards}")
     if wildcards:
-        raise NotImplementedError("wildcard decomposition is not implemented yet (Nanchang 精)")
+        return _decompose_wild(counts, wildcards, honor_chows)
     if sum(counts) % 3 != 2:
         return ()
     blocks = [
@@ -295,3 +298,88 @@ def waits(counts: tuple[int, ...], *, seven_pairs: bool = True, honor_chows: boo
     if seven_pairs:
         found.update(seven_pairs_waits(counts))
     return tuple(sorted(found))
+
+
+# --- with wildcards -----------------------------------------------------------------------
+
+
+def _groups_with(i: int, c: tuple[int, ...], honor_chows: bool):
+    """Every set or pair holding one real copy of tile ``i`` (the lowest real tile left), with
+    wildcards filling what is missing: yields ``(group, real tiles used)``."""
+    for n_real in (3, 2, 1):
+        if c[i] >= n_real:
+            yield Group("pung", (i, i, i), (i,) * (3 - n_real)), (i,) * n_real
+    for n_real in (2, 1):
+        if c[i] >= n_real:
+            yield Group("pair", (i, i), (i,) * (2 - n_real)), (i,) * n_real
+    if i < 27:
+        r = i % 9
+        for start in (i - 2, i - 1, i):
+            if start < i - r or start + 2 > i - r + 8:
+                continue
+            yield from _fill((start, start + 1, start + 2), i, c, "chow")
+    elif honor_chows:
+        block = range(27, 31) if i < 31 else range(31, 34)
+        for a in block:
+            for b in block:
+                if i < a < b or a < i < b or a < b < i:
+                    yield from _fill(tuple(sorted((i, a, b))), i, c, "chow")
+
+
+def _fill(tiles: tuple[int, int, int], i: int, c: tuple[int, ...], kind: str):
+    """Ways to make ``tiles`` from real copies (only tiles above ``i``, and ``i`` itself) and
+    wildcards."""
+    others = [t for t in tiles if t != i]
+    for mask in range(4):
+        real = [i]
+        wild = []
+        ok = True
+        for k, t in enumerate(others):
+            if mask >> k & 1:
+                if t < i or c[t] < 1 + real.count(t):
+                    ok = False
+                    break
+                real.append(t)
+            else:
+                wild.append(t)
+        if ok:
+            yield Group(kind, tiles, tuple(wild)), tuple(real)
+
+
+@lru_cache(maxsize=1 << 16)
+def _wild_split(counts: tuple[int, ...], wild: int, need_pair: bool, honor_chows: bool) -> frozenset:
+    i = next((t for t, n in enumerate(counts) if n), -1)
+    if i < 0:
+        # what is left are wildcards only
+        rest = wild - 2 if need_pair else wild
+        if rest < 0 or rest % 3:
+            return frozenset()
+        groups = (Group("wild_set", ()),) * (rest // 3) + ((Group("wild_pair", ()),) if need_pair else ())
+        return frozenset({groups})
+    out = set()
+    for group, real in _groups_with(i, counts, honor_chows):
+        used = len(group.wild)
+        if used > wild or (group.kind == "pair" and not need_pair):
+            continue
+        c = list(counts)
+        for t in real:
+            c[t] -= 1
+        for rest in _wild_split(tuple(c), wild - used, need_pair and group.kind != "pair", honor_chows):
+            out.add(tuple(sorted((group, *rest), key=_group_key)))
+    return frozenset(out)
+
+
+def _group_key(g: Group):
+    return (g.kind in ("wild_set", "wild_pair"), g.tiles, g.kind, g.wild)
+
+
+def _decompose_wild(counts: tuple[int, ...], wild: int, honor_chows: bool) -> tuple[Division, ...]:
+    if (sum(counts) + wild) % 3 != 2:
+        return ()
+    out = []
+    for groups in _wild_split(counts, wild, True, honor_chows):
+        pair = next(g for g in groups if g.kind in ("pair", "wild_pair"))
+        sets = tuple(g for g in groups if g is not pair)
+        out.append(Division(sets, pair))
+    out.sort(key=lambda d: (tuple(_group_key(g) for g in d.sets), _group_key(d.pair)))
+    return tuple(out)

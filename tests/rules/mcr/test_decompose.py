@@ -51,9 +51,20 @@ def test_honor_chows_for_rulesets_that_allow_them():
     ]
 
 
-def test_wildcards_are_accepted_by_the_api_but_not_implemented_yet():
-    with pytest.raises(NotImplementedError):
-        D.decompose(counts("123m11z"), wildcards=1)
+def test_a_wildcard_stands_for_the_missing_tile():
+    # 13m + 精 reads as W1 W2 W3 with the wildcard as W2 (Nanchang 精, shared/rules/nanchang.md)
+    [d] = D.decompose(counts("13m456p789s11z"), wildcards=1)
+    assert d.sets[0] == D.Group("chow", (0, 1, 2), (1,))
+    [d] = D.decompose(counts("123m456p789s1z"), wildcards=1)
+    assert d.pair == D.Group("pair", (27, 27), (27,))
+
+
+def test_three_wildcards_can_be_a_set_of_their_own():
+    ds = D.decompose(counts("123m456p11z"), wildcards=3)
+    assert any(D.Group("wild_set", ()) in d.sets for d in ds)
+    assert D.decompose(counts("19m"), wildcards=1) == ()  # 3 tiles: not 3n + 2
+    with pytest.raises(ValueError):
+        D.decompose(counts("11z"), wildcards=-1)
 
 
 def test_count_vector_length_is_checked():
