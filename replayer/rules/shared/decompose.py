@@ -232,9 +232,11 @@ def _block_complete(counts: tuple[int, ...], numbered: bool, honor_chows: bool) 
     return (any(not p for p, _ in parts), any(p for p, _ in parts))
 
 
-def is_complete(counts: tuple[int, ...], *, honor_chows: bool = False) -> bool:
-    """True when ``counts`` (3n + 2 tiles) is n sets and a pair. Counts above 4 are allowed
-    (the check is structural), which is what wait computation needs."""
+def is_complete(counts: tuple[int, ...], *, wildcards: int = 0, honor_chows: bool = False) -> bool:
+    """True when ``counts`` (3n + 2 tiles with the wildcards) is n sets and a pair. Counts
+    above 4 are allowed (the check is structural), which is what wait computation needs."""
+    if wildcards:
+        return bool(decompose(counts, wildcards=wildcards, honor_chows=honor_chows))
     if sum(counts) % 3 != 2:
         return False
     pairs = 0
@@ -265,10 +267,21 @@ def seven_pairs_waits(counts: tuple[int, ...]) -> tuple[int, ...]:
 
 
 @lru_cache(maxsize=1 << 16)
-def waits(counts: tuple[int, ...], *, seven_pairs: bool = True, honor_chows: bool = False) -> tuple[int, ...]:
-    """Tiles that complete ``counts`` (3n + 1 tiles) into a regular shape — or, with
-    ``seven_pairs`` and 13 tiles, into seven pairs. Structural: a wait on a tile whose four
-    copies are all in the hand still counts (as the MCR reference does)."""
+def waits(counts: tuple[int, ...], *, seven_pairs: bool = True, wildcards: int = 0,
+          honor_chows: bool = False) -> tuple[int, ...]:
+    """Tiles that complete ``counts`` (3n + 1 tiles with the wildcards) into a regular shape —
+    or, with ``seven_pairs`` and 13 tiles without wildcards, into seven pairs. Structural: a
+    wait on a tile whose four copies are all in the hand still counts (as the MCR reference
+    does)."""
+    if wildcards:
+        c = list(counts)
+        out = []
+        for x in range(NUM_KINDS):
+            c[x] += 1
+            if decompose(tuple(c), wildcards=wildcards, honor_chows=honor_chows):
+                out.append(x)
+            c[x] -= 1
+        return tuple(out)
     found = set()
     c = list(counts)
     for x in range(NUM_KINDS):
