@@ -44,7 +44,7 @@ DataOpt = Annotated[
     Optional[Path],
     typer.Option(
         "--data",
-        help="Data directory of the embedded event store [default: $PAIPU_DATA or ./paipu-data].",
+        help="Data directory of the embedded event store (default: $PAIPU_DATA, else ./paipu-data).",
         show_default=False,
     ),
 ]
