@@ -51,6 +51,7 @@ from pathlib import Path
 from typing import Any
 
 from eventlog.events import ReportedFan
+from eventlog.ingest.botzone_text import BOTZONE_RULESET_OPTIONS
 from eventlog.ingest.base import ImportedGame, IngestError, ParseIssue, register
 from eventlog.ingest.builder import GameBuilder, check_tile, chow_run
 
@@ -205,6 +206,7 @@ class BotzoneJsonImporter:
                     game.players,
                     source=(f"https://botzone.org.cn/match/{game.match_id}"
                             if game.match_id else path.name),
+                    ruleset_options=dict(BOTZONE_RULESET_OPTIONS),
                 )
                 if tiles:
                     # Kept in the event's metadata, not in ``wall``: the payload's wall is

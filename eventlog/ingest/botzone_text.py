@@ -102,6 +102,12 @@ def parse_fans(text: str) -> tuple[int | None, list[ReportedFan]]:
     return total, fans
 
 
+#: Botzone's judge plays MCR with 136 tiles (no flowers) and four walls of 34, one per seat,
+#: each seat drawing from its own (a hand ends when the seat due to draw has none left).
+#: Both Botzone formats store these as the game's ruleset options.
+BOTZONE_RULESET_OPTIONS: dict[str, object] = {"flowers": False, "wall_layout": "per_seat"}
+
+
 class _Block:
     """One ``Match`` block being read."""
 
@@ -112,6 +118,7 @@ class _Block:
         self.b.at(line=line).game_started(
             [f"Player {i}" for i in range(4)],
             source=f"https://botzone.org.cn/match/{match_id}",
+            ruleset_options=dict(BOTZONE_RULESET_OPTIONS),
         )
         self.started = False
         self.winner: int | None = None
