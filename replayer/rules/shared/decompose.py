@@ -225,9 +225,43 @@ def decompose(counts: tuple[int, ...], *, wildcards: int = 0, honor_chows: bool 
     return tuple(out)
 
 
+_BLOCKS = ((0, 9, True), (9, 18, True), (18, 27, True), (27, 31, False), (31, 34, False))
+
+
+def _one_pair_possible(statuses) -> bool:
+    """Can each block be completed, exactly one of them with the pair? ``statuses`` are
+    ``(all sets possible, sets + pair possible)`` per block."""
+    must = 0
+    may = False
+    for no_pair, with_pair in statuses:
+        if not no_pair and not with_pair:
+            return False
+        if not no_pair:
+            must += 1
+        elif with_pair:
+            may = True
+    return must == 1 or (must == 0 and may)
+
+
+@lru_cache(maxsize=1 << 16)
+def _block_additions(counts: tuple[int, ...], numbered: bool, honor_chows: bool) -> tuple[tuple[int, tuple[bool, bool]], ...]:
+    """For each tile x of the block: the block's completion status once x is added."""
+    out = []
+    c = list(counts)
+    for x in range(len(counts)):
+        c[x] += 1
+        st = _block_complete(tuple(c), numbered, honor_chows)
+        c[x] -= 1
+        if st[0] or st[1]:
+            out.append((x, st))
+    return tuple(out)
+
+
 @lru_cache(maxsize=1 << 16)
 def _block_complete(counts: tuple[int, ...], numbered: bool, honor_chows: bool) -> tuple[bool, bool]:
     """(can be all sets, can be sets + one pair) for one block."""
+    if not any(counts):
+        return (True, False)
     parts = _numbered_block(counts) if numbered else _honor_block(counts, honor_chows)
     return (any(not p for p, _ in parts), any(p for p, _ in parts))
 
@@ -282,32 +316,15 @@ def waits(counts: tuple[int, ...], *, seven_pairs: bool = True, wildcards: int =
                 out.append(x)
             c[x] -= 1
         return tuple(out)
+    # Block by block: adding x changes only x's block; the hand is complete when every block
+    # is sets (+ at most one pair) and exactly one block holds the pair.
+    status = [_block_complete(counts[lo:hi], numbered, honor_chows) for lo, hi, numbered in _BLOCKS]
     found = set()
-    c = list(counts)
-    for x in range(NUM_KINDS):
-        # only tiles that touch the hand can complete it
-        if counts[x] == 0:
-            if x >= 27:
-                if not honor_chows:
-                    continue
-                found_block = counts[27:31] if x < 31 else counts[31:34]
-                if not any(found_block):
-                    continue
-                c[x] += 1
-                if is_complete(tuple(c), honor_chows=honor_chows):
-                    found.add(x)
-                c[x] -= 1
-                continue
-            r = x % 9
-            near = any(
-                0 <= r + d < 9 and counts[x + d] for d in (-2, -1, 1, 2)
-            )
-            if not near:
-                continue
-        c[x] += 1
-        if is_complete(tuple(c), honor_chows=honor_chows):
-            found.add(x)
-        c[x] -= 1
+    for b, (lo, hi, numbered) in enumerate(_BLOCKS):
+        others = status[:b] + status[b + 1:]
+        for x, with_x in _block_additions(counts[lo:hi], numbered, honor_chows):
+            if _one_pair_possible((with_x, *others)):
+                found.add(lo + x)
     if seven_pairs:
         found.update(seven_pairs_waits(counts))
     return tuple(sorted(found))

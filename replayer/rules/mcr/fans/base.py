@@ -42,6 +42,9 @@ class Fan:
     #: True when ``count`` only reads the set-combination allocation (``ctx.combos``); the
     #: calculator then takes the count from that allocation directly (same result, faster).
     combination: bool = False
+    #: True when ``count`` reads only ``ctx.facts`` and ``ctx.shape``; the calculator then
+    #: memoises it per (facts, shape).
+    tiles_only: bool = False
 
 
 class Facts(NamedTuple):

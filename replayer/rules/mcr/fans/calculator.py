@@ -8,6 +8,8 @@ Pung, or any reading of a hand that is also seven pairs, replaces an earlier equ
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from ..options import DEFAULT_OPTIONS, McrOptions
 from ..situation import FanItem, FanResult, WinSituation
 from . import FAN_BY_ID, FANS
@@ -16,13 +18,25 @@ from .context import McrInputError, prepare, readings
 
 __all__ = ["score", "McrInputError", "evaluate"]
 
-_SCORED = tuple(f for f in FANS if not f.residual and f.id != "flower_tiles" and not f.combination)
+_SCORED = tuple(
+    f for f in FANS if not f.residual and f.id != "flower_tiles" and not f.combination and not f.tiles_only
+)
+_TILES_ONLY = tuple(f for f in FANS if f.tiles_only)
 _POINTS = {f.id: f.points for f in FANS}
 _NUMBER = {f.id: f.number for f in FANS}
 _CHICKEN = FAN_BY_ID["chicken_hand"]
 _FLOWERS = FAN_BY_ID["flower_tiles"]
+# a context whose only meaningful fields are facts and shape, for the tiles-only fans
+_PROBE = WinContext(*([None] * len(WinContext._fields)))
 _PREDICATES = tuple((f.id, f.count) for f in _SCORED)
 _EXCLUDES = {f.id: f.excludes for f in FANS if f.excludes}
+
+
+@lru_cache(maxsize=1 << 12)
+def _tiles_only_fans(facts, shape: str) -> tuple[tuple[str, int], ...]:
+    """The fans that depend only on which tiles occur and the shape (Fan.tiles_only)."""
+    probe = _PROBE._replace(facts=facts, shape=shape)
+    return tuple((f.id, n) for f in _TILES_ONLY if (n := f.count(probe)))
 
 
 def evaluate(ctx: WinContext) -> dict[str, int]:
@@ -31,6 +45,8 @@ def evaluate(ctx: WinContext) -> dict[str, int]:
     found: dict[str, int] = {}
     for fid, _ in ctx.combos:  # the combination fans (Fan.combination) read this allocation
         found[fid] = found.get(fid, 0) + 1
+    for fid, n in _tiles_only_fans(ctx.facts, ctx.shape):
+        found[fid] = n
     for fid, count in _PREDICATES:
         n = count(ctx)
         if n:

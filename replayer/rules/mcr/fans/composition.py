@@ -7,6 +7,8 @@ Source: shared/rules/competition.md Part B3.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from .base import Fan, WinContext, all_tiles
 
 _SETS_AND_PAIR = ("regular",)
@@ -51,7 +53,7 @@ def _range(name: str):
     return count
 
 
-FANS = (
+_FANS = (
     Fan(3, "all_green", "All Green", "绿一色", 88, lambda c: int(c.facts.all_green), all_tiles,
         excludes=("half_flush", "one_voided_suit")),
     Fan(8, "all_terminals", "All Terminals", "清幺九", 64,
@@ -94,3 +96,7 @@ FANS = (
     Fan(75, "one_voided_suit", "One Voided Suit", "缺一门", 1, lambda c: int(c.facts.suits == 2), all_tiles),
     Fan(76, "no_honors", "No Honors", "无字", 1, lambda c: int(not c.facts.has_honors), all_tiles),
 )
+
+# These read only the kinds of tiles and the shape (Fan.tiles_only).
+_TILES_ONLY = {"all_green", "all_terminals", "all_honors", "all_terminals_and_honors", "full_flush", "upper_tiles", "middle_tiles", "lower_tiles", "upper_four", "lower_four", "reversible_tiles", "half_flush", "all_types", "all_simples", "one_voided_suit", "no_honors"}
+FANS = tuple(replace(f, tiles_only=f.id in _TILES_ONLY) for f in _FANS)

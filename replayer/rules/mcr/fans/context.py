@@ -7,6 +7,7 @@ memoised in :mod:`replayer.rules.shared.decompose`.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import NamedTuple
 
 from replayer import tiles as T
@@ -130,7 +131,7 @@ def _context(hand: Hand, options: McrOptions, shape: str, sets, pair: int, wait:
     open_melds = sum(1 for _, _, conc in hand.melds if not conc)
     return WinContext(
         shape=shape,
-        facts=facts_of(frozenset(i for i, c in enumerate(hand.counts) if c)),
+        facts=_facts(hand.counts),
         counts=hand.counts,
         win=hand.win,
         sets=tuple(sets),
@@ -154,6 +155,11 @@ def _context(hand: Hand, options: McrOptions, shape: str, sets, pair: int, wait:
         knitted=knitted,
         kong_fan=options.concealed_and_melded_kong,
     )
+
+
+@lru_cache(maxsize=1 << 14)
+def _facts(counts: tuple[int, ...]):
+    return facts_of(frozenset(i for i, c in enumerate(counts) if c))
 
 
 def _wait_position(groups, win: int) -> str | None:
@@ -224,6 +230,31 @@ def _is_nine_gates(hand: Hand) -> bool:
     return block == (3, 1, 1, 1, 1, 1, 1, 1, 3) and sum(before) == 13
 
 
+@lru_cache(maxsize=1 << 14)
+def concealed_shape(standing: tuple[int, ...], win: int) -> tuple:
+    """Which irregular shape a fully concealed hand has, in the reference's order of trial:
+    ``("seven_pairs", shifted)``, ``("honors_knitted", kind, numbered tiles)``,
+    ``("thirteen_orphans",)``, ``("knitted", sequence)``, ``("nine_gates",)`` or ``()``.
+    Memoised on the count tuple and the winning tile."""
+    if is_seven_pairs(standing):
+        return ("seven_pairs", seven_shifted_pairs_suit(standing) is not None)
+    kind = honors_and_knitted(standing)
+    if kind is not None:
+        return ("honors_knitted", kind, tuple(t for t in range(27) if standing[t]))
+    if is_thirteen_orphans(standing):
+        return ("thirteen_orphans",)
+    seq = knitted_straight_in(standing)
+    if seq is not None:
+        return ("knitted", seq)
+    if win < 27:
+        suit = win // 9
+        block = list(standing[9 * suit: 9 * suit + 9])
+        block[win % 9] -= 1
+        if block == [3, 1, 1, 1, 1, 1, 1, 1, 3] and sum(standing) == 14:
+            return ("nine_gates",)
+    return ()
+
+
 def readings(hand: Hand, options: McrOptions) -> tuple[WinContext | None, list[WinContext]]:
     """The special reading (if any) and the regular readings of ``hand``, in the order the
     reference meets them. Regular readings are only produced when there is no special reading
@@ -231,20 +262,21 @@ def readings(hand: Hand, options: McrOptions) -> tuple[WinContext | None, list[W
     special = None
     regular_detail = ""
     if not hand.melds:
-        if is_seven_pairs(hand.standing):
-            shifted = seven_shifted_pairs_suit(hand.standing) is not None
-            special = _context(hand, options, "seven_pairs", (), -1, None, "shifted" if shifted else "")
-        elif (kind := honors_and_knitted(hand.standing)) is not None:
-            numbered = tuple(t for t in range(27) if hand.standing[t])
-            special = _context(hand, options, "honors_knitted", (), -1, None, kind,
+        shape = concealed_shape(hand.standing, hand.win)
+        kind = shape[0] if shape else ""
+        if kind == "seven_pairs":
+            special = _context(hand, options, "seven_pairs", (), -1, None, "shifted" if shape[1] else "")
+        elif kind == "honors_knitted":
+            numbered = shape[2]
+            special = _context(hand, options, "honors_knitted", (), -1, None, shape[1],
                                knitted=numbered if len(numbered) == 9 else ())
-        elif is_thirteen_orphans(hand.standing):
+        elif kind == "thirteen_orphans":
             special = _context(hand, options, "thirteen_orphans", (), -1, None)
-        elif (seq := knitted_straight_in(hand.standing)) is not None and (
-            ctx := _knitted(hand, options, seq)
-        ) is not None:
-            special = ctx
-        elif _is_nine_gates(hand):
+        elif kind == "knitted":
+            special = _knitted(hand, options, shape[1])
+            if special is None and _is_nine_gates(hand):
+                regular_detail = "nine_gates"
+        elif kind == "nine_gates":
             regular_detail = "nine_gates"
     elif len(hand.melds) == 1 and (seq := knitted_straight_in(hand.standing)) is not None:
         special = _knitted(hand, options, seq)
