@@ -21,7 +21,7 @@ import argparse
 import time
 from pathlib import Path
 
-from replayer.rules.mcr.fans import base, calculator, combine, context
+from replayer.rules.mcr.fans import base, calculator, combine, composition, context
 from replayer.rules.mcr.fans.calculator import score
 from replayer.rules.mcr.vectors import oracle_args, read_vectors
 from replayer.rules.shared import decompose, shapes
@@ -30,8 +30,9 @@ VECTORS = Path(__file__).resolve().parent.parent / "tests" / "data" / "mcr" / "f
 
 
 WHOLE_HAND_CACHES = (decompose.decompose, decompose.waits, decompose._wild_split, shapes.knitted_straight_in,
-                     context.concealed_shape, context._facts, base._all_tiles)
+                     context.concealed_shape, context._facts, base._all_tiles, composition._every_group)
 PIECE_CACHES = (decompose._numbered_block, decompose._honor_block, decompose._block_complete,
+                decompose._block_groups_numbered, decompose._block_groups_honor,
                 decompose._block_additions, base.facts_of, combine.chow_fans, combine.pung_fans,
                 calculator._tiles_only_fans)
 

@@ -159,7 +159,8 @@ def _honor_block(counts: tuple[int, ...], chows: bool) -> tuple[tuple[bool, tupl
     return tuple(out)
 
 
-def _block_groups_numbered(base: int, counts: tuple[int, ...]) -> list[tuple[bool, list[Group]]]:
+@lru_cache(maxsize=1 << 16)
+def _block_groups_numbered(base: int, counts: tuple[int, ...]) -> tuple[tuple[bool, tuple[Group, ...]], ...]:
     res = []
     for has_pair, groups in _numbered_block(counts):
         gs = []
@@ -171,15 +172,16 @@ def _block_groups_numbered(base: int, counts: tuple[int, ...]) -> list[tuple[boo
                 gs.append(_chow(t))
             else:
                 gs.append(Group("pair", (t, t)))
-        res.append((has_pair, gs))
-    return res
+        res.append((has_pair, tuple(gs)))
+    return tuple(res)
 
 
-def _block_groups_honor(base: int, counts: tuple[int, ...], chows: bool) -> list[tuple[bool, list[Group]]]:
-    res = []
-    for has_pair, groups in _honor_block(counts, chows):
-        res.append((has_pair, [Group(kind, tuple(base + x for x in tiles)) for kind, tiles in groups]))
-    return res
+@lru_cache(maxsize=1 << 12)
+def _block_groups_honor(base: int, counts: tuple[int, ...], chows: bool) -> tuple[tuple[bool, tuple[Group, ...]], ...]:
+    return tuple(
+        (has_pair, tuple(Group(kind, tuple(base + x for x in tiles)) for kind, tiles in groups))
+        for has_pair, groups in _honor_block(counts, chows)
+    )
 
 
 @lru_cache(maxsize=1 << 16)
@@ -321,8 +323,13 @@ def waits(counts: tuple[int, ...], *, seven_pairs: bool = True, wildcards: int =
     status = [_block_complete(counts[lo:hi], numbered, honor_chows) for lo, hi, numbered in _BLOCKS]
     found = set()
     for b, (lo, hi, numbered) in enumerate(_BLOCKS):
+        additions = _block_additions(counts[lo:hi], numbered, honor_chows)
+        if not additions:
+            continue
         others = status[:b] + status[b + 1:]
-        for x, with_x in _block_additions(counts[lo:hi], numbered, honor_chows):
+        if not all(np or wp for np, wp in others):
+            continue
+        for x, with_x in additions:
             if _one_pair_possible((with_x, *others)):
                 found.add(lo + x)
     if seven_pairs:

@@ -8,6 +8,7 @@ Source: shared/rules/competition.md Part B3.
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import lru_cache
 
 from .base import Fan, WinContext, all_tiles
 
@@ -15,21 +16,24 @@ _SETS_AND_PAIR = ("regular",)
 _PUNG_SHAPES = ("regular", "seven_pairs")  # 由刻子(杠)、将组成: the pure-tile hands need sets or pairs
 
 
-def _groups(ctx: WinContext):
-    """Every set (as its tiles) and the pair, for a regular reading."""
-    return [tiles for _, tiles in ctx.sets] + [(ctx.pair, ctx.pair)]
+@lru_cache(maxsize=1 << 14)
+def _every_group(sets, pair: int) -> tuple[bool, bool]:
+    """(every set and the pair holds a terminal or honor, every one holds a 5)."""
+    groups = [tiles for _, tiles in sets] + [(pair, pair)]
+    return (
+        all(any(t >= 27 or t % 9 in (0, 8) for t in g) for g in groups),
+        all(any(t < 27 and t % 9 == 4 for t in g) for g in groups),
+    )
 
 
 def _outside(ctx: WinContext) -> bool:
     """全带幺: each set and the pair holds a terminal or an honor."""
-    return ctx.shape == "regular" and all(
-        any(t >= 27 or t % 9 in (0, 8) for t in g) for g in _groups(ctx)
-    )
+    return ctx.shape == "regular" and not ctx.facts.all_simples and _every_group(ctx.sets, ctx.pair)[0]
 
 
 def _all_five(ctx: WinContext) -> bool:
     """全带五: each set and the pair holds a 5."""
-    return ctx.shape == "regular" and all(any(t < 27 and t % 9 == 4 for t in g) for g in _groups(ctx))
+    return ctx.shape == "regular" and not ctx.facts.has_honors and _every_group(ctx.sets, ctx.pair)[1]
 
 
 def _all_even_pungs(ctx: WinContext) -> bool:

@@ -20,6 +20,8 @@ def _dragons(ctx: WinContext) -> list[int]:
 
 def _terminal_or_honor_pungs(ctx: WinContext) -> int:
     """Pungs of 1/9 plus wind pungs that score nothing else."""
+    if not ctx.pungs:
+        return 0
     terminals = sum(1 for t in ctx.pungs if t < 27 and t % 9 in (0, 8))
     winds = _winds(ctx)
     if len(winds) >= 3:
