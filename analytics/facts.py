@@ -1,0 +1,306 @@
+"""One finished game → the rows of every fact table (analytics/schema.py).
+
+The game is replayed in audit mode (replayer/replay.py); everything computed — scores,
+wins, fans, settlement — comes from the replay, and what the source reported
+(``score_reported``, ``game_ended.final_scores``) is kept beside it in ``reported_*``
+columns. Hands without ``hand_ended`` (a game cut short) have no rows; games without
+``game_ended`` are not exported at all (:func:`game_facts` returns None), so a live game
+appears once it is over (docs/analytics.md, "Which games are exported").
+
+Ruleset-neutral: the fans of a win are read from the ruleset's explained score when it
+has ``fans`` items with ``name_en``, ``name_zh``, ``points`` and ``count`` (MCR's
+``FanResult``); a ruleset without them gives wins with no fan rows.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import date, datetime, timezone
+from typing import Any
+
+from eventlog.events import StoredEvent
+from replayer.replay import replay
+from replayer.state import TableState, WinRecord
+
+__all__ = ["GameFacts", "game_facts", "game_date"]
+
+_DATE_FORMATS = ("%Y-%m-%d", "%Y.%m.%d", "%Y/%m/%d")
+
+
+@dataclass
+class GameFacts:
+    """The rows of one finished game, per table name (columns of analytics/schema.py,
+    without the ``ruleset`` partition column), plus where it sits in the log."""
+
+    game_id: str
+    ruleset: str
+    end_position: int
+    last_position: int
+    rows: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+
+    def count(self, table: str) -> int:
+        return len(self.rows.get(table, ()))
+
+
+def _recorded_at(text: str) -> datetime | None:
+    if not text:
+        return None
+    try:
+        return datetime.strptime(text, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=timezone.utc)
+    except ValueError:
+        try:
+            return datetime.fromisoformat(text.replace("Z", "+00:00")).astimezone(timezone.utc)
+        except ValueError:
+            return None
+
+
+def game_date(first: StoredEvent) -> date | None:
+    """The game's date: game_started metadata ``date`` (``YYYY-MM-DD``, ``YYYY.MM.DD`` or
+    ``YYYY/MM/DD``, as PMN's ``Date`` tag) when present and readable, else the UTC date of
+    the event's ``recorded_at``; None when neither is known."""
+    text = first.metadata.get("date")
+    if isinstance(text, str):
+        for fmt in _DATE_FORMATS:
+            try:
+                return datetime.strptime(text.strip(), fmt).date()
+            except ValueError:
+                pass
+    rec = _recorded_at(first.recorded_at)
+    return rec.date() if rec else None
+
+
+def _fan_items(score: Any) -> list[Any]:
+    items = getattr(score, "fans", None) or ()
+    return [f for f in items if all(hasattr(f, a) for a in ("name_en", "name_zh", "points", "count"))]
+
+
+def _reported_changes(state: TableState) -> tuple[int, ...] | None:
+    """The hand's reported score changes: a whole-hand report (no winner) wins; else the
+    sum of the per-winner reports that carry changes; None when nothing was reported."""
+    with_changes = [r for r in state.reported if r.score_changes is not None]
+    if not with_changes:
+        return None
+    whole = [r for r in with_changes if r.winner is None]
+    if whole:
+        return tuple(whole[-1].score_changes)  # type: ignore[arg-type]
+    return tuple(sum(r.score_changes[i] for r in with_changes) for i in range(4))  # type: ignore[index]
+
+
+def _reported_total(state: TableState, seat: int) -> int | None:
+    totals = [r.total for r in state.reported if r.winner == seat and r.total is not None]
+    return totals[-1] if totals else None
+
+
+class _HandTracker:
+    """Actions and turns of the hand in progress (rows held until hand_ended)."""
+
+    def __init__(self, hand_number: int, dealer: int) -> None:
+        self.hand_number = hand_number
+        self.dealer = dealer
+        self.actions: list[dict[str, Any]] = []
+        self.turn = -1
+        self.open_turn: int | None = None  # seat whose turn is open (holds 14)
+        self.events = 0
+        self.findings = 0
+
+    def start_turn(self, seat: int) -> None:
+        self.turn += 1
+        self.open_turn = seat
+
+    def act(self, game_id: str, players: Sequence[str], seq: int, seat: int, action: str,
+            tile: str | None, detail: str | None = None, from_seat: int | None = None) -> None:
+        self.actions.append({
+            "game_id": game_id,
+            "hand_number": self.hand_number,
+            "seq": seq,
+            "turn": max(self.turn, 0),
+            "seat": seat,
+            "player": players[seat] if seat < len(players) else "",
+            "action": action,
+            "tile": tile,
+            "detail": detail,
+            "from_seat": from_seat,
+        })
+
+
+def game_facts(events: Sequence[StoredEvent]) -> GameFacts | None:
+    """Replay one game (``events`` in seq order, all of one stream) and build its rows.
+
+    Returns None when the game is not finished (no ``game_ended``) or has no
+    ``game_started``. Raises :class:`replayer.findings.RulesetError` for an unknown ruleset
+    (the caller reports the game)."""
+    if not events or events[0].type != "game_started":
+        return None
+    end = next((e for e in events if e.type == "game_ended"), None)
+    if end is None:
+        return None
+    first = events[0]
+    game_id = first.game_id
+    day = game_date(first)
+    rows: dict[str, list[dict[str, Any]]] = {
+        "games": [], "hands": [], "seat_results": [], "wins": [], "fans": [], "actions": [],
+    }
+    state = TableState()
+    hand: _HandTracker | None = None
+    total_findings = 0
+    hands_done = 0
+    players: tuple[str, ...] = ()
+
+    for step in replay(events):
+        e, state = step.event, step.state
+        total_findings += len(step.findings)
+        p = e.payload
+        t = e.type
+        if t == "game_started":
+            players = state.players
+            continue
+        if t == "hand_started":
+            hand = _HandTracker(state.hand_number if state.hand_number is not None else p.hand_number,
+                                state.dealer if state.dealer is not None else p.dealer)
+        if hand is None:
+            continue
+        hand.events += 1
+        hand.findings += len(step.findings)
+        if t == "tile_drawn":
+            if p.source == "wall":
+                hand.start_turn(p.seat)
+            hand.act(game_id, players, e.seq, p.seat, "draw", p.tile, p.source)
+        elif t == "tile_discarded":
+            if hand.open_turn != p.seat:  # the dealer's first discard from a dealt 14
+                hand.start_turn(p.seat)
+            hand.act(game_id, players, e.seq, p.seat, "discard", p.tile)
+            hand.open_turn = None
+        elif t in ("chow", "pung"):
+            hand.start_turn(p.seat)
+            tile = p.claimed_tile if t == "chow" else p.tile
+            hand.act(game_id, players, e.seq, p.seat, t, tile, None, _discarder(state, p.discard_seq))
+        elif t == "kong":
+            if p.kind == "melded":
+                hand.start_turn(p.seat)
+            frm = _discarder(state, p.discard_seq) if p.kind == "melded" else None
+            hand.act(game_id, players, e.seq, p.seat, "kong", p.tile, p.kind, frm)
+        elif t == "pass":
+            hand.act(game_id, players, e.seq, p.seat, "pass", None, p.claim,
+                     _discarder(state, p.discard_seq))
+        elif t == "flower_replaced":
+            hand.act(game_id, players, e.seq, p.seat, "flower", p.flower)
+        elif t == "win_declared":
+            how = "self_drawn" if p.self_drawn else ("robbing_kong" if p.robbing_kong else "discard")
+            hand.act(game_id, players, e.seq, p.seat, "win", p.tile, how,
+                     None if p.self_drawn else p.from_seat)
+        elif t == "hand_ended":
+            _hand_rows(rows, game_id, players, state, hand, day)
+            hands_done += 1
+            hand = None
+
+    final = state
+    rec = _recorded_at(first.recorded_at)
+    rows["games"].append({
+        "game_id": game_id,
+        "ruleset_options": json.dumps(dict(final.ruleset_options), sort_keys=True,
+                                      separators=(",", ":"), ensure_ascii=False),
+        "source": first.payload.source,
+        "source_format": str(first.metadata.get("format", "")),
+        "source_file": str(first.metadata.get("source", "")),
+        "players": list(final.players),
+        "hands": hands_done,
+        "initial_scores": list(final.initial_scores),
+        "final_scores": list(final.scores),
+        "reported_final_scores": list(end.payload.final_scores) if end.payload.final_scores is not None else None,
+        "findings": total_findings,
+        "event_count": len(events),
+        "first_position": first.position,
+        "end_position": end.position,
+        "last_position": events[-1].position,
+        "recorded_at": rec,
+        "date": day,
+    })
+    return GameFacts(game_id, final.ruleset_id or first.payload.ruleset, end.position,
+                     events[-1].position, rows)
+
+
+def _discarder(state: TableState, discard_seq: int | None) -> int | None:
+    if discard_seq is None:
+        return state.pending.seat if state.pending is not None else None
+    found = state.find_discard(discard_seq)
+    return found[0] if found else None
+
+
+def _hand_rows(rows: dict[str, list[dict[str, Any]]], game_id: str, players: Sequence[str],
+               state: TableState, hand: _HandTracker, day: date | None) -> None:
+    result = state.hands[-1]
+    legal: list[WinRecord] = [w for w in state.wins if w.legal]
+    first = legal[0] if legal else None
+    n = result.hand_number
+    outcome = "win" if legal else ("draw" if result.exhaustive_draw else "other")
+    rows["hands"].append({
+        "game_id": game_id,
+        "hand_number": n,
+        "prevalent_wind": result.prevalent_wind,
+        "dealer": result.dealer,
+        "outcome": outcome,
+        "winner": first.seat if first else None,
+        "winners": len(legal),
+        "self_drawn": first.self_drawn if first else None,
+        "discarder": None if first is None or first.self_drawn else first.from_seat,
+        "win_tile": first.tile if first else None,
+        "fan_total": first.points if first else None,
+        "reported_total": _reported_total(state, first.seat) if first else None,
+        "turns": hand.turn + 1,
+        "events": hand.events,
+        "findings": hand.findings,
+        "date": day,
+    })
+    reported = _reported_changes(state)
+    dealt_in = {w.from_seat for w in legal if not w.self_drawn and w.from_seat is not None}
+    for seat in range(4):
+        mine = [w for w in legal if w.seat == seat]
+        rows["seat_results"].append({
+            "game_id": game_id,
+            "hand_number": n,
+            "seat": seat,
+            "player": players[seat] if seat < len(players) else "",
+            "is_dealer": seat == result.dealer,
+            "seat_wind": state.seats[seat].wind or "",
+            "score_change": result.changes[seat],
+            "reported_score_change": reported[seat] if reported is not None else None,
+            "won": bool(mine),
+            "self_drawn": any(w.self_drawn for w in mine),
+            "dealt_in": seat in dealt_in,
+            "date": day,
+        })
+    for w in legal:
+        fans = _fan_items(w.score)
+        player = players[w.seat] if w.seat < len(players) else ""
+        rows["wins"].append({
+            "game_id": game_id,
+            "hand_number": n,
+            "win_seq": w.seq,
+            "seat": w.seat,
+            "player": player,
+            "win_tile": w.tile,
+            "self_drawn": w.self_drawn,
+            "discarder": None if w.self_drawn else w.from_seat,
+            "robbing_kong": w.robbing_kong,
+            "total": w.points if w.points is not None else 0,
+            "fans": len(fans),
+            "points_won": w.settlement.changes[w.seat] if w.settlement is not None else 0,
+            "reported_total": _reported_total(state, w.seat),
+            "date": day,
+        })
+        for f in fans:
+            rows["fans"].append({
+                "game_id": game_id,
+                "hand_number": n,
+                "win_seq": w.seq,
+                "seat": w.seat,
+                "player": player,
+                "name_en": f.name_en,
+                "name_zh": f.name_zh,
+                "points": f.points,
+                "count": f.count,
+                "date": day,
+            })
+    rows["actions"].extend(hand.actions)

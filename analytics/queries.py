@@ -1,0 +1,367 @@
+"""The analytics queries (shared/DESIGN.md §7): DuckDB over the exported Parquet facts.
+
+One module, used by ``paipu stats`` and by the dashboard::
+
+    from analytics.queries import Analytics
+    with Analytics.open("paipu-data/parquet") as a:
+        a.seat_stats(by="player", ruleset="mcr")
+        a.fan_frequency()
+        a.fan_cooccurrence(limit=20)
+        a.hand_lengths()
+
+Every query reads only the part files the export manifest lists, after checking their
+size and SHA-256 (analytics/export.py), so a damaged or missing file raises
+:class:`analytics.export.DamagedExport` naming the file and the command that rebuilds it.
+
+Every rate comes with its sample size (the denominator) and a 95 % Wilson score interval
+(:func:`wilson`). Results are lists of plain dicts (JSON-ready: dates as ISO text) in a
+fixed order.
+
+Filters shared by the queries: ``ruleset``, ``player`` (exact name), ``date_from`` /
+``date_to`` (inclusive, ``datetime.date`` or ``YYYY-MM-DD``; the game's date, see
+analytics/schema.py), ``dealer`` (True: only hands the seat dealt; False: only hands it
+did not).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import pyarrow as pa
+
+from analytics.export import Export, open_export
+from analytics.schema import TABLES
+
+__all__ = ["Analytics", "wilson", "Z95", "GROUPS"]
+
+#: The two-sided 95 % standard normal quantile.
+Z95 = 1.959963984540054
+
+#: Grouping keys of :meth:`Analytics.seat_stats` → the seat_results column.
+GROUPS: dict[str, str] = {
+    "player": "player",
+    "seat": "seat",
+    "ruleset": "ruleset",
+    "dealer": "is_dealer",
+    "seat_wind": "seat_wind",
+}
+
+
+def wilson(successes: int, n: int, z: float = Z95) -> tuple[float | None, float | None]:
+    """The Wilson score interval of ``successes`` out of ``n`` (default 95 %).
+
+    (Wilson 1927; the interval recommended by Brown, Cai & DasGupta 2001 for small n.)
+    Returns (None, None) when ``n`` is 0. Raises ValueError when successes is outside
+    0..n."""
+    if n == 0:
+        return None, None
+    if not 0 <= successes <= n:
+        raise ValueError(f"successes must be within 0..{n}, got {successes}")
+    p = successes / n
+    z2 = z * z
+    denom = 1 + z2 / n
+    centre = (p + z2 / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / denom
+    low = 0.0 if successes == 0 else max(0.0, centre - half)
+    high = 1.0 if successes == n else min(1.0, centre + half)
+    return low, high
+
+
+def _rate(row: dict[str, Any], name: str, k: int, n: int) -> None:
+    low, high = wilson(k, n)
+    row[name] = k / n if n else None
+    row[f"{name}_ci_low"] = low
+    row[f"{name}_ci_high"] = high
+
+
+def _as_date(v: date | str | None) -> date | None:
+    if v is None or isinstance(v, date):
+        return v
+    return date.fromisoformat(v)
+
+
+class Analytics:
+    """DuckDB views over one committed export (``games``, ``hands``, ``seat_results``,
+    ``wins``, ``fans``, ``actions``, each with the ``ruleset`` partition column).
+
+    The files are verified once, when the object is made; keep one object per export
+    version (the dashboard caches it by the manifest's checkpoint)."""
+
+    def __init__(self, exp: Export, *, tables: Sequence[str] | None = None) -> None:
+        self.export = exp
+        self.con = duckdb.connect(":memory:")
+        self.con.execute("SET threads TO 2")
+        for t in TABLES:
+            if tables is not None and t.name not in tables:
+                continue
+            files = exp.files(t.name)
+            if files:
+                paths = ", ".join("'" + str(p).replace("'", "''") + "'" for p in files)
+                self.con.execute(
+                    f"CREATE VIEW {t.name} AS SELECT * FROM read_parquet([{paths}], "
+                    "hive_partitioning = true, hive_types = {'ruleset': VARCHAR})"
+                )
+            else:
+                empty = pa.Table.from_pylist([], schema=t.schema.append(pa.field("ruleset", pa.string())))
+                self.con.register(f"_{t.name}_empty", empty)
+                self.con.execute(f"CREATE VIEW {t.name} AS SELECT * FROM _{t.name}_empty")
+
+    @classmethod
+    def open(cls, out_dir: Path | str, data_dir: Path | str | None = None,
+             *, tables: Sequence[str] | None = None) -> Analytics:
+        """Open the export in ``out_dir``; ``tables`` limits the views (and the files
+        checked) to those tables. Raises ExportError / DamagedExport."""
+        return cls(open_export(out_dir, data_dir), tables=tables)
+
+    def close(self) -> None:
+        self.con.close()
+
+    def __enter__(self) -> Analytics:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # ------------------------------------------------------------------ helpers
+
+    def _where(self, *, ruleset: str | None = None, player: str | None = None,
+               date_from: date | str | None = None, date_to: date | str | None = None,
+               dealer: bool | None = None, prefix: str = "") -> tuple[str, list[Any]]:
+        conds, params = [], []
+        if ruleset is not None:
+            conds.append(f"{prefix}ruleset = ?")
+            params.append(ruleset)
+        if player is not None:
+            conds.append(f"{prefix}player = ?")
+            params.append(player)
+        if date_from is not None:
+            conds.append(f"{prefix}date >= ?")
+            params.append(_as_date(date_from))
+        if date_to is not None:
+            conds.append(f"{prefix}date <= ?")
+            params.append(_as_date(date_to))
+        if dealer is not None:
+            conds.append(f"{prefix}is_dealer = ?")
+            params.append(dealer)
+        return (" WHERE " + " AND ".join(conds)) if conds else "", params
+
+    def _rows(self, sql: str, params: list[Any]) -> list[dict[str, Any]]:
+        cur = self.con.execute(sql, params)
+        names = [d[0] for d in cur.description]
+        out = []
+        for rec in cur.fetchall():
+            row = {}
+            for k, v in zip(names, rec):
+                row[k] = v.isoformat() if isinstance(v, date) else v
+            out.append(row)
+        return out
+
+    # ------------------------------------------------------------------ queries
+
+    def summary(self) -> dict[str, Any]:
+        """Games, hands, wins and the date range per ruleset, and the export checkpoint."""
+        rows = self._rows(
+            "SELECT g.ruleset, count(*) AS games, sum(g.hands)::BIGINT AS hands, "
+            "min(g.date) AS date_from, max(g.date) AS date_to FROM games g "
+            "GROUP BY g.ruleset ORDER BY g.ruleset", [])
+        return {"checkpoint": self.export.checkpoint, "rulesets": rows}
+
+    def seat_stats(
+        self,
+        by: str | Sequence[str] = "player",
+        *,
+        ruleset: str | None = None,
+        player: str | None = None,
+        date_from: date | str | None = None,
+        date_to: date | str | None = None,
+        dealer: bool | None = None,
+    ) -> list[dict[str, Any]]:
+        """Win, self-draw and deal-in rates and average points per group of seat results.
+
+        ``by``: one or more of :data:`GROUPS` (player, seat, ruleset, dealer, seat_wind);
+        ``()`` for one overall row. One dict per group, ordered by the group keys, with the
+        keys: the group keys; ``hands`` (seat-hands: the sample size of every rate);
+        ``wins``, ``self_draws``, ``deal_ins``; ``win_rate``, ``self_draw_rate``
+        (self-drawn wins per hand), ``deal_in_rate`` (hands in which the seat discarded a
+        winning tile, per hand), each with ``_ci_low``/``_ci_high``; ``avg_points_won``
+        (mean score change over the hands won, sample ``wins``); ``hands_lost`` and
+        ``avg_points_lost`` (mean points lost, positive, over the hands with a negative
+        score change); ``avg_score_change``. Raises ValueError for an unknown group."""
+        dims = [by] if isinstance(by, str) else list(by)
+        for d in dims:
+            if d not in GROUPS:
+                raise ValueError(f"unknown grouping {d!r} (use one of {', '.join(GROUPS)})")
+        where, params = self._where(ruleset=ruleset, player=player, date_from=date_from,
+                                    date_to=date_to, dealer=dealer)
+        cols = [f"{GROUPS[d]} AS {d}" for d in dims]
+        group = f" GROUP BY {', '.join(GROUPS[d] for d in dims)} ORDER BY {', '.join(GROUPS[d] for d in dims)}" if dims else ""
+        sql = (
+            f"SELECT {''.join(c + ', ' for c in cols)}"
+            "count(*) AS hands, count(*) FILTER (WHERE won) AS wins, "
+            "count(*) FILTER (WHERE self_drawn) AS self_draws, "
+            "count(*) FILTER (WHERE dealt_in) AS deal_ins, "
+            "avg(score_change) FILTER (WHERE won) AS avg_points_won, "
+            "count(*) FILTER (WHERE score_change < 0) AS hands_lost, "
+            "-avg(score_change) FILTER (WHERE score_change < 0) AS avg_points_lost, "
+            "avg(score_change) AS avg_score_change "
+            f"FROM seat_results{where}{group}"
+        )
+        out = []
+        for row in self._rows(sql, params):
+            n = row["hands"]
+            if not n:
+                continue
+            _rate(row, "win_rate", row["wins"], n)
+            _rate(row, "self_draw_rate", row["self_draws"], n)
+            _rate(row, "deal_in_rate", row["deal_ins"], n)
+            out.append(row)
+        return out
+
+    def fan_frequency(
+        self,
+        *,
+        ruleset: str | None = None,
+        player: str | None = None,
+        date_from: date | str | None = None,
+        date_to: date | str | None = None,
+    ) -> list[dict[str, Any]]:
+        """Share of legal wins that contain each fan, per ruleset.
+
+        One dict per (ruleset, fan): ``ruleset``, ``name_en``, ``name_zh``,
+        ``wins_with_fan``, ``wins`` (the ruleset's wins under the filters: the sample size),
+        ``share_of_wins`` with ``_ci_low``/``_ci_high``, ``points`` (of one instance),
+        ``times_counted`` (sum of counts). Ordered by ruleset, share (highest first),
+        name_en. A fan is listed once per win (the ruleset's explained score gives each
+        fan once, with a count)."""
+        where, params = self._where(ruleset=ruleset, player=player, date_from=date_from, date_to=date_to)
+        sql = (
+            f"WITH w AS (SELECT ruleset, count(*) AS wins FROM wins{where} GROUP BY ruleset), "
+            f"f AS (SELECT ruleset, name_en, min(name_zh) AS name_zh, count(*) AS wins_with_fan, "
+            f"min(points) AS points, sum(count)::BIGINT AS times_counted FROM fans{where} "
+            "GROUP BY ruleset, name_en) "
+            "SELECT f.ruleset, f.name_en, f.name_zh, f.wins_with_fan, w.wins, f.points, f.times_counted "
+            "FROM f JOIN w USING (ruleset) ORDER BY f.ruleset, f.wins_with_fan DESC, f.name_en"
+        )
+        out = []
+        for row in self._rows(sql, params + params):
+            _rate(row, "share_of_wins", row["wins_with_fan"], row["wins"])
+            out.append(row)
+        return out
+
+    def fan_cooccurrence(
+        self,
+        *,
+        ruleset: str | None = None,
+        player: str | None = None,
+        date_from: date | str | None = None,
+        date_to: date | str | None = None,
+        min_wins: int = 1,
+        limit: int | None = 50,
+    ) -> list[dict[str, Any]]:
+        """Pairs of fans found in the same win.
+
+        One dict per (ruleset, fan_a, fan_b) with fan_a < fan_b (English names) and at
+        least ``min_wins`` wins with both: ``wins_with_both``, ``wins`` (sample size),
+        ``share_of_wins`` (+ CI), ``wins_with_a``, ``wins_with_b``, ``p_b_given_a`` =
+        both / wins_with_a (+ CI), ``lift`` = share_of_wins / (share_a × share_b).
+        Ordered by wins_with_both (highest first), then names; at most ``limit`` rows."""
+        where, params = self._where(ruleset=ruleset, player=player, date_from=date_from, date_to=date_to)
+        lim = f" LIMIT {int(limit)}" if limit is not None else ""
+        sql = (
+            f"WITH f AS (SELECT ruleset, game_id, win_seq, name_en FROM fans{where}), "
+            f"w AS (SELECT ruleset, count(*) AS wins FROM wins{where} GROUP BY ruleset), "
+            "one AS (SELECT ruleset, name_en, count(*) AS n FROM f GROUP BY ruleset, name_en), "
+            "pairs AS (SELECT a.ruleset, a.name_en AS fan_a, b.name_en AS fan_b, count(*) AS wins_with_both "
+            "FROM f a JOIN f b ON a.ruleset = b.ruleset AND a.game_id = b.game_id "
+            "AND a.win_seq = b.win_seq AND a.name_en < b.name_en GROUP BY a.ruleset, a.name_en, b.name_en "
+            "HAVING count(*) >= ?) "
+            "SELECT p.ruleset, p.fan_a, p.fan_b, p.wins_with_both, w.wins, oa.n AS wins_with_a, "
+            "ob.n AS wins_with_b FROM pairs p JOIN w USING (ruleset) "
+            "JOIN one oa ON oa.ruleset = p.ruleset AND oa.name_en = p.fan_a "
+            "JOIN one ob ON ob.ruleset = p.ruleset AND ob.name_en = p.fan_b "
+            f"ORDER BY p.wins_with_both DESC, p.ruleset, p.fan_a, p.fan_b{lim}"
+        )
+        out = []
+        for row in self._rows(sql, params + params + [min_wins]):
+            n = row["wins"]
+            _rate(row, "share_of_wins", row["wins_with_both"], n)
+            _rate(row, "p_b_given_a", row["wins_with_both"], row["wins_with_a"])
+            row["lift"] = (row["wins_with_both"] * n) / (row["wins_with_a"] * row["wins_with_b"])
+            out.append(row)
+        return out
+
+    def hand_lengths(
+        self,
+        *,
+        ruleset: str | None = None,
+        date_from: date | str | None = None,
+        date_to: date | str | None = None,
+        outcome: str | None = None,
+    ) -> list[dict[str, Any]]:
+        """Distribution of hand length in turns (hands.turns), per ruleset.
+
+        One dict per (ruleset, turns): ``hands`` with that length, ``total`` (the ruleset's
+        hands: sample size), ``share`` (+ CI), ``cumulative_share``. ``outcome``: only
+        hands ending in 'win', 'draw' or 'other'."""
+        where, params = self._where(ruleset=ruleset, date_from=date_from, date_to=date_to)
+        if outcome is not None:
+            where = (where + " AND " if where else " WHERE ") + "outcome = ?"
+            params.append(outcome)
+        sql = (
+            f"WITH h AS (SELECT ruleset, turns, count(*) AS hands FROM hands{where} GROUP BY ruleset, turns) "
+            "SELECT ruleset, turns, hands, sum(hands) OVER (PARTITION BY ruleset) AS total, "
+            "sum(hands) OVER (PARTITION BY ruleset ORDER BY turns) AS cumulative "
+            "FROM h ORDER BY ruleset, turns"
+        )
+        out = []
+        for row in self._rows(sql, params):
+            total = int(row["total"])
+            row["total"] = total
+            cum = int(row.pop("cumulative"))
+            _rate(row, "share", row["hands"], total)
+            row["cumulative_share"] = cum / total
+            out.append(row)
+        return out
+
+    def claim_rates(
+        self,
+        by: str = "player",
+        *,
+        ruleset: str | None = None,
+        player: str | None = None,
+    ) -> list[dict[str, Any]]:
+        """Claims per opportunity, from the actions table: ``discards_seen`` (discards by
+        the other seats: sample size), ``chows``, ``pungs``, ``melded_kongs``, ``claims``
+        and ``claim_rate`` = claims / discards_seen (+ CI), per ``by`` (player, seat or
+        ruleset)."""
+        if by not in ("player", "seat", "ruleset"):
+            raise ValueError(f"unknown grouping {by!r} (use player, seat or ruleset)")
+        where, params = self._where(ruleset=ruleset, player=player, prefix="s.")
+        sql = (
+            "WITH d AS (SELECT ruleset, game_id, hand_number, seat, count(*) AS n FROM actions "
+            "WHERE action = 'discard' GROUP BY ALL), "
+            "dh AS (SELECT ruleset, game_id, hand_number, sum(n) AS total FROM d GROUP BY ALL), "
+            "c AS (SELECT ruleset, game_id, hand_number, seat, "
+            "count(*) FILTER (WHERE action = 'chow') AS chows, "
+            "count(*) FILTER (WHERE action = 'pung') AS pungs, "
+            "count(*) FILTER (WHERE action = 'kong' AND detail = 'melded') AS melded_kongs "
+            "FROM actions GROUP BY ALL) "
+            f"SELECT s.{by} AS {by}, sum(dh.total - coalesce(d.n, 0))::BIGINT AS discards_seen, "
+            "sum(coalesce(c.chows, 0))::BIGINT AS chows, sum(coalesce(c.pungs, 0))::BIGINT AS pungs, "
+            "sum(coalesce(c.melded_kongs, 0))::BIGINT AS melded_kongs "
+            "FROM seat_results s JOIN dh USING (ruleset, game_id, hand_number) "
+            "LEFT JOIN d USING (ruleset, game_id, hand_number, seat) "
+            "LEFT JOIN c USING (ruleset, game_id, hand_number, seat)"
+            f"{where} GROUP BY s.{by} ORDER BY s.{by}"
+        )
+        out = []
+        for row in self._rows(sql, params):
+            row["claims"] = row["chows"] + row["pungs"] + row["melded_kongs"]
+            _rate(row, "claim_rate", row["claims"], row["discards_seen"])
+            out.append(row)
+        return out
