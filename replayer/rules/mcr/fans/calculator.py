@@ -58,13 +58,13 @@ def evaluate(ctx: WinContext) -> dict[str, int]:
         for ex in _EXCLUDES[fid]:
             if isinstance(ex, str):
                 found.pop(ex, None)
-            else:
-                fid, n = ex
-                left = found.get(fid, 0) - n
+            else:  # (fan id, how many of its instances are not counted)
+                target, k = ex
+                left = found.get(target, 0) - k
                 if left > 0:
-                    found[fid] = left
+                    found[target] = left
                 else:
-                    found.pop(fid, None)
+                    found.pop(target, None)
     if not found:
         found[_CHICKEN.id] = 1
     return found
