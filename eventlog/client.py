@@ -1,4 +1,7 @@
-"""A thin client of ``paipu.v1.EventLogService`` (eventlog/server.py) with the store's API.
+"""A thin client of ``paipu.v1.EventLogService`` (eventlog/server.py) with the store's API,
+plus IngestService (:meth:`EventLogClient.ingest_log`) and ReplayService
+(:meth:`~EventLogClient.get_state`, :meth:`~EventLogClient.step_through`,
+:meth:`~EventLogClient.verify`, which return the ``paipu.v1`` messages).
 
 :class:`EventLogClient` has the read/write methods of :class:`eventlog.store.base.EventStore`
 (``append``, ``read_game``, ``list_games``, ``subscribe``, ``version``) with the same
@@ -21,7 +24,8 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterator, Sequence
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import grpc
 from google.rpc import error_details_pb2
@@ -46,8 +50,16 @@ from eventlog.store.base import (
 )
 from paipu.v1 import event_log_service_pb2 as pb
 from paipu.v1 import event_log_service_pb2_grpc as pb_grpc
+from paipu.v1 import ingest_service_pb2, ingest_service_pb2_grpc
+from paipu.v1 import replay_service_pb2, replay_service_pb2_grpc
 
-__all__ = ["EventLogClient", "RemoteError", "error_from_rpc"]
+if TYPE_CHECKING:
+    from eventlog.ingest.load import IngestReport
+
+__all__ = ["EventLogClient", "RemoteError", "error_from_rpc", "UPLOAD_CHUNK_BYTES"]
+
+#: Bytes per message of an IngestLog upload.
+UPLOAD_CHUNK_BYTES = 256 * 1024
 
 _MAX_MESSAGE_BYTES = 64 * 1024 * 1024  # as eventlog.server.MAX_MESSAGE_BYTES
 
@@ -131,6 +143,8 @@ class EventLogClient:
             ],
         )
         self._stub = pb_grpc.EventLogServiceStub(self._channel)
+        self._ingest = ingest_service_pb2_grpc.IngestServiceStub(self._channel)
+        self._replay = replay_service_pb2_grpc.ReplayServiceStub(self._channel)
 
     # ---- writes -------------------------------------------------------------------
     def append(
@@ -274,6 +288,118 @@ class EventLogClient:
             raise error_from_rpc(e) from None
         finally:
             call.cancel()
+
+    # ---- IngestService ------------------------------------------------------------
+    def ingest_log(self, path: str | Path, format: str | None = None) -> IngestReport:
+        """Upload the game-log file ``path`` to IngestService (format sniffed by the server
+        unless named) and return its report, as :func:`eventlog.ingest.load.ingest_files`
+        would locally: ``stored`` / ``duplicates`` game ids, ``errors`` as ParseIssue
+        (``path`` is ``str(path)``, with line or record, reason, game id), ``events``.
+
+        The file is streamed in :data:`UPLOAD_CHUNK_BYTES` chunks (never read whole); the
+        call has no deadline. Raises FileNotFoundError, UnknownFormatError (unknown format,
+        or a file the server recognises in no format; the message lists the known ones),
+        ValueError (a bad header), RemoteError (UNAUTHENTICATED / PERMISSION_DENIED: a
+        recorder token is needed when the server has tokens)."""
+        from eventlog.ingest.base import ParseIssue, UnknownFormatError
+        from eventlog.ingest.load import IngestReport
+
+        p = Path(path)
+        f = open(p, "rb")  # FileNotFoundError before anything is sent
+
+        def messages() -> Iterator[ingest_service_pb2.IngestLogRequest]:
+            with f:
+                header = ingest_service_pb2.IngestLogHeader(file_name=str(path))
+                if format is not None:
+                    header.format = format
+                yield ingest_service_pb2.IngestLogRequest(header=header)
+                while chunk := f.read(UPLOAD_CHUNK_BYTES):
+                    yield ingest_service_pb2.IngestLogRequest(chunk=chunk)
+
+        try:
+            res = self._ingest.IngestLog(messages(), metadata=self._md)
+        except grpc.RpcError as e:
+            err = error_from_rpc(e)
+            _info, bad = _details(e)
+            if bad is not None and bad.field_violations and bad.field_violations[0].field == "header.format":
+                raise UnknownFormatError(str(err)) from None
+            raise err from None
+        finally:
+            f.close()
+        return IngestReport(
+            stored=list(res.stored_game_ids),
+            duplicates=list(res.duplicate_game_ids),
+            errors=[
+                ParseIssue(
+                    i.file_name,
+                    i.line if i.HasField("line") else None,
+                    i.reason,
+                    i.game_id if i.HasField("game_id") else None,
+                    i.record if i.HasField("record") else None,
+                )
+                for i in res.issues
+            ],
+            events=res.events,
+        )
+
+    # ---- ReplayService ------------------------------------------------------------
+    def get_state(self, game_id: str, seq: int, seat: int | None = None) -> replay_service_pb2.TableState:
+        """The table right after event ``seq`` of ``game_id`` (a ``paipu.v1.TableState``
+        message: seats, melds, discards, wall, phase, the event and its findings); with
+        ``seat``, the other seats' concealed tiles are withheld (counts only).
+
+        Raises GameNotFound, ValueError (seq or seat out of range; the message gives the
+        game's range), RemoteError."""
+        request = replay_service_pb2.GetStateRequest(game_id=game_id, seq=seq)
+        if seat is not None:
+            request.seat = seat
+        try:
+            return self._replay.GetState(request, timeout=self.timeout, metadata=self._md).state
+        except grpc.RpcError as e:
+            raise error_from_rpc(e) from None
+
+    def step_through(
+        self, game_id: str, from_seq: int = 0, to_seq: int | None = None, seat: int | None = None
+    ) -> Iterator[replay_service_pb2.TableState]:
+        """The table after each event ``from_seq..to_seq`` (inclusive; None = the last
+        event), in seq order, as ``paipu.v1.TableState`` messages; ``seat`` as in
+        :meth:`get_state`. A stream without deadline; GameNotFound / ValueError are
+        raised at call time."""
+        request = replay_service_pb2.StepThroughRequest(game_id=game_id, from_seq=from_seq)
+        if to_seq is not None:
+            request.to_seq = to_seq
+        if seat is not None:
+            request.seat = seat
+        call = self._replay.StepThrough(request, metadata=self._md)
+        try:
+            first = next(call)
+        except StopIteration:
+            return iter(())
+        except grpc.RpcError as e:
+            raise error_from_rpc(e) from None
+        return self._states(first, call)
+
+    @staticmethod
+    def _states(first: Any, call: Any) -> Iterator[replay_service_pb2.TableState]:
+        try:
+            yield first.state
+            for msg in call:
+                yield msg.state
+        except grpc.RpcError as e:
+            raise error_from_rpc(e) from None
+        finally:
+            call.cancel()
+
+    def verify(self, game_id: str) -> replay_service_pb2.VerifyResponse:
+        """Hash chain report and (when the chain is intact) the audit replay of ``game_id``:
+        findings and, per win, computed vs reported fans and score changes (a
+        ``paipu.v1.VerifyResponse``). Raises GameNotFound, RemoteError."""
+        try:
+            return self._replay.Verify(
+                replay_service_pb2.VerifyRequest(game_id=game_id), timeout=self.timeout, metadata=self._md
+            )
+        except grpc.RpcError as e:
+            raise error_from_rpc(e) from None
 
     # ---- service health -----------------------------------------------------------
     def health(self, service: str = "") -> str:

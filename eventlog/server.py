@@ -4,7 +4,8 @@
 * :class:`EventLogServicer` — Append / ReadGame / ListGames / Subscribe, each a thin
   translation between the contract (eventlog/convert.py) and the store; store errors
   become gRPC status codes with rich details (:data:`ERROR_DOMAIN`, see :func:`status_for`).
-* :func:`build_server` — a ``grpc.Server`` with the service, health checking
+* :func:`build_server` — a ``grpc.Server`` with the service, IngestService
+  (eventlog/ingest_service.py), ReplayService (eventlog/replay_service.py), health checking
   (``grpc.health.v1.Health``: SERVING) and server reflection, bound to a loopback port by
   default. Returned unstarted.
 * access control (shared/DESIGN.md §9), off unless tokens are given: bearer tokens with
@@ -64,6 +65,9 @@ __all__ = [
     "load_tokens",
     "MAX_MESSAGE_BYTES",
     "EventLogServicer",
+    "Access",
+    "BadArgument",
+    "abort",
     "status_for",
     "build_server",
     "serve",
@@ -98,6 +102,15 @@ def _bad_request(field: str, description: str) -> error_details_pb2.BadRequest:
     )
 
 
+class BadArgument(ValueError):
+    """A request field the services refuse: INVALID_ARGUMENT with a ``google.rpc.BadRequest``
+    naming ``field`` (e.g. ``"seq"``, ``"header.format"``)."""
+
+    def __init__(self, message: str, field: str) -> None:
+        super().__init__(message)
+        self.field = field
+
+
 def status_for(exc: Exception) -> status_pb2.Status:
     """The ``google.rpc.Status`` reporting ``exc`` (a store error, EventError or ValueError).
 
@@ -109,7 +122,7 @@ def status_for(exc: Exception) -> status_pb2.Status:
     | IdempotencyConflict   | FAILED_PRECONDITION | ErrorInfo IDEMPOTENCY_CONFLICT {game_id, event_id} |
     | CorruptEvent          | DATA_LOSS           | ErrorInfo CORRUPT_EVENT {game_id, seq, position}   |
     | StoreClosed           | UNAVAILABLE         |                                                    |
-    | EventError/ValueError | INVALID_ARGUMENT    | BadRequest, one FieldViolation (the field path)    |
+    | EventError/BadArgument/ValueError | INVALID_ARGUMENT | BadRequest, one FieldViolation (the field path) |
     | other                 | INTERNAL            |                                                    |
     """
     detail: Any = None
@@ -132,7 +145,7 @@ def status_for(exc: Exception) -> status_pb2.Status:
         detail = _error_info("CORRUPT_EVENT", game_id=exc.game_id, seq=exc.seq, position=exc.position)
     elif isinstance(exc, StoreClosed):
         code = code_pb2.UNAVAILABLE
-    elif isinstance(exc, EventError):
+    elif isinstance(exc, (EventError, BadArgument)):
         code, detail = code_pb2.INVALID_ARGUMENT, _bad_request(exc.field, str(exc))
     elif isinstance(exc, ValueError):
         m = _ARG_FIELD.match(str(exc))
@@ -147,15 +160,16 @@ def status_for(exc: Exception) -> status_pb2.Status:
     return status
 
 
-def _abort(context: grpc.ServicerContext, exc: Exception) -> None:
-    """End the call with the status of ``exc`` (raises, as context.abort does)."""
+def abort(context: grpc.ServicerContext, exc: Exception) -> None:
+    """End the call with the status of ``exc`` (:func:`status_for`; raises, as
+    context.abort does). Used by every paipu service."""
     context.abort_with_status(rpc_status.to_status(status_for(exc)))
 
 
 # ----------------------------------------------------------------------------- access
 #: Roles (shared/DESIGN.md §9), each allowed what the ones before it are: a viewer reads
-#: (ReadGame, ListGames, Subscribe), a recorder also appends, a referee also appends
-#: ``referee_ruling`` events.
+#: (ReadGame, ListGames, Subscribe, every ReplayService call), a recorder also appends
+#: (Append, IngestService.IngestLog), a referee also appends ``referee_ruling`` events.
 ROLES: tuple[str, ...] = ("viewer", "recorder", "referee")
 
 
@@ -178,7 +192,7 @@ def load_tokens(path: str | Path) -> dict[str, str]:
     return tokens
 
 
-class _Access:
+class Access:
     """Bearer-token check (``authorization: Bearer TOKEN`` call metadata); ``tokens`` None =
     open (the loopback default)."""
 
@@ -225,7 +239,7 @@ class EventLogServicer(pb_grpc.EventLogServiceServicer):
         tokens: Mapping[str, str] | None = None,
     ) -> None:
         self._store = store
-        self._access = _Access(tokens)
+        self._access = Access(tokens)
         self._poll_interval = poll_interval
         self._lock = threading.Lock()
         self._subscriptions: set[threading.Event] = set()
@@ -256,7 +270,7 @@ class EventLogServicer(pb_grpc.EventLogServiceServicer):
                     raise EventError(f"events[{i}]: {e}", path) from None
             res = self._store.append(request.game_id, events, _expected(request))
         except (StoreError, ValueError) as e:
-            _abort(context, e)
+            abort(context, e)
         return pb.AppendResponse(
             first_seq=res.first_seq,
             last_seq=res.last_seq,
@@ -293,7 +307,7 @@ class EventLogServicer(pb_grpc.EventLogServiceServicer):
             if batch.events:
                 yield batch
         except (StoreError, ValueError) as e:
-            _abort(context, e)
+            abort(context, e)
 
     # ---- ListGames --------------------------------------------------------------
     def ListGames(self, request: pb.ListGamesRequest, context: grpc.ServicerContext) -> pb.ListGamesResponse:
@@ -301,7 +315,7 @@ class EventLogServicer(pb_grpc.EventLogServiceServicer):
         try:
             games = self._store.list_games()
         except StoreError as e:
-            _abort(context, e)
+            abort(context, e)
         return pb.ListGamesResponse(
             games=[
                 pb.GameInfo(
@@ -327,7 +341,7 @@ class EventLogServicer(pb_grpc.EventLogServiceServicer):
         stop = threading.Event()
         with self._lock:
             if self._closed:
-                _abort(context, StoreClosed("the server is shutting down"))
+                abort(context, StoreClosed("the server is shutting down"))
             self._subscriptions.add(stop)
         context.add_callback(stop.set)  # runs when the client cancels or the call ends
         try:
@@ -337,7 +351,7 @@ class EventLogServicer(pb_grpc.EventLogServiceServicer):
         except (StoreError, ValueError) as e:
             with self._lock:
                 self._subscriptions.discard(stop)
-            _abort(context, e)
+            abort(context, e)
         pump = _Pump(items, stop)
         try:
             while True:
@@ -366,7 +380,7 @@ class EventLogServicer(pb_grpc.EventLogServiceServicer):
             if self._closed and context.is_active():  # ended by shutdown, not by the client
                 raise StoreClosed("the server is shutting down")
         except (StoreError, ValueError) as e:
-            _abort(context, e)
+            abort(context, e)
         finally:
             stop.set()
             pump.close()
@@ -497,12 +511,14 @@ def build_server(
     poll_interval: float = 0.05,
     tokens: Mapping[str, str] | None = None,
 ) -> tuple[grpc.Server, int]:
-    """A gRPC server with EventLogService over ``store``, health (SERVING for ``""`` and
-    ``paipu.v1.EventLogService``) and reflection, bound to ``host:port`` (insecure; loopback
-    by default; port 0 picks a free port).
+    """A gRPC server over ``store`` with EventLogService, IngestService
+    (eventlog/ingest_service.py) and ReplayService (eventlog/replay_service.py), health
+    (SERVING for ``""`` and each of the three services) and reflection, bound to
+    ``host:port`` (insecure; loopback by default; port 0 picks a free port).
 
     ``tokens`` (``{token: role}``, :func:`load_tokens`) requires a bearer token on every
-    EventLogService call (health and reflection stay open); None (default) leaves it open,
+    call of the three services (health and reflection stay open): ReplayService and the
+    reads need a viewer, IngestLog and Append a recorder; None (default) leaves them open,
     which is why the default host is loopback.
 
     Returns ``(server, bound_port)``; the server is NOT started: call ``server.start()``,
@@ -516,14 +532,22 @@ def build_server(
             ("grpc.so_reuseport", 0),  # a busy port must fail, not be shared
         ],
     )
+    from eventlog.ingest_service import SERVICE_NAME as INGEST_SERVICE_NAME, IngestServicer
+    from eventlog.replay_service import SERVICE_NAME as REPLAY_SERVICE_NAME, ReplayServicer
+    from paipu.v1 import ingest_service_pb2_grpc, replay_service_pb2_grpc
+
     servicer = EventLogServicer(store, poll_interval=poll_interval, tokens=tokens)
     pb_grpc.add_EventLogServiceServicer_to_server(servicer, server)
+    access = Access(tokens)
+    ingest_service_pb2_grpc.add_IngestServiceServicer_to_server(IngestServicer(store, access=access), server)
+    replay_service_pb2_grpc.add_ReplayServiceServicer_to_server(ReplayServicer(store, access=access), server)
+    services = (SERVICE_NAME, INGEST_SERVICE_NAME, REPLAY_SERVICE_NAME)
     health_servicer = health.HealthServicer(experimental_non_blocking=True)
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
-    for name in ("", SERVICE_NAME):
+    for name in ("", *services):
         health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
     reflection.enable_server_reflection(
-        (SERVICE_NAME, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name, reflection.SERVICE_NAME),
+        (*services, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name, reflection.SERVICE_NAME),
         server,
     )
     address = _address(host, port)
@@ -562,7 +586,7 @@ def serve(
         server.start()
         print(
             f"paipu serve: listening on {_address(host, bound)} (data: {data_dir}; "
-            f"{SERVICE_NAME}, health, reflection; "
+            f"{SERVICE_NAME}, IngestService, ReplayService, health, reflection; "
             f"{'token required' if tokens is not None else 'no token required'})",
             file=sys.stderr,
             flush=True,

@@ -291,22 +291,37 @@ def _progress():
 def ingest(
     files: Annotated[list[Path], typer.Argument(help="Game log files (format sniffed unless --format).", exists=True, dir_okay=False)],
     format: Annotated[Optional[str], typer.Option("--format", help="botzone-text | botzone-json | pmn | jsonl")] = None,
+    server: Annotated[Optional[str], typer.Option("--server", help="Upload the files to a running `paipu serve` at HOST:PORT (IngestService; needs a recorder token in $PAIPU_TOKEN when the server has tokens) instead of the data directory.")] = None,
     data: DataOpt = None,
 ) -> None:
     """Import game logs. Each game is stored whole or not at all; re-importing stores
     nothing twice; a bad game is reported with file and line and the others still load."""
     from eventlog.ingest import known_formats
-    from eventlog.ingest.load import ingest_files
+    from eventlog.ingest.load import IngestReport, ingest_files
 
     if format is not None and format not in known_formats():
         raise CliError(f"unknown format {format!r}; known formats: {', '.join(known_formats())}")
-    store = _open_store(data)
-    try:
-        with _progress() as bar:
-            task = bar.add_task("importing", total=None)
-            report = ingest_files(store, files, format=format, on_game=lambda _g: bar.advance(task))
-    finally:
-        store.close()
+    if server:
+        from eventlog.client import EventLogClient
+
+        report = IngestReport()
+        with EventLogClient(server, token=os.environ.get("PAIPU_TOKEN")) as client, _progress() as bar:
+            task = bar.add_task("uploading", total=len(files))
+            for f in files:  # one upload per file; the server parses and stores it
+                part = client.ingest_log(f, format=format)
+                report.stored += part.stored
+                report.duplicates += part.duplicates
+                report.errors += part.errors
+                report.events += part.events
+                bar.advance(task)
+    else:
+        store = _open_store(data)
+        try:
+            with _progress() as bar:
+                task = bar.add_task("importing", total=None)
+                report = ingest_files(store, files, format=format, on_game=lambda _g: bar.advance(task))
+        finally:
+            store.close()
     console.print(
         f"{len(report.stored)} games stored ({report.events} events), "
         f"{len(report.duplicates)} already stored, {len(report.errors)} errors"

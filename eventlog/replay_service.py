@@ -1,0 +1,320 @@
+"""The gRPC replay service ``paipu.v1.ReplayService`` (proto/paipu/v1/replay_service.proto).
+
+:class:`ReplayServicer` over an event store and the replayer (audit mode, shared/DESIGN.md §6):
+
+* ``GetState(game_id, seq, seat?)`` — the table right after event ``seq``, with the event
+  and its findings (:func:`table_state_message`);
+* ``StepThrough(game_id, from_seq, to_seq?, seat?)`` — one table per event, in seq order;
+* ``Verify(game_id)`` — hash chain (eventlog/verify.py) and, when intact, the audit replay
+  (replayer/audit.py): findings and, per win, computed vs reported fans and scores.
+
+A **seat view** (``seat`` given) shows that seat as it sees the table: every other seat's
+concealed tiles are withheld (only their number is given), another seat's concealed
+kong lies face down (kind only, no tiles), and the event that produced the state is
+redacted the same way (``tiles_dealt``/``tile_drawn`` of another seat lose their tiles,
+``hand_started`` loses its wall, seed and metadata, another seat's concealed kong its
+tile, another seat's lost claim its tiles); ``TableState.redacted`` says so.
+
+Errors: NOT_FOUND (GAME_NOT_FOUND) for a game with no events; INVALID_ARGUMENT with a
+BadRequest naming ``seq`` / ``from_seq`` / ``to_seq`` / ``seat`` and the valid range;
+DATA_LOSS for a damaged stored event; the viewer role is needed when tokens are on.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+import grpc
+
+from eventlog.convert import to_proto
+from eventlog.events import StoredEvent
+from eventlog.server import Access, BadArgument, abort
+from eventlog.store.base import EventStore, GameNotFound, StoreError
+from eventlog.verify import ChainReport, verify_game
+from replayer.audit import GameAudit, WinAudit, audit_game
+from replayer.findings import Finding
+from replayer.replay import apply, state_at
+from replayer.state import DeclaredMeld, ReportedScore, SeatState, TableState
+from paipu.v1 import events_pb2
+from paipu.v1 import replay_service_pb2 as pb
+from paipu.v1 import replay_service_pb2_grpc as pb_grpc
+
+__all__ = [
+    "SERVICE_NAME",
+    "ReplayServicer",
+    "table_state_message",
+    "verify_message",
+    "finding_message",
+]
+
+SERVICE_NAME = pb.DESCRIPTOR.services_by_name["ReplayService"].full_name  # paipu.v1.ReplayService
+
+_MELD_KINDS = {"chow": pb.MELD_KIND_CHOW, "pung": pb.MELD_KIND_PUNG, "kong": pb.MELD_KIND_KONG}
+_KONG_KINDS = {
+    None: events_pb2.KONG_KIND_UNSPECIFIED,
+    "concealed": events_pb2.KONG_KIND_CONCEALED,
+    "melded": events_pb2.KONG_KIND_MELDED,
+    "added": events_pb2.KONG_KIND_ADDED,
+}
+
+
+# ----------------------------------------------------------------------------- messages
+def finding_message(f: Finding) -> pb.Finding:
+    """The wire form of a replayer :class:`~replayer.findings.Finding`."""
+    msg = pb.Finding(seq=f.seq, rule_id=f.rule_id, message=f.message, source=f.source)
+    if f.seat is not None:
+        msg.seat = f.seat
+    if f.hand_number is not None:
+        msg.hand_number = f.hand_number
+    return msg
+
+
+def _meld(m: DeclaredMeld, face_down: bool) -> pb.Meld:
+    msg = pb.Meld(kind=_MELD_KINDS[m.kind], kong_kind=_KONG_KINDS[m.kong_kind], seq=m.seq)
+    if not face_down:
+        msg.tiles.extend(m.tiles)
+    if m.claimed_tile is not None:
+        msg.claimed_tile = m.claimed_tile
+    if m.from_seat is not None:
+        msg.from_seat = m.from_seat
+    if m.discard_seq is not None:
+        msg.discard_seq = m.discard_seq
+    if m.added_seq is not None:
+        msg.added_seq = m.added_seq
+    return msg
+
+
+def _seat(i: int, st: SeatState, hidden: bool) -> pb.SeatState:
+    msg = pb.SeatState(
+        seat=i,
+        concealed_count=st.concealed_size,
+        unknown_tiles=st.concealed_size if hidden else st.hidden,
+        hidden_from_view=hidden,
+        melds=[_meld(m, hidden and m.concealed) for m in st.melds],
+        flowers=st.flowers,
+        score=st.score,
+        wind=st.wind or "",
+    )
+    if not hidden:
+        msg.concealed_tiles.extend(st.tiles)
+    for d in st.discards:
+        dm = msg.discards.add(seq=d.seq, tile=d.tile)
+        if d.claimed_by is not None:
+            dm.claimed_by = d.claimed_by
+    return msg
+
+
+def _redact(event: Any, seat: int) -> bool:
+    """Clear from ``event`` (a RecordedEvent, in place) what seat ``seat`` cannot see.
+    True when something was cleared."""
+    e = event.event
+    case = e.WhichOneof("payload")
+    p = getattr(e, case) if case else None
+    if case == "tiles_dealt" and p.seat != seat and p.tiles:
+        del p.tiles[:]
+        return True
+    if case == "tile_drawn" and p.seat != seat and p.HasField("tile"):
+        p.ClearField("tile")
+        return True
+    if case == "hand_started" and (p.wall or p.HasField("seed") or e.metadata_json):
+        del p.wall[:]
+        p.ClearField("seed")
+        e.metadata_json = ""
+        return True
+    if case == "kong" and p.seat != seat and p.kind == events_pb2.KONG_KIND_CONCEALED:
+        p.tile = ""
+        return True
+    if case == "pass" and p.seat != seat and p.tiles:
+        del p.tiles[:]
+        return True
+    return False
+
+
+def table_state_message(
+    state: TableState,
+    event: StoredEvent,
+    findings: Sequence[Finding] = (),
+    *,
+    seat: int | None = None,
+) -> pb.TableState:
+    """The wire form of the table ``state`` produced by ``event`` (a stored event) with its
+    ``findings``; ``seat`` (0..3) makes it that seat's view (see the module doc)."""
+    msg = pb.TableState(
+        game_id=state.game_id or event.game_id,
+        seq=event.seq,
+        event=to_proto(event),
+        findings=[finding_message(f) for f in findings],
+        ruleset=state.ruleset_id or "",
+        ruleset_options_json=(
+            json.dumps(dict(state.ruleset_options), ensure_ascii=False, separators=(",", ":"))
+            if state.ruleset_options
+            else ""
+        ),
+        players=state.players,
+        phase=pb.Phase.Value("PHASE_" + state.phase.upper()),
+        prevalent_wind=state.prevalent_wind or "",
+        hands_finished=len(state.hands),
+        wall_remaining=state.wall_remaining,
+        wildcard_indicator=state.wildcard_indicator or "",
+        seats=[_seat(i, st, seat is not None and seat != i) for i, st in enumerate(state.seats)],
+        game_over=state.game_over,
+    )
+    for name in ("turn", "dealer", "hand_number"):
+        value = getattr(state, name)
+        if value is not None:
+            setattr(msg, name, value)
+    if state.pending is not None:
+        msg.pending_discard_seq = state.pending.seq
+    if seat is not None:
+        msg.view_seat = seat
+        msg.redacted = _redact(msg.event, seat)
+    return msg
+
+
+def _scores(values: Sequence[int] | None) -> events_pb2.SeatScores | None:
+    return None if values is None else events_pb2.SeatScores(values=values)
+
+
+def _reported(r: ReportedScore) -> pb.ReportedScoreComparison:
+    msg = pb.ReportedScoreComparison(
+        seq=r.seq,
+        score_changes=_scores(r.score_changes),
+        computed_changes=_scores(r.computed_changes),
+        agrees=r.agrees,
+    )
+    for name, points, count in r.fans:
+        fan = msg.fans.add(name=name, count=count)
+        if points is not None:
+            fan.points = points
+    for name in ("winner", "total", "computed_total"):
+        value = getattr(r, name)
+        if value is not None:
+            setattr(msg, name, value)
+    return msg
+
+
+def _win(w: WinAudit) -> pb.WinAudit:
+    msg = pb.WinAudit(
+        seq=w.seq,
+        seat=w.seat,
+        tile=w.tile,
+        self_drawn=w.self_drawn,
+        legal=w.legal,
+        changes=_scores(w.changes),
+        reported=_reported(w.reported) if w.reported is not None else None,
+    )
+    for f in w.fans:
+        line = msg.fans.add(name_en=f.name_en, name_zh=f.name_zh, count=f.count)
+        if f.points is not None:
+            line.points = f.points
+        for group in f.tiles:
+            line.groups.add(tiles=group)
+    for name in ("hand_number", "from_seat", "points", "fans_agree", "score_agrees"):
+        value = getattr(w, name)
+        if value is not None:
+            setattr(msg, name, value)
+    return msg
+
+
+def verify_message(chain: ChainReport, audit: GameAudit | None) -> pb.VerifyResponse:
+    """The wire form of a chain report and (when the chain is intact) the game's audit."""
+    chain_msg = pb.ChainReport(ok=chain.ok, events=chain.events, reason=chain.reason)
+    if chain.first_bad_seq is not None:
+        chain_msg.first_bad_seq = chain.first_bad_seq
+    msg = pb.VerifyResponse(
+        game_id=chain.game_id, ok=chain.ok and audit is not None and audit.ok, chain=chain_msg
+    )
+    if audit is not None:
+        msg.audit.CopyFrom(
+            pb.GameAudit(
+                ruleset=audit.ruleset or "",
+                hands=audit.hands,
+                events=audit.events,
+                wins=[_win(w) for w in audit.wins],
+                draws=audit.draws,
+                findings=[finding_message(f) for f in audit.findings],
+                ok=audit.ok,
+            )
+        )
+    return msg
+
+
+# ----------------------------------------------------------------------------- service
+class ReplayServicer(pb_grpc.ReplayServiceServicer):
+    """``paipu.v1.ReplayService`` over ``store`` (thread-safe; shared with the other
+    services). ``access`` is the server's token check (default: open)."""
+
+    def __init__(self, store: EventStore, *, access: Access | None = None) -> None:
+        self._store = store
+        self._access = access if access is not None else Access(None)
+
+    def _events(self, game_id: str) -> list[StoredEvent]:
+        events = list(self._store.read_game(game_id))
+        if not events:
+            raise GameNotFound(game_id)
+        return events
+
+    @staticmethod
+    def _check_seq(game_id: str, events: Sequence[StoredEvent], seq: int, field: str) -> None:
+        if seq >= len(events):
+            raise BadArgument(
+                f"{field} {seq} is out of range: game {game_id!r} has events 0..{len(events) - 1}", field
+            )
+
+    @staticmethod
+    def _seat(request: Any) -> int | None:
+        if not request.HasField("seat"):
+            return None
+        if request.seat > 3:
+            raise BadArgument(f"seat must be 0..3, got {request.seat}", "seat")
+        return request.seat
+
+    @staticmethod
+    def _before(events: Sequence[StoredEvent], seq: int) -> TableState:
+        """The state before event ``seq`` (snapshot-cached by the replayer)."""
+        return state_at(events, seq - 1, mode="audit") if seq > 0 else TableState()
+
+    def GetState(self, request: pb.GetStateRequest, context: grpc.ServicerContext) -> pb.GetStateResponse:
+        self._access.require(context, "viewer", "read")
+        try:
+            seat = self._seat(request)
+            events = self._events(request.game_id)
+            self._check_seq(request.game_id, events, request.seq, "seq")
+            event = events[request.seq]
+            state, findings = apply(self._before(events, request.seq), event, None, "audit")
+            return pb.GetStateResponse(state=table_state_message(state, event, findings, seat=seat))
+        except (StoreError, ValueError) as e:
+            abort(context, e)
+
+    def StepThrough(
+        self, request: pb.StepThroughRequest, context: grpc.ServicerContext
+    ) -> Iterator[pb.StepThroughResponse]:
+        self._access.require(context, "viewer", "read")
+        try:
+            seat = self._seat(request)
+            events = self._events(request.game_id)
+            first = request.from_seq
+            self._check_seq(request.game_id, events, first, "from_seq")
+            last = request.to_seq if request.HasField("to_seq") else len(events) - 1
+            self._check_seq(request.game_id, events, last, "to_seq")
+            if last < first:
+                raise BadArgument(f"to_seq {last} is before from_seq {first}", "to_seq")
+            state = self._before(events, first)
+            for event in events[first : last + 1]:
+                state, findings = apply(state, event, None, "audit")
+                if not context.is_active():
+                    return
+                yield pb.StepThroughResponse(state=table_state_message(state, event, findings, seat=seat))
+        except (StoreError, ValueError) as e:
+            abort(context, e)
+
+    def Verify(self, request: pb.VerifyRequest, context: grpc.ServicerContext) -> pb.VerifyResponse:
+        self._access.require(context, "viewer", "read")
+        try:
+            chain = verify_game(self._store, request.game_id)
+            audit = audit_game(self._store.read_game(request.game_id)) if chain.ok else None
+            return verify_message(chain, audit)
+        except (StoreError, ValueError) as e:
+            abort(context, e)

@@ -1,0 +1,309 @@
+from paipu.v1 import events_pb2 as _events_pb2
+from google.protobuf.internal import containers as _containers
+from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
+from google.protobuf import descriptor as _descriptor
+from google.protobuf import message as _message
+from collections.abc import Iterable as _Iterable, Mapping as _Mapping
+from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
+
+DESCRIPTOR: _descriptor.FileDescriptor
+
+class Phase(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    PHASE_UNSPECIFIED: _ClassVar[Phase]
+    PHASE_PREGAME: _ClassVar[Phase]
+    PHASE_IDLE: _ClassVar[Phase]
+    PHASE_DEALING: _ClassVar[Phase]
+    PHASE_DISCARD: _ClassVar[Phase]
+    PHASE_CLAIMS: _ClassVar[Phase]
+    PHASE_REPLACEMENT: _ClassVar[Phase]
+    PHASE_ROBBING: _ClassVar[Phase]
+    PHASE_HAND_OVER: _ClassVar[Phase]
+    PHASE_GAME_OVER: _ClassVar[Phase]
+
+class MeldKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    MELD_KIND_UNSPECIFIED: _ClassVar[MeldKind]
+    MELD_KIND_CHOW: _ClassVar[MeldKind]
+    MELD_KIND_PUNG: _ClassVar[MeldKind]
+    MELD_KIND_KONG: _ClassVar[MeldKind]
+PHASE_UNSPECIFIED: Phase
+PHASE_PREGAME: Phase
+PHASE_IDLE: Phase
+PHASE_DEALING: Phase
+PHASE_DISCARD: Phase
+PHASE_CLAIMS: Phase
+PHASE_REPLACEMENT: Phase
+PHASE_ROBBING: Phase
+PHASE_HAND_OVER: Phase
+PHASE_GAME_OVER: Phase
+MELD_KIND_UNSPECIFIED: MeldKind
+MELD_KIND_CHOW: MeldKind
+MELD_KIND_PUNG: MeldKind
+MELD_KIND_KONG: MeldKind
+
+class GetStateRequest(_message.Message):
+    __slots__ = ("game_id", "seq", "seat")
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    SEQ_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    seq: int
+    seat: int
+    def __init__(self, game_id: _Optional[str] = ..., seq: _Optional[int] = ..., seat: _Optional[int] = ...) -> None: ...
+
+class GetStateResponse(_message.Message):
+    __slots__ = ("state",)
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    state: TableState
+    def __init__(self, state: _Optional[_Union[TableState, _Mapping]] = ...) -> None: ...
+
+class StepThroughRequest(_message.Message):
+    __slots__ = ("game_id", "from_seq", "to_seq", "seat")
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    FROM_SEQ_FIELD_NUMBER: _ClassVar[int]
+    TO_SEQ_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    from_seq: int
+    to_seq: int
+    seat: int
+    def __init__(self, game_id: _Optional[str] = ..., from_seq: _Optional[int] = ..., to_seq: _Optional[int] = ..., seat: _Optional[int] = ...) -> None: ...
+
+class StepThroughResponse(_message.Message):
+    __slots__ = ("state",)
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    state: TableState
+    def __init__(self, state: _Optional[_Union[TableState, _Mapping]] = ...) -> None: ...
+
+class VerifyRequest(_message.Message):
+    __slots__ = ("game_id",)
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    def __init__(self, game_id: _Optional[str] = ...) -> None: ...
+
+class VerifyResponse(_message.Message):
+    __slots__ = ("game_id", "ok", "chain", "audit")
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    OK_FIELD_NUMBER: _ClassVar[int]
+    CHAIN_FIELD_NUMBER: _ClassVar[int]
+    AUDIT_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    ok: bool
+    chain: ChainReport
+    audit: GameAudit
+    def __init__(self, game_id: _Optional[str] = ..., ok: _Optional[bool] = ..., chain: _Optional[_Union[ChainReport, _Mapping]] = ..., audit: _Optional[_Union[GameAudit, _Mapping]] = ...) -> None: ...
+
+class Meld(_message.Message):
+    __slots__ = ("kind", "kong_kind", "tiles", "claimed_tile", "from_seat", "discard_seq", "seq", "added_seq")
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    KONG_KIND_FIELD_NUMBER: _ClassVar[int]
+    TILES_FIELD_NUMBER: _ClassVar[int]
+    CLAIMED_TILE_FIELD_NUMBER: _ClassVar[int]
+    FROM_SEAT_FIELD_NUMBER: _ClassVar[int]
+    DISCARD_SEQ_FIELD_NUMBER: _ClassVar[int]
+    SEQ_FIELD_NUMBER: _ClassVar[int]
+    ADDED_SEQ_FIELD_NUMBER: _ClassVar[int]
+    kind: MeldKind
+    kong_kind: _events_pb2.KongKind
+    tiles: _containers.RepeatedScalarFieldContainer[str]
+    claimed_tile: str
+    from_seat: int
+    discard_seq: int
+    seq: int
+    added_seq: int
+    def __init__(self, kind: _Optional[_Union[MeldKind, str]] = ..., kong_kind: _Optional[_Union[_events_pb2.KongKind, str]] = ..., tiles: _Optional[_Iterable[str]] = ..., claimed_tile: _Optional[str] = ..., from_seat: _Optional[int] = ..., discard_seq: _Optional[int] = ..., seq: _Optional[int] = ..., added_seq: _Optional[int] = ...) -> None: ...
+
+class Discard(_message.Message):
+    __slots__ = ("seq", "tile", "claimed_by")
+    SEQ_FIELD_NUMBER: _ClassVar[int]
+    TILE_FIELD_NUMBER: _ClassVar[int]
+    CLAIMED_BY_FIELD_NUMBER: _ClassVar[int]
+    seq: int
+    tile: str
+    claimed_by: int
+    def __init__(self, seq: _Optional[int] = ..., tile: _Optional[str] = ..., claimed_by: _Optional[int] = ...) -> None: ...
+
+class SeatState(_message.Message):
+    __slots__ = ("seat", "concealed_tiles", "concealed_count", "unknown_tiles", "hidden_from_view", "melds", "discards", "flowers", "score", "wind")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    CONCEALED_TILES_FIELD_NUMBER: _ClassVar[int]
+    CONCEALED_COUNT_FIELD_NUMBER: _ClassVar[int]
+    UNKNOWN_TILES_FIELD_NUMBER: _ClassVar[int]
+    HIDDEN_FROM_VIEW_FIELD_NUMBER: _ClassVar[int]
+    MELDS_FIELD_NUMBER: _ClassVar[int]
+    DISCARDS_FIELD_NUMBER: _ClassVar[int]
+    FLOWERS_FIELD_NUMBER: _ClassVar[int]
+    SCORE_FIELD_NUMBER: _ClassVar[int]
+    WIND_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    concealed_tiles: _containers.RepeatedScalarFieldContainer[str]
+    concealed_count: int
+    unknown_tiles: int
+    hidden_from_view: bool
+    melds: _containers.RepeatedCompositeFieldContainer[Meld]
+    discards: _containers.RepeatedCompositeFieldContainer[Discard]
+    flowers: _containers.RepeatedScalarFieldContainer[str]
+    score: int
+    wind: str
+    def __init__(self, seat: _Optional[int] = ..., concealed_tiles: _Optional[_Iterable[str]] = ..., concealed_count: _Optional[int] = ..., unknown_tiles: _Optional[int] = ..., hidden_from_view: _Optional[bool] = ..., melds: _Optional[_Iterable[_Union[Meld, _Mapping]]] = ..., discards: _Optional[_Iterable[_Union[Discard, _Mapping]]] = ..., flowers: _Optional[_Iterable[str]] = ..., score: _Optional[int] = ..., wind: _Optional[str] = ...) -> None: ...
+
+class Finding(_message.Message):
+    __slots__ = ("seq", "rule_id", "message", "source", "seat", "hand_number")
+    SEQ_FIELD_NUMBER: _ClassVar[int]
+    RULE_ID_FIELD_NUMBER: _ClassVar[int]
+    MESSAGE_FIELD_NUMBER: _ClassVar[int]
+    SOURCE_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    HAND_NUMBER_FIELD_NUMBER: _ClassVar[int]
+    seq: int
+    rule_id: str
+    message: str
+    source: str
+    seat: int
+    hand_number: int
+    def __init__(self, seq: _Optional[int] = ..., rule_id: _Optional[str] = ..., message: _Optional[str] = ..., source: _Optional[str] = ..., seat: _Optional[int] = ..., hand_number: _Optional[int] = ...) -> None: ...
+
+class TableState(_message.Message):
+    __slots__ = ("game_id", "seq", "event", "findings", "ruleset", "ruleset_options_json", "players", "phase", "turn", "dealer", "prevalent_wind", "hand_number", "hands_finished", "wall_remaining", "pending_discard_seq", "wildcard_indicator", "seats", "view_seat", "redacted", "game_over")
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    SEQ_FIELD_NUMBER: _ClassVar[int]
+    EVENT_FIELD_NUMBER: _ClassVar[int]
+    FINDINGS_FIELD_NUMBER: _ClassVar[int]
+    RULESET_FIELD_NUMBER: _ClassVar[int]
+    RULESET_OPTIONS_JSON_FIELD_NUMBER: _ClassVar[int]
+    PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    PHASE_FIELD_NUMBER: _ClassVar[int]
+    TURN_FIELD_NUMBER: _ClassVar[int]
+    DEALER_FIELD_NUMBER: _ClassVar[int]
+    PREVALENT_WIND_FIELD_NUMBER: _ClassVar[int]
+    HAND_NUMBER_FIELD_NUMBER: _ClassVar[int]
+    HANDS_FINISHED_FIELD_NUMBER: _ClassVar[int]
+    WALL_REMAINING_FIELD_NUMBER: _ClassVar[int]
+    PENDING_DISCARD_SEQ_FIELD_NUMBER: _ClassVar[int]
+    WILDCARD_INDICATOR_FIELD_NUMBER: _ClassVar[int]
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    VIEW_SEAT_FIELD_NUMBER: _ClassVar[int]
+    REDACTED_FIELD_NUMBER: _ClassVar[int]
+    GAME_OVER_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    seq: int
+    event: _events_pb2.RecordedEvent
+    findings: _containers.RepeatedCompositeFieldContainer[Finding]
+    ruleset: str
+    ruleset_options_json: str
+    players: _containers.RepeatedScalarFieldContainer[str]
+    phase: Phase
+    turn: int
+    dealer: int
+    prevalent_wind: str
+    hand_number: int
+    hands_finished: int
+    wall_remaining: int
+    pending_discard_seq: int
+    wildcard_indicator: str
+    seats: _containers.RepeatedCompositeFieldContainer[SeatState]
+    view_seat: int
+    redacted: bool
+    game_over: bool
+    def __init__(self, game_id: _Optional[str] = ..., seq: _Optional[int] = ..., event: _Optional[_Union[_events_pb2.RecordedEvent, _Mapping]] = ..., findings: _Optional[_Iterable[_Union[Finding, _Mapping]]] = ..., ruleset: _Optional[str] = ..., ruleset_options_json: _Optional[str] = ..., players: _Optional[_Iterable[str]] = ..., phase: _Optional[_Union[Phase, str]] = ..., turn: _Optional[int] = ..., dealer: _Optional[int] = ..., prevalent_wind: _Optional[str] = ..., hand_number: _Optional[int] = ..., hands_finished: _Optional[int] = ..., wall_remaining: _Optional[int] = ..., pending_discard_seq: _Optional[int] = ..., wildcard_indicator: _Optional[str] = ..., seats: _Optional[_Iterable[_Union[SeatState, _Mapping]]] = ..., view_seat: _Optional[int] = ..., redacted: _Optional[bool] = ..., game_over: _Optional[bool] = ...) -> None: ...
+
+class ChainReport(_message.Message):
+    __slots__ = ("ok", "events", "first_bad_seq", "reason")
+    OK_FIELD_NUMBER: _ClassVar[int]
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
+    FIRST_BAD_SEQ_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    ok: bool
+    events: int
+    first_bad_seq: int
+    reason: str
+    def __init__(self, ok: _Optional[bool] = ..., events: _Optional[int] = ..., first_bad_seq: _Optional[int] = ..., reason: _Optional[str] = ...) -> None: ...
+
+class FanLine(_message.Message):
+    __slots__ = ("name_en", "name_zh", "points", "count", "groups")
+    NAME_EN_FIELD_NUMBER: _ClassVar[int]
+    NAME_ZH_FIELD_NUMBER: _ClassVar[int]
+    POINTS_FIELD_NUMBER: _ClassVar[int]
+    COUNT_FIELD_NUMBER: _ClassVar[int]
+    GROUPS_FIELD_NUMBER: _ClassVar[int]
+    name_en: str
+    name_zh: str
+    points: int
+    count: int
+    groups: _containers.RepeatedCompositeFieldContainer[TileGroup]
+    def __init__(self, name_en: _Optional[str] = ..., name_zh: _Optional[str] = ..., points: _Optional[int] = ..., count: _Optional[int] = ..., groups: _Optional[_Iterable[_Union[TileGroup, _Mapping]]] = ...) -> None: ...
+
+class TileGroup(_message.Message):
+    __slots__ = ("tiles",)
+    TILES_FIELD_NUMBER: _ClassVar[int]
+    tiles: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, tiles: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class ReportedScoreComparison(_message.Message):
+    __slots__ = ("seq", "winner", "score_changes", "total", "fans", "computed_changes", "computed_total", "agrees")
+    SEQ_FIELD_NUMBER: _ClassVar[int]
+    WINNER_FIELD_NUMBER: _ClassVar[int]
+    SCORE_CHANGES_FIELD_NUMBER: _ClassVar[int]
+    TOTAL_FIELD_NUMBER: _ClassVar[int]
+    FANS_FIELD_NUMBER: _ClassVar[int]
+    COMPUTED_CHANGES_FIELD_NUMBER: _ClassVar[int]
+    COMPUTED_TOTAL_FIELD_NUMBER: _ClassVar[int]
+    AGREES_FIELD_NUMBER: _ClassVar[int]
+    seq: int
+    winner: int
+    score_changes: _events_pb2.SeatScores
+    total: int
+    fans: _containers.RepeatedCompositeFieldContainer[_events_pb2.ReportedFan]
+    computed_changes: _events_pb2.SeatScores
+    computed_total: int
+    agrees: bool
+    def __init__(self, seq: _Optional[int] = ..., winner: _Optional[int] = ..., score_changes: _Optional[_Union[_events_pb2.SeatScores, _Mapping]] = ..., total: _Optional[int] = ..., fans: _Optional[_Iterable[_Union[_events_pb2.ReportedFan, _Mapping]]] = ..., computed_changes: _Optional[_Union[_events_pb2.SeatScores, _Mapping]] = ..., computed_total: _Optional[int] = ..., agrees: _Optional[bool] = ...) -> None: ...
+
+class WinAudit(_message.Message):
+    __slots__ = ("hand_number", "seq", "seat", "tile", "self_drawn", "from_seat", "legal", "fans", "points", "changes", "reported", "fans_agree", "score_agrees")
+    HAND_NUMBER_FIELD_NUMBER: _ClassVar[int]
+    SEQ_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    TILE_FIELD_NUMBER: _ClassVar[int]
+    SELF_DRAWN_FIELD_NUMBER: _ClassVar[int]
+    FROM_SEAT_FIELD_NUMBER: _ClassVar[int]
+    LEGAL_FIELD_NUMBER: _ClassVar[int]
+    FANS_FIELD_NUMBER: _ClassVar[int]
+    POINTS_FIELD_NUMBER: _ClassVar[int]
+    CHANGES_FIELD_NUMBER: _ClassVar[int]
+    REPORTED_FIELD_NUMBER: _ClassVar[int]
+    FANS_AGREE_FIELD_NUMBER: _ClassVar[int]
+    SCORE_AGREES_FIELD_NUMBER: _ClassVar[int]
+    hand_number: int
+    seq: int
+    seat: int
+    tile: str
+    self_drawn: bool
+    from_seat: int
+    legal: bool
+    fans: _containers.RepeatedCompositeFieldContainer[FanLine]
+    points: int
+    changes: _events_pb2.SeatScores
+    reported: ReportedScoreComparison
+    fans_agree: bool
+    score_agrees: bool
+    def __init__(self, hand_number: _Optional[int] = ..., seq: _Optional[int] = ..., seat: _Optional[int] = ..., tile: _Optional[str] = ..., self_drawn: _Optional[bool] = ..., from_seat: _Optional[int] = ..., legal: _Optional[bool] = ..., fans: _Optional[_Iterable[_Union[FanLine, _Mapping]]] = ..., points: _Optional[int] = ..., changes: _Optional[_Union[_events_pb2.SeatScores, _Mapping]] = ..., reported: _Optional[_Union[ReportedScoreComparison, _Mapping]] = ..., fans_agree: _Optional[bool] = ..., score_agrees: _Optional[bool] = ...) -> None: ...
+
+class GameAudit(_message.Message):
+    __slots__ = ("ruleset", "hands", "events", "wins", "draws", "findings", "ok")
+    RULESET_FIELD_NUMBER: _ClassVar[int]
+    HANDS_FIELD_NUMBER: _ClassVar[int]
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
+    WINS_FIELD_NUMBER: _ClassVar[int]
+    DRAWS_FIELD_NUMBER: _ClassVar[int]
+    FINDINGS_FIELD_NUMBER: _ClassVar[int]
+    OK_FIELD_NUMBER: _ClassVar[int]
+    ruleset: str
+    hands: int
+    events: int
+    wins: _containers.RepeatedCompositeFieldContainer[WinAudit]
+    draws: int
+    findings: _containers.RepeatedCompositeFieldContainer[Finding]
+    ok: bool
+    def __init__(self, ruleset: _Optional[str] = ..., hands: _Optional[int] = ..., events: _Optional[int] = ..., wins: _Optional[_Iterable[_Union[WinAudit, _Mapping]]] = ..., draws: _Optional[int] = ..., findings: _Optional[_Iterable[_Union[Finding, _Mapping]]] = ..., ok: _Optional[bool] = ...) -> None: ...
