@@ -1,0 +1,23 @@
+"""The paipu dashboard: a Streamlit multipage app (shared/DESIGN.md §8), read-only.
+
+Run it with ``paipu dashboard [--data DIR] [--port 8501]`` (or
+``python -m streamlit run dashboard/app.py -- --data DIR``). Pages (dashboard/views/):
+overview, fans, players, replay (step-through, ``?game=ID&seq=N`` links) and dispute
+review (``?game=ID``). docs/dashboard.md describes each page.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+st.set_page_config(page_title="paipu 牌谱", page_icon="🀄", layout="wide")
+
+PAGES = [
+    st.Page("views/overview.py", title="Overview", icon="📊", url_path="overview", default=True),
+    st.Page("views/fans.py", title="Fans", icon="🀄", url_path="fans"),
+    st.Page("views/players.py", title="Players", icon="👤", url_path="players"),
+    st.Page("views/replay.py", title="Replay", icon="▶️", url_path="replay"),
+    st.Page("views/dispute.py", title="Dispute review", icon="⚖️", url_path="dispute"),
+]
+
+st.navigation(PAGES).run()

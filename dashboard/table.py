@@ -1,0 +1,123 @@
+"""The replayed table as HTML (the dashboard's counterpart of paipu/render.py): every seat's
+wind, player, score, concealed tiles (all four, or one seat's view with the others face
+down), declared sets with the seat each claimed tile came from, flowers and discards in
+order; the wall count, prevalent wind, dealer and the seat to act.
+
+Pure functions of a :class:`replayer.state.TableState`; no logic of the rules here.
+Relative seats follow shared/DESIGN.md §3: 上家 the previous seat (discards just before),
+对家 opposite, 下家 the next seat.
+"""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+from dashboard.tiles import WIND_EN, WIND_ZH, hidden_html, meld_html, tile_html, tiles_html
+from replayer import tiles as T
+from replayer.state import DeclaredMeld, TableState
+
+__all__ = ["relative_seat", "meld_label", "seat_hand", "table_html"]
+
+_RELATIVE = {1: "上家 previous", 2: "对家 opposite", 3: "下家 next"}
+
+
+def relative_seat(seat: int, other: int) -> str:
+    """Where ``other`` sits seen from ``seat``: 上家 previous (1), 对家 opposite (2),
+    下家 next (3) (DESIGN.md §3)."""
+    return _RELATIVE[(seat - other) % 4]
+
+
+def meld_label(seat: int, m: DeclaredMeld) -> str:
+    """``pung ← seat 2 (对家 opposite)``; a concealed kong says so."""
+    kind = m.kind if m.kind != "kong" else f"{m.kong_kind} kong"
+    if m.from_seat is None:
+        return kind
+    return f"{kind} ← seat {m.from_seat} ({relative_seat(seat, m.from_seat)})"
+
+
+def seat_hand(state: TableState, seat: int, drawn: str | None) -> tuple[list[str], str | None, int]:
+    """The concealed tiles of ``seat`` to draw: (sorted tiles without the just-drawn one,
+    the just-drawn tile or None, hidden count). Flowers not yet replaced stay in the hand."""
+    st = state.seats[seat]
+    tiles = list(st.tiles)
+    if drawn is not None and drawn in tiles:
+        tiles.remove(drawn)
+    else:
+        drawn = None
+    return T.sort_tiles(tiles), drawn, st.hidden
+
+
+def _drawn_tile(state: TableState, event: Any) -> tuple[int | None, str | None]:
+    if event is None or getattr(event, "type", None) != "tile_drawn":
+        return None, None
+    p = event.payload
+    return p.seat, p.tile
+
+
+def table_html(state: TableState, event: Any | None = None, *, seat: int | None = None,
+               finding_seats: frozenset[int] = frozenset()) -> str:
+    """The table after ``event`` as one HTML block. ``seat``: None shows all four hands,
+    else only that seat's concealed tiles (the others face down). ``finding_seats``: seats
+    named by a finding at this event (marked)."""
+    drawn_seat, drawn = _drawn_tile(state, event)
+    last_discard = state.pending.seq if state.pending is not None else None
+    walls = (
+        " · ".join(f"seat {i}: {n}" for i, n in enumerate(state.seat_walls))
+        if state.seat_walls is not None else ""
+    )
+    head = (
+        f"<b>hand {state.hand_number if state.hand_number is not None else '–'}</b> · prevalent wind "
+        f"{WIND_ZH.get(state.prevalent_wind or '', '–')} {WIND_EN.get(state.prevalent_wind or '', '')} · "
+        f"dealer seat {state.dealer if state.dealer is not None else '–'} · "
+        f"<b>wall {state.wall_remaining}</b> tiles left" + (f" ({walls})" if walls else "") +
+        f" · phase {html.escape(state.phase)} · to act: seat {state.turn if state.turn is not None else '–'}"
+    )
+    if state.wildcard_indicator:
+        head += f" · wildcard indicator {tile_html(state.wildcard_indicator)}"
+    parts = [f'<div class="pp-head">{head}</div>']
+    for i, st in enumerate(state.seats):
+        name = state.players[i] if i < len(state.players) else ""
+        wind = f"{WIND_ZH.get(st.wind or '', '')} {WIND_EN.get(st.wind or '', '')}".strip()
+        badges = []
+        if state.dealer == i:
+            badges.append("dealer")
+        if i in finding_seats:
+            badges.append('<span class="pp-finding">finding</span>')
+        title = (
+            f"Seat {i} · {html.escape(wind) or '–'} · {html.escape(name)} · score <b>{st.score}</b>"
+            + (f" · {' · '.join(badges)}" if badges else "")
+        )
+        if seat is None or seat == i:
+            tiles, d, hidden = seat_hand(state, i, drawn if drawn_seat == i else None)
+            hand = tiles_html(
+                tiles + [None] * hidden + ([d] if d else []),
+                classes=[""] * (len(tiles) + hidden) + (["last"] if d else []),
+                empty="no tiles",
+            )
+        else:
+            hand = hidden_html(st.concealed_size)
+        melds = []
+        for m in st.melds:
+            if m.concealed and seat is not None and seat != i:
+                melds.append(meld_html([], "concealed kong").replace(
+                    '<span class="pp-meld">', '<span class="pp-meld">' + tile_html(None) * 4, 1))
+            else:
+                melds.append(meld_html(m.tiles, meld_label(i, m), claimed=m.claimed_tile))
+        river = tiles_html(
+            [dd.tile for dd in st.discards],
+            classes=[
+                "claimed" if dd.claimed_by is not None else ("last" if dd.seq == last_discard else "")
+                for dd in st.discards
+            ],
+            empty="no discards",
+        )
+        turn = " turn" if state.turn == i and state.phase not in ("hand_over", "idle", "game_over") else ""
+        parts.append(
+            f'<div class="pp-seat{turn}"><h4>{title}</h4>'
+            f'<span class="pp-label">hand</span>{hand}'
+            + (f'<span class="pp-label">sets</span><div class="pp-tiles">{"".join(melds)}</div>' if melds else "")
+            + (f'<span class="pp-label">flowers</span>{tiles_html(st.flowers)}' if st.flowers else "")
+            + f'<span class="pp-label">discards (in order; faded = claimed)</span>{river}</div>'
+        )
+    return "".join(parts)

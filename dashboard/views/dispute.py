@@ -1,0 +1,189 @@
+"""Dispute review page: everything ``paipu verify GAME`` checks, for one game
+(shared/DESIGN.md §5 verification, §6 findings, §4 reported scores).
+
+The hash-chain check (eventlog.verify), every finding of the audit replay with its event,
+rule and the rule's source section, the computed versus the reported fans and scores side
+by side (replayer.audit), and each winning hand with every fan and the tiles it was
+counted on. Read-only; ``?game=ID`` selects the game.
+"""
+
+from __future__ import annotations
+
+import html
+
+import pandas as pd
+import streamlit as st
+
+from dashboard import data as D
+from dashboard.common import game_links, need_games, start_page
+from dashboard.tiles import meld_html, tile_html, tiles_html
+from replayer.audit import fan_key
+
+PAGE = "views/dispute.py"
+ss = st.session_state
+
+data = start_page("Dispute review")
+log_v, games = need_games(data)
+ids = [g["game_id"] for g in games]
+
+qp = st.query_params
+link = qp.get("game")
+if link != ss.get("dp_link"):
+    ss.dp_link = link
+    if link is not None:
+        if link not in ids:
+            st.error(f"There is no game `{link}` in `{data}`. Pick one of these games:")
+            game_links(games, PAGE)
+            st.stop()
+        ss.dp_game = link
+if ss.get("dp_game") not in ids:
+    ss.dp_game = ids[0]
+
+game_id = st.selectbox("Game", ids, key="dp_game")
+if qp.get("game") != game_id:
+    qp.clear()
+    qp["game"] = game_id
+ss.dp_link = game_id
+
+review = D.game_review(str(data), log_v, game_id)
+chain = review.chain
+
+# ---- hash chain
+st.subheader("Hash chain")
+if chain.ok:
+    st.success(f"Intact: {chain.events} events, every seq dense, every prev_hash links, every "
+               "hash re-computes, and the chain ends where the store's stream record says.")
+else:
+    st.error(f"BROKEN at event {chain.first_bad_seq}: {chain.reason} ({chain.events} events stored)")
+    st.warning(review.audit_error)
+    st.stop()
+
+audit = review.audit
+steps = D.game_steps(str(data), log_v, game_id)
+c = st.columns(5)
+c[0].metric("events", audit.events)
+c[1].metric("hands", audit.hands)
+c[2].metric("wins", len(audit.wins))
+c[3].metric("exhaustive draws", audit.draws)
+c[4].metric("findings", len(audit.findings))
+
+# ---- findings
+st.subheader(f"Findings ({len(audit.findings)})")
+if not audit.findings:
+    st.success(f"No finding: every event of this game follows the rules of its ruleset ({audit.ruleset}).")
+else:
+    st.dataframe(
+        pd.DataFrame(
+            [
+                {"event": f.seq, "hand": f.hand_number, "seat": f.seat, "rule": f.rule_id,
+                 "what": f.message, "rule source": f.source}
+                for f in audit.findings
+            ]
+        ),
+        hide_index=True, width="stretch",
+    )
+    for f in audit.findings:
+        st.page_link("views/replay.py", label=f"▶ replay event {f.seq} ({f.rule_id})",
+                     query_params={"game": game_id, "seq": str(f.seq)})
+
+# ---- reported scores, as the source wrote them, against the computed ones
+reported = [s.state.reported[-1] for s in steps if s.event.type == "score_reported" and s.state.reported]
+st.subheader("Scores: computed versus reported")
+if not reported:
+    st.info("The source reported no scores for this game: nothing to compare.")
+else:
+    def _l(v):  # noqa: ANN001, ANN202
+        return "–" if v is None else " ".join(f"{x:+d}" for x in v)
+
+    st.dataframe(
+        pd.DataFrame(
+            [
+                {"event": r.seq, "winner": "–" if r.winner is None else str(r.winner),
+                 "reported changes": _l(r.score_changes), "computed changes": _l(r.computed_changes),
+                 "reported total": "–" if r.total is None else str(r.total),
+                 "computed total": "–" if r.computed_total is None else str(r.computed_total),
+                 "agrees": "✓" if r.agrees else "✗ differs"}
+                for r in reported
+            ]
+        ),
+        hide_index=True, width="stretch",
+    )
+
+# ---- each win: fans side by side, score changes, the hand and the tiles of each fan
+st.subheader(f"Wins ({len(audit.wins)})")
+if not audit.wins:
+    st.write("No win in this game.")
+for w in audit.wins:
+    how = "self-drawn" if w.self_drawn else f"on the discard of seat {w.from_seat}"
+    verdict = ("agrees with the source" if w.fans_agree is not False and w.score_agrees is not False
+               else "DIFFERS from the source")
+    if w.reported is None:
+        verdict = "nothing reported to compare"
+    with st.expander(f"Hand {w.hand_number}, event {w.seq}: seat {w.seat} wins on {w.tile} ({how}) — "
+                     f"computed {w.points} points, {verdict}", expanded=True):
+        comp: dict[str, dict] = {}
+        for f in w.fans:
+            comp.setdefault(fan_key(f.name_zh or f.name_en), {"fan": f.name_en, "中文": f.name_zh,
+                                                               "computed": f"{f.points} × {f.count}",
+                                                               "_c": f.count})
+        rows = list(comp.values())
+        by_key = {k: r for k, r in comp.items()}
+        for name, pts, cnt in w.reported_fans:
+            k = fan_key(name)
+            r = by_key.get(k)
+            if r is None:
+                r = {"fan": "", "中文": "", "computed": "–"}
+                by_key[k] = r
+                rows.append(r)
+            r["reported"] = f"{name}" + (f" {pts}" if pts is not None else "") + f" × {cnt}"
+            r["_r"] = r.get("_r", 0) + cnt
+        for r in rows:
+            r.setdefault("reported", "–" if w.reported_fans else "(not reported)")
+            r["same"] = "" if not w.reported_fans else ("✓" if r.get("_c") == r.get("_r") else "✗")
+        left, right = st.columns([3, 2])
+        with left:
+            st.markdown("**Fans: computed | reported**")
+            st.dataframe(pd.DataFrame(rows, columns=["fan", "中文", "computed", "reported", "same"]),
+                         hide_index=True, width="stretch")
+            rep_total = w.reported.total if w.reported is not None else None
+            st.markdown(f"Total: computed **{w.points}**, reported **{'–' if rep_total is None else rep_total}**")
+        with right:
+            st.markdown("**Score changes by seat**")
+            rep_changes = w.reported.score_changes if w.reported is not None else None
+            st.dataframe(
+                pd.DataFrame(
+                    [
+                        {"seat": i,
+                         "computed": None if w.changes is None else w.changes[i],
+                         "reported": None if rep_changes is None else rep_changes[i]}
+                        for i in range(4)
+                    ]
+                ),
+                hide_index=True, width="stretch",
+            )
+        win_state = next((s.state for s in steps if s.event.seq == w.seq), None)
+        rec = next((x for x in (win_state.wins if win_state else ()) if x.seq == w.seq), None)
+        sit = getattr(rec, "situation", None)
+        if sit is not None:
+            melds = "".join(
+                meld_html(m.tiles, m.type if not m.concealed else "concealed kong", claimed=m.claimed_tile)
+                for m in sit.melds
+            )
+            st.markdown(
+                '<span class="pp-label">winning hand (concealed tiles + the winning tile)</span>'
+                + tiles_html(list(sit.hand) + [sit.win_tile], classes=[""] * len(sit.hand) + ["win"])
+                + (f'<span class="pp-label">declared sets</span><div class="pp-tiles">{melds}</div>' if melds else ""),
+                unsafe_allow_html=True,
+            )
+        for f in w.fans:
+            groups = "".join(
+                f'<span class="pp-meld">{"".join(tile_html(t) for t in g)}</span>' for g in f.tiles
+            ) or '<span class="pp-label">(a condition of the win, no tiles)</span>'
+            st.markdown(
+                f'<div><b>{html.escape(f.name_en)} {html.escape(f.name_zh)}</b> — {f.points} point'
+                f'{"s" if f.points != 1 else ""}{f" × {f.count}" if f.count > 1 else ""}'
+                f'<div class="pp-tiles">{groups}</div></div>',
+                unsafe_allow_html=True,
+            )
+        st.page_link("views/replay.py", label=f"▶ replay this win (event {w.seq})",
+                     query_params={"game": game_id, "seq": str(w.seq)})

@@ -1,0 +1,178 @@
+"""Replay page: step through a game event by event (shared/DESIGN.md §8).
+
+Pick a game and a hand; the table after the current event is drawn with Unicode tiles
+(all four hands or one seat's view); buttons and a slider step forward/back and jump to
+the next claim, kong, win or finding. The URL carries ``?game=ID&seq=N`` (and ``seat``),
+so a copied link reopens the same game at the same event. Findings of the audit replay
+are listed and marked at their events.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from dashboard import data as D
+from dashboard.common import game_links, need_games, start_page
+from dashboard.table import table_html
+from eventlog.store.base import GameNotFound
+from paipu.render import describe_event
+
+PAGE = "views/replay.py"
+ss = st.session_state
+
+#: Jump targets: button label → event types (a claim takes a discard: chow, pung, melded kong).
+JUMPS = {
+    "next claim": lambda e: e.type in ("chow", "pung") or (e.type == "kong" and e.payload.kind == "melded"),
+    "next kong": lambda e: e.type == "kong",
+    "next win": lambda e: e.type in ("win_declared", "exhaustive_draw"),
+}
+
+data = start_page("Replay")
+log_v, games = need_games(data)
+ids = [g["game_id"] for g in games]
+
+# ---- a link (?game=&seq=&seat=) opened or changed: it wins over the widgets' state
+qp = st.query_params
+link = (qp.get("game"), qp.get("seq"), qp.get("seat"))
+if link != ss.get("rp_link"):
+    ss.rp_link = link
+    game_q, seq_q, seat_q = link
+    if game_q is not None:
+        if game_q not in ids:
+            st.error(f"There is no game `{game_q}` in `{data}`. Pick one of these games:")
+            game_links(games, PAGE)
+            st.stop()
+        ss.rp_game = game_q
+        ss.rp_seq_wanted = seq_q
+    if seat_q in ("0", "1", "2", "3"):
+        ss.rp_view = f"seat {seat_q}"
+
+if ss.get("rp_game") not in ids:
+    ss.rp_game = ids[0]
+
+
+def _game_changed() -> None:
+    ss.rp_seq = 0
+
+
+game_id = st.selectbox("Game", ids, key="rp_game", on_change=_game_changed,
+                       format_func=lambda g: f"{g}  ({next(x['ruleset'] for x in games if x['game_id'] == g)})")
+try:
+    steps = D.game_steps(str(data), log_v, game_id)
+except GameNotFound:
+    st.error(f"There is no game `{game_id}`. Pick one of these games:")
+    game_links(games, PAGE)
+    st.stop()
+last = len(steps) - 1
+
+wanted = ss.pop("rp_seq_wanted", None)
+if wanted is not None:
+    try:
+        seq = int(wanted)
+    except ValueError:
+        seq = -1
+    if 0 <= seq <= last:
+        ss.rp_seq = seq
+    else:
+        st.error(f"Game `{game_id}` has no event {wanted} (its events are 0..{last}); "
+                 "showing its first event. Other games:")
+        with st.expander("all games"):
+            game_links(games, PAGE)
+        ss.rp_seq = 0
+if not isinstance(ss.get("rp_seq"), int) or not 0 <= ss.rp_seq <= last:
+    ss.rp_seq = 0
+
+# ---- hands and findings of the game
+hand_starts = [s.event.seq for s in steps if s.event.type == "hand_started"]
+finding_seqs = sorted({s.event.seq for s in steps if s.findings})
+
+
+def _hand_of(seq: int) -> int:
+    k = 0
+    for i, h in enumerate(hand_starts):
+        if h <= seq:
+            k = i
+    return k
+
+
+def _go(seq: int) -> None:
+    ss.rp_seq = max(0, min(last, seq))
+
+
+def _jump(pred) -> None:  # noqa: ANN001
+    nxt = next((s.event.seq for s in steps[ss.rp_seq + 1:] if pred(s.event)), None)
+    if nxt is not None:
+        ss.rp_seq = nxt
+    else:
+        ss.rp_notice = "no such event after this one"
+
+
+def _hand_changed() -> None:
+    ss.rp_seq = hand_starts[ss.rp_hand] if hand_starts else 0
+
+
+if hand_starts:
+    ss.rp_hand = _hand_of(ss.rp_seq)
+c1, c2 = st.columns([2, 3])
+with c1:
+    if hand_starts:
+        st.selectbox(
+            "Hand", list(range(len(hand_starts))), key="rp_hand", on_change=_hand_changed,
+            format_func=lambda k: f"hand {steps[hand_starts[k]].event.payload.hand_number} "
+                                  f"(event {hand_starts[k]})",
+        )
+with c2:
+    view = st.radio("View", ["all four hands", "seat 0", "seat 1", "seat 2", "seat 3"],
+                    key="rp_view", horizontal=True)
+seat = None if view == "all four hands" else int(view.split()[1])
+
+b = st.columns(7)
+b[0].button("⏮ start", on_click=_go, args=(0,), width="stretch")
+b[1].button("◀ back", on_click=lambda: _go(ss.rp_seq - 1), width="stretch")
+b[2].button("forward ▶", on_click=lambda: _go(ss.rp_seq + 1), width="stretch")
+for col, (label, pred) in zip(b[3:6], JUMPS.items()):
+    col.button(label + " ⏭", on_click=_jump, args=(pred,), width="stretch")
+b[6].button("next finding ⚠", on_click=_jump, args=(lambda e: e.seq in finding_seqs,),
+            width="stretch", disabled=not finding_seqs)
+st.slider("Event", 0, last, key="rp_seq")
+if ss.get("rp_notice"):
+    st.caption(ss.pop("rp_notice"))
+
+seq = ss.rp_seq
+step = steps[seq]
+
+# ---- the URL follows the current event: copy it to come back here
+params = {"game": game_id, "seq": str(seq)}
+if seat is not None:
+    params["seat"] = str(seat)
+if dict(qp) != params:
+    qp.clear()
+    qp.update(params)
+ss.rp_link = (params["game"], params["seq"], params.get("seat"))
+
+st.markdown(f"**Event {seq} of {last}:** `{describe_event(step.event)}`")
+for f in step.findings:
+    st.error(f"Finding at event {f.seq}: [{f.rule_id}] {f.message} — rule source: {f.source}")
+st.markdown(table_html(step.state, step.event, seat=seat,
+                       finding_seats=frozenset(f.seat for f in step.findings if f.seat is not None)),
+            unsafe_allow_html=True)
+
+for w in step.state.wins:
+    fans = getattr(w.score, "fans", ()) or ()
+    fan_txt = ", ".join(f"{f.name_en} {f.name_zh} {f.points}" + (f"×{f.count}" if f.count > 1 else "") for f in fans)
+    how = "self-drawn" if w.self_drawn else f"on a discard from seat {w.from_seat}"
+    st.success(f"Win: seat {w.seat}, {how}, {'legal' if w.legal else 'NOT LEGAL'}; "
+               f"{w.points} points: {fan_txt}"
+               + (f"; score changes {list(w.settlement.changes)}" if w.settlement else ""))
+
+st.page_link(PAGE, label=f"🔗 Link to this event (game {game_id}, event {seq})", query_params=params)
+
+all_findings = [f for s in steps for f in s.findings]
+with st.expander(f"Findings in this game: {len(all_findings)}", expanded=bool(all_findings)):
+    if not all_findings:
+        st.write("None: every event follows the rules of the game's ruleset.")
+    for f in all_findings:
+        c1, c2 = st.columns([1, 6])
+        c1.button(f"event {f.seq}", key=f"rp_f_{f.seq}_{f.rule_id}", on_click=_go, args=(f.seq,))
+        c2.markdown(f"**{f.rule_id}** — {f.message} *(source: {f.source})*")
+    st.page_link("views/dispute.py", label="Dispute review of this game", query_params={"game": game_id})
