@@ -311,9 +311,11 @@ class _Writer:
             self._write_block(key, self.pending[key], self.replaced.get(key, set()))
         self.manifest["checkpoint"] = checkpoint
         _write_manifest(self.out, self.manifest)
+        current = _manifest_files(self.manifest)
         for rel in self.superseded:
-            with contextlib.suppress(FileNotFoundError):
-                (self.out / rel).unlink()
+            if rel not in current:  # a repaired block may keep its file names
+                with contextlib.suppress(FileNotFoundError):
+                    (self.out / rel).unlink()
         self.superseded = []
         self.pending, self.replaced, self.pending_rows = {}, {}, 0
 
@@ -368,12 +370,18 @@ class _Writer:
         self.manifest["blocks"][key] = entry
 
 
-def _clean_leftovers(out: Path, manifest: dict[str, Any]) -> None:
-    """Delete part and temporary files no committed manifest lists (a crashed run's)."""
-    keep = set()
+def _manifest_files(manifest: dict[str, Any]) -> set[str]:
+    """Relative paths of every part file the manifest lists."""
+    out = set()
     for key, blk in manifest["blocks"].items():
         r, b = key.split("/")
-        keep |= {_part_path(t.name, r, int(b), blk["version"]) for t in TABLES}
+        out |= {_part_path(t.name, r, int(b), blk["version"]) for t in TABLES}
+    return out
+
+
+def _clean_leftovers(out: Path, manifest: dict[str, Any]) -> None:
+    """Delete part and temporary files no committed manifest lists (a crashed run's)."""
+    keep = _manifest_files(manifest)
     for t in TABLES:
         tdir = out / t.name
         if not tdir.is_dir():
@@ -394,6 +402,49 @@ def _game_events(store: EventStore, game_id: str, head: int) -> list[Any]:
             break
         out.append(e)
     return out
+
+
+def _game_outcome(store: EventStore, game_id: str, head: int) -> tuple[str, Any, int]:
+    """Read and replay one game up to ``head``: ("ok", GameFacts, last position),
+    ("unfinished", None, …), ("skipped", reason, …) or ("empty", None, 0)."""
+    events = _game_events(store, game_id, head)
+    if not events:
+        return "empty", None, 0
+    last = events[-1].position
+    try:
+        facts = game_facts(events)
+    except RulesetError as e:
+        return "skipped", str(e), last
+    if facts is None:
+        return "unfinished", None, last
+    return "ok", facts, last
+
+
+_WORKER_STORE: dict[str, Any] = {}
+
+
+def _worker_init(path: str) -> None:
+    from eventlog.store import open_store
+
+    _WORKER_STORE["store"] = open_store(path)
+
+
+def _worker_outcome(args: tuple[str, int]) -> tuple[str, Any, int]:
+    return _game_outcome(_WORKER_STORE["store"], args[0], args[1])
+
+
+@contextlib.contextmanager
+def _outcomes(store: EventStore, game_ids: list[str], head: int, workers: int) -> Iterator[Iterator[tuple[str, Any, int]]]:
+    """The outcomes of ``game_ids`` in order, computed here or by ``workers`` processes."""
+    path = getattr(store, "path", None)
+    if workers <= 1 or path is None or len(game_ids) < 2 * workers:
+        yield (_game_outcome(store, gid, head) for gid in game_ids)
+        return
+    import multiprocessing
+
+    ctx = multiprocessing.get_context("spawn")
+    with ctx.Pool(workers, initializer=_worker_init, initargs=(str(path),)) as pool:
+        yield pool.imap(_worker_outcome, [(gid, head) for gid in game_ids], chunksize=16)
 
 
 def _damaged_blocks(out: Path, manifest: dict[str, Any], command: str) -> list[str]:
@@ -429,6 +480,7 @@ def export(
     flush_rows: int = FLUSH_ROWS,
     data_dir: Path | str | None = None,
     on_file: Callable[[Path], None] | None = None,
+    workers: int = 1,
 ) -> ExportReport:
     """Export the finished games of ``store`` not yet exported to ``out_dir``.
 
@@ -436,6 +488,8 @@ def export(
     check every part file and re-export the blocks with a missing or damaged file.
     ``block_positions`` applies to a new export (an existing one keeps its own).
     ``on_file(path)`` is called after each part file is in place (progress).
+    ``workers`` > 1 replays games in that many processes (a SQLite store only; the
+    results are taken in the same order, so the files are the same).
 
     Raises :class:`ExportError` when another export holds the directory or the log is
     behind the export's checkpoint (another data directory?), :class:`DamagedExport` when
@@ -463,24 +517,23 @@ def export(
         writer = _Writer(out, manifest, command, on_file)
         done: set[str] = set()
 
-        def take(game_id: str) -> None:
-            events = _game_events(store, game_id, head)
-            if not events:
+        def take(game_id: str, outcome: tuple[str, Any, int] | None = None) -> None:
+            kind, value, last = outcome or _game_outcome(store, game_id, head)
+            if kind == "empty":
                 return
-            try:
-                facts = game_facts(events)
-            except RulesetError as e:
-                report.skipped.append((game_id, str(e)))
+            if kind == "skipped":
+                report.skipped.append((game_id, value))
                 return
-            if facts is None:
+            if kind == "unfinished":
                 report.unfinished += 1
                 return
+            facts: GameFacts = value
             key = _block_key(facts.ruleset, facts.end_position // bp)
             replaces = facts.end_position <= checkpoint
             writer.add(facts, key, replaces)
             done.add(game_id)
             report.games += 1
-            report.reexported += int(replaces and events[-1].position > checkpoint)
+            report.reexported += int(replaces and last > checkpoint)
             report.hands += facts.count("hands")
             for name, rows in facts.rows.items():
                 report.rows[name] = report.rows.get(name, 0) + len(rows)
@@ -496,14 +549,13 @@ def export(
                     if rulesets.get(gid) == r:
                         take(gid)
 
-        changed = sorted((g for g in store.list_games() if g.last_position > checkpoint),
-                         key=lambda g: g.last_position)
-        for g in changed:
-            if g.game_id in done:
-                continue
-            take(g.game_id)
-            if writer.pending_rows >= flush_rows:
-                writer.flush(min(g.last_position, head))
+        changed = [g for g in sorted((g for g in store.list_games() if g.last_position > checkpoint),
+                                     key=lambda g: g.last_position) if g.game_id not in done]
+        with _outcomes(store, [g.game_id for g in changed], head, workers) as outcomes:
+            for g, outcome in zip(changed, outcomes):
+                take(g.game_id, outcome)
+                if writer.pending_rows >= flush_rows:
+                    writer.flush(min(g.last_position, head))
         writer.flush(head)
         report.checkpoint = head
         report.files = writer.files

@@ -1,0 +1,235 @@
+"""The Parquet export: incremental, deterministic, crash-safe, damage reported by name."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from pathlib import Path
+
+import pyarrow.parquet as pq
+import pytest
+
+from analytics.export import MANIFEST, DamagedExport, ExportError, export, open_export
+from analytics.queries import Analytics
+from analytics.schema import TABLES
+from analytics_samples import fill
+from eventlog.events import GameEnded, NewEvent, RefereeRuling
+from eventlog.store import open_store
+
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "analytics.md"
+SMALL_BLOCKS = 700  # log positions per block: the 24 sample games span 4 blocks
+
+
+def _files(out: Path) -> dict[str, str]:
+    """Relative path → SHA-256 of every Parquet file and the manifest."""
+    found = sorted(p for p in out.rglob("*") if p.is_file() and (p.suffix == ".parquet" or p.name == MANIFEST))
+    return {str(p.relative_to(out)): hashlib.sha256(p.read_bytes()).hexdigest() for p in found}
+
+
+def _counts(out: Path) -> dict[str, int]:
+    with Analytics.open(out) as a:
+        return {t.name: a.con.execute(f"SELECT count(*) FROM {t.name}").fetchone()[0] for t in TABLES}
+
+
+def test_tables_have_one_row_per_fact(all_export, all_games):
+    _, out = all_export
+    counts = _counts(out)
+    hands = sum(g.count("hand_ended") for g in all_games)
+    assert counts["games"] == len(all_games) == 24
+    assert counts["hands"] == hands == 24
+    assert counts["seat_results"] == 4 * hands
+    assert counts["wins"] == sum(g.count("win_declared") for g in all_games)  # every win is legal here
+    actions = sum(g.count(t) for g in all_games for t in
+                  ("tile_drawn", "tile_discarded", "chow", "pung", "kong", "pass", "win_declared", "flower_replaced"))
+    assert counts["actions"] == actions
+    with Analytics.open(out) as a:
+        dup = a.con.execute("SELECT count(*) FROM (SELECT game_id, hand_number, seat FROM seat_results "
+                            "GROUP BY ALL HAVING count(*) > 1)").fetchone()[0]
+        zero_sum = a.con.execute("SELECT count(*) FROM (SELECT game_id, hand_number, sum(score_change) s "
+                                 "FROM seat_results GROUP BY ALL) WHERE s <> 0").fetchone()[0]
+    assert dup == 0 and zero_sum == 0
+
+
+def test_files_are_hive_partitioned_by_ruleset(all_export):
+    _, out = all_export
+    for t in TABLES:
+        parts = sorted((out / t.name).glob("ruleset=*/part-*.parquet"))
+        assert [p.parent.name for p in parts] == ["ruleset=mcr"]
+        assert pq.read_schema(parts[0]).names == t.columns
+
+
+def test_incremental_export_equals_one_shot_export(tmp_path, all_games):
+    """Exporting as the log grows (with small blocks and frequent checkpoints) gives the
+    same bytes as exporting the final log once; re-running writes nothing."""
+    store = open_store(tmp_path / "data")
+    steps = tmp_path / "steps"
+    reports = []
+    for lo, hi in ((0, 5), (5, 6), (6, 17), (17, 24)):
+        fill(store, all_games[lo:hi])
+        reports.append(export(store, steps, block_positions=SMALL_BLOCKS, flush_rows=300))
+    assert [r.games for r in reports] == [5, 1, 11, 7]
+    assert reports[-1].checkpoint == store.head_position()
+    once = tmp_path / "once"
+    export(store, once, block_positions=SMALL_BLOCKS)
+    assert _files(steps) == _files(once)
+    assert len([f for f in _files(once) if f.startswith("games/")]) == 4
+    before = _files(steps)
+    again = export(store, steps)
+    assert (again.games, again.files) == (0, 0)
+    assert _files(steps) == before
+    assert _counts(steps)["games"] == 24
+
+
+def test_unfinished_game_waits_for_game_ended(tmp_path, all_games):
+    store = open_store(tmp_path / "data")
+    out = tmp_path / "pq"
+    g = all_games[0]
+    fill(store, all_games[1:3])
+    body, end = g.events[:-1], g.events[-1]
+    assert end.type == "game_ended"
+    store.append(g.game_id, body, -1)
+    first = export(store, out)
+    assert (first.games, first.unfinished) == (2, 1)
+    store.append(g.game_id, [end], len(body) - 1)
+    second = export(store, out)
+    assert (second.games, second.unfinished, second.reexported) == (1, 0, 0)
+    with Analytics.open(out) as a:
+        ids = [r[0] for r in a.con.execute("SELECT game_id FROM games").fetchall()]
+    assert sorted(ids) == sorted([g.game_id, all_games[1].game_id, all_games[2].game_id])
+
+
+def test_late_event_reexports_the_game_without_duplicates(tmp_path, all_games):
+    """A referee ruling appended after game_ended re-exports that game in place."""
+    store = open_store(tmp_path / "data")
+    out = tmp_path / "pq"
+    fill(store, all_games[:4])
+    export(store, out, block_positions=SMALL_BLOCKS)
+    g = all_games[1]
+    version = store.version(g.game_id)
+    ruling = NewEvent.of(RefereeRuling(ref_seq=version, ruling="scoring error corrected",
+                                       score_changes=[10, -10, 0, 0]), id_seed=f"{g.game_id}/ruling")
+    store.append(g.game_id, [ruling], version)
+    fill(store, all_games[4:6])
+    rep = export(store, out)
+    assert (rep.games, rep.reexported) == (3, 1)
+    with Analytics.open(out) as a:
+        rows = a.con.execute("SELECT final_scores, event_count FROM games WHERE game_id = ?",
+                             [g.game_id]).fetchall()
+        n = a.con.execute("SELECT count(*) FROM games").fetchone()[0]
+    final = list(g.events[-1].payload.final_scores)
+    assert rows == [([final[0] + 10, final[1] - 10, final[2], final[3]], len(g.events) + 1)]
+    assert n == 6
+    fresh = tmp_path / "fresh"
+    export(store, fresh, block_positions=SMALL_BLOCKS)
+    assert _files(out) == _files(fresh)
+
+
+def test_crash_midway_keeps_previous_export_and_next_run_completes(tmp_path, all_games):
+    store = open_store(tmp_path / "data")
+    out = tmp_path / "pq"
+    fill(store, all_games[:10])
+    export(store, out, block_positions=SMALL_BLOCKS)
+    before_files = _files(out)
+    before = _counts(out)
+    fill(store, all_games[10:])
+
+    class Crash(Exception):
+        pass
+
+    written = []
+
+    def crash_after_two(path: Path) -> None:
+        written.append(path)
+        if len(written) == 2:
+            raise Crash
+
+    with pytest.raises(Crash):
+        export(store, out, on_file=crash_after_two)
+    # the committed export is untouched and still reads (extra files are not listed)
+    assert _counts(out) == before
+    assert all(_files(out)[k] == v for k, v in before_files.items())
+    rep = export(store, out)
+    assert rep.games == 14
+    fresh = tmp_path / "fresh"
+    export(store, fresh, block_positions=SMALL_BLOCKS)
+    assert _files(out) == _files(fresh)
+    assert not [p for p in out.rglob("*.tmp")]
+
+
+def test_damaged_or_missing_file_is_named_with_the_rebuild_command(tmp_path, all_games):
+    store = open_store(tmp_path / "data")
+    out = tmp_path / "pq"
+    fill(store, all_games)
+    export(store, out, block_positions=SMALL_BLOCKS)
+    good = _files(out)
+    victim = sorted((out / "seat_results").rglob("part-*.parquet"))[1]
+    data = bytearray(victim.read_bytes())
+    data[len(data) // 2] ^= 0xFF  # same size, one flipped byte
+    victim.write_bytes(bytes(data))
+    with pytest.raises(DamagedExport) as err:
+        Analytics.open(out)
+    assert str(victim) in str(err.value) and "checksum" in str(err.value)
+    assert f"paipu export --repair --out {out}" in str(err.value)
+    # a query that does not touch the damaged table still works
+    with Analytics.open(out, tables=["hands"]) as a:
+        assert a.con.execute("SELECT count(*) FROM hands").fetchone()[0] == 24
+    missing = sorted((out / "fans").rglob("part-*.parquet"))[0]
+    missing.unlink()
+    with pytest.raises(DamagedExport, match=re.escape(f"{missing}: missing")):
+        Analytics.open(out, tables=["fans"])
+    # merging into a damaged block refuses; --repair rebuilds exactly what was there
+    rep = export(store, out, repair=True)
+    assert rep.repaired == sorted({f"mcr/{victim.name.split('-')[1]}", f"mcr/{missing.name.split('-')[1]}"})
+    assert _files(out) == good
+
+
+def test_unreadable_manifest_and_missing_export(tmp_path, all_games):
+    with pytest.raises(ExportError, match="no analytics export"):
+        open_export(tmp_path / "nothing")
+    store = open_store(tmp_path / "data")
+    out = tmp_path / "pq"
+    fill(store, all_games[:3])
+    export(store, out)
+    (out / MANIFEST).write_text("{not json", encoding="utf-8")
+    with pytest.raises(DamagedExport, match="--rebuild"):
+        open_export(out)
+    rep = export(store, out, rebuild=True)
+    assert rep.games == 3 and _counts(out)["games"] == 3
+
+
+def test_log_behind_the_export_is_refused(tmp_path, all_games):
+    big = open_store(tmp_path / "big")
+    fill(big, all_games[:6])
+    out = tmp_path / "pq"
+    export(big, out)
+    small = open_store(tmp_path / "small")
+    fill(small, all_games[:1])
+    with pytest.raises(ExportError, match="right --data"):
+        export(small, out)
+
+
+def test_game_without_a_known_ruleset_is_skipped_and_reported(tmp_path, all_games):
+    from eventlog.events import GameStarted
+
+    store = open_store(tmp_path / "data")
+    g = all_games[0]
+    started = g.events[0].payload.model_copy(update={"ruleset": "no_such_ruleset"})
+    assert isinstance(started, GameStarted)
+    events = [NewEvent.of(started, id_seed="odd/0"),
+              NewEvent.of(GameEnded(final_scores=None), id_seed="odd/1")]
+    store.append("odd-game", events, -1)
+    fill(store, all_games[1:2])
+    rep = export(store, tmp_path / "pq")
+    assert rep.games == 1
+    assert [gid for gid, _ in rep.skipped] == ["odd-game"]
+    assert "no_such_ruleset" in rep.skipped[0][1]
+
+
+def test_docs_describe_every_column():
+    text = DOCS.read_text(encoding="utf-8")
+    for t in TABLES:
+        section = text.split(f"### `{t.name}`", 1)
+        assert len(section) == 2, f"docs/analytics.md has no section for {t.name}"
+        body = section[1].split("\n### ", 1)[0]
+        for col in t.columns:
+            assert f"| `{col}` |" in body, f"docs/analytics.md: {t.name}.{col} is not documented"
