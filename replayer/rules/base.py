@@ -199,6 +199,31 @@ class Ruleset(Protocol):
         """Where rule ``rule_id`` is written (file + section, or seed)."""
         ...
 
+    def could_win(self, counts: tuple[int, ...], melds: int) -> bool:
+        """A cheap necessary condition for a win: could the concealed tiles ``counts`` (a
+        34-count vector *with* the winning tile, 3n + 2 tiles) and ``melds`` declared sets
+        form a winning shape? Legal actions (replayer/actions.py) ask :meth:`score_win`
+        only when this is True. Default in :class:`RulesetDefaults`."""
+        ...
+
+
+class RulesetDefaults:
+    """Default hooks for a :class:`Ruleset` (inherit it). ``could_win``: the regular shape
+    (sets and a pair, shared decomposition) or, with no declared sets, seven pairs or
+    thirteen orphans; always True with wildcards (the wildcard is only known in play), so
+    that legal actions then leave every judgement to :meth:`Ruleset.score_win`."""
+
+    play: PlayRules
+
+    def could_win(self, counts: tuple[int, ...], melds: int) -> bool:
+        from replayer.rules.shared import decompose, shapes
+
+        if self.play.wildcards:
+            return True
+        if decompose.is_complete(counts):
+            return True
+        return melds == 0 and (shapes.is_seven_pairs(counts) or shapes.is_thirteen_orphans(counts))
+
 
 @dataclass(frozen=True)
 class RulesetSpec:

@@ -38,6 +38,7 @@ from replayer.rules.base import (
     MECHANICS_SOURCES,
     HandPlan,
     PlayRules,
+    RulesetDefaults,
     WinContext,
     WinScore,
     standard_tile_copies,
@@ -146,7 +147,7 @@ def parse_options(raw: Mapping[str, Any]) -> tuple[McrPlayOptions, Any]:
 
 
 @dataclass(frozen=True)
-class McrRuleset:
+class McrRuleset(RulesetDefaults):
     """MCR bound to its options. ``scorer`` defaults to the fan calculator
     (``replayer.rules.mcr.fans.calculator.score``); any function with its signature may be
     given (e.g. to re-score under another calculator)."""
@@ -228,6 +229,23 @@ class McrRuleset:
             prevalent_wind=_WIND_LETTER[win.prevalent_wind],  # type: ignore[arg-type]
             flowers=len(win.flowers),
         )
+
+    def could_win(self, counts: tuple[int, ...], melds: int) -> bool:
+        """The shared shapes (:class:`RulesetDefaults`) plus MCR's knitted shapes:
+        全不靠 / 七星不靠 and 组合龙 + a set + a pair (competition.md Part B3)."""
+        if super().could_win(counts, melds):
+            return True
+        from replayer.rules.shared import decompose, shapes
+
+        if melds == 0 and shapes.honors_and_knitted(counts):
+            return True
+        knit = shapes.knitted_straight_in(counts) if melds <= 1 else None
+        if knit is None:
+            return False
+        rest = list(counts)
+        for t in knit:
+            rest[t] -= 1
+        return decompose.is_complete(tuple(rest))
 
     def score_win(self, state: TableState, win: WinContext) -> WinScore:
         sit = self.situation(win)

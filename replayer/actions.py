@@ -1,0 +1,330 @@
+"""Legal actions at a table state, for any ruleset (shared/DESIGN.md §6: "legal claims and
+their priority" belong to the ruleset; the mechanics are shared).
+
+:func:`legal_actions` lists what each seat that may act can choose now, from the
+replayer's :class:`~replayer.state.TableState`, the ruleset's :class:`PlayRules` data and
+two ruleset hooks (``could_win``: a cheap shape filter; ``score_win``: the verdict on a
+win). :func:`resolve_claims` picks among several claims on one discard (or one kong) by
+``PlayRules.claim_priority`` and ``PlayRules.multiple_winners``. An :class:`Action`
+becomes the payload of the event it produces (:meth:`Action.to_payload`).
+
+What is a choice and what is not: draws from the wall, kong and flower replacement draws,
+deals and the exhaustive draw follow from the state and are not actions (the simulator,
+replayer/simulate/engine.py, writes them). Choices by phase (replayer/state.py):
+
+* ``discard`` (the seat in turn, 14 tiles): a held flower must be set aside first
+  (补花, seed 001) — then only flower actions (unless the wall has no replacement left);
+  otherwise discard any held tile, and,
+  right after a draw of its own (not after a chow or pung): a concealed kong (four held),
+  an added kong (a held tile matching its pung), a self-drawn win (only when
+  ``score_win`` says legal). No kong when the seat's wall cannot give the replacement.
+* ``dealing`` (all seats dealt, no replacement due): flower actions of the first seat
+  from the dealer holding a flower, else the dealer's first turn as above.
+* ``claims`` (a discard open): for each other seat, pass, chow (``PlayRules.chow`` =
+  "previous_seat": the discarder's next seat only), pung (two held), melded kong (three
+  held and a replacement available), win (``score_win`` legal); a seat with none of
+  these is not listed.
+* ``robbing`` (an added kong open, kinds in ``PlayRules.robbable_kongs``): for each other
+  seat whose hand wins on the kong tile, rob (抢杠) or pass.
+
+The :class:`~replayer.rules.base.WinContext` built here for a possible win is the one
+the replayer builds when the win is declared (replayer/replay.py ``_win_declared``); the
+simulator's tests check that both score every simulated win alike.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+from eventlog import events as ev
+from replayer import tiles as _tiles
+from replayer.rules.base import ClaimKind, PlayRules, Ruleset, WinContext, WinScore
+from replayer.state import SeatState, TableState
+
+__all__ = ["Action", "ActionKind", "legal_actions", "resolve_claims", "wall_empty_for"]
+
+ActionKind = Literal[
+    "discard", "flower", "concealed_kong", "added_kong", "self_drawn_win",
+    "pass", "chow", "pung", "melded_kong", "win", "rob_kong",
+]
+
+_CLAIM_OF: dict[str, ClaimKind] = {
+    "chow": "chow", "pung": "pung", "melded_kong": "kong", "win": "win", "rob_kong": "win",
+}
+WIN_KINDS = ("self_drawn_win", "win", "rob_kong")
+KONG_KINDS = ("concealed_kong", "added_kong", "melded_kong")
+
+
+@dataclass(frozen=True)
+class Action:
+    """One choice of one seat.
+
+    ``tile``: the tile discarded / set aside / konged / ponged / won on (the claimed tile of
+    a chow); ``tiles``: the run of a chow (sorted); ``discard_seq``: the discard claimed,
+    or the kong event robbed; ``from_seat``: the discarder / robbed konger. For a win,
+    ``score`` is the ruleset's verdict and ``context`` the win as scored (not compared)."""
+
+    seat: int
+    kind: ActionKind
+    tile: str | None = None
+    tiles: tuple[str, ...] = ()
+    discard_seq: int | None = None
+    from_seat: int | None = None
+    score: WinScore | None = field(default=None, compare=False, repr=False)
+    context: WinContext | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def claim(self) -> ClaimKind | None:
+        """The claim kind for priority (win, kong, pung, chow); None for other actions."""
+        return _CLAIM_OF.get(self.kind)
+
+    @property
+    def is_win(self) -> bool:
+        return self.kind in WIN_KINDS
+
+    def to_payload(self) -> ev.Payload:
+        """The payload of the event this action produces (eventlog.events)."""
+        s, t = self.seat, self.tile
+        if self.kind == "discard":
+            return ev.TileDiscarded(seat=s, tile=t)
+        if self.kind == "flower":
+            return ev.FlowerReplaced(seat=s, flower=t)
+        if self.kind == "concealed_kong":
+            return ev.Kong(seat=s, kind="concealed", tile=t)
+        if self.kind == "added_kong":
+            return ev.Kong(seat=s, kind="added", tile=t)
+        if self.kind == "melded_kong":
+            return ev.Kong(seat=s, kind="melded", tile=t, discard_seq=self.discard_seq)
+        if self.kind == "self_drawn_win":
+            return ev.WinDeclared(seat=s, tile=t, self_drawn=True)
+        if self.kind in ("win", "rob_kong"):
+            return ev.WinDeclared(seat=s, tile=t, self_drawn=False, from_seat=self.from_seat,
+                                  discard_seq=self.discard_seq, robbing_kong=self.kind == "rob_kong")
+        if self.kind == "pung":
+            return ev.Pung(seat=s, tile=t, discard_seq=self.discard_seq)
+        if self.kind == "chow":
+            return ev.Chow(seat=s, tiles=list(self.tiles), claimed_tile=t, discard_seq=self.discard_seq)
+        if self.kind == "pass":
+            return ev.Pass(seat=s, discard_seq=self.discard_seq)
+        raise ValueError(f"unknown action kind {self.kind!r}")  # pragma: no cover - Literal
+
+    def lost_claim(self) -> ev.Pass:
+        """The ``pass`` event of this claim when it lost on priority (DESIGN.md §4: a pass
+        records a claim that lost)."""
+        claim = self.claim
+        if claim is None:
+            raise ValueError(f"a {self.kind} is not a claim")
+        return ev.Pass(seat=self.seat, discard_seq=self.discard_seq, claim=claim, tiles=list(self.tiles))
+
+
+def wall_empty_for(state: TableState, play: PlayRules, seat: int) -> bool:
+    """True when ``seat`` has nothing left to draw (the replayer's rule: the shared wall is
+    down to its dead part, or — per-seat walls — the seat's own wall is empty)."""
+    if state.seat_walls is not None:
+        return state.seat_walls[seat] <= 0
+    return state.wall_remaining <= play.dead_wall
+
+
+def legal_actions(state: TableState, ruleset: Ruleset) -> list[Action]:
+    """Every choice open at ``state``, grouped by seat in turn order from the seat in turn
+    (claims: from the discarder's next seat). Empty when nothing is a choice (a draw, a
+    deal, a replacement or the end of the hand comes next). See the module docstring."""
+    ph = state.phase
+    if ph == "dealing":
+        if not all(st.dealt for st in state.seats) or any(st.replacements_due for st in state.seats):
+            return []
+        dealer = state.dealer or 0
+        for k in range(4):
+            seat = (dealer + k) % 4
+            fl = _flower_actions(state, ruleset.play, seat)
+            if fl:
+                return fl
+        return _turn_actions(state, ruleset, dealer, drew=True)
+    if ph == "discard" and state.turn is not None:
+        seat = state.turn
+        if state.seats[seat].replacements_due:
+            return []
+        fl = _flower_actions(state, ruleset.play, seat)
+        if fl:
+            return fl
+        ld = state.last_draw
+        return _turn_actions(state, ruleset, seat, drew=ld is not None and ld.seat == seat)
+    if ph == "claims" and state.pending is not None:
+        return _claim_actions(state, ruleset)
+    if ph == "robbing" and state.pending_kong is not None:
+        return _robbing_actions(state, ruleset)
+    return []
+
+
+def resolve_claims(
+    claims: Iterable[Action], discarder: int, play_rules: PlayRules
+) -> tuple[list[Action], list[Action]]:
+    """Which claims on one discard (or robbed kong) take effect: ``(taken, lost)``.
+
+    The highest ``play_rules.priority`` wins (e.g. win > pung/kong > chow); among equals,
+    the nearest seat in turn order from ``discarder``. Several wins: all of them, nearest
+    first, when ``multiple_winners`` is "all" (一炮多响), else only the nearest (截和, seed
+    001). Passes are ignored. ``lost``: the other claims, nearest first. Raises ValueError
+    when a seat claims twice or the discarder claims."""
+    live = [a for a in claims if a.kind != "pass"]
+    seats = [a.seat for a in live]
+    if len(set(seats)) != len(seats):
+        raise ValueError(f"one claim per seat, got seats {seats}")
+    if discarder in seats:
+        raise ValueError(f"seat {discarder} cannot claim its own discard")
+    for a in live:
+        if a.claim is None:
+            raise ValueError(f"a {a.kind} is not a claim")
+    order = sorted(live, key=lambda a: (-play_rules.priority(a.claim), (a.seat - discarder) % 4))
+    if not order:
+        return [], []
+    top = order[0]
+    if top.claim == "win":
+        wins = [a for a in order if a.claim == "win"]
+        taken = wins if play_rules.multiple_winners == "all" else wins[:1]
+    else:
+        taken = [top]
+    return taken, [a for a in order if a not in taken]
+
+
+# ----------------------------------------------------------------------------------------
+
+
+def _counts_with(st: SeatState, tile: str | None) -> tuple[int, ...]:
+    if tile is None:
+        return st.counts
+    c = list(st.counts)
+    c[_tiles.index(tile)] += 1
+    return tuple(c)
+
+
+def _flower_actions(state: TableState, play: PlayRules, seat: int) -> list[Action]:
+    """Setting a held flower aside, which must come first — unless the wall has no
+    replacement left (the flower then stays in the hand: it is not a playing tile)."""
+    st = state.seats[seat]
+    if wall_empty_for(state, play, seat):
+        return []
+    seen: list[str] = []
+    for t in st.tiles:
+        if _tiles.is_flower(t) and t not in seen:
+            seen.append(t)
+    return [Action(seat, "flower", t) for t in seen]
+
+
+def _held(st: SeatState) -> list[str]:
+    """The distinct playing tiles held, in dense-index order."""
+    return [_tiles.code(i) for i in range(34) if st.counts[i]]
+
+
+def _win_score(state: TableState, ruleset: Ruleset, ctx: WinContext) -> WinScore | None:
+    score = ruleset.score_win(state, ctx)
+    return score if score.legal else None
+
+
+def _context(state: TableState, ruleset: Ruleset, seat: int, tile: str, concealed: Sequence[str], *,
+             self_drawn: bool, from_seat: int | None, robbing: bool, kong_related: bool,
+             last_of_wall: bool, visible: int) -> WinContext:
+    st = state.seats[seat]
+    return WinContext(
+        seat=seat, tile=tile, self_drawn=self_drawn, from_seat=from_seat, robbing_kong=robbing,
+        kong_related=kong_related, last_of_wall=last_of_wall, visible_copies=max(visible, 0),
+        concealed=tuple(t for t in concealed if not _tiles.is_flower(t)), melds=st.melds,
+        seat_wind=st.wind or ruleset.seat_wind(seat, state.dealer or 0),
+        prevalent_wind=state.prevalent_wind or "F1", flowers=st.flowers,
+    )
+
+
+def _turn_actions(state: TableState, ruleset: Ruleset, seat: int, *, drew: bool) -> list[Action]:
+    st = state.seats[seat]
+    out = [Action(seat, "discard", t) for t in _held(st)]
+    if not drew:
+        return out
+    play = ruleset.play
+    # the self-drawn win: on the tile just drawn (the dealer's first turn: the last tile received)
+    ld = state.last_draw if state.last_draw is not None and state.last_draw.seat == seat else None
+    tile = ld.tile if ld is not None else next((t for t in reversed(st.tiles) if not _tiles.is_flower(t)), None)
+    if tile is not None and not _tiles.is_flower(tile) and st.holds(tile):
+        if ruleset.could_win(st.counts, len(st.melds)):
+            k = st.tiles.index(tile)
+            ctx = _context(state, ruleset, seat, tile, st.tiles[:k] + st.tiles[k + 1:], self_drawn=True,
+                           from_seat=None, robbing=False, kong_related=bool(ld and ld.after_kong),
+                           last_of_wall=bool(ld and ld.last_of_wall), visible=state.visible_count(tile))
+            score = _win_score(state, ruleset, ctx)
+            if score is not None:
+                out.append(Action(seat, "self_drawn_win", tile, score=score, context=ctx))
+    if wall_empty_for(state, play, seat):
+        return out  # no replacement tile: no kong
+    for i in range(34):
+        if st.counts[i] == 4:
+            out.append(Action(seat, "concealed_kong", _tiles.code(i)))
+    for m in st.melds:
+        if m.kind == "pung" and st.holds(m.tiles[0]):
+            out.append(Action(seat, "added_kong", m.tiles[0]))
+    return out
+
+
+def _claim_actions(state: TableState, ruleset: Ruleset) -> list[Action]:
+    play = ruleset.play
+    pend = state.pending
+    assert pend is not None
+    tile, discarder, dseq = pend.tile, pend.seat, pend.seq
+    i = _tiles.index(tile)
+    out: list[Action] = []
+    for k in range(1, 4):
+        seat = (discarder + k) % 4
+        st = state.seats[seat]
+        if st.hidden:
+            continue  # hidden tiles cannot be judged (imported logs only)
+        mine: list[Action] = []
+        if ruleset.could_win(_counts_with(st, tile), len(st.melds)):
+            ctx = _context(state, ruleset, seat, tile, st.tiles, self_drawn=False, from_seat=discarder,
+                           robbing=False, kong_related=False, last_of_wall=pend.last_of_wall,
+                           visible=state.visible_count(tile) - 1)
+            score = _win_score(state, ruleset, ctx)
+            if score is not None:
+                mine.append(Action(seat, "win", tile, discard_seq=dseq, from_seat=discarder, score=score,
+                                   context=ctx))
+        if st.counts[i] == 3 and not wall_empty_for(state, play, seat):
+            mine.append(Action(seat, "melded_kong", tile, discard_seq=dseq, from_seat=discarder))
+        if st.counts[i] >= 2:
+            mine.append(Action(seat, "pung", tile, discard_seq=dseq, from_seat=discarder))
+        if play.chow == "previous_seat" and k == 1 and i < 27:
+            rank = i % 9
+            for lo in (rank - 2, rank - 1, rank):
+                if lo < 0 or lo + 2 > 8:
+                    continue
+                run = [i - rank + lo + j for j in range(3)]
+                if all(st.counts[r] for r in run if r != i):
+                    mine.append(Action(seat, "chow", tile, tuple(_tiles.code(r) for r in run),
+                                       discard_seq=dseq, from_seat=discarder))
+        if mine:
+            out.append(Action(seat, "pass", discard_seq=dseq))
+            out.extend(mine)
+    return out
+
+
+def _robbing_actions(state: TableState, ruleset: Ruleset) -> list[Action]:
+    pk = state.pending_kong
+    assert pk is not None
+    if pk.kind not in ruleset.play.robbable_kongs:
+        return []
+    out: list[Action] = []
+    for k in range(1, 4):
+        seat = (pk.seat + k) % 4
+        st = state.seats[seat]
+        if st.hidden:
+            continue
+        if not ruleset.could_win(_counts_with(st, pk.tile), len(st.melds)):
+            continue
+        # the robbed tile lies on the konger's kong: not one of the "other" visible copies
+        ctx = _context(state, ruleset, seat, pk.tile, st.tiles, self_drawn=False, from_seat=pk.seat,
+                       robbing=True, kong_related=True, last_of_wall=False,
+                       visible=state.visible_count(pk.tile) - 1)
+        score = _win_score(state, ruleset, ctx)
+        if score is not None:
+            out.append(Action(seat, "pass", discard_seq=pk.seq))
+            out.append(Action(seat, "rob_kong", pk.tile, discard_seq=pk.seq, from_seat=pk.seat,
+                              score=score, context=ctx))
+    return out

@@ -1,0 +1,132 @@
+"""Simulation bots: policies that pick one of the legal actions (replayer/actions.py).
+
+A bot sees the table state and the actions open to its seat, and returns one of them. It
+draws randomness only from the ``random.Random`` it was given (seeded by the engine), so a
+game is a pure function of its seed.
+
+* :class:`GreedyBot` — wins whenever allowed, sets flowers aside, declares every kong it
+  may (so that kong paths, robbing a kong and kong-replacement wins occur), claims a chow
+  or pung with probability ``claim_probability`` when it brings the hand closer to a win,
+  and discards the tile that leaves the smallest distance to a win (shanten, replayer/
+  rules/shared/shanten.py; ties: the most isolated tile, then the RNG).
+* :class:`RandomBot` — uniform over the legal actions.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from typing import Protocol
+
+from replayer import tiles as _tiles
+from replayer.actions import KONG_KINDS, Action
+from replayer.rules.shared.shanten import shanten
+from replayer.state import TableState
+
+__all__ = ["Bot", "GreedyBot", "RandomBot", "BOTS", "make_bot"]
+
+
+class Bot(Protocol):
+    name: str
+
+    def choose(self, state: TableState, seat: int, actions: Sequence[Action]) -> Action:
+        """One of ``actions`` (all of them ``seat``'s, never empty)."""
+        ...
+
+
+class RandomBot:
+    """Uniform over the legal actions."""
+
+    name = "random"
+
+    def __init__(self, rng: random.Random, claim_probability: float = 0.5) -> None:
+        self.rng = rng
+
+    def choose(self, state: TableState, seat: int, actions: Sequence[Action]) -> Action:
+        return actions[self.rng.randrange(len(actions))]
+
+
+def _minus(counts: tuple[int, ...], *tiles: str) -> tuple[int, ...]:
+    c = list(counts)
+    for t in tiles:
+        c[_tiles.index(t)] -= 1
+    return tuple(c)
+
+
+def _isolation(counts: tuple[int, ...], i: int) -> int:
+    """How connected tile ``i`` is in the hand (lower: a better discard): copies held and,
+    for suited tiles, neighbours within two ranks."""
+    n = 2 * (counts[i] - 1)
+    if i < 27:
+        r = i % 9
+        for d, w in ((1, 2), (2, 1)):
+            if r - d >= 0:
+                n += w * min(counts[i - d], 1)
+            if r + d <= 8:
+                n += w * min(counts[i + d], 1)
+    return n
+
+
+class GreedyBot:
+    """Shanten-greedy play (see the module docstring)."""
+
+    name = "greedy"
+
+    def __init__(self, rng: random.Random, claim_probability: float = 0.5) -> None:
+        if not 0.0 <= claim_probability <= 1.0:
+            raise ValueError(f"claim_probability must be within 0..1, got {claim_probability}")
+        self.rng = rng
+        self.claim_probability = claim_probability
+
+    def choose(self, state: TableState, seat: int, actions: Sequence[Action]) -> Action:
+        for a in actions:
+            if a.is_win:
+                return a
+        for a in actions:
+            if a.kind == "flower" or a.kind in KONG_KINDS:
+                return a
+        st = state.seats[seat]
+        melds = len(st.melds)
+        claims = [a for a in actions if a.kind in ("pung", "chow")]
+        if claims and self.rng.random() < self.claim_probability:
+            now = shanten(st.counts, melds)
+            best = min(claims, key=lambda a: self._after_claim(st.counts, melds, a))
+            if self._after_claim(st.counts, melds, best) < now:
+                return best
+        discards = [a for a in actions if a.kind == "discard"]
+        if discards:
+            return self._discard(st.counts, melds, discards)
+        passes = [a for a in actions if a.kind == "pass"]
+        return passes[0] if passes else actions[0]
+
+    @staticmethod
+    def _after_claim(counts: tuple[int, ...], melds: int, a: Action) -> int:
+        assert a.tile is not None
+        used = (a.tile, a.tile) if a.kind == "pung" else tuple(a.tiles)
+        if a.kind == "chow":
+            used = tuple(used)
+            k = used.index(a.tile)
+            used = used[:k] + used[k + 1:]
+        return shanten(_minus(counts, *used), melds + 1)
+
+    def _discard(self, counts: tuple[int, ...], melds: int, discards: Sequence[Action]) -> Action:
+        scored = []
+        for a in discards:
+            assert a.tile is not None
+            i = _tiles.index(a.tile)
+            scored.append((shanten(_minus(counts, a.tile), melds), _isolation(counts, i), a))
+        low = min((s, iso) for s, iso, _ in scored)
+        tied = [a for s, iso, a in scored if (s, iso) == low]
+        return tied[self.rng.randrange(len(tied))]
+
+
+BOTS: dict[str, Callable[[random.Random, float], Bot]] = {"greedy": GreedyBot, "random": RandomBot}
+
+
+def make_bot(name: str, rng: random.Random, claim_probability: float = 0.5) -> Bot:
+    """A bot by name (``greedy`` or ``random``). Raises ValueError for an unknown name."""
+    try:
+        cls = BOTS[name]
+    except KeyError:
+        raise ValueError(f"unknown bot {name!r} (known: {', '.join(BOTS)})") from None
+    return cls(rng, claim_probability)

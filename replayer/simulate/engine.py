@@ -1,0 +1,348 @@
+"""Simulated games under any registered ruleset (``paipu simulate``).
+
+The engine talks to the ruleset only through the ruleset interface (replayer/rules/base.py)
+and to the table only through the replayer: every event it writes is applied at once with
+:func:`replayer.replay.apply` in **strict** mode, so the replayer is the judge — an event it
+refuses is a simulator bug and raises :class:`SimulationError` (with the game id and seed
+needed to reproduce it).
+
+What the engine decides itself is what is not a choice: the shuffled wall, the dice, the
+deal, draws from the wall, kong and flower replacement draws, the exhaustive draw. What
+seats choose comes from :func:`replayer.actions.legal_actions`, one bot per seat
+(replayer/simulate/bots.py); several claims on one discard are settled by
+:func:`replayer.actions.resolve_claims`, and each claim that lost is recorded as a
+``pass`` event naming its claim.
+
+Determinism: one ``random.Random`` per hand (wall and dice) and per seat and game (bots),
+seeded from SHA-256 of ``"{seed}/{game}/{hand}"`` / ``"{seed}/{game}/bot{seat}"``; the hand
+seed string, the dice and the whole wall are written in ``hand_started``. Event ids are
+UUIDv5 of ``"{game_id}/{seq}"``. No clock is read. The same configuration gives the same
+events, byte for byte.
+
+Walls: the ``hand_started`` wall lists every tile of the ruleset's set in draw order.
+Shared wall: the first ``dealer_tiles + 3·other_tiles`` are dealt (dealer first, in turn
+order), draws take the front, replacement draws the back. Per-seat walls (``wall_layout``
+"per_seat"): seat s owns the s-th quarter; it is dealt from its front, draws from its
+front and replaces from its back.
+
+After a win, the engine writes a ``score_reported`` event per winner with what *it*
+computed from the ruleset (``score_win`` through legal actions, ``settle_win``): fans,
+total and score changes. The replayer recomputes them from the events and, in strict mode,
+refuses the event on any difference.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from eventlog import events as ev
+from replayer import tiles as _tiles
+from replayer.actions import Action, legal_actions, resolve_claims, wall_empty_for
+from replayer.findings import ReplayError
+from replayer.replay import apply
+from replayer.rules.base import PlayRules, Ruleset, get_ruleset
+from replayer.simulate.bots import Bot, make_bot
+from replayer.state import TableState
+
+__all__ = [
+    "SimulationConfig",
+    "SimulatedWin",
+    "SimulatedGame",
+    "SimulationError",
+    "simulate",
+    "simulate_game",
+    "derive_seed",
+    "reported_fans",
+]
+
+
+class SimulationError(RuntimeError):
+    """The replayer refused a simulated event (a bug), or the simulation is stuck."""
+
+
+def derive_seed(*parts: object) -> int:
+    """A 64-bit integer seed from ``parts`` joined by ``/`` (SHA-256, big-endian)."""
+    text = "/".join(str(p) for p in parts)
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
+
+
+@dataclass(frozen=True)
+class SimulationConfig:
+    """What to simulate. ``ruleset``/``options``: as in game_started. ``seed``: the run's
+    seed (any int or string). ``hands_per_game``: stop a game after that many hands (None:
+    play until the ruleset's end of game). ``bots``: one bot name per seat (or one for all).
+    ``claim_probability``: the greedy bot's chance to consider a chow or pung."""
+
+    ruleset: str = "mcr"
+    options: Mapping[str, Any] = field(default_factory=dict)
+    seed: int | str = 0
+    hands_per_game: int | None = None
+    bots: tuple[str, ...] = ("greedy",)
+    claim_probability: float = 0.5
+
+    def __post_init__(self) -> None:
+        if len(self.bots) not in (1, 4):
+            raise ValueError(f"give one bot for all seats or four, got {len(self.bots)}")
+        if self.hands_per_game is not None and self.hands_per_game < 1:
+            raise ValueError(f"hands_per_game must be >= 1, got {self.hands_per_game}")
+
+    def bot_names(self) -> tuple[str, str, str, str]:
+        b = self.bots * 4 if len(self.bots) == 1 else self.bots
+        return (b[0], b[1], b[2], b[3])
+
+    def game_id(self, game: int) -> str:
+        return f"sim-{self.ruleset}-{self.seed}-{game:06d}"
+
+
+@dataclass(frozen=True)
+class SimulatedWin:
+    """A win as the simulator computed it: the win event's ``seq``, ``seat``, the
+    ``action`` (with the ruleset's WinScore and WinContext), ``points``, ``fans``
+    ((name, points, count) as reported) and ``changes`` (the settlement)."""
+
+    seq: int
+    hand_number: int
+    seat: int
+    action: Action
+    points: int
+    fans: tuple[tuple[str, int | None, int], ...]
+    changes: tuple[int, int, int, int]
+
+
+@dataclass(frozen=True)
+class SimulatedGame:
+    """One simulated game: its id, events (in seq order), the replayer's final state, the
+    wins as the simulator computed them, and the number of hands played."""
+
+    game_id: str
+    events: tuple[ev.NewEvent, ...]
+    state: TableState
+    wins: tuple[SimulatedWin, ...]
+    hands: int
+
+    def jsonl_lines(self) -> Iterator[bytes]:
+        """Each event as one canonical JSON line (NewEvent fields + ``game_id`` + ``seq``),
+        the form ``paipu ingest --format jsonl`` reads."""
+        for seq, e in enumerate(self.events):
+            d = e.model_dump_json_dict()
+            d["game_id"] = self.game_id
+            d["seq"] = seq
+            yield ev.canonical_bytes(d) + b"\n"
+
+
+def reported_fans(explained: Any) -> tuple[tuple[str, int | None, int], ...]:
+    """(name, points, count) of each fan of an explained score: ``explained.fans`` items
+    with ``name_en`` (or ``name``), ``points`` and ``count`` (MCR's FanResult); () when the
+    ruleset's explained score has no such list."""
+    out = []
+    for f in getattr(explained, "fans", ()) or ():
+        name = getattr(f, "name_en", None) or getattr(f, "name", None) or str(f)
+        out.append((str(name), getattr(f, "points", None), int(getattr(f, "count", 1))))
+    return tuple(out)
+
+
+class _Walls:
+    """The engine's view of the wall(s): what the next deal, draw or replacement takes."""
+
+    def __init__(self, wall: list[str], play: PlayRules, dealer: int) -> None:
+        self.per_seat = play.wall_layout == "per_seat"
+        if self.per_seat:
+            n = len(wall) // 4
+            self.walls = [list(wall[s * n:(s + 1) * n]) for s in range(4)]
+        else:
+            self.walls = [list(wall)]
+        self.front = [0] * len(self.walls)
+        self.back = [len(w) for w in self.walls]
+
+    def _w(self, seat: int) -> int:
+        return seat if self.per_seat else 0
+
+    def take(self, seat: int, n: int = 1, *, replacement: bool = False) -> list[str]:
+        w = self._w(seat)
+        if self.back[w] - self.front[w] < n:
+            raise SimulationError(f"seat {seat} must take {n} tiles from an exhausted wall")
+        if replacement:
+            self.back[w] -= n
+            return self.walls[w][self.back[w]:self.back[w] + n][::-1]
+        out = self.walls[w][self.front[w]:self.front[w] + n]
+        self.front[w] += n
+        return out
+
+
+class _Game:
+    def __init__(self, config: SimulationConfig, ruleset: Ruleset, game: int) -> None:
+        self.config = config
+        self.rs = ruleset
+        self.game = game
+        self.game_id = config.game_id(game)
+        self.state = TableState()
+        self.events: list[ev.NewEvent] = []
+        self.wins: list[SimulatedWin] = []
+        self.bots: list[Bot] = [
+            make_bot(name, random.Random(derive_seed(config.seed, game, f"bot{seat}")), config.claim_probability)
+            for seat, name in enumerate(config.bot_names())
+        ]
+
+    # -- events ---------------------------------------------------------------------
+
+    def emit(self, payload: ev.Payload) -> int:
+        seq = len(self.events)
+        e = ev.NewEvent.of(payload, id_seed=f"{self.game_id}/{seq}")
+        try:
+            self.state, _ = apply(self.state, e, self.rs, "strict")
+        except ReplayError as err:
+            raise SimulationError(
+                f"{self.game_id} (seed {self.config.seed!r}, game {self.game}): the replayer refused "
+                f"event {seq} {e.type} {payload.model_dump(mode='json')}: {err}"
+            ) from err
+        self.events.append(e)
+        return seq
+
+    # -- a game ---------------------------------------------------------------------
+
+    def play(self) -> SimulatedGame:
+        cfg = self.config
+        bots = ",".join(cfg.bot_names())
+        self.emit(ev.GameStarted(
+            ruleset=self.rs.id, ruleset_options=dict(cfg.options), players=[f"{b}-{s}" for s, b in enumerate(cfg.bot_names())],
+            initial_scores=[0, 0, 0, 0], source=f"paipu simulate seed={cfg.seed} game={self.game} bots={bots}",
+        ))
+        hands = 0
+        while cfg.hands_per_game is None or hands < cfg.hands_per_game:
+            plan = self.rs.next_hand(self.state)
+            if plan is None:
+                break
+            self.play_hand(hands, plan.dealer, plan.prevalent_wind)
+            hands += 1
+        self.emit(ev.GameEnded(final_scores=list(self.state.scores)))
+        return SimulatedGame(self.game_id, tuple(self.events), self.state, tuple(self.wins), hands)
+
+    def play_hand(self, number: int, dealer: int, wind: str) -> None:
+        play = self.rs.play
+        hand_seed = f"{self.config.seed}/{self.game}/{number}"
+        rng = random.Random(derive_seed(hand_seed))
+        wall = [_tiles.code(i) for i, n in enumerate(play.tile_copies) for _ in range(n)]
+        rng.shuffle(wall)
+        dice = [rng.randint(1, 6), rng.randint(1, 6)]
+        self.emit(ev.HandStarted(hand_number=number, prevalent_wind=wind, dealer=dealer, dice=dice,
+                                 wall=wall, seed=hand_seed))
+        walls = _Walls(wall, play, dealer)
+        for k in range(4):
+            seat = (dealer + k) % 4
+            n = play.dealer_tiles if k == 0 else play.other_tiles
+            self.emit(ev.TilesDealt(seat=seat, tiles=walls.take(seat, n)))
+        steps = 0
+        while self.state.phase != "hand_over":
+            steps += 1
+            if steps > 10_000:
+                raise SimulationError(f"{self.game_id} hand {number}: no end after 10000 steps")
+            self.step(walls, number)
+        for w in self.wins:
+            if w.hand_number == number:
+                self.emit(ev.ScoreReported(winner=w.seat, score_changes=list(w.changes),
+                                           fans=[ev.ReportedFan(name=n, points=p, count=c) for n, p, c in w.fans],
+                                           total=w.points))
+        self.emit(ev.HandEnded(hand_number=number))
+
+    def step(self, walls: _Walls, number: int) -> None:
+        st, play = self.state, self.rs.play
+        ph = st.phase
+        if ph == "dealing":
+            due = next((s for s in _from(st.dealer or 0) if st.seats[s].replacements_due), None)
+            if due is not None:
+                self.draw(walls, due, "flower_replacement")
+                return
+            dealer = st.dealer or 0
+            if st.seats[dealer].hand_size < play.other_tiles + 1:  # a dealer dealt 13 draws the 14th
+                self.draw(walls, dealer, "wall")
+                return
+            self.act_alone()
+        elif ph == "discard":
+            self.act_alone()
+        elif ph == "replacement":
+            seat = st.turn if st.turn is not None else 0
+            pk = st.pending_kong
+            self.draw(walls, seat, "kong_replacement" if pk is not None and pk.seat == seat else "flower_replacement")
+        elif ph in ("claims", "robbing"):
+            actions = legal_actions(st, self.rs)
+            discarder = st.pending.seat if ph == "claims" and st.pending else (st.pending_kong.seat if st.pending_kong else 0)
+            choices = [self.bots[seat].choose(st, seat, acts) for seat, acts in _by_seat(actions)]
+            taken, lost = resolve_claims(choices, discarder, play)
+            if taken:
+                for a in lost:
+                    self.emit(a.lost_claim())
+                for a in taken:
+                    self.take(a, number)
+            elif ph == "robbing":
+                self.draw(walls, st.turn if st.turn is not None else discarder, "kong_replacement")
+            else:
+                drawer = st.turn if st.turn is not None else (discarder + 1) % 4
+                if wall_empty_for(st, play, drawer):
+                    self.emit(ev.ExhaustiveDraw())
+                else:
+                    self.draw(walls, drawer, "wall")
+        else:
+            raise SimulationError(f"{self.game_id} hand {number}: nothing to do in phase {ph!r}")
+
+    def act_alone(self) -> None:
+        """The one seat that may act (dealer's first turn, a turn after a draw or claim)."""
+        st = self.state
+        groups = _by_seat(legal_actions(st, self.rs))
+        if len(groups) != 1:
+            raise SimulationError(f"{self.game_id}: expected one seat to act in phase {st.phase!r}, "
+                                  f"got {[s for s, _ in groups]}")
+        seat, acts = groups[0]
+        a = self.bots[seat].choose(st, seat, acts)
+        if a.is_win:
+            self.take(a, self.state.hand_number or 0)
+        else:
+            self.emit(a.to_payload())
+
+    def take(self, a: Action, number: int) -> None:
+        if a.is_win:
+            assert a.score is not None and a.context is not None
+            settlement = self.rs.settle_win(self.state, a.context, a.score)
+            seq = self.emit(a.to_payload())
+            self.wins.append(SimulatedWin(seq, number, a.seat, a, a.score.points,
+                                          reported_fans(a.score.explained), settlement.changes))
+        else:
+            self.emit(a.to_payload())
+
+    def draw(self, walls: _Walls, seat: int, source: str) -> None:
+        (tile,) = walls.take(seat, 1, replacement=source != "wall")
+        self.emit(ev.TileDrawn(seat=seat, tile=tile, source=source))
+
+
+def _from(seat: int) -> list[int]:
+    return [(seat + k) % 4 for k in range(4)]
+
+
+def _by_seat(actions: Sequence[Action]) -> list[tuple[int, list[Action]]]:
+    out: list[tuple[int, list[Action]]] = []
+    for a in actions:
+        if out and out[-1][0] == a.seat:
+            out[-1][1].append(a)
+        else:
+            out.append((a.seat, [a]))
+    return out
+
+
+def simulate_game(config: SimulationConfig, game: int, ruleset: Ruleset | None = None) -> SimulatedGame:
+    """Play game number ``game`` (0, 1 …) of the run ``config``. Raises
+    :class:`replayer.findings.RulesetError` for an unknown ruleset or bad options,
+    :class:`SimulationError` when the replayer refuses an event."""
+    rs = ruleset or get_ruleset(config.ruleset, config.options)
+    return _Game(config, rs, game).play()
+
+
+def simulate(config: SimulationConfig, games: int, *, start: int = 0) -> Iterator[SimulatedGame]:
+    """Games ``start`` … ``start + games − 1`` of the run ``config``, one at a time."""
+    if games < 0:
+        raise ValueError(f"games must be >= 0, got {games}")
+    rs = get_ruleset(config.ruleset, config.options)
+    for g in range(start, start + games):
+        yield simulate_game(config, g, rs)
