@@ -32,6 +32,7 @@ __all__ = [
     "is_complete",
     "waits",
     "seven_pairs_waits",
+    "can_complete",
     "NUM_KINDS",
 ]
 
@@ -189,8 +190,9 @@ def decompose(counts: tuple[int, ...], *, wildcards: int = 0, honor_chows: bool 
     """Every division of ``counts`` (a 34-tuple, 3n + 2 tiles) into n sets and one pair.
 
     Returns an empty tuple when the tiles do not form a regular winning shape. Order: see the
-    module docstring. Raises :class:`NotImplementedError` for ``wildcards > 0`` (not needed yet)
-    and :class:`ValueError` for a vector that is not 34 long."""
+    module docstring. With ``wildcards``, ``counts`` holds the real tiles only and wild
+    positions are listed in ``Group.wild``. Raises :class:`ValueError` for a vector that is not
+    34 long or negative wildcards."""
     if len(counts) != NUM_KINDS:
         raise ValueError(f"a count vector has 34 entries, got {len(counts)}")
     if wildcards < 0:
@@ -272,7 +274,7 @@ def is_complete(counts: tuple[int, ...], *, wildcards: int = 0, honor_chows: boo
     """True when ``counts`` (3n + 2 tiles with the wildcards) is n sets and a pair. Counts
     above 4 are allowed (the check is structural), which is what wait computation needs."""
     if wildcards:
-        return bool(decompose(counts, wildcards=wildcards, honor_chows=honor_chows))
+        return can_complete(counts, wildcards=wildcards, honor_chows=honor_chows)
     if sum(counts) % 3 != 2:
         return False
     pairs = 0
@@ -314,7 +316,7 @@ def waits(counts: tuple[int, ...], *, seven_pairs: bool = True, wildcards: int =
         out = []
         for x in range(NUM_KINDS):
             c[x] += 1
-            if decompose(tuple(c), wildcards=wildcards, honor_chows=honor_chows):
+            if can_complete(tuple(c), wildcards=wildcards, honor_chows=honor_chows):
                 out.append(x)
             c[x] -= 1
         return tuple(out)
@@ -420,3 +422,45 @@ def _decompose_wild(counts: tuple[int, ...], wild: int, honor_chows: bool) -> tu
         out.append(Division(sets, pair))
     out.sort(key=lambda d: (tuple(_group_key(g) for g in d.sets), _group_key(d.pair)))
     return tuple(out)
+
+
+# --- feasibility only (no enumeration) ------------------------------------------------------
+
+
+def can_complete(counts: tuple[int, ...], *, wildcards: int = 0, pair: bool = True,
+                 honor_chows: bool = False, chows: bool = True) -> bool:
+    """True when ``counts`` (a 34-tuple of real tiles) plus ``wildcards`` wild tiles split into
+    sets and — when ``pair`` — exactly one pair (``pair=False``: sets only, 3n tiles).
+
+    ``chows=False`` allows pungs only (Nanchang 大七对 / 碰碰胡); ``honor_chows`` also takes three
+    different winds or 中发白 as a chow (shared/rules/nanchang.md §5.2). A wildcard may stand
+    for any tile, also one with four real copies in ``counts`` (the check is structural).
+    Memoised on its arguments; the answer equals ``bool(decompose(...))`` for ``pair=True,
+    chows=True``. Raises ValueError for a vector that is not 34 long or negative wildcards."""
+    if len(counts) != NUM_KINDS:
+        raise ValueError(f"a count vector has 34 entries, got {len(counts)}")
+    if wildcards < 0:
+        raise ValueError(f"wildcards must be >= 0, got {wildcards}")
+    if (sum(counts) + wildcards) % 3 != (2 if pair else 0):
+        return False
+    return _feasible(tuple(counts), wildcards, pair, honor_chows, chows)
+
+
+@lru_cache(maxsize=1 << 18)
+def _feasible(counts: tuple[int, ...], wild: int, need_pair: bool, honor_chows: bool, chows: bool) -> bool:
+    i = next((t for t, n in enumerate(counts) if n), -1)
+    if i < 0:
+        rest = wild - 2 if need_pair else wild
+        return rest >= 0 and rest % 3 == 0
+    for group, real in _groups_with(i, counts, honor_chows if chows else False):
+        if group.kind == "chow" and not chows:
+            continue
+        used = len(group.wild)
+        if used > wild or (group.kind == "pair" and not need_pair):
+            continue
+        c = list(counts)
+        for t in real:
+            c[t] -= 1
+        if _feasible(tuple(c), wild - used, need_pair and group.kind != "pair", honor_chows, chows):
+            return True
+    return False

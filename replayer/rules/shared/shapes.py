@@ -8,6 +8,7 @@ these shapes (e.g. seven pairs in Sichuan/Changsha) test them the same way.
 from __future__ import annotations
 
 from functools import lru_cache
+from itertools import combinations
 
 __all__ = [
     "KNITTED_STRAIGHTS",
@@ -17,6 +18,9 @@ __all__ = [
     "is_thirteen_orphans",
     "knitted_straight_in",
     "honors_and_knitted",
+    "seven_pairs_fill",
+    "ROTTEN_RANK_SETS",
+    "rotten_fill",
 ]
 
 #: The six knitted straights (组合龙): 147, 258, 369 spread over the three suits, in the
@@ -78,3 +82,64 @@ def honors_and_knitted(counts: tuple[int, ...]) -> str | None:
         return None
     honors = sum(counts[27:])
     return "greater" if honors == 7 else "lesser"
+
+
+# --- shapes with wildcards (Nanchang 精, shared/rules/nanchang.md §6.3–6.5) -------------------
+
+
+def seven_pairs_fill(counts: tuple[int, ...], wildcards: int = 0) -> tuple[int, ...] | None:
+    """Seven pairs from the real tiles ``counts`` and ``wildcards`` wild tiles (14 in all),
+    four identical tiles counting as two pairs. Returns the tiles the wildcards stand for
+    (ascending; a pair of wildcards stands for a pair of the lowest tile kind absent from the
+    hand), or None when no seven pairs can be made."""
+    if sum(counts) + wildcards != 14:
+        return None
+    odd = [t for t, n in enumerate(counts) if n % 2]
+    if len(odd) > wildcards:
+        return None
+    spare = wildcards - len(odd)  # even, since the total is 14
+    absent = [t for t in range(34) if counts[t] == 0]
+    stand = list(odd)
+    for k in range(spare // 2):
+        stand += [absent[k], absent[k]]
+    return tuple(sorted(stand))
+
+
+def _rotten(ranks: tuple[int, ...]) -> bool:
+    return all(b - a >= 3 for a, b in zip(ranks, ranks[1:]))
+
+
+#: Every set of ranks (0-based, ascending) of one suit in which any two differ by >= 3
+#: (十三烂: 147, 148, 149, 158, 159, 169, 258, 259, 269, 369 and their subsets).
+ROTTEN_RANK_SETS: tuple[tuple[int, ...], ...] = tuple(
+    r for n in range(4) for r in combinations(range(9), n) if _rotten(r)
+)
+
+
+@lru_cache(maxsize=1 << 14)
+def rotten_fill(counts: tuple[int, ...], wildcards: int = 0, *, min_honors: int = 0,
+                wild_honors: bool = True) -> tuple[int, ...] | None:
+    """十三烂 (thirteen rotten, shared/rules/nanchang.md §6.4) from real tiles ``counts`` and
+    ``wildcards`` wild tiles, 14 in all: every honor at most once; within a suit any two
+    ranks differ by >= 3. ``min_honors``: the hand must hold at least that many different
+    honors (7 for 七星十三烂, §6.5); ``wild_honors=False``: wildcards may not stand for honors
+    (option ``qixing_wild = suited_only``). Returns the tiles the wildcards stand for
+    (ascending), or None."""
+    if sum(counts) + wildcards != 14 or any(n > 1 for n in counts):
+        return None
+    suited_free: list[int] = []
+    for suit in range(3):
+        have = tuple(r for r in range(9) if counts[9 * suit + r])
+        if not _rotten(have):
+            return None
+        best = max((r for r in ROTTEN_RANK_SETS if set(have) <= set(r)), key=len)
+        suited_free += [9 * suit + r for r in best if r not in have]
+    honor_free = [t for t in range(27, 34) if not counts[t]] if wild_honors else []
+    need = max(0, min_honors - sum(counts[27:]))
+    if need > len(honor_free) or need > wildcards:
+        return None
+    stand = honor_free[:need]
+    pool = suited_free + honor_free[need:]
+    if len(pool) < wildcards - need:
+        return None
+    return tuple(sorted(stand + pool[: wildcards - need]))

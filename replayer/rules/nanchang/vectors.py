@@ -1,0 +1,143 @@
+"""Nanchang settlement vectors (tests/data/nanchang/README.md "Schema"): read an end-of-hand
+situation, evaluate and settle it, and write the result as one JSON object.
+
+Extension of the schema (optional keys, for the §11 options): ``lower_indicator`` (下精
+indicator), ``dealt`` (four lists: each seat's dealt tiles), ``previous_indicator`` (the
+previous hand's indicator, 回头一笑).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from replayer import tiles as _tiles
+from replayer.rules.nanchang.evaluate import WinEvaluation, WinInput, evaluate
+from replayer.rules.nanchang.options import NanchangOptions, parse_options
+from replayer.rules.nanchang.settlement import (
+    HandSituation,
+    MeldInfo,
+    PlayerTiles,
+    nobody_holds_jing,
+    settle_hand,
+)
+
+__all__ = ["situation_from_json", "score_case", "score_lines"]
+
+
+def _tile(t: Any) -> str:
+    if not isinstance(t, str):
+        raise TypeError(f"a tile is a string, got {t!r}")
+    _tiles.index(t)  # raises ValueError for a bad code
+    return t
+
+
+def _meld(m: dict[str, Any]) -> MeldInfo:
+    kind = m["type"]
+    if kind not in ("chow", "pung", "kong"):
+        raise ValueError(f"meld type must be chow, pung or kong, got {kind!r}")
+    kk = m.get("kong_kind")
+    if kind == "kong" and kk not in ("concealed", "melded", "added"):
+        raise ValueError(f"a kong needs kong_kind concealed, melded or added, got {kk!r}")
+    tiles = tuple(_tile(t) for t in m["tiles"])
+    if len(tiles) != (4 if kind == "kong" else 3):
+        raise ValueError(f"a {kind} has {4 if kind == 'kong' else 3} tiles, got {len(tiles)}")
+    return MeldInfo(kind, tiles, kk if kind == "kong" else None, m.get("from"))
+
+
+def situation_from_json(obj: dict[str, Any]) -> tuple[HandSituation, NanchangOptions]:
+    """The :class:`HandSituation` and options of one vector object. Raises KeyError,
+    TypeError, ValueError or :class:`replayer.findings.RulesetError` on a bad field."""
+    options = parse_options(obj.get("options") or {})
+    players = obj["players"]
+    if len(players) != 4:
+        raise ValueError(f"four players expected, got {len(players)}")
+    pts = tuple(
+        PlayerTiles(
+            concealed=tuple(_tile(t) for t in p.get("concealed", [])),
+            melds=tuple(_meld(m) for m in p.get("melds", [])),
+            unclaimed_discards=tuple(_tile(t) for t in p.get("unclaimed_discards", [])),
+        )
+        for p in players
+    )
+    dealer = int(obj.get("dealer", 0))
+    first = [_tile(t) for t in obj.get("first_discards") or []]
+    chaozhuang = len(first) >= 4 and len(set(first[:4])) == 1
+    out = obj["outcome"]
+    kind = out["type"]
+    if kind not in ("win", "draw", "false_win"):
+        raise ValueError(f"outcome type must be win, draw or false_win, got {kind!r}")
+    dealt = obj.get("dealt")
+    sit = HandSituation(
+        indicator=_tile(obj["indicator"]),
+        dealer=dealer,
+        players=pts,  # type: ignore[arg-type]
+        outcome=kind,
+        winner=out.get("winner"),
+        win_tile=_tile(out["win_tile"]) if kind == "win" else None,
+        discarder=out.get("discarder"),
+        robbed_from=out.get("robbed_from"),
+        kong_replacement=bool(out.get("kong_replacement", False)),
+        heavenly=bool(out.get("heavenly", False)),
+        earthly=bool(out.get("earthly", False)),
+        offender=out.get("offender"),
+        chaozhuang=chaozhuang,
+        lower_indicator=_tile(obj["lower_indicator"]) if obj.get("lower_indicator") else None,
+        dealt=tuple(tuple(_tile(t) for t in h) for h in dealt) if dealt else None,
+        previous_indicator=_tile(obj["previous_indicator"]) if obj.get("previous_indicator") else None,
+    )
+    if kind == "win" and sit.winner not in (0, 1, 2, 3):
+        raise ValueError(f"a win needs a winner seat 0..3, got {sit.winner!r}")
+    return sit, options
+
+
+def evaluate_situation(sit: HandSituation, options: NanchangOptions) -> WinEvaluation:
+    """The win evaluation of a situation whose outcome is a win."""
+    assert sit.winner is not None and sit.win_tile is not None
+    p = sit.players[sit.winner]
+    if sit.robbed_from is not None:
+        source, frm = "robbed", sit.robbed_from
+    elif sit.discarder is not None:
+        source, frm = "discard", sit.discarder
+    else:
+        source, frm = "self_drawn", None
+    win = WinInput(p.concealed, p.melds, sit.win_tile, source, sit.winner, sit.dealer, frm,  # type: ignore[arg-type]
+                   sit.kong_replacement, sit.heavenly, sit.earthly)
+    return evaluate(win, sit.kinds, options, nobody_holds_jing=nobody_holds_jing(sit, options))
+
+
+def score_case(obj: dict[str, Any]) -> dict[str, Any]:
+    """One output object: ``{"id", "components", "total", "win": {"shape", "conditions",
+    "jing": [[jing, stands for], …]} | null}`` or ``{"id", "error"}`` for a false win that
+    the situation calls a win. Raises on a malformed situation (see
+    :func:`situation_from_json`)."""
+    sit, options = situation_from_json(obj)
+    ev = None
+    if sit.outcome == "win":
+        ev = evaluate_situation(sit, options)
+        if not ev.legal:
+            return {"id": obj.get("id"), "error": f"not a legal win: [{ev.rule_id}] {ev.message}"}
+    comps = settle_hand(sit, options, ev)
+    res: dict[str, Any] = {"id": obj.get("id"), "components": comps.as_dict(), "total": list(comps.total)}
+    res["win"] = None if ev is None else {
+        "shape": ev.shape,
+        "conditions": list(ev.conditions),
+        "jing": [list(p) for p in (ev.interpretation.wild if ev.interpretation else ())],
+    }
+    return res
+
+
+def score_lines(lines: Iterable[str], *, source: str = "-") -> Iterator[dict[str, Any]]:
+    """Score every non-blank JSON line; a bad line gives ``{"id", "error"}`` naming
+    ``source`` and the line number."""
+    for lineno, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        obj: Any = None
+        try:
+            obj = json.loads(line)
+            yield score_case(obj)
+        except (json.JSONDecodeError, KeyError, TypeError, ValueError, AttributeError) as e:
+            case_id = obj.get("id", lineno) if isinstance(obj, dict) else lineno
+            yield {"id": case_id, "error": f"{source}:{lineno}: bad situation: {type(e).__name__}: {e}"}
