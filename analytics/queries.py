@@ -328,6 +328,52 @@ class Analytics:
             out.append(row)
         return out
 
+    def points_distribution(
+        self,
+        *,
+        ruleset: str | None = None,
+        player: str | None = None,
+        date_from: date | str | None = None,
+        date_to: date | str | None = None,
+    ) -> list[dict[str, Any]]:
+        """Legal wins by computed total (wins.total), per ruleset: ``ruleset``, ``total``,
+        ``wins`` with that total, ``all_wins`` (sample size), ``share`` (+ CI). ``player``
+        filters on the winner. Ordered by ruleset, total."""
+        where, params = self._where(ruleset=ruleset, player=player, date_from=date_from, date_to=date_to)
+        sql = (
+            f"WITH t AS (SELECT ruleset, total, count(*) AS wins FROM wins{where} GROUP BY ruleset, total) "
+            "SELECT ruleset, total, wins, sum(wins) OVER (PARTITION BY ruleset) AS all_wins "
+            "FROM t ORDER BY ruleset, total"
+        )
+        out = []
+        for row in self._rows(sql, params):
+            row["all_wins"] = int(row["all_wins"])
+            _rate(row, "share", row["wins"], row["all_wins"])
+            out.append(row)
+        return out
+
+    def player_history(
+        self,
+        player: str,
+        *,
+        ruleset: str | None = None,
+        date_from: date | str | None = None,
+        date_to: date | str | None = None,
+    ) -> list[dict[str, Any]]:
+        """One player's results game by game, in log order (game_ended position):
+        ``game_id``, ``ruleset``, ``date``, ``seat`` (first seat held), ``hands``, ``wins``,
+        ``self_draws``, ``deal_ins``, ``score_change`` (sum over the game's hands)."""
+        where, params = self._where(ruleset=ruleset, player=player, date_from=date_from,
+                                    date_to=date_to, prefix="s.")
+        sql = (
+            "SELECT s.game_id, s.ruleset, min(s.date) AS date, min(s.seat) AS seat, count(*) AS hands, "
+            "count(*) FILTER (WHERE s.won) AS wins, count(*) FILTER (WHERE s.self_drawn) AS self_draws, "
+            "count(*) FILTER (WHERE s.dealt_in) AS deal_ins, sum(s.score_change)::BIGINT AS score_change "
+            "FROM seat_results s JOIN games g ON g.ruleset = s.ruleset AND g.game_id = s.game_id"
+            f"{where} GROUP BY s.game_id, s.ruleset, g.end_position ORDER BY g.end_position, s.game_id"
+        )
+        return self._rows(sql, params)
+
     def claim_rates(
         self,
         by: str = "player",

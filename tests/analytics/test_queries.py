@@ -170,3 +170,21 @@ def test_filters_and_bad_grouping(text_export):
         assert [r["seat"] for r in one] == [3]
         with pytest.raises(ValueError, match="unknown grouping"):
             a.seat_stats("colour")
+
+
+def test_points_distribution_equals_source_fan_totals(text_export):
+    _, out = text_export
+    expected = Counter(g.fan_total for g in TEXT_GAMES if g.winner is not None)
+    with Analytics.open(out) as a:
+        rows = a.points_distribution()
+    assert {r["total"]: r["wins"] for r in rows} == dict(expected)
+    assert {r["all_wins"] for r in rows} == {14}
+
+
+def test_player_history_follows_the_log_order(text_export):
+    _, out = text_export
+    with Analytics.open(out) as a:
+        rows = a.player_history("Player 3")
+    assert [r["game_id"] for r in rows] == [f"botzone-{g.match}" for g in TEXT_GAMES]
+    assert [r["score_change"] for r in rows] == [g.scores[3] if g.scores else 0 for g in TEXT_GAMES]
+    assert sum(r["wins"] for r in rows) == sum(g.winner == 3 for g in TEXT_GAMES)
