@@ -7,8 +7,9 @@ Prints hands/s for ``score()`` in three cache states, and for
 
 - cold: every memo cache cleared before one pass;
 - steady: caches keyed on small pieces (one suit's counts, the chows or pungs of a reading,
-  the set of tile kinds) warm, caches keyed on a whole hand's 34 counts cleared — what a
-  long-running service sees on hands it has not met before;
+  the set of tile kinds, the win flags, the fans found before exclusions) warm, caches keyed
+  on a whole hand's 34 counts or on all the sets of a reading cleared — what a long-running
+  service sees on hands it has not met before;
 - warm: every cache warm (the same 3000 hands again). There is no cache of whole results;
   the warm pass still builds every reading and evaluates every fan.
 
@@ -29,12 +30,16 @@ from replayer.rules.shared import decompose, shapes
 VECTORS = Path(__file__).resolve().parent.parent / "tests" / "data" / "mcr" / "fan_vectors.jsonl"
 
 
+# fan groups memoised on all the sets and the pair of a reading count as whole-hand caches
+_READING_GROUPS = tuple(found for fields, _, found in calculator._GROUPS if "chows" in fields)
+_PIECE_GROUPS = tuple(found for fields, _, found in calculator._GROUPS if "chows" not in fields)
 WHOLE_HAND_CACHES = (decompose.decompose, decompose.waits, decompose._wild_split, shapes.knitted_straight_in,
-                     context.concealed_shape, context._facts, base._all_tiles, composition._every_group)
+                     context.concealed_shape, context._facts, base._all_tiles,
+                     composition._every_group) + _READING_GROUPS
 PIECE_CACHES = (decompose._numbered_block, decompose._honor_block, decompose._block_complete,
                 decompose._block_groups_numbered, decompose._block_groups_honor,
                 decompose._block_additions, base.facts_of, combine.chow_fans, combine.pung_fans,
-                calculator._tiles_only_fans)
+                calculator._exclude) + _PIECE_GROUPS
 
 
 def clear_caches(pieces: bool = True) -> None:

@@ -42,9 +42,20 @@ class Fan:
     #: True when ``count`` only reads the set-combination allocation (``ctx.combos``); the
     #: calculator then takes the count from that allocation directly (same result, faster).
     combination: bool = False
-    #: True when ``count`` reads only ``ctx.facts`` and ``ctx.shape``; the calculator then
-    #: memoises it per (facts, shape).
-    tiles_only: bool = False
+    #: The :class:`WinContext` fields ``count`` reads, when it reads only a few: the calculator
+    #: then memoises the fan per value of those fields (one of the ``ON_*`` tuples below, so
+    #: that fans reading the same fields are looked up together). ``None``: ``count`` is called
+    #: on every reading.
+    reads: tuple[str, ...] | None = None
+
+
+#: Field groups for :attr:`Fan.reads`. A fan may name a group wider than what it reads.
+ON_TILES = ("facts", "shape")  # which tile kinds occur, and the shape
+ON_SHAPE = ("shape", "detail", "knitted")  # the irregular shapes
+ON_PUNGS = ("shape", "pungs", "pair", "seat_wind", "prevalent_wind")  # pungs, pair and winds
+ON_SETS = ("shape", "facts", "chows", "pungs", "pair")  # every set and the pair
+ON_KONGS = ("melded_kongs", "concealed_kongs", "concealed_pungs", "kong_fan")
+ON_WIN = ("self_drawn", "last_of_wall", "kong_win", "open_melds", "last_tile", "wait")  # how it was won
 
 
 class Facts(NamedTuple):

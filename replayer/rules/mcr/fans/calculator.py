@@ -9,69 +9,98 @@ Pung, or any reading of a hand that is also seven pairs, replaces an earlier equ
 from __future__ import annotations
 
 from functools import lru_cache
+from operator import attrgetter
 
 from ..options import DEFAULT_OPTIONS, McrOptions
 from ..situation import FanItem, FanResult, WinSituation
 from . import FAN_BY_ID, FANS
-from .base import WinContext
+from .base import Fan, WinContext
 from .context import McrInputError, prepare, readings
 
 __all__ = ["score", "McrInputError", "evaluate"]
 
-_SCORED = tuple(
-    f for f in FANS if not f.residual and f.id != "flower_tiles" and not f.combination and not f.tiles_only
-)
-_TILES_ONLY = tuple(f for f in FANS if f.tiles_only)
 _POINTS = {f.id: f.points for f in FANS}
 _NUMBER = {f.id: f.number for f in FANS}
+_BY_NUMBER = {f.number: f for f in FANS}
 _CHICKEN = FAN_BY_ID["chicken_hand"]
 _FLOWERS = FAN_BY_ID["flower_tiles"]
-# a context whose only meaningful fields are facts and shape, for the tiles-only fans
+_TIE_BREAKERS = frozenset({FAN_BY_ID["pure_triple_chow"].number, FAN_BY_ID["triple_pung"].number})
+_SCORED = tuple(f for f in FANS if not f.residual and f.id != "flower_tiles" and not f.combination)
+# a context whose fields are all None, filled in with the fields a group of fans reads
 _PROBE = WinContext(*([None] * len(WinContext._fields)))
-_PREDICATES = tuple((f.id, f.count) for f in _SCORED)
-_EXCLUDES = {f.id: f.excludes for f in FANS if f.excludes}
 
 
-@lru_cache(maxsize=1 << 12)
-def _tiles_only_fans(facts, shape: str) -> tuple[tuple[str, int], ...]:
-    """The fans that depend only on which tiles occur and the shape (Fan.tiles_only)."""
-    probe = _PROBE._replace(facts=facts, shape=shape)
-    return tuple((f.id, n) for f in _TILES_ONLY if (n := f.count(probe)))
+def _group(fields: tuple[str, ...], fans: tuple[Fan, ...]):
+    """(fields, key of a reading, memoised (fan number, count) pairs of ``fans`` for a key)."""
+
+    where = tuple(WinContext._fields.index(name) for name in fields)
+
+    @lru_cache(maxsize=1 << 14)
+    def found(key: tuple) -> tuple[tuple[int, int], ...]:
+        probe = list(_PROBE)  # only the fields in the key are set: a fan reading others fails
+        for i, value in zip(where, key):
+            probe[i] = value
+        probe = WinContext._make(probe)
+        return tuple((f.number, n) for f in fans if (n := f.count(probe)))
+
+    return fields, attrgetter(*fields), found
+
+
+#: Fans memoised per group of the context fields they read (Fan.reads), in first-met order.
+_GROUPS = tuple(
+    _group(fields, tuple(f for f in _SCORED if f.reads == fields))
+    for fields in dict.fromkeys(f.reads for f in _SCORED if f.reads is not None)
+)
+#: Fans called on every reading.
+_DIRECT = tuple((f.number, f.count) for f in _SCORED if f.reads is None)
+
+
+@lru_cache(maxsize=1 << 14)
+def _exclude(found: tuple[tuple[int, int], ...]) -> tuple[tuple[tuple[int, int], ...], int]:
+    """Apply the exclusions to ``found`` ((fan number, count) in table order): in table order,
+    a fan that is itself excluded excludes nothing; Chicken Hand when nothing is left.
+    Returns (what counts, its total without flowers)."""
+    left = {_BY_NUMBER[num].id: n for num, n in found}
+    for num, _ in found:
+        fan = _BY_NUMBER[num]
+        if fan.id not in left:
+            continue
+        for ex in fan.excludes:
+            if isinstance(ex, str):
+                left.pop(ex, None)
+            else:  # (fan id, how many of its instances are not counted)
+                target, k = ex
+                n = left.get(target, 0) - k
+                if n > 0:
+                    left[target] = n
+                else:
+                    left.pop(target, None)
+    if not left:
+        left[_CHICKEN.id] = 1
+    out = tuple(sorted((_NUMBER[fid], n) for fid, n in left.items()))
+    return out, sum(_POINTS[fid] * n for fid, n in left.items())
+
+
+def _evaluate(ctx: WinContext) -> tuple[tuple[tuple[int, int], ...], int]:
+    """(fan number, count) in table order after exclusions, and their total, for one reading."""
+    found: dict[int, int] = {}
+    for fid, _ in ctx.combos:  # the combination fans (Fan.combination) read this allocation
+        num = _NUMBER[fid]
+        found[num] = found.get(num, 0) + 1
+    for _, key, fans in _GROUPS:
+        for num, n in fans(key(ctx)):
+            found[num] = n
+    for num, count in _DIRECT:
+        n = count(ctx)
+        if n:
+            found[num] = n
+    return _exclude(tuple(sorted(found.items())))
 
 
 def evaluate(ctx: WinContext) -> dict[str, int]:
     """Fan id → count for one reading, after exclusions, without flowers. Chicken Hand when
     nothing else counts."""
-    found: dict[str, int] = {}
-    for fid, _ in ctx.combos:  # the combination fans (Fan.combination) read this allocation
-        found[fid] = found.get(fid, 0) + 1
-    for fid, n in _tiles_only_fans(ctx.facts, ctx.shape):
-        found[fid] = n
-    for fid, count in _PREDICATES:
-        n = count(ctx)
-        if n:
-            found[fid] = n
-    # exclusions in table order: a fan that is itself excluded excludes nothing
-    for fid in sorted(found, key=_NUMBER.__getitem__):
-        if fid not in found or fid not in _EXCLUDES:
-            continue
-        for ex in _EXCLUDES[fid]:
-            if isinstance(ex, str):
-                found.pop(ex, None)
-            else:  # (fan id, how many of its instances are not counted)
-                target, k = ex
-                left = found.get(target, 0) - k
-                if left > 0:
-                    found[target] = left
-                else:
-                    found.pop(target, None)
-    if not found:
-        found[_CHICKEN.id] = 1
-    return found
-
-
-def _total(found: dict[str, int]) -> int:
-    return sum(_POINTS[fid] * n for fid, n in found.items())
+    return {_BY_NUMBER[num].id: n for num, n in _evaluate(ctx)[0]}
 
 
 def score(situation: WinSituation, options: McrOptions | None = None) -> FanResult:
@@ -86,19 +115,18 @@ def score(situation: WinSituation, options: McrOptions | None = None) -> FanResu
     hand = prepare(situation)
     special, regular = readings(hand, options)
     best_ctx: WinContext | None = None
-    best: dict[str, int] = {}
+    best: tuple[tuple[int, int], ...] = ()
     best_total = 0
     seven_pairs = False
     if special is not None:
-        best_ctx, best = special, evaluate(special)
-        best_total = _total(best)
+        best_ctx = special
+        best, best_total = _evaluate(special)
         seven_pairs = special.shape == "seven_pairs" and special.detail != "shifted"
     for ctx in regular:
-        found = evaluate(ctx)
-        total = _total(found)
+        found, total = _evaluate(ctx)
         if total > best_total or (
             total == best_total
-            and (seven_pairs or "pure_triple_chow" in found or "triple_pung" in found)
+            and (seven_pairs or any(num in _TIE_BREAKERS for num, _ in found))
         ):
             best_ctx, best, best_total = ctx, found, total
     if best_ctx is None:
@@ -108,11 +136,11 @@ def score(situation: WinSituation, options: McrOptions | None = None) -> FanResu
             + (f" with {len(situation.melds)} melds" if situation.melds else ""),
         )
     if hand.flowers:
-        best = {**best, _FLOWERS.id: hand.flowers}
+        best = tuple(sorted(best + ((_FLOWERS.number, hand.flowers),)))
     items = []
-    for fid in sorted(best, key=_NUMBER.__getitem__):  # table order
-        fan = FAN_BY_ID[fid]
-        items.append(FanItem(fan.name_en, fan.name_zh, fan.points, best[fid], fan.on(best_ctx)))
+    for num, n in best:  # table order
+        fan = _BY_NUMBER[num]
+        items.append(FanItem(fan.name_en, fan.name_zh, fan.points, n, fan.on(best_ctx)))
     total = best_total + hand.flowers
     return FanResult(
         fans=tuple(items), total=total, total_without_flowers=best_total,

@@ -10,16 +10,17 @@ from __future__ import annotations
 from dataclasses import replace
 from functools import lru_cache
 
-from .base import Fan, WinContext, all_tiles
+from .base import ON_PUNGS, ON_SETS, ON_TILES, Fan, WinContext, all_tiles
 
 _SETS_AND_PAIR = ("regular",)
 _PUNG_SHAPES = ("regular", "seven_pairs")  # 由刻子(杠)、将组成: the pure-tile hands need sets or pairs
 
 
 @lru_cache(maxsize=1 << 14)
-def _every_group(sets, pair: int) -> tuple[bool, bool]:
-    """(every set and the pair holds a terminal or honor, every one holds a 5)."""
-    groups = [tiles for _, tiles in sets] + [(pair, pair)]
+def _every_group(chows: tuple[int, ...], pungs: tuple[int, ...], pair: int) -> tuple[bool, bool]:
+    """(every set and the pair holds a terminal or honor, every one holds a 5); a pung, kong
+    or pair is given by its one tile kind."""
+    groups = [(t, t + 1, t + 2) for t in chows] + [(t,) for t in pungs] + [(pair,)]
     return (
         all(any(t >= 27 or t % 9 in (0, 8) for t in g) for g in groups),
         all(any(t < 27 and t % 9 == 4 for t in g) for g in groups),
@@ -28,19 +29,19 @@ def _every_group(sets, pair: int) -> tuple[bool, bool]:
 
 def _outside(ctx: WinContext) -> bool:
     """全带幺: each set and the pair holds a terminal or an honor."""
-    return ctx.shape == "regular" and not ctx.facts.all_simples and _every_group(ctx.sets, ctx.pair)[0]
+    return ctx.shape == "regular" and not ctx.facts.all_simples and _every_group(ctx.chows, ctx.pungs, ctx.pair)[0]
 
 
 def _all_five(ctx: WinContext) -> bool:
     """全带五: each set and the pair holds a 5."""
-    return ctx.shape == "regular" and not ctx.facts.has_honors and _every_group(ctx.sets, ctx.pair)[1]
+    return ctx.shape == "regular" and not ctx.facts.has_honors and _every_group(ctx.chows, ctx.pungs, ctx.pair)[1]
 
 
 def _all_even_pungs(ctx: WinContext) -> bool:
     """全双刻: four pungs and the pair, all of 2, 4, 6 or 8."""
     return (
         ctx.shape == "regular"
-        and not ctx.chows
+        and len(ctx.pungs) == 4
         and all(t < 27 and t % 9 in (1, 3, 5, 7) for t in (*ctx.pungs, ctx.pair))
     )
 
@@ -101,6 +102,7 @@ _FANS = (
     Fan(76, "no_honors", "No Honors", "无字", 1, lambda c: int(not c.facts.has_honors), all_tiles),
 )
 
-# These read only the kinds of tiles and the shape (Fan.tiles_only).
+# These read only the kinds of tiles and the shape.
 _TILES_ONLY = {"all_green", "all_terminals", "all_honors", "all_terminals_and_honors", "full_flush", "upper_tiles", "middle_tiles", "lower_tiles", "upper_four", "lower_four", "reversible_tiles", "half_flush", "all_types", "all_simples", "one_voided_suit", "no_honors"}
-FANS = tuple(replace(f, tiles_only=f.id in _TILES_ONLY) for f in _FANS)
+_READS = {"all_even_pungs": ON_PUNGS, "all_chows": ON_PUNGS, "outside_hand": ON_SETS, "all_five": ON_SETS}
+FANS = tuple(replace(f, reads=ON_TILES if f.id in _TILES_ONLY else _READS[f.id]) for f in _FANS)

@@ -7,7 +7,7 @@ also a Pung of Terminals or Honors (不重复原则, shared/rules/competition.md
 
 from __future__ import annotations
 
-from .base import Fan, WinContext, codes, combo_count, combo_tiles, sets_where
+from .base import ON_PUNGS, Fan, WinContext, codes, combo_count, combo_tiles, sets_where
 
 
 def _winds(ctx: WinContext) -> list[int]:
@@ -70,22 +70,22 @@ FANS = (
         excludes=("two_dragons_pungs", "dragon_pung")),
     Fan(9, "little_four_winds", "Little Four Winds", "小四喜", 64,
         lambda c: int(_little_four_winds(c)), _with_pair(_wind_sets),
-        excludes=("big_three_winds", "pung_of_terminals_or_honors")),
+        excludes=("big_three_winds", "pung_of_terminals_or_honors"), reads=ON_PUNGS),
     Fan(10, "little_three_dragons", "Little Three Dragons", "小三元", 64,
         lambda c: int(_little_three_dragons(c)), _with_pair(_dragon_sets),
-        excludes=("two_dragons_pungs", "dragon_pung")),
+        excludes=("two_dragons_pungs", "dragon_pung"), reads=ON_PUNGS),
     Fan(38, "big_three_winds", "Big Three Winds", "三风刻", 12,
         combo_count("big_three_winds"), combo_tiles("big_three_winds"), combination=True),
     Fan(54, "two_dragons_pungs", "Two Dragons Pungs", "双箭刻", 6,
         combo_count("two_dragons_pungs"), combo_tiles("two_dragons_pungs"), excludes=("dragon_pung",),
         combination=True),
-    Fan(59, "dragon_pung", "Dragon Pung", "箭刻", 2, lambda c: len(_dragons(c)), _dragon_sets),
+    Fan(59, "dragon_pung", "Dragon Pung", "箭刻", 2, lambda c: len(_dragons(c)), _dragon_sets, reads=ON_PUNGS),
     Fan(60, "prevalent_wind", "Prevalent Wind", "圈风刻", 2,
         lambda c: int(c.prevalent_wind in c.pungs),
-        _wind_on("prevalent_wind")),
+        _wind_on("prevalent_wind"), reads=ON_PUNGS),
     Fan(61, "seat_wind", "Seat Wind", "门风刻", 2, lambda c: int(c.seat_wind in c.pungs),
-        _wind_on("seat_wind")),
+        _wind_on("seat_wind"), reads=ON_PUNGS),
     Fan(73, "pung_of_terminals_or_honors", "Pung of Terminals or Honors", "幺九刻", 1,
-        _terminal_or_honor_pungs, _to_sets),
+        _terminal_or_honor_pungs, _to_sets, reads=ON_PUNGS),
 )
 

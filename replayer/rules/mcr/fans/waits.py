@@ -10,7 +10,7 @@ Source: shared/rules/competition.md Part B3.
 
 from __future__ import annotations
 
-from .base import Fan, WinContext, codes
+from .base import ON_WIN, Fan, WinContext, codes
 
 
 def _wait(kind: str):
@@ -32,7 +32,7 @@ def _wait_on(ctx: WinContext):
 
 
 FANS = (
-    Fan(77, "edge_wait", "Edge Wait", "独听・边张", 1, _wait("edge"), _wait_on),
-    Fan(78, "closed_wait", "Closed Wait", "独听・嵌张", 1, _wait("closed"), _wait_on),
-    Fan(79, "single_wait", "Single Wait", "独听・单钓", 1, _wait("single"), _wait_on),
+    Fan(77, "edge_wait", "Edge Wait", "独听・边张", 1, _wait("edge"), _wait_on, reads=ON_WIN),
+    Fan(78, "closed_wait", "Closed Wait", "独听・嵌张", 1, _wait("closed"), _wait_on, reads=ON_WIN),
+    Fan(79, "single_wait", "Single Wait", "独听・单钓", 1, _wait("single"), _wait_on, reads=ON_WIN),
 )
