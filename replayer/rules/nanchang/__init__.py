@@ -1,0 +1,26 @@
+"""Nanchang (南昌麻将) ruleset plug-in: ``RULESET`` is what
+:func:`replayer.rules.base.get_ruleset` finds for id ``"nanchang"``.
+
+Modules, one per concept: :mod:`.options` (named interpretations, spec §10–11), :mod:`.jing`
+(indicator → 正精/副精, jing points, 冲关, 霸王), :mod:`.evaluate` (shapes with wild jing and
+honor chows, 精钓, 德国, the best interpretation), :mod:`.settlement` (the §9 components),
+:mod:`.play` (the ruleset object: legality checks, memory, dealer rotation), :mod:`.vectors`
+(the settlement-vector format of tests/data/nanchang/README.md). Spec:
+shared/rules/nanchang.md; glossary in README.md beside this file."""
+
+from __future__ import annotations
+
+from replayer.rules.base import RulesetSpec, register
+from replayer.rules.nanchang.options import NanchangOptions
+from replayer.rules.nanchang.play import NanchangRuleset, build
+
+RULESET = register(
+    RulesetSpec(
+        id="nanchang",
+        description="Nanchang mahjong (南昌麻将): jing wildcards, honor chows, 十三烂 — shared/rules/nanchang.md",
+        options_model=NanchangOptions,
+        build=build,
+    )
+)
+
+__all__ = ["RULESET", "NanchangOptions", "NanchangRuleset", "build"]

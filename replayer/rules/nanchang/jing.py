@@ -17,15 +17,11 @@ __all__ = ["succ", "JingKinds", "jing_kinds", "chongguan", "JingHolding", "jing_
 
 def succ(tile: str) -> str:
     """The successor of ``tile`` (§1): suited rank r → r+1 with 9 → 1; 东南西北 → 南西北东;
-    中发白 → 发白中. Raises ValueError for a flower or a bad code."""
-    i = _tiles.index(tile)
-    if i < 27:
-        return _tiles.code(i - i % 9 + (i % 9 + 1) % 9)
-    if i < 31:
-        return _tiles.code(27 + (i - 27 + 1) % 4)
-    if i < 34:
-        return _tiles.code(31 + (i - 31 + 1) % 3)
-    raise ValueError(f"{tile} has no successor: flowers are not Nanchang tiles")
+    中发白 → 发白中 (:func:`replayer.tiles.next_in_cycle`). Raises ValueError for a flower or a
+    bad code."""
+    if _tiles.index(tile) >= 34:
+        raise ValueError(f"{tile} has no successor: flowers are not Nanchang tiles")
+    return _tiles.next_in_cycle(tile)
 
 
 @dataclass(frozen=True)

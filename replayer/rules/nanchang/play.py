@@ -1,0 +1,539 @@
+"""Nanchang (南昌麻将) play rules: the ruleset object the replayer uses.
+
+Source: shared/rules/nanchang.md (the spec; seeds 004, 002, 000). What the shared replayer
+does not know, this ruleset adds through its hooks:
+
+* data (:class:`PlayRules`): 136 tiles, no flowers (§1); dealer 14, others 13 (§3.2); no dead
+  wall by default (§3.3, A-6); chow from the previous seat only (§5.3); win > pung = kong >
+  chow; one winner, the first in turn order from the discarder (§7.1); only an added kong
+  may be robbed (§5.4, §6.10); a wildcard indicator (§4.1).
+* ``check_event`` (before the shared handler): chows must be sequences at face value —
+  suited, three different winds or 中发白 (§5.2); a jing is never wild in a chow, pung or
+  kong, nor when discarded (§4.2, §12.1–3); after the wall is empty only wins may claim
+  (§3.3, §12.10); 弃碰 with option ``qipeng`` (§5.3); the indicator is revealed once, after
+  the deal, before the first discard (§4.1).
+* ``observe`` (after it, keeping :class:`NanchangMemory` in ``TableState.rule_memory``):
+  弃胡 (§7.2), 抄庄 (§9.4), the first discards and intakes (天胡 / 地胡, §6.11), the dealt
+  hands (§11), the indicator position when the wall and dice are known (§3.1, §4.1).
+* ``score_win``: :func:`.evaluate.evaluate` (shapes, jing as wild or face value, 精钓, 德国 …)
+  priced by :mod:`.settlement`; an illegal win (弃胡, 精钓 on a discard, no winning shape) is
+  a 诈胡 (§7.3, §8.3). ``settle_win`` / ``settle_exhaustive_draw`` / ``false_win_penalty``
+  pay every component of §9 at the end of the hand (jing, 杠精, kongs, 抄庄, win, penalties).
+* ``next_hand``: the dealer keeps the deal only after winning a hand without 抄庄 (§2); the
+  game length comes from the log (never over).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from functools import cached_property
+from typing import Any
+
+from eventlog import events as ev
+from replayer import tiles as _tiles
+from replayer.rules.base import MECHANICS_SOURCES, HandPlan, PlayRules, WinContext, WinScore, standard_tile_copies
+from replayer.rules.nanchang.evaluate import ScoreItem, WinEvaluation, WinInput, evaluate
+from replayer.rules.nanchang.jing import JingKinds, jing_kinds
+from replayer.rules.nanchang.options import NanchangOptions, parse_options
+from replayer.rules.nanchang.settlement import (
+    Components,
+    HandSituation,
+    MeldInfo,
+    PlayerTiles,
+    nobody_holds_jing,
+    settle_hand,
+)
+from replayer.state import DeclaredMeld, Payment, Settlement, TableState
+
+RULESET_ID = "nanchang"
+SPEC = "shared/rules/nanchang.md"
+
+SOURCES: dict[str, str] = {
+    "tile_count_exceeded": f"{SPEC} §1 (136 tiles, 4 of each kind)",
+    "flowers_not_used": f"{SPEC} §1 (no flowers, no seasons)",
+    "deal_mismatch": f"{SPEC} §3.2 (4+4+4+1: dealer 14, others 13)",
+    "wall_exhausted": f"{SPEC} §3.3 (摸完即流局)",
+    "exhaustive_draw_with_tiles_left": f"{SPEC} §3.3 (流局 when the wall is used up; no 海底)",
+    "claim_after_wall_empty": f"{SPEC} §3.3, §12.10 (after the wall is empty: win claims only)",
+    "kong_without_replacement": f"{SPEC} §3.3 (a kong needing a replacement from an empty wall is illegal)",
+    "indicator_missing": f"{SPEC} §4.1 (the jing indicator is turned up after the deal)",
+    "indicator_out_of_phase": f"{SPEC} §4.1 (after all players have their dealt tiles, once per hand)",
+    "indicator_position": f"{SPEC} §3.1, §4.1 (top tile of stack #s counted from the tail)",
+    "jing_wild_in_meld": f"{SPEC} §4.2, §12.1 (jing in chi/pon/kong only at face value; 可以代替任何一張牌（槓除外）)",
+    "discarded_jing_face_value": f"{SPEC} §4.2, §12.3 (a discarded jing is only its own kind)",
+    "chow_not_a_sequence": f"{SPEC} §5.2, §12.2 (suited run, three different winds, or 中发白)",
+    "chow_wrong_seat": f"{SPEC} §5.3, §12.2 (chi only by the discarder's 下家)",
+    "chow_not_allowed": f"{SPEC} §5.3",
+    "claim_priority": f"{SPEC} §5.3 (win > pon = kong > chi)",
+    "qipeng": f"{SPEC} §5.3 (option qipeng: 不能棄先碰後)",
+    "kong_not_robbable": f"{SPEC} §5.4, §6.10, §12.9 (搶槓只能發生在加槓動作中)",
+    "false_win": f"{SPEC} §6, §7.3, §8.3 (诈胡)",
+    "jingdiao_discard_win": f"{SPEC} §6.8, §12.6 (精钓 wins by self-draw only, or 德国 on a discard)",
+    "one_winner_per_discard": f"{SPEC} §7.1, §12.8 (截胡: the first in turn order from the discarder)",
+    "qihu": f"{SPEC} §7.2, §12.7 (弃胡 until the player's next draw, chi, pon or kong)",
+    "dealer_rotation": f"{SPEC} §2 (连庄 only after a dealer win without 抄庄)",
+    "game_over": f"{SPEC} §2 (game length from the log)",
+    "settlement": f"{SPEC} §9",
+}
+
+
+# --- what the ruleset remembers ----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class QihuBlock:
+    """A passed win (弃胡, §7.2): the tile passed and what the win would have paid the player."""
+
+    tile: str
+    points: int
+
+
+@dataclass(frozen=True)
+class HandMemory:
+    """One hand: ``first_discards`` (while no chow/pung/kong happened), ``claimed`` (any
+    chow/pung/kong so far), ``discards`` (count), ``draws`` (wall draws per seat),
+    ``chaozhuang``, ``qihu`` / ``qipeng`` per seat, ``dealt`` tiles per seat,
+    ``indicator_seen``."""
+
+    first_discards: tuple[str, ...] = ()
+    claimed: bool = False
+    discards: int = 0
+    draws: tuple[int, int, int, int] = (0, 0, 0, 0)
+    chaozhuang: bool = False
+    qihu: tuple[QihuBlock | None, ...] = (None, None, None, None)
+    qipeng: tuple[tuple[str, ...], ...] = ((), (), (), ())
+    dealt: tuple[tuple[str, ...], ...] = ((), (), (), ())
+    indicator_seen: bool = False
+
+
+@dataclass(frozen=True)
+class NanchangMemory:
+    """``hand``: this hand; ``chaozhuang_hands``: hand numbers with 抄庄 (dealer rotation, §2);
+    ``previous_indicator``: the last hand's indicator (回头一笑, §11.3)."""
+
+    hand: HandMemory = HandMemory()
+    chaozhuang_hands: tuple[int, ...] = ()
+    previous_indicator: str | None = None
+
+
+@dataclass(frozen=True)
+class NanchangScore:
+    """The explained score of a win (``WinRecord.score``): ``fans`` (shape and conditions as
+    fan-like items, so audit / analytics / dashboard list them), ``jing`` (the jing bonus
+    and other components as items), the ``evaluation`` and all ``components``."""
+
+    fans: tuple[ScoreItem, ...]
+    jing: tuple[ScoreItem, ...]
+    evaluation: WinEvaluation
+    components: Components
+
+    @property
+    def total(self) -> int:
+        return self.evaluation.points
+
+
+def _set(t: tuple, i: int, v: Any) -> tuple:
+    return t[:i] + (v,) + t[i + 1:]
+
+
+def _is_sequence(tiles: tuple[str, ...]) -> bool:
+    """A face-value sequence (§5.2): three consecutive ranks of one suit, three different
+    winds, or 中发白."""
+    idx = sorted(_tiles.index(t) for t in tiles)
+    if len(idx) != 3 or len(set(idx)) != 3:
+        return False
+    if idx[2] < 27:
+        return idx[0] // 9 == idx[2] // 9 and idx[1] == idx[0] + 1 and idx[2] == idx[0] + 2
+    return all(27 <= i < 31 for i in idx) or idx == [31, 32, 33]
+
+
+# --- the ruleset -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class NanchangRuleset:
+    """Nanchang bound to its options (:class:`NanchangOptions`)."""
+
+    options: NanchangOptions
+    raw_options: tuple[tuple[str, Any], ...] = ()
+    id: str = RULESET_ID
+
+    @cached_property
+    def play(self) -> PlayRules:
+        return PlayRules(
+            tile_copies=standard_tile_copies(flowers=False),
+            dealer_tiles=14,
+            other_tiles=13,
+            dead_wall=self.options.dead_wall_tiles,
+            chow="previous_seat",
+            multiple_winners="first_only",
+            robbable_kongs=("added",),
+            hand_ends_on_win=True,
+            wildcards=True,
+        )
+
+    def options_dict(self) -> dict[str, Any]:
+        return dict(self.raw_options)
+
+    def rule_source(self, rule_id: str) -> str:
+        return SOURCES.get(rule_id) or MECHANICS_SOURCES.get(rule_id) or SPEC
+
+    def could_win(self, counts: tuple[int, ...], melds: int) -> bool:
+        """Always True: whether a hand wins depends on the jing, known only in play."""
+        return True
+
+    # -- seats, dealer rotation ----------------------------------------------------------
+
+    def seat_wind(self, seat: int, dealer: int) -> str:
+        return _tiles.WINDS[(seat - dealer) % 4]
+
+    def next_hand(self, state: TableState) -> HandPlan | None:
+        """§2: the dealer keeps the deal after a win of their own unless 抄庄 happened in that
+        hand; otherwise (another winner, 流局, 诈胡) it passes to the next seat. The prevalent
+        wind advances after four passes (it has no scoring effect)."""
+        mem = state.rule_memory if isinstance(state.rule_memory, NanchangMemory) else NanchangMemory()
+        dealer = state.first_dealer if state.first_dealer is not None else 0
+        passes = 0
+        for h in state.hands:
+            if h.dealer in h.winners and h.hand_number not in mem.chaozhuang_hands:
+                continue
+            dealer = (dealer + 1) % 4
+            passes += 1
+        start = _tiles.WINDS.index(state.first_prevalent_wind or "F1")
+        return HandPlan(dealer=dealer, prevalent_wind=_tiles.WINDS[(start + passes // 4) % 4])
+
+    # -- hooks: legality before the event, memory after it -------------------------------
+
+    def _kinds(self, state: TableState) -> JingKinds | None:
+        return jing_kinds(state.wildcard_indicator) if state.wildcard_indicator else None
+
+    def _memory(self, state: TableState) -> NanchangMemory:
+        m = state.rule_memory
+        return m if isinstance(m, NanchangMemory) else NanchangMemory()
+
+    def _wall_empty(self, state: TableState) -> bool:
+        return state.wall_remaining <= self.play.dead_wall
+
+    def check_event(self, state: TableState, p: Any) -> list[tuple[str, str, int | None]]:
+        """Nanchang breaches of an event about to be applied: (rule_id, message, seat)."""
+        out: list[tuple[str, str, int | None]] = []
+        kinds = self._kinds(state)
+        if isinstance(p, ev.WildcardIndicatorRevealed):
+            if state.phase != "dealing" or self._memory(state).hand.indicator_seen or \
+                    not all(s.dealt for s in state.seats):
+                out.append(("indicator_out_of_phase",
+                            f"jing indicator {p.indicator} revealed in phase {state.phase!r}; it is revealed once, "
+                            "after the deal and before the dealer's first discard", None))
+        elif isinstance(p, ev.TileDiscarded):
+            if kinds is None and state.phase in ("dealing", "discard"):
+                out.append(("indicator_missing", f"seat {p.seat} discards before the jing indicator was revealed", p.seat))
+        elif isinstance(p, ev.Chow):
+            out += self._check_meld(state, kinds, p.seat, tuple(p.tiles), p.claimed_tile, "chow")
+        elif isinstance(p, ev.Pung):
+            out += self._check_meld(state, kinds, p.seat, (p.tile,) * 3, p.tile, "pung")
+            if self.options.qipeng and p.tile in self._memory(state).hand.qipeng[p.seat]:
+                out.append(("qipeng", f"seat {p.seat} pungs {p.tile} after passing a pung of it (弃碰)", p.seat))
+        elif isinstance(p, ev.Kong):
+            claimed = p.tile if p.kind == "melded" else None
+            out += self._check_meld(state, kinds, p.seat, (p.tile,) * 4, claimed, f"{p.kind} kong")
+        return out
+
+    def _check_meld(self, state: TableState, kinds: JingKinds | None, seat: int, tiles: tuple[str, ...],
+                    claimed: str | None, what: str) -> list[tuple[str, str, int | None]]:
+        out: list[tuple[str, str, int | None]] = []
+        if claimed is not None and self._wall_empty(state):
+            out.append(("claim_after_wall_empty",
+                        f"seat {seat} claims {claimed} by {what} after the wall is empty: only a win may claim", seat))
+        if what in ("concealed kong", "added kong") and self._wall_empty(state):
+            out.append(("kong_without_replacement",
+                        f"seat {seat} declares a {what} of {tiles[0]} with no tile left for the replacement", seat))
+        jing_involved = kinds is not None and any(kinds.is_jing(t) for t in tiles)
+        if what == "chow" and not _is_sequence(tiles):
+            if kinds is not None and claimed is not None and kinds.is_jing(claimed):
+                out.append(("discarded_jing_face_value",
+                            f"seat {seat} chows the discarded jing {claimed} as {'-'.join(tiles)}: a discarded jing "
+                            "is only its own kind", seat))
+            elif jing_involved:
+                out.append(("jing_wild_in_meld",
+                            f"seat {seat} chows {'-'.join(tiles)} using a jing as wild: jing in a chow are face value",
+                            seat))
+            else:
+                out.append(("chow_not_a_sequence",
+                            f"seat {seat} chows {'-'.join(tiles)}: not a suited run, three different winds or 中发白",
+                            seat))
+            return out
+        # tiles the seat must hold at face value
+        need: dict[str, int] = {}
+        own = list(tiles)
+        if claimed is not None:
+            own.remove(claimed)
+        if what == "added kong":
+            own = [tiles[0]]
+        for t in own:
+            need[t] = need.get(t, 0) + 1
+        st = state.seats[seat]
+        if st.hidden:
+            return out
+        short = [t for t, n in need.items() if not st.holds(t, n)]
+        if short and kinds is not None:
+            holds_jing = any(st.holds(j) for j in (kinds.primary, kinds.secondary))
+            if claimed is not None and kinds.is_jing(claimed):
+                out.append(("discarded_jing_face_value",
+                            f"seat {seat} claims the discarded jing {claimed} by {what} without holding "
+                            f"{', '.join(short)} at face value", seat))
+            elif holds_jing:
+                out.append(("jing_wild_in_meld",
+                            f"seat {seat} declares a {what} of {tiles[0]} short of {', '.join(short)}: a jing is "
+                            "never wild in a chow, pung or kong", seat))
+        return out
+
+    def observe(self, before: TableState, p: Any, after: TableState) -> tuple[TableState, list[tuple[str, str, int | None]]]:
+        """Update :class:`NanchangMemory` after an event; returns the state and any breach."""
+        mem = self._memory(before)
+        hand = mem.hand
+        found: list[tuple[str, str, int | None]] = []
+        if isinstance(p, ev.GameStarted):
+            return replace(after, rule_memory=NanchangMemory()), found
+        if isinstance(p, ev.HandStarted):
+            mem = replace(mem, hand=HandMemory(), previous_indicator=before.wildcard_indicator or mem.previous_indicator)
+            return replace(after, rule_memory=mem), found
+        if isinstance(p, ev.HandEnded):
+            if hand.chaozhuang and p.hand_number not in mem.chaozhuang_hands:
+                mem = replace(mem, chaozhuang_hands=mem.chaozhuang_hands + (p.hand_number,))
+            return replace(after, rule_memory=mem), found
+        if isinstance(p, ev.TilesDealt):
+            hand = replace(hand, dealt=_set(hand.dealt, p.seat, tuple(p.tiles)))
+        elif isinstance(p, ev.WildcardIndicatorRevealed):
+            hand = replace(hand, indicator_seen=True)
+            after, more = self._place_indicator(before, p, after)
+            found += more
+        elif isinstance(p, ev.TileDiscarded):
+            n = hand.discards + 1
+            first = hand.first_discards + ((p.tile,) if not hand.claimed and n <= 4 else ())
+            chao = hand.chaozhuang or (n == 4 and not hand.claimed and len(first) == 4 and len(set(first)) == 1)
+            hand = replace(hand, discards=n, first_discards=first, chaozhuang=chao)
+        elif isinstance(p, ev.Pass):
+            if self.options.qipeng and p.claim == "pung" and before.pending is not None:
+                hand = replace(hand, qipeng=_set(hand.qipeng, p.seat, hand.qipeng[p.seat] + (before.pending.tile,)))
+        elif isinstance(p, (ev.TileDrawn, ev.Chow, ev.Pung, ev.Kong)):
+            hand = self._close_claims(before, p, hand)
+            actor = p.seat
+            hand = replace(hand, qihu=_set(hand.qihu, actor, None), qipeng=_set(hand.qipeng, actor, ()))
+            if isinstance(p, ev.TileDrawn):
+                if p.source == "wall" and before.phase != "dealing":
+                    hand = replace(hand, draws=_set(hand.draws, actor, hand.draws[actor] + 1))
+            else:
+                hand = replace(hand, claimed=True)
+        return replace(after, rule_memory=replace(mem, hand=hand)), found
+
+    def _place_indicator(self, before: TableState, p: ev.WildcardIndicatorRevealed,
+                         after: TableState) -> tuple[TableState, list[tuple[str, str, int | None]]]:
+        """§3.1/§4.1: with a known wall and two dice, the indicator is the top tile of stack
+        #s from the tail — tail draws take top then bottom, so it is ``wall[-(2s − 1)]``.
+        With ``indicator_removed`` it leaves the wall (A-1)."""
+        found: list[tuple[str, str, int | None]] = []
+        wall = after.wall
+        pos = None
+        if len(p.dice) == 2:
+            s = sum(p.dice)
+            k = 2 * s - 1 if self.options.tail_draw_order == "top_then_bottom" else 2 * s
+            if wall is not None and len(wall) >= k:
+                pos = len(wall) - k
+                if wall[pos] != p.indicator:
+                    found.append(("indicator_position",
+                                  f"dice {p.dice[0]}+{p.dice[1]}: the indicator is {wall[pos]} in the wall, "
+                                  f"the log says {p.indicator}", None))
+        if self.options.indicator_removed:
+            if wall is not None:
+                if pos is None or wall[pos] != p.indicator:
+                    pos = max((i for i, t in enumerate(wall) if t == p.indicator), default=None)
+                if pos is not None:
+                    wall = wall[:pos] + wall[pos + 1:]
+            seen = list(after.seen)
+            seen[_tiles.index(p.indicator)] += 1
+            after = replace(after, wall=wall, wall_remaining=after.wall_remaining - 1, seen=tuple(seen))
+        return after, found
+
+    def _close_claims(self, before: TableState, p: Any, hand: HandMemory) -> HandMemory:
+        """弃胡 (§7.2): when claims on a discard (or an added kong open to robbing) close
+        without a win, every other seat that could have won on the tile is blocked."""
+        kinds = self._kinds(before)
+        if kinds is None:
+            return hand
+        if before.phase == "claims" and before.pending is not None:
+            tile, frm, source = before.pending.tile, before.pending.seat, "discard"
+        elif before.phase == "robbing" and before.pending_kong is not None and \
+                isinstance(p, ev.TileDrawn) and before.pending_kong.kind == "added":
+            tile, frm, source = before.pending_kong.tile, before.pending_kong.seat, "robbed"
+        else:
+            return hand
+        qihu = list(hand.qihu)
+        for seat in range(4):
+            if seat == frm or before.seats[seat].hidden:
+                continue
+            res = self._evaluate(before, seat, tile, source, frm, check_blocks=False)
+            if res.legal:
+                old = qihu[seat]
+                qihu[seat] = QihuBlock(tile, max(res.points, old.points if old else 0))
+        return replace(hand, qihu=tuple(qihu))
+
+    # -- wins --------------------------------------------------------------------------
+
+    def _situation(self, state: TableState, *, outcome: str, winner: int | None = None,
+                   win: WinInput | None = None, win_discard_seq: int | None = None,
+                   offender: int | None = None, kong_replacement: bool = False,
+                   heavenly: bool = False, earthly: bool = False) -> HandSituation:
+        mem = self._memory(state)
+        robbed_tile = win.win_tile if win is not None and win.source == "robbed" else None
+        players = []
+        for seat, st in enumerate(state.seats):
+            melds = []
+            for m in st.melds:
+                if robbed_tile is not None and seat == win.from_seat and m.kind == "kong" \
+                        and m.kong_kind == "added" and m.tiles[0] == robbed_tile:
+                    melds.append(MeldInfo("pung", m.tiles[:3], None, m.from_seat))  # the robbed kong is void
+                else:
+                    melds.append(_meld_info(m))
+            concealed = win.concealed if win is not None and seat == winner else tuple(
+                t for t in st.tiles if not _tiles.is_flower(t))
+            discards = tuple(d.tile for d in st.discards if d.claimed_by is None and d.seq != win_discard_seq)
+            players.append(PlayerTiles(concealed, tuple(melds), discards))
+        return HandSituation(
+            indicator=state.wildcard_indicator or "W1",
+            dealer=state.dealer or 0,
+            players=tuple(players),  # type: ignore[arg-type]
+            outcome=outcome,  # type: ignore[arg-type]
+            winner=winner,
+            win_tile=win.win_tile if win is not None else None,
+            discarder=win.from_seat if win is not None and win.source == "discard" else None,
+            robbed_from=win.from_seat if win is not None and win.source == "robbed" else None,
+            kong_replacement=kong_replacement,
+            heavenly=heavenly,
+            earthly=earthly,
+            offender=offender,
+            chaozhuang=mem.hand.chaozhuang,
+            dealt=mem.hand.dealt if any(mem.hand.dealt) else None,
+            previous_indicator=mem.previous_indicator if state.hands_started > 1 else None,
+        )
+
+    def _win_input(self, state: TableState, seat: int, tile: str, source: str, frm: int | None,
+                   concealed: tuple[str, ...] | None = None, kong_replacement: bool = False) -> WinInput:
+        st = state.seats[seat]
+        mem = self._memory(state).hand
+        conc = concealed if concealed is not None else tuple(t for t in st.tiles if not _tiles.is_flower(t))
+        dealer = state.dealer or 0
+        no_kong = all(not s.melds for s in state.seats)
+        heavenly = source == "self_drawn" and seat == dealer and mem.discards == 0 and no_kong
+        earthly = (source == "discard" and frm == dealer and mem.discards == 1 and not mem.claimed
+                   and state.pending is not None and state.pending.seat == dealer)
+        if self.options.dihu_includes_first_selfdraw and source == "self_drawn" and seat != dealer \
+                and not mem.claimed and mem.draws[seat] == 1 and no_kong:
+            earthly = True
+        return WinInput(conc, tuple(_meld_info(m) for m in st.melds), tile, source, seat, dealer,  # type: ignore[arg-type]
+                        frm, kong_replacement, heavenly, earthly)
+
+    def _evaluate(self, state: TableState, seat: int, tile: str, source: str, frm: int | None, *,
+                  concealed: tuple[str, ...] | None = None, kong_replacement: bool = False,
+                  check_blocks: bool = True, win_discard_seq: int | None = None) -> WinEvaluation:
+        kinds = self._kinds(state)
+        if kinds is None:
+            return WinEvaluation(False, rule_id="indicator_missing", message="no jing indicator revealed in this hand")
+        win = self._win_input(state, seat, tile, source, frm, concealed, kong_replacement)
+        sit = self._situation(state, outcome="win", winner=seat, win=win, win_discard_seq=win_discard_seq)
+        res = evaluate(win, kinds, self.options, nobody_holds_jing=nobody_holds_jing(sit, self.options))
+        if check_blocks and res.legal and source != "self_drawn":
+            block = self._memory(state).hand.qihu[seat]
+            if block is not None and (self.options.qihu_scope == "any_tile" or block.tile == tile):
+                if not (self.options.qihu_allow_bigger and res.points > block.points):
+                    return WinEvaluation(False, rule_id="qihu",
+                                         message=f"seat {seat} passed a win on {block.tile} and has not drawn, "
+                                                 f"chowed, punged or konged since (弃胡)")
+        return res
+
+    def score_win(self, state: TableState, win: WinContext) -> WinScore:
+        if win.self_drawn:
+            source, frm = "self_drawn", None
+        elif win.robbing_kong:
+            source, frm = "robbed", win.from_seat
+        else:
+            source, frm = "discard", win.from_seat
+        pend = state.pending.seq if state.pending is not None and source == "discard" else None
+        res = self._evaluate(state, win.seat, win.tile, source, frm, concealed=win.concealed,
+                             kong_replacement=win.self_drawn and win.kong_related, win_discard_seq=pend)
+        if not res.legal:
+            return WinScore(False, 0, res, None, res.rule_id or "false_win", res.message)
+        w = self._win_input(state, win.seat, win.tile, source, frm, win.concealed, win.self_drawn and win.kong_related)
+        sit = self._situation(state, outcome="win", winner=win.seat, win=w, win_discard_seq=pend,
+                              kong_replacement=w.kong_replacement, heavenly=w.heavenly, earthly=w.earthly)
+        comps = settle_hand(sit, self.options, res)
+        return WinScore(True, res.points, _explain(res, comps), sit)
+
+    # -- settlement --------------------------------------------------------------------
+
+    def settle_win(self, state: TableState, win: WinContext, score: WinScore) -> Settlement:
+        return _settlement(score.explained.components)
+
+    def settle_kong(self, state: TableState, seat: int, meld: DeclaredMeld) -> Settlement | None:
+        return None  # kongs and 杠精 are paid with the hand's settlement (§9.2, §9.3)
+
+    def settle_exhaustive_draw(self, state: TableState) -> Settlement | None:
+        if self._kinds(state) is None:
+            return None
+        return _settlement(settle_hand(self._situation(state, outcome="draw"), self.options))
+
+    def false_win_penalty(self, state: TableState, seat: int) -> Settlement | None:
+        """诈胡 (§8.3): the offender pays ``zhahu_penalty`` to each other player and the hand
+        is settled as a 流局 (jing, 杠精, kongs, 抄庄)."""
+        if self._kinds(state) is None:
+            return _settlement(Components((("penalty", _offender_pays(seat, self.options.zhahu_penalty)),)))
+        return _settlement(settle_hand(self._situation(state, outcome="false_win", offender=seat), self.options))
+
+
+def _offender_pays(seat: int, amount: int) -> tuple[int, int, int, int]:
+    out = [amount] * 4
+    out[seat] = -3 * amount
+    return (out[0], out[1], out[2], out[3])
+
+
+def _meld_info(m: DeclaredMeld) -> MeldInfo:
+    return MeldInfo(m.kind, tuple(m.tiles), m.kong_kind, m.from_seat)
+
+
+_COMPONENT_NAMES = {
+    "jing": ("Jing bonus", "精分"), "gangjing": ("Jing kong", "杠精"), "kong": ("Kong bonus", "杠分"),
+    "chaozhuang": ("Dealer copied", "抄庄"), "win": ("Win", "胡牌分"), "penalty": ("Penalty", "罚分"),
+    "lower_jing": ("Lower jing", "下精"), "look_back": ("Look back", "回头一笑"),
+}
+
+
+def _explain(res: WinEvaluation, comps: Components) -> NanchangScore:
+    items = tuple(
+        ScoreItem(_COMPONENT_NAMES[name][0], _COMPONENT_NAMES[name][1], max(v), id=name)
+        for name, v in comps.parts if name != "win" and any(v)
+    )
+    return NanchangScore(res.fans, items, res, comps)
+
+
+def _settlement(comps: Components) -> Settlement:
+    """A zero-sum :class:`Settlement` whose payments explain each component (who pays whom)."""
+    pays: list[Payment] = []
+    for name, vec in comps.parts:
+        debt = [[-v, i] for i, v in enumerate(vec) if v < 0]
+        credit = [[v, i] for i, v in enumerate(vec) if v > 0]
+        for c in credit:
+            for d in debt:
+                amount = min(c[0], d[0])
+                if amount > 0:
+                    pays.append(Payment(d[1], c[1], amount, _COMPONENT_NAMES.get(name, (name,))[0]))
+                    c[0] -= amount
+                    d[0] -= amount
+    s = Settlement.from_payments(pays)
+    assert s.changes == comps.total
+    return s
+
+
+def build(raw: Mapping[str, Any]) -> NanchangRuleset:
+    """A bound :class:`NanchangRuleset` from game_started ``ruleset_options``. Raises
+    :class:`replayer.findings.RulesetError` for a bad option."""
+    return NanchangRuleset(options=parse_options(raw), raw_options=tuple(sorted(dict(raw).items())))
