@@ -606,10 +606,33 @@ def _mcr_case_json(case_id: Any, result) -> dict[str, Any]:
     }
 
 
+def _score_nanchang(vectors: Optional[Path], out: Optional[Path]) -> None:
+    """``score --ruleset nanchang --vectors FILE``: one JSON line per end-of-hand situation
+    (schema: tests/data/nanchang/README.md), see replayer.rules.nanchang.vectors."""
+    from replayer.rules.nanchang.vectors import score_lines
+
+    if vectors is None:
+        raise CliError("--ruleset nanchang scores end-of-hand situations: give --vectors FILE")
+    src = sys.stdin if str(vectors) == "-" else vectors.open(encoding="utf-8")
+    dst = out.open("w", encoding="utf-8") if out else sys.stdout
+    n = 0
+    try:
+        for res in score_lines(src, source=str(vectors)):
+            dst.write(json.dumps(res, ensure_ascii=False) + "\n")
+            n += 1
+    finally:
+        if src is not sys.stdin:
+            src.close()
+        if out:
+            dst.close()
+    if out:
+        console.print(f"{n} cases scored -> {out}")
+
+
 @app.command()
 @_friendly
 def score(
-    ruleset: Annotated[str, typer.Option("--ruleset", help="Ruleset id (mcr).")] = "mcr",
+    ruleset: Annotated[str, typer.Option("--ruleset", help="Ruleset id (mcr, nanchang).")] = "mcr",
     vectors: Annotated[Optional[Path], typer.Option("--vectors", help="JSON Lines of situations (schema: tests/data/mcr/README.md); '-' for stdin.")] = None,
     out: Annotated[Optional[Path], typer.Option("--out", help="Write the JSON Lines here instead of stdout.")] = None,
     hand: Annotated[Optional[str], typer.Option("--hand", help='Concealed tiles without the winning tile, e.g. "W1 W2 W3 ..." or "123m456p".')] = None,
@@ -626,8 +649,11 @@ def score(
 ) -> None:
     """Score winning hands: in bulk from a vectors file (one JSON line out per case), or one
     hand given with --hand/--win, explained fan by fan with the tiles each fan counts."""
+    if ruleset == "nanchang":
+        _score_nanchang(vectors, out)
+        return
     if ruleset != "mcr":
-        raise CliError(f"unknown ruleset {ruleset!r} for scoring (known: mcr)")
+        raise CliError(f"unknown ruleset {ruleset!r} for scoring (known: mcr, nanchang)")
     from replayer import tiles as T
     from replayer.rules.mcr.fans.calculator import score as mcr_score
     from replayer.rules.mcr.situation import WinSituation
