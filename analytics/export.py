@@ -40,6 +40,7 @@ import json
 import os
 import re
 import shutil
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -125,6 +126,9 @@ class ExportReport:
     rows: dict[str, int] = field(default_factory=dict)
     files: int = 0
     repaired: list[str] = field(default_factory=list)
+    #: wall seconds spent reading + replaying games (waiting for workers) and writing
+    #: Parquet + manifests: where the time goes (not written anywhere)
+    seconds: dict[str, float] = field(default_factory=dict)
 
 
 # ----------------------------------------------------------------------------- manifest
@@ -298,6 +302,7 @@ class _Writer:
         self.pending_rows = 0
         self.superseded: list[str] = []
         self.files = 0
+        self.write_seconds = 0.0
 
     def add(self, facts: GameFacts, key: str, replaces: bool) -> None:
         self.pending.setdefault(key, []).append(facts)
@@ -307,6 +312,7 @@ class _Writer:
 
     def flush(self, checkpoint: int) -> None:
         """Write every pending block, then commit the manifest at ``checkpoint``."""
+        started = time.perf_counter()
         for key in sorted(self.pending):
             self._write_block(key, self.pending[key], self.replaced.get(key, set()))
         self.manifest["checkpoint"] = checkpoint
@@ -318,6 +324,7 @@ class _Writer:
                     (self.out / rel).unlink()
         self.superseded = []
         self.pending, self.replaced, self.pending_rows = {}, {}, 0
+        self.write_seconds += time.perf_counter() - started
 
     def _old_table(self, key: str, t: Table) -> pa.Table | None:
         blk = self.manifest["blocks"].get(key)
@@ -496,6 +503,7 @@ def export(
     a block that must be merged has a bad file (use ``repair``)."""
     out = Path(out_dir)
     report = ExportReport()
+    started = time.perf_counter()
     with _locked(out):
         manifest = None if rebuild else _read_manifest(out)
         if manifest is None:
@@ -559,4 +567,7 @@ def export(
         writer.flush(head)
         report.checkpoint = head
         report.files = writer.files
+        total = time.perf_counter() - started
+        report.seconds = {"total": round(total, 3), "write": round(writer.write_seconds, 3),
+                          "read_and_replay": round(total - writer.write_seconds, 3)}
     return report

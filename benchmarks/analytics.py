@@ -2,6 +2,7 @@
 
     .venv/bin/python benchmarks/analytics.py [--hands 100000] [--dir /tmp/paipu-bench-analytics]
                                              [--workers 2] [--players 200] [--reuse]
+                                             [--query-copies 10]
 
 1. **Log**: the bundled real games (paipu/samples: 24 games, one hand each) repeated with
    new game and event ids until ``--hands`` hands, players drawn from a pool of
@@ -12,6 +13,8 @@
    incremental run with nothing new.
 3. **Queries**: each query of ``analytics.queries`` that the dashboard uses, median of 5
    runs (ms), after opening the export (file checks included, timed separately).
+   ``--query-copies K`` repeats this on the export copied K times with new game ids
+   (Parquet only, no replay): the query side at K × the hands (10 → 1 M from 100 k).
 
 Targets (shared/DESIGN.md §7, issue "Analytics"): 1 M hands exported within 60 s under
 1 GB; every dashboard query under 200 ms on 1 M hands. Prints one JSON object per phase
@@ -105,8 +108,44 @@ def run_export(data: Path, out: Path, workers: int) -> dict:
     size = sum(f.stat().st_size for f in out.rglob("*.parquet"))
     return {"phase": "export", "games": rep.games, "hands": rep.hands, "rows": rep.rows,
             "files": rep.files, "parquet_mb": round(size / 2**20, 1), "seconds": round(dt, 1),
-            "hands_per_s": round(rep.hands / dt, 1), "workers": workers,
+            "hands_per_s": round(rep.hands / dt, 1), "workers": workers, "split_s": rep.seconds,
             "noop_rerun_seconds": round(dt2, 2), "noop_rerun_games": again.games, **_peak_mb()}
+
+
+def scale_export(src: Path, dst: Path, copies: int) -> dict:
+    """A query-only dataset ``copies`` times the size of the export in ``src``: every block
+    copied with ``#k`` appended to the game ids (no replay), with a valid manifest."""
+    import shutil
+
+    import pyarrow as pa
+    import pyarrow.compute as pc
+    import pyarrow.parquet as pq
+
+    from analytics.export import MANIFEST, _WRITE_OPTIONS, _part_path, _sha256, _write_manifest
+    from analytics.schema import TABLES
+
+    shutil.rmtree(dst, ignore_errors=True)
+    t0 = time.perf_counter()
+    src_m = json.loads((src / MANIFEST).read_text())
+    blocks = {}
+    for key, blk in sorted(src_m["blocks"].items()):
+        r, b = key.split("/")
+        for t in TABLES:
+            tab = pq.read_table(src / _part_path(t.name, r, int(b), blk["version"]), schema=t.schema)
+            for k in range(copies):
+                nb = k * 10_000 + int(b)
+                ids = pc.binary_join_element_wise(tab["game_id"], pa.scalar(f"#{k}"), "")
+                out_tab = tab.set_column(0, "game_id", ids)
+                rel = _part_path(t.name, r, nb, blk["version"])
+                (dst / rel).parent.mkdir(parents=True, exist_ok=True)
+                pq.write_table(out_tab, dst / rel, **_WRITE_OPTIONS)
+                entry = blocks.setdefault(f"{r}/{nb:06d}", {"version": blk["version"], "files": {}})
+                entry["files"][t.name] = {"rows": out_tab.num_rows, "bytes": (dst / rel).stat().st_size,
+                                          "sha256": _sha256(dst / rel)}
+    _write_manifest(dst, {**src_m, "blocks": blocks})
+    size = sum(f.stat().st_size for f in dst.rglob("*.parquet"))
+    return {"phase": "scale", "copies": copies, "seconds": round(time.perf_counter() - t0, 1),
+            "parquet_mb": round(size / 2**20, 1)}
 
 
 def run_queries(out: Path) -> dict:
@@ -160,7 +199,11 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--players", type=int, default=200)
     ap.add_argument("--reuse", action="store_true", help="keep an existing log with enough hands")
-    ap.add_argument("--phase", choices=["build", "export", "queries"], help=argparse.SUPPRESS)
+    ap.add_argument("--query-copies", type=int, default=0,
+                    help="also time the queries on the export copied this many times (1 M hands: "
+                         "1000000 // hands), without replaying")
+    ap.add_argument("--phase", choices=["build", "export", "queries", "scale"], help=argparse.SUPPRESS)
+    ap.add_argument("--out", type=Path, help=argparse.SUPPRESS)
     a = ap.parse_args()
     data, out = a.dir / "data", a.dir / "parquet"
     if a.phase == "build":
@@ -170,7 +213,10 @@ def main() -> None:
         print(json.dumps(run_export(data, out, a.workers)))
         return
     if a.phase == "queries":
-        print(json.dumps(run_queries(out)))
+        print(json.dumps(run_queries(a.out or out)))
+        return
+    if a.phase == "scale":
+        print(json.dumps(scale_export(out, a.out, a.query_copies)))
         return
 
     import shutil
@@ -192,6 +238,12 @@ def main() -> None:
     shutil.rmtree(out, ignore_errors=True)
     e = _phase(["--phase", "export", "--dir", str(a.dir), "--workers", str(a.workers)])
     q = _phase(["--phase", "queries", "--dir", str(a.dir)])
+    big_q = None
+    if a.query_copies > 1:
+        big = a.dir / f"parquet-x{a.query_copies}"
+        _phase(["--phase", "scale", "--dir", str(a.dir), "--out", str(big), "--query-copies", str(a.query_copies)])
+        big_q = _phase(["--phase", "queries", "--dir", str(a.dir), "--out", str(big)])
+        big_q["hands"] = e["hands"] * a.query_copies
     scale = 1_000_000 / max(e["hands"], 1)
     summary = {
         "phase": "summary",
@@ -201,6 +253,8 @@ def main() -> None:
         "export_target_s": 60,
         "export_peak_rss_mb": max(e["peak_rss_mb"], e["peak_worker_rss_mb"]),
         "slowest_query_ms": max(q["query_ms_median_of_5"].values()),
+        "slowest_query_ms_scaled": max(big_q["query_ms_median_of_5"].values()) if big_q else None,
+        "scaled_hands": big_q["hands"] if big_q else None,
         "query_target_ms_at_1M": 200,
         "build": b,
     }
