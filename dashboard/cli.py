@@ -9,6 +9,7 @@ The lead's paipu/cli.py calls :func:`register`. The app runs in a child process
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -53,6 +54,12 @@ def register(app: typer.Typer) -> None:
         typer.echo(f"paipu dashboard on http://{host}:{port}/ (data: {d}); Ctrl-C stops it")
         env = dict(os.environ, PAIPU_DATA=str(d))
         proc = subprocess.Popen(streamlit_command(d, host=host, port=port), env=env)
+
+        def _forward(signum: int, _frame: object) -> None:  # stop the server with us
+            proc.send_signal(signum)
+
+        for sig in (signal.SIGTERM, signal.SIGHUP):
+            signal.signal(sig, _forward)
         try:
             code = proc.wait()
         except KeyboardInterrupt:

@@ -14,9 +14,12 @@ from dashboard.tiles import CSS
 __all__ = ["start_page", "need_export", "need_games", "game_links", "stat", "fmt_rate"]
 
 
-def start_page(title: str) -> Path:
-    """Title, tile stylesheet; returns the data directory."""
-    st.title(title)
+def start_page(title: str, *, compact: bool = False) -> Path:
+    """Title (a smaller one when ``compact``), tile stylesheet; returns the data directory."""
+    if compact:
+        st.subheader(title)
+    else:
+        st.title(title)
     st.markdown(CSS, unsafe_allow_html=True)
     return D.data_dir()
 

@@ -17,7 +17,7 @@ from dashboard.tiles import WIND_EN, WIND_ZH, hidden_html, meld_html, tile_html,
 from replayer import tiles as T
 from replayer.state import DeclaredMeld, TableState
 
-__all__ = ["relative_seat", "meld_label", "seat_hand", "table_html"]
+__all__ = ["relative_seat", "meld_label", "seat_hand", "table_html", "event_html"]
 
 _RELATIVE = {1: "上家 previous", 2: "对家 opposite", 3: "下家 next"}
 
@@ -48,6 +48,15 @@ def seat_hand(state: TableState, seat: int, drawn: str | None) -> tuple[list[str
     return T.sort_tiles(tiles), drawn, st.hidden
 
 
+def event_html(event: Any) -> str:
+    """One line for an event (paipu.render.describe_event), HTML-escaped, with each tile
+    glyph in the tile font (a monospace font has no mahjong glyphs)."""
+    from paipu.render import describe_event
+
+    text = html.escape(describe_event(event))
+    return "".join(f'<span class="pp-glyph">{ch}</span>' if 0x1F000 <= ord(ch) <= 0x1F02B else ch for ch in text)
+
+
 def _drawn_tile(state: TableState, event: Any) -> tuple[int | None, str | None]:
     if event is None or getattr(event, "type", None) != "tile_drawn":
         return None, None
@@ -75,7 +84,7 @@ def table_html(state: TableState, event: Any | None = None, *, seat: int | None 
     )
     if state.wildcard_indicator:
         head += f" · wildcard indicator {tile_html(state.wildcard_indicator)}"
-    parts = [f'<div class="pp-head">{head}</div>']
+    parts = [f'<div class="pp-head">{head}</div><div class="pp-grid">']
     for i, st in enumerate(state.seats):
         name = state.players[i] if i < len(state.players) else ""
         wind = f"{WIND_ZH.get(st.wind or '', '')} {WIND_EN.get(st.wind or '', '')}".strip()
@@ -120,4 +129,4 @@ def table_html(state: TableState, event: Any | None = None, *, seat: int | None 
             + (f'<span class="pp-label">flowers</span>{tiles_html(st.flowers)}' if st.flowers else "")
             + f'<span class="pp-label">discards (in order; faded = claimed)</span>{river}</div>'
         )
-    return "".join(parts)
+    return "".join(parts) + "</div>"

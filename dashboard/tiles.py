@@ -26,7 +26,7 @@ CSS = """<style>
 .pp-tiles{display:flex;flex-wrap:wrap;gap:2px;align-items:flex-end;margin:2px 0 6px 0}
 .pp-tile{display:inline-flex;flex-direction:column;align-items:center;min-width:1.9em;
   border:1px solid #b9b3a3;border-radius:4px;background:#fffdf6;padding:0 1px;line-height:1}
-.pp-tile .g{font-size:2.1em;font-family:"Symbola","Noto Sans Symbols 2","Segoe UI Symbol",
+.pp-tile .g{font-size:1.9em;font-family:"Symbola","Noto Sans Symbols 2","Segoe UI Symbol",
   "Segoe UI Emoji",sans-serif;line-height:1.05}
 .pp-tile .c{font-size:0.62em;color:#555;font-family:monospace;padding-bottom:1px}
 .pp-tile.claimed{opacity:.38}
@@ -36,11 +36,16 @@ CSS = """<style>
 .pp-meld{display:inline-flex;gap:1px;margin-right:10px;padding:2px;border-radius:5px;
   background:#eef2f7;align-items:flex-end}
 .pp-meld .src{font-size:.7em;color:#333;align-self:center;padding:0 3px}
-.pp-seat{border:1px solid #ddd;border-radius:6px;padding:4px 8px;margin-bottom:6px}
+.pp-grid{display:grid;grid-template-columns:repeat(2,minmax(0,1fr));gap:6px}
+.pp-seat{border:1px solid #ddd;border-radius:6px;padding:4px 8px}
 .pp-seat.turn{border-color:#d33;box-shadow:0 0 0 1px #d33}
 .pp-seat h4{margin:0 0 2px 0;font-size:1em}
 .pp-label{font-size:.75em;color:#666;margin-right:4px}
 .pp-finding{color:#b00;font-weight:600}
+.pp-event{font-family:monospace;background:#f4f4f4;border-radius:4px;padding:3px 6px}
+.pp-glyph{font-family:"Symbola","Noto Sans Symbols 2","Segoe UI Symbol",sans-serif;font-size:1.9em;
+  vertical-align:middle;line-height:1}
+[data-testid="stMainBlockContainer"]{padding-top:2.5rem}
 </style>"""
 
 

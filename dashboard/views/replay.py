@@ -13,9 +13,8 @@ import streamlit as st
 
 from dashboard import data as D
 from dashboard.common import game_links, need_games, start_page
-from dashboard.table import table_html
+from dashboard.table import event_html, table_html
 from eventlog.store.base import GameNotFound
-from paipu.render import describe_event
 
 PAGE = "views/replay.py"
 ss = st.session_state
@@ -27,7 +26,7 @@ JUMPS = {
     "next win": lambda e: e.type in ("win_declared", "exhaustive_draw"),
 }
 
-data = start_page("Replay")
+data = start_page("Replay", compact=True)
 log_v, games = need_games(data)
 ids = [g["game_id"] for g in games]
 
@@ -55,8 +54,10 @@ def _game_changed() -> None:
     ss.rp_seq = 0
 
 
-game_id = st.selectbox("Game", ids, key="rp_game", on_change=_game_changed,
-                       format_func=lambda g: f"{g}  ({next(x['ruleset'] for x in games if x['game_id'] == g)})")
+top = st.columns([3, 2, 4])
+rulesets = {g["game_id"]: g["ruleset"] for g in games}
+game_id = top[0].selectbox("Game", ids, key="rp_game", on_change=_game_changed,
+                           format_func=lambda g: f"{g}  ({rulesets[g]})")
 try:
     steps = D.game_steps(str(data), log_v, game_id)
 except GameNotFound:
@@ -113,15 +114,14 @@ def _hand_changed() -> None:
 
 if hand_starts:
     ss.rp_hand = _hand_of(ss.rp_seq)
-c1, c2 = st.columns([2, 3])
-with c1:
+with top[1]:
     if hand_starts:
         st.selectbox(
             "Hand", list(range(len(hand_starts))), key="rp_hand", on_change=_hand_changed,
             format_func=lambda k: f"hand {steps[hand_starts[k]].event.payload.hand_number} "
                                   f"(event {hand_starts[k]})",
         )
-with c2:
+with top[2]:
     view = st.radio("View", ["all four hands", "seat 0", "seat 1", "seat 2", "seat 3"],
                     key="rp_view", horizontal=True)
 seat = None if view == "all four hands" else int(view.split()[1])
@@ -150,7 +150,8 @@ if dict(qp) != params:
     qp.update(params)
 ss.rp_link = (params["game"], params["seq"], params.get("seat"))
 
-st.markdown(f"**Event {seq} of {last}:** `{describe_event(step.event)}`")
+st.markdown(f'<b>Event {seq} of {last}:</b> <span class="pp-event">{event_html(step.event)}</span>',
+            unsafe_allow_html=True)
 for f in step.findings:
     st.error(f"Finding at event {f.seq}: [{f.rule_id}] {f.message} — rule source: {f.source}")
 st.markdown(table_html(step.state, step.event, seat=seat,
