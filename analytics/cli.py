@@ -69,7 +69,7 @@ def register(app: typer.Typer) -> None:
                 "out": str(o), "checkpoint": rep.checkpoint, "previous_checkpoint": rep.previous_checkpoint,
                 "games": rep.games, "hands": rep.hands, "reexported": rep.reexported,
                 "unfinished": rep.unfinished, "skipped": [list(s) for s in rep.skipped],
-                "rows": rep.rows, "files": rep.files, "repaired": rep.repaired,
+                "rows": rep.rows, "files": rep.files, "repaired": rep.repaired, "seconds": rep.seconds,
             }, sort_keys=True) + "\n")
             return
         for key in rep.repaired:
