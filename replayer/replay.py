@@ -98,7 +98,19 @@ def apply(
     ctx = _Ctx(seq, state, rs, mode)
     if seq != state.seq + 1:
         ctx.breach("event_out_of_order", f"event seq {seq} follows seq {state.seq}")
+    # Optional ruleset hooks (duck-typed, see replayer/rules/nanchang/play.py): check_event
+    # names ruleset-specific breaches before the shared handler runs; observe updates what
+    # the ruleset remembers (TableState.rule_memory) once the event is applied.
+    check = getattr(rs, "check_event", None) if rs is not None else None
+    if check is not None:
+        for rule_id, message, seat in check(state, payload):
+            ctx.breach(rule_id, message, seat)
     new_state = _HANDLERS[event.type](ctx, state, payload)
+    observe = getattr(rs, "observe", None) if rs is not None else None
+    if observe is not None:
+        new_state, later = observe(state, payload, new_state)
+        for rule_id, message, seat in later:
+            ctx.breach(rule_id, message, seat)
     game_id = getattr(event, "game_id", None) or new_state.game_id
     return replace(new_state, seq=seq, game_id=game_id), tuple(ctx.findings)
 

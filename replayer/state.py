@@ -263,7 +263,9 @@ class TableState:
     ``wins`` (this hand), ``false_win`` (a false win happened this hand),
     ``exhaustive_draw``, ``reported`` (score_reported events with their comparison),
     ``score_log`` (every applied score change), ``wildcard_indicator``, ``game_over`` (the
-    ruleset's end of game reached), ``hand_start_scores``.
+    ruleset's end of game reached), ``hand_start_scores``, ``rule_memory`` (what the ruleset
+    remembers across events through its optional ``observe`` hook — e.g. Nanchang 弃胡, 抄庄;
+    None for rulesets without one).
     """
 
     seq: int = -1
@@ -300,6 +302,7 @@ class TableState:
     wildcard_indicator: str | None = None
     game_over: bool = False
     hand_start_scores: tuple[int, int, int, int] = (0, 0, 0, 0)
+    rule_memory: Any = None
 
     @property
     def scores(self) -> tuple[int, int, int, int]:
