@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import importlib
 import re
+from functools import lru_cache
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
@@ -216,13 +217,20 @@ class RulesetDefaults:
     play: PlayRules
 
     def could_win(self, counts: tuple[int, ...], melds: int) -> bool:
-        from replayer.rules.shared import decompose, shapes
-
         if self.play.wildcards:
             return True
-        if decompose.is_complete(counts):
-            return True
-        return melds == 0 and (shapes.is_seven_pairs(counts) or shapes.is_thirteen_orphans(counts))
+        return standard_shape(counts, melds)
+
+
+@lru_cache(maxsize=1 << 16)
+def standard_shape(counts: tuple[int, ...], melds: int) -> bool:
+    """``counts`` (34-count vector, 3n + 2 tiles) is a regular winning shape, or — with no
+    declared sets — seven pairs or thirteen orphans (replayer/rules/shared)."""
+    from replayer.rules.shared import decompose, shapes
+
+    if decompose.is_complete(counts):
+        return True
+    return melds == 0 and (shapes.is_seven_pairs(counts) or shapes.is_thirteen_orphans(counts))
 
 
 @dataclass(frozen=True)

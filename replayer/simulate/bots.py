@@ -110,13 +110,25 @@ class GreedyBot:
         return shanten(_minus(counts, *used), melds + 1)
 
     def _discard(self, counts: tuple[int, ...], melds: int, discards: Sequence[Action]) -> Action:
-        scored = []
-        for a in discards:
-            assert a.tile is not None
-            i = _tiles.index(a.tile)
-            scored.append((shanten(_minus(counts, a.tile), melds), _isolation(counts, i), a))
-        low = min((s, iso) for s, iso, _ in scored)
-        tied = [a for s, iso, a in scored if (s, iso) == low]
+        """The discard with the smallest shanten, then the most isolated tile, then the RNG.
+
+        The shanten of the 14 tiles is the best any discard can leave (a complete hand
+        leaves 0 at best), so candidates are tried from the most isolated and the search
+        stops at the first isolation level that reaches it."""
+        target = max(shanten(counts, melds), 0)
+        cands = sorted((_isolation(counts, _tiles.index(a.tile or "")), _tiles.index(a.tile or ""), a) for a in discards)
+        tied: list[Action] = []
+        level = None
+        for iso, _i, a in cands:
+            if level is not None and iso > level:
+                break
+            if shanten(_minus(counts, a.tile or ""), melds) <= target:
+                level = iso
+                tied.append(a)
+        if not tied:  # cannot happen by the argument above; kept as a safe fallback
+            scored = [(shanten(_minus(counts, a.tile or ""), melds), iso, a) for iso, _i, a in cands]
+            low = min((sh, iso) for sh, iso, _ in scored)
+            tied = [a for sh, iso, a in scored if (sh, iso) == low]
         return tied[self.rng.randrange(len(tied))]
 
 

@@ -95,7 +95,16 @@ class SimulationConfig:
         return (b[0], b[1], b[2], b[3])
 
     def game_id(self, game: int) -> str:
-        return f"sim-{self.ruleset}-{self.seed}-{game:06d}"
+        """``sim-<ruleset>-<seed>-<game>``, with a digest of the options, bots, hands per
+        game and claim probability when any differs from the defaults (so two different
+        runs with one seed never share a game id)."""
+        variant = {
+            "options": dict(self.options), "bots": list(self.bot_names()),
+            "hands_per_game": self.hands_per_game, "claim_probability": self.claim_probability,
+        }
+        default = {"options": {}, "bots": ["greedy"] * 4, "hands_per_game": None, "claim_probability": 0.5}
+        tag = "" if variant == default else "-" + hashlib.sha256(ev.canonical_bytes(variant)).hexdigest()[:8]
+        return f"sim-{self.ruleset}-{self.seed}{tag}-{game:06d}"
 
 
 @dataclass(frozen=True)

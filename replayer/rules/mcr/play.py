@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -40,6 +40,7 @@ from replayer.rules.base import (
     PlayRules,
     RulesetDefaults,
     WinContext,
+    standard_shape,
     WinScore,
     standard_tile_copies,
 )
@@ -233,19 +234,7 @@ class McrRuleset(RulesetDefaults):
     def could_win(self, counts: tuple[int, ...], melds: int) -> bool:
         """The shared shapes (:class:`RulesetDefaults`) plus MCR's knitted shapes:
         全不靠 / 七星不靠 and 组合龙 + a set + a pair (competition.md Part B3)."""
-        if super().could_win(counts, melds):
-            return True
-        from replayer.rules.shared import decompose, shapes
-
-        if melds == 0 and shapes.honors_and_knitted(counts):
-            return True
-        knit = shapes.knitted_straight_in(counts) if melds <= 1 else None
-        if knit is None:
-            return False
-        rest = list(counts)
-        for t in knit:
-            rest[t] -= 1
-        return decompose.is_complete(tuple(rest))
+        return _winning_shape(counts, melds)
 
     def score_win(self, state: TableState, win: WinContext) -> WinScore:
         sit = self.situation(win)
@@ -285,6 +274,23 @@ class McrRuleset(RulesetDefaults):
 
     def rule_source(self, rule_id: str) -> str:
         return SOURCES.get(rule_id) or MECHANICS_SOURCES.get(rule_id) or "shared/rules/competition.md Part B"
+
+
+@lru_cache(maxsize=1 << 16)
+def _winning_shape(counts: tuple[int, ...], melds: int) -> bool:
+    from replayer.rules.shared import decompose, shapes
+
+    if standard_shape(counts, melds):
+        return True
+    if melds == 0 and shapes.honors_and_knitted(counts):
+        return True
+    knit = shapes.knitted_straight_in(counts) if melds <= 1 else None
+    if knit is None:
+        return False
+    rest = list(counts)
+    for t in knit:
+        rest[t] -= 1
+    return decompose.is_complete(tuple(rest))
 
 
 def build(raw: Mapping[str, Any], scorer: Scorer | None = None) -> McrRuleset:

@@ -83,6 +83,24 @@ def _honor_block(counts: tuple[int, ...]) -> _Options:
     return ((m, pairs, 0), (m, pairs - 1, 1)) if pairs else ((m, 0, 0),)
 
 
+@lru_cache(maxsize=1 << 16)
+def _merge(a: _Options, b: _Options) -> _Options:
+    """The options of two blocks together (sums, at most one pair), Pareto-pruned. The
+    blocks' option lists take few distinct values, so this memoises well."""
+    return _pareto({(m1 + m2, t1 + t2, p1 + p2) for m1, t1, p1 in a for m2, t2, p2 in b if not (p1 and p2)})
+
+
+@lru_cache(maxsize=1 << 16)
+def _best(opts: _Options, need: int) -> int:
+    best = 0
+    for m, t, p in opts:
+        m = min(m, need)
+        v = 2 * m + min(t, need - m) + p
+        if v > best:
+            best = v
+    return 2 * need - best
+
+
 @lru_cache(maxsize=1 << 18)
 def regular_shanten(counts: tuple[int, ...], melds: int = 0) -> int:
     """Shanten for the regular shape of ``4 − melds`` sets and a pair.
@@ -94,24 +112,11 @@ def regular_shanten(counts: tuple[int, ...], melds: int = 0) -> int:
         raise ValueError(f"a count vector has 34 entries, got {len(counts)}")
     if not 0 <= melds <= 4:
         raise ValueError(f"melds must be 0..4, got {melds}")
-    need = 4 - melds
-    best = 0
-    for m1, t1, p1 in _suit_block(counts[0:9]):
-        for m2, t2, p2 in _suit_block(counts[9:18]):
-            if p1 + p2 > 1:
-                continue
-            for m3, t3, p3 in _suit_block(counts[18:27]):
-                if p1 + p2 + p3 > 1:
-                    continue
-                for m4, t4, p4 in _honor_block(counts[27:34]):
-                    p = p1 + p2 + p3 + p4
-                    if p > 1:
-                        continue
-                    m = min(m1 + m2 + m3 + m4, need)
-                    v = 2 * m + min(t1 + t2 + t3 + t4, need - m) + p
-                    if v > best:
-                        best = v
-    return 2 * need - best
+    opts = _merge(
+        _merge(_suit_block(counts[0:9]), _suit_block(counts[9:18])),
+        _merge(_suit_block(counts[18:27]), _honor_block(counts[27:34])),
+    )
+    return _best(opts, 4 - melds)
 
 
 def seven_pairs_shanten(counts: tuple[int, ...]) -> int:
