@@ -34,7 +34,7 @@ VECTORS = Path(__file__).resolve().parent.parent / "tests" / "data" / "mcr" / "f
 _READING_GROUPS = tuple(found for fields, _, found in calculator._GROUPS if "chows" in fields)
 _PIECE_GROUPS = tuple(found for fields, _, found in calculator._GROUPS if "chows" not in fields)
 WHOLE_HAND_CACHES = (decompose.decompose, decompose.waits, decompose._wild_split, shapes.knitted_straight_in,
-                     context.concealed_shape, context._facts, base._all_tiles,
+                     context.concealed_shape, base._all_tiles,
                      composition._every_group) + _READING_GROUPS
 PIECE_CACHES = (decompose._numbered_block, decompose._honor_block, decompose._block_complete,
                 decompose._block_groups_numbered, decompose._block_groups_honor,

@@ -22,7 +22,7 @@ from replayer.rules.shared.shapes import (
 
 from ..options import McrOptions
 from ..situation import WinSituation
-from .base import WinContext, facts_of
+from .base import Facts, WinContext, facts_of
 from .combine import chow_fans, pung_fans
 
 _WIND = {"E": 27, "S": 28, "W": 29, "N": 30}
@@ -33,7 +33,8 @@ class McrInputError(ValueError):
 
 
 class Hand(NamedTuple):
-    """A situation in dense form, with the win flags corrected as the reference does."""
+    """A situation in dense form, with the win flags corrected as the reference does, and what
+    the declared melds give every reading."""
 
     standing: tuple[int, ...]  # concealed tiles incl. the winning tile
     melds: tuple[tuple[str, tuple[int, ...], bool], ...]  # (kind, tiles, concealed kong?)
@@ -46,9 +47,23 @@ class Hand(NamedTuple):
     seat_wind: int
     prevalent_wind: int
     flowers: int
+    facts: Facts  # of the tile kinds in counts
+    meld_sets: tuple[tuple[str, tuple[int, ...]], ...]  # (kind, tiles) of the melds
+    meld_chows: tuple[int, ...]  # lowest tile of each chow meld
+    meld_pungs: tuple[int, ...]  # tile of each pung or kong meld
+    melded_kongs: int
+    concealed_kongs: int
+    open_melds: int  # melds other than concealed kongs
 
 
 _INDEX = {code: i for i, code in enumerate(T.PLAYING_TILES)}
+#: Every well-formed meld written in ascending tile order: (type, codes) -> dense tiles.
+_MELD_TILES: dict[tuple[str, tuple[str, ...]], tuple[int, ...]] = {}
+for _t, _code in enumerate(T.PLAYING_TILES):
+    _MELD_TILES["pung", (_code,) * 3] = (_t,) * 3
+    _MELD_TILES["kong", (_code,) * 4] = (_t,) * 4
+    if _t < 27 and _t % 9 <= 6:
+        _MELD_TILES["chow", tuple(T.PLAYING_TILES[_t:_t + 3])] = (_t, _t + 1, _t + 2)
 
 
 def _idx(tile: str, where: str) -> int:
@@ -58,25 +73,33 @@ def _idx(tile: str, where: str) -> int:
     return i
 
 
+def _meld_tiles(m, where: str) -> tuple[int, ...]:
+    """The dense tiles of a declared meld, ascending; raises naming ``where``."""
+    tiles = tuple(sorted(_idx(t, where) for t in m.tiles))
+    if m.type == "chow":
+        ok = len(tiles) == 3 and tiles[0] < 27 and tiles[0] % 9 <= 6 and tiles == (tiles[0], tiles[0] + 1, tiles[0] + 2)
+    elif m.type == "pung":
+        ok = len(tiles) == 3 and len(set(tiles)) == 1
+    elif m.type == "kong":
+        ok = len(tiles) == 4 and len(set(tiles)) == 1
+    else:
+        raise McrInputError(f"{where}: unknown meld type {m.type!r} (chow, pung, kong)")
+    if not ok:
+        raise McrInputError(f"{where}: {list(m.tiles)} is not a {m.type}")
+    return tiles
+
+
 def prepare(s: WinSituation) -> Hand:
     """Check ``s`` and put it in dense form. Raises :class:`McrInputError` naming the field."""
     melds = []
+    standing = [0] * 34
     fixed = [0] * 34
     for n, m in enumerate(s.melds):
-        where = f"melds[{n}]"
-        tiles = tuple(sorted(_idx(t, where) for t in m.tiles))
-        if m.type == "chow":
-            ok = len(tiles) == 3 and tiles[0] < 27 and tiles[0] % 9 <= 6 and tiles == (tiles[0], tiles[0] + 1, tiles[0] + 2)
-        elif m.type == "pung":
-            ok = len(tiles) == 3 and len(set(tiles)) == 1
-        elif m.type == "kong":
-            ok = len(tiles) == 4 and len(set(tiles)) == 1
-        else:
-            raise McrInputError(f"{where}: unknown meld type {m.type!r} (chow, pung, kong)")
-        if not ok:
-            raise McrInputError(f"{where}: {list(m.tiles)} is not a {m.type}")
+        tiles = _MELD_TILES.get((m.type, tuple(m.tiles)))
+        if tiles is None:  # written in another order, or malformed
+            tiles = _meld_tiles(m, f"melds[{n}]")
         if m.concealed and m.type != "kong":
-            raise McrInputError(f"{where}: only a kong can be concealed")
+            raise McrInputError(f"melds[{n}]: only a kong can be concealed")
         melds.append((m.type, tiles, bool(m.concealed and m.type == "kong")))
         for t in tiles:
             fixed[t] += 1
@@ -85,12 +108,16 @@ def prepare(s: WinSituation) -> Hand:
         raise McrInputError(
             f"hand: {len(s.hand)} tiles with {len(s.melds)} melds, expected {expected} (without the winning tile)"
         )
-    standing = [0] * 34
-    for t in s.hand:
-        standing[_idx(t, "hand")] += 1
+    try:
+        for t in s.hand:
+            standing[_INDEX[t]] += 1
+    except KeyError:
+        for t in s.hand:
+            _idx(t, "hand")  # raises naming the tile
+        raise
     win = _idx(s.win_tile, "win_tile")
     standing[win] += 1
-    counts = tuple(map(int.__add__, standing, fixed))
+    counts = tuple(map(int.__add__, standing, fixed)) if melds else tuple(standing)
     if max(counts) > 4:
         over = [T.PLAYING_TILES[i] for i, c in enumerate(counts) if c > 4]
         raise McrInputError(f"more than four copies of {', '.join(over)}")
@@ -102,9 +129,7 @@ def prepare(s: WinSituation) -> Hand:
     # Flag corrections (README "Flags as generated"): a held copy of the winning tile rules out
     # 和绝张; three copies in melds make it the fourth; no kong → no replacement-tile win; a
     # robbed tile cannot be held.
-    fixed_win = sum(
-        (1 if kind == "chow" else len(tiles)) for kind, tiles, _ in melds if win in tiles
-    )
+    fixed_win = fixed[win] if melds else 0  # a chow holds one copy, a pung three, a kong four
     last_tile = s.last_tile
     if standing[win] != 1:
         last_tile = False
@@ -119,47 +144,29 @@ def prepare(s: WinSituation) -> Hand:
     return Hand(
         tuple(standing), tuple(melds), counts, win, s.self_drawn, last_tile, kong_win,
         s.last_of_wall, _WIND[s.seat_wind], _WIND[s.prevalent_wind], s.flowers,
+        facts_of(frozenset(i for i, c in enumerate(counts) if c)),
+        tuple((kind, tiles) for kind, tiles, _ in melds),
+        tuple(tiles[0] for kind, tiles, _ in melds if kind == "chow"),
+        tuple(tiles[0] for kind, tiles, _ in melds if kind != "chow"),
+        sum(1 for kind, _, conc in melds if kind == "kong" and not conc),
+        sum(1 for kind, _, conc in melds if kind == "kong" and conc),
+        sum(1 for _, _, conc in melds if not conc),
     )
 
 
 def _context(hand: Hand, options: McrOptions, shape: str, sets, pair: int, wait: str | None,
-             detail: str = "", knitted: tuple[int, ...] = (), hand_pungs_won: bool = False) -> WinContext:
-    chows = tuple(sorted(tiles[0] for kind, tiles in sets if kind == "chow"))
-    pungs = tuple(sorted(tiles[0] for kind, tiles in sets if kind != "chow"))
-    mk = sum(1 for kind, _, conc in hand.melds if kind == "kong" and not conc)
-    ck = sum(1 for kind, _, conc in hand.melds if kind == "kong" and conc)
-    open_melds = sum(1 for _, _, conc in hand.melds if not conc)
+             detail: str = "", knitted: tuple[int, ...] = (), chows: tuple[int, ...] | None = None,
+             pungs: tuple[int, ...] | None = None, concealed_pungs: int = 0) -> WinContext:
+    if chows is None:
+        chows = tuple(sorted(tiles[0] for kind, tiles in sets if kind == "chow"))
+        pungs = tuple(sorted(tiles[0] for kind, tiles in sets if kind != "chow"))
     return WinContext(
-        shape=shape,
-        facts=_facts(hand.counts),
-        counts=hand.counts,
-        win=hand.win,
-        sets=tuple(sets),
-        chows=chows,
-        pungs=pungs,
-        pair=pair,
-        melded_kongs=mk,
-        concealed_kongs=ck,
-        concealed_pungs=0,
-        open_melds=open_melds,
-        combos=chow_fans(chows, pair) + pung_fans(pungs),
-        wait=wait,
-        self_drawn=hand.self_drawn,
-        last_tile=hand.last_tile,
-        kong_win=hand.kong_win,
-        last_of_wall=hand.last_of_wall,
-        seat_wind=hand.seat_wind,
-        prevalent_wind=hand.prevalent_wind,
-        flowers=hand.flowers,
-        detail=detail,
-        knitted=knitted,
-        kong_fan=options.concealed_and_melded_kong,
+        shape, hand.facts, hand.counts, hand.win, tuple(sets), chows, pungs, pair,
+        hand.melded_kongs, hand.concealed_kongs, concealed_pungs, hand.open_melds,
+        chow_fans(chows, pair) + pung_fans(pungs), wait, hand.self_drawn, hand.last_tile,
+        hand.kong_win, hand.last_of_wall, hand.seat_wind, hand.prevalent_wind, hand.flowers,
+        detail, knitted, options.concealed_and_melded_kong,
     )
-
-
-@lru_cache(maxsize=1 << 14)
-def _facts(counts: tuple[int, ...]):
-    return facts_of(frozenset(i for i, c in enumerate(counts) if c))
 
 
 def _wait_position(groups, win: int) -> str | None:
@@ -183,19 +190,30 @@ def _minus(counts: tuple[int, ...], tiles) -> tuple[int, ...]:
     return tuple(c)
 
 
-def _regular(hand: Hand, options: McrOptions, division: Division, unique: bool, detail: str) -> WinContext:
-    meld_sets = [(kind, tiles) for kind, tiles, _ in hand.melds]
-    hand_sets = [(g.kind, g.tiles) for g in division.sets]
+def _regular(hand: Hand, options: McrOptions, division: Division, unique, detail: str) -> WinContext:
+    """The reading of one division; ``unique()`` says whether the hand waited on one tile
+    (asked only when the winning tile sits where a wait fan could count)."""
+    win = hand.win
+    hand_sets = tuple((g.kind, g.tiles) for g in division.sets)
+    hand_chows = [tiles[0] for kind, tiles in hand_sets if kind == "chow"]
+    hand_pungs = [tiles[0] for kind, tiles in hand_sets if kind == "pung"]
     pair = division.pair.tiles[0]
-    ck = sum(1 for kind, _, conc in hand.melds if kind == "kong" and conc)
-    concealed = ck + sum(1 for kind, _ in hand_sets if kind == "pung")
-    if not hand.self_drawn and not any(kind == "chow" and hand.win in tiles for kind, tiles in hand_sets):
-        # a pung completed by a discard is an exposed pung (unless the tile fits a chow)
-        if any(kind == "pung" and tiles[0] == hand.win for kind, tiles in hand_sets):
-            concealed -= 1
-    wait = _wait_position(hand_sets + [("pair", division.pair.tiles)], hand.win) if unique else None
-    ctx = _context(hand, options, "regular", meld_sets + hand_sets, pair, wait, detail)
-    return ctx._replace(concealed_pungs=concealed)
+    # where the winning tile sits among the concealed groups: edge before closed before single
+    edge = closed = False
+    for t in hand_chows:
+        if win == t + 1:
+            closed = True
+        elif t <= win <= t + 2:
+            edge = True
+    concealed = hand.concealed_kongs + len(hand_pungs)
+    if not hand.self_drawn and not (edge or closed) and win in hand_pungs:
+        concealed -= 1  # a pung completed by a discard is an exposed pung (unless the tile fits a chow)
+    wait = "edge" if edge else "closed" if closed else "single" if pair == win else None
+    if wait is not None and not unique():
+        wait = None
+    return _context(hand, options, "regular", hand.meld_sets + hand_sets, pair, wait, detail,
+                    chows=tuple(sorted((*hand.meld_chows, *hand_chows))),
+                    pungs=tuple(sorted((*hand.meld_pungs, *hand_pungs))), concealed_pungs=concealed)
 
 
 def _knitted(hand: Hand, options: McrOptions, seq: tuple[int, ...]) -> WinContext | None:
@@ -235,17 +253,21 @@ def concealed_shape(standing: tuple[int, ...], win: int) -> tuple:
     """Which irregular shape a fully concealed hand has, in the reference's order of trial:
     ``("seven_pairs", shifted)``, ``("honors_knitted", kind, numbered tiles)``,
     ``("thirteen_orphans",)``, ``("knitted", sequence)``, ``("nine_gates",)`` or ``()``.
-    Memoised on the count tuple and the winning tile."""
-    if is_seven_pairs(standing):
+    Memoised on the count tuple and the winning tile. Each test is tried only when the counts
+    allow it (seven pairs: no odd count; honors-and-knitted: single tiles only; thirteen
+    orphans: 13 kinds; knitted straight: 9 numbered kinds)."""
+    if 1 not in standing and 3 not in standing and is_seven_pairs(standing):
         return ("seven_pairs", seven_shifted_pairs_suit(standing) is not None)
-    kind = honors_and_knitted(standing)
-    if kind is not None:
-        return ("honors_knitted", kind, tuple(t for t in range(27) if standing[t]))
-    if is_thirteen_orphans(standing):
+    if 2 not in standing and 3 not in standing and 4 not in standing:
+        kind = honors_and_knitted(standing)
+        if kind is not None:
+            return ("honors_knitted", kind, tuple(t for t in range(27) if standing[t]))
+    if standing.count(0) == 21 and is_thirteen_orphans(standing):
         return ("thirteen_orphans",)
-    seq = knitted_straight_in(standing)
-    if seq is not None:
-        return ("knitted", seq)
+    if standing[:27].count(0) <= 18:
+        seq = knitted_straight_in(standing)
+        if seq is not None:
+            return ("knitted", seq)
     if win < 27:
         suit = win // 9
         block = list(standing[9 * suit: 9 * suit + 9])
@@ -285,5 +307,11 @@ def readings(hand: Hand, options: McrOptions) -> tuple[WinContext | None, list[W
     divisions = decompose(hand.standing)
     if not divisions:
         return special, []
-    unique = len(waits(_minus(hand.standing, (hand.win,)))) == 1
+    known: list[bool] = []
+
+    def unique() -> bool:
+        if not known:
+            known.append(len(waits(_minus(hand.standing, (hand.win,)))) == 1)
+        return known[0]
+
     return special, [_regular(hand, options, d, unique, regular_detail) for d in divisions]
