@@ -127,7 +127,9 @@ def serve(
     port: Annotated[int, typer.Option(help="TCP port (0 picks a free one).")] = 50051,
     tokens: Annotated[Optional[Path], typer.Option("--tokens", help="File of `ROLE TOKEN` lines (viewer, recorder, referee); without it the server needs no token.", exists=True, dir_okay=False)] = None,
 ) -> None:
-    """Run the gRPC event-log service (EventLogService, health, reflection) on DATA.
+    """Run the gRPC services on DATA: EventLogService (append, read, list, subscribe),
+    IngestService (upload a log file), ReplayService (state at an event, step through,
+    verify), plus health and reflection.
 
     Clients send their token with $PAIPU_TOKEN (`paipu append --server ...`)."""
     from eventlog.server import load_tokens, serve as _serve

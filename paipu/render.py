@@ -65,7 +65,8 @@ def table_view(state: TableState, event: Any | None = None, *, seat: int | None 
         for m in st.melds:
             src = "" if m.from_seat is None else f" from seat {m.from_seat}"
             kind = m.kind if m.kind != "kong" else f"{m.kong_kind} kong"
-            melds.append(f"{kind} {T.to_unicode(m.tiles)}{src}")
+            face_down = m.concealed and seat is not None and seat != i
+            melds.append(f"{kind} {'🀫' * 4 if face_down else T.to_unicode(m.tiles)}{src}")
         river = " ".join(
             T.to_unicode(d.tile) + (f"→{d.claimed_by}" if d.claimed_by is not None else "") for d in st.discards
         )
