@@ -22,7 +22,7 @@ import argparse
 import time
 from pathlib import Path
 
-from replayer.rules.mcr.fans import base, calculator, combine, composition, context
+from replayer.rules.mcr.fans import base, calculator, combine, context
 from replayer.rules.mcr.fans.calculator import score
 from replayer.rules.mcr.vectors import oracle_args, read_vectors
 from replayer.rules.shared import decompose, shapes
@@ -30,16 +30,14 @@ from replayer.rules.shared import decompose, shapes
 VECTORS = Path(__file__).resolve().parent.parent / "tests" / "data" / "mcr" / "fan_vectors.jsonl"
 
 
-# fan groups memoised on all the sets and the pair of a reading count as whole-hand caches
-_READING_GROUPS = tuple(found for fields, _, found in calculator._GROUPS if "chows" in fields)
-_PIECE_GROUPS = tuple(found for fields, _, found in calculator._GROUPS if "chows" not in fields)
+_GROUPS = tuple(found for _, _, found in calculator._GROUPS)
+assert not any("chows" in fields for fields, _, _ in calculator._GROUPS), "a group keyed on whole readings"
 WHOLE_HAND_CACHES = (decompose.decompose, decompose.waits, decompose._wild_split, shapes.knitted_straight_in,
-                     context.concealed_shape, base._all_tiles,
-                     composition._every_group) + _READING_GROUPS
+                     context.concealed_shape, base._all_tiles)
 PIECE_CACHES = (decompose._numbered_block, decompose._honor_block, decompose._block_complete,
                 decompose._block_groups_numbered, decompose._block_groups_honor,
                 decompose._block_additions, base.facts_of, combine.chow_fans, combine.pung_fans,
-                calculator._exclude) + _PIECE_GROUPS
+                calculator._exclude) + _GROUPS
 
 
 def clear_caches(pieces: bool = True) -> None:

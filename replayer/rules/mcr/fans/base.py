@@ -53,7 +53,6 @@ class Fan:
 ON_TILES = ("facts", "shape")  # which tile kinds occur, and the shape
 ON_SHAPE = ("shape", "detail", "knitted")  # the irregular shapes
 ON_PUNGS = ("shape", "pungs", "pair", "seat_wind", "prevalent_wind")  # pungs, pair and winds
-ON_SETS = ("shape", "facts", "chows", "pungs", "pair")  # every set and the pair
 ON_KONGS = ("melded_kongs", "concealed_kongs", "concealed_pungs", "kong_fan")
 ON_WIN = ("self_drawn", "last_of_wall", "kong_win", "open_melds", "last_tile", "wait")  # how it was won
 
@@ -146,7 +145,7 @@ class WinContext(NamedTuple):
 
 def codes(tiles) -> tuple[str, ...]:
     """Dense indices → canonical codes."""
-    return tuple(PLAYING_TILES[t] for t in tiles)
+    return tuple(map(PLAYING_TILES.__getitem__, tiles))
 
 
 def all_tiles(ctx: WinContext) -> Tiles:

@@ -8,33 +8,34 @@ Source: shared/rules/competition.md Part B3.
 from __future__ import annotations
 
 from dataclasses import replace
-from functools import lru_cache
 
-from .base import ON_PUNGS, ON_SETS, ON_TILES, Fan, WinContext, all_tiles
+from .base import ON_PUNGS, ON_TILES, Fan, WinContext, all_tiles
 
 _SETS_AND_PAIR = ("regular",)
 _PUNG_SHAPES = ("regular", "seven_pairs")  # 由刻子(杠)、将组成: the pure-tile hands need sets or pairs
 
 
-@lru_cache(maxsize=1 << 14)
-def _every_group(chows: tuple[int, ...], pungs: tuple[int, ...], pair: int) -> tuple[bool, bool]:
-    """(every set and the pair holds a terminal or honor, every one holds a 5); a pung, kong
-    or pair is given by its one tile kind."""
-    groups = [(t, t + 1, t + 2) for t in chows] + [(t,) for t in pungs] + [(pair,)]
-    return (
-        all(any(t >= 27 or t % 9 in (0, 8) for t in g) for g in groups),
-        all(any(t < 27 and t % 9 == 4 for t in g) for g in groups),
-    )
+# chows by their lowest tile, pungs and pairs by their tile
+_TERMINAL_CHOWS = frozenset(t for t in range(27) if t % 9 in (0, 6))  # 123, 789
+_TERMINAL_OR_HONOR = frozenset(t for t in range(34) if t >= 27 or t % 9 in (0, 8))
+_FIVE_CHOWS = frozenset(t for t in range(27) if t % 9 in (2, 3, 4))  # 345, 456, 567
+_FIVES = frozenset(t for t in range(27) if t % 9 == 4)
 
 
 def _outside(ctx: WinContext) -> bool:
     """全带幺: each set and the pair holds a terminal or an honor."""
-    return ctx.shape == "regular" and not ctx.facts.all_simples and _every_group(ctx.chows, ctx.pungs, ctx.pair)[0]
+    return (
+        ctx.shape == "regular" and not ctx.facts.all_simples and ctx.pair in _TERMINAL_OR_HONOR
+        and _TERMINAL_CHOWS.issuperset(ctx.chows) and _TERMINAL_OR_HONOR.issuperset(ctx.pungs)
+    )
 
 
 def _all_five(ctx: WinContext) -> bool:
     """全带五: each set and the pair holds a 5."""
-    return ctx.shape == "regular" and not ctx.facts.has_honors and _every_group(ctx.chows, ctx.pungs, ctx.pair)[1]
+    return (
+        ctx.shape == "regular" and not ctx.facts.has_honors and ctx.pair in _FIVES
+        and _FIVE_CHOWS.issuperset(ctx.chows) and _FIVES.issuperset(ctx.pungs)
+    )
 
 
 def _all_even_pungs(ctx: WinContext) -> bool:
@@ -104,5 +105,6 @@ _FANS = (
 
 # These read only the kinds of tiles and the shape.
 _TILES_ONLY = {"all_green", "all_terminals", "all_honors", "all_terminals_and_honors", "full_flush", "upper_tiles", "middle_tiles", "lower_tiles", "upper_four", "lower_four", "reversible_tiles", "half_flush", "all_types", "all_simples", "one_voided_suit", "no_honors"}
-_READS = {"all_even_pungs": ON_PUNGS, "all_chows": ON_PUNGS, "outside_hand": ON_SETS, "all_five": ON_SETS}
+# Outside Hand and All Five read every set: cheap enough to test on each reading
+_READS = {"all_even_pungs": ON_PUNGS, "all_chows": ON_PUNGS, "outside_hand": None, "all_five": None}
 FANS = tuple(replace(f, reads=ON_TILES if f.id in _TILES_ONLY else _READS[f.id]) for f in _FANS)

@@ -8,6 +8,7 @@ memoised in :mod:`replayer.rules.shared.decompose`.
 from __future__ import annotations
 
 from functools import lru_cache
+from itertools import compress
 from typing import NamedTuple
 
 from replayer import tiles as T
@@ -94,13 +95,26 @@ def prepare(s: WinSituation) -> Hand:
     melds = []
     standing = [0] * 34
     fixed = [0] * 34
+    meld_chows: list[int] = []
+    meld_pungs: list[int] = []
+    melded_kongs = concealed_kongs = 0
     for n, m in enumerate(s.melds):
         tiles = _MELD_TILES.get((m.type, tuple(m.tiles)))
         if tiles is None:  # written in another order, or malformed
             tiles = _meld_tiles(m, f"melds[{n}]")
         if m.concealed and m.type != "kong":
             raise McrInputError(f"melds[{n}]: only a kong can be concealed")
-        melds.append((m.type, tiles, bool(m.concealed and m.type == "kong")))
+        concealed = bool(m.concealed and m.type == "kong")
+        melds.append((m.type, tiles, concealed))
+        if m.type == "chow":
+            meld_chows.append(tiles[0])
+        else:
+            meld_pungs.append(tiles[0])
+            if m.type == "kong":
+                if concealed:
+                    concealed_kongs += 1
+                else:
+                    melded_kongs += 1
         for t in tiles:
             fixed[t] += 1
     expected = 13 - 3 * len(s.melds)
@@ -144,13 +158,10 @@ def prepare(s: WinSituation) -> Hand:
     return Hand(
         tuple(standing), tuple(melds), counts, win, s.self_drawn, last_tile, kong_win,
         s.last_of_wall, _WIND[s.seat_wind], _WIND[s.prevalent_wind], s.flowers,
-        facts_of(frozenset(i for i, c in enumerate(counts) if c)),
+        facts_of(frozenset(compress(range(34), counts))),
         tuple((kind, tiles) for kind, tiles, _ in melds),
-        tuple(tiles[0] for kind, tiles, _ in melds if kind == "chow"),
-        tuple(tiles[0] for kind, tiles, _ in melds if kind != "chow"),
-        sum(1 for kind, _, conc in melds if kind == "kong" and not conc),
-        sum(1 for kind, _, conc in melds if kind == "kong" and conc),
-        sum(1 for _, _, conc in melds if not conc),
+        tuple(meld_chows), tuple(meld_pungs), melded_kongs, concealed_kongs,
+        len(melds) - concealed_kongs,
     )
 
 
