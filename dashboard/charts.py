@@ -56,7 +56,7 @@ def rate_chart(df: pd.DataFrame, title: str) -> alt.Chart:
 
 def share_chart(df: pd.DataFrame, label: str, title: str) -> alt.Chart:
     """Horizontal bars of ``share`` with ``low``/``high`` interval lines, one per ``label``."""
-    base = alt.Chart(df).encode(y=alt.Y(f"{label}:N", sort="-x", title=None))
+    base = alt.Chart(df).encode(y=alt.Y(f"{label}:N", sort="-x", title=None, axis=alt.Axis(labelLimit=320)))
     bars = base.mark_bar(opacity=0.75).encode(
         x=alt.X("share:Q", title="share of wins (95 % Wilson interval)", axis=alt.Axis(format="%"),
                 scale=alt.Scale(domain=[0, 1])),
@@ -67,11 +67,12 @@ def share_chart(df: pd.DataFrame, label: str, title: str) -> alt.Chart:
     return (bars + err).properties(title=title)
 
 
-def heatmap(df: pd.DataFrame, title: str) -> alt.Chart:
-    """Fan × fan heat map of ``both`` (wins holding both fans), with the count written in."""
+def heatmap(df: pd.DataFrame, title: str, order: list[str]) -> alt.Chart:
+    """Fan × fan heat map of ``both`` (wins holding both fans), with the count written in;
+    both axes list the fans in ``order``."""
     base = alt.Chart(df).encode(
-        x=alt.X("fan_a:N", title=None, sort=None),
-        y=alt.Y("fan_b:N", title=None, sort=None),
+        x=alt.X("fan_a:N", title=None, sort=order, axis=alt.Axis(labelLimit=220, labelAngle=-45)),
+        y=alt.Y("fan_b:N", title=None, sort=order, axis=alt.Axis(labelLimit=220)),
     )
     rect = base.mark_rect().encode(
         color=alt.Color("both:Q", title="wins with both", scale=alt.Scale(scheme="oranges")),
@@ -85,6 +86,6 @@ def heatmap(df: pd.DataFrame, title: str) -> alt.Chart:
 def bar_chart(df: pd.DataFrame, x: str, y: str, title: str, x_title: str, y_title: str) -> alt.Chart:
     """Plain bars of ``y`` over the ordinal ``x``."""
     return alt.Chart(df).mark_bar().encode(
-        x=alt.X(f"{x}:O", title=x_title), y=alt.Y(f"{y}:Q", title=y_title),
+        x=alt.X(f"{x}:O", title=x_title), y=alt.Y(f"{y}:Q", title=y_title, axis=alt.Axis(tickMinStep=1)),
         tooltip=[f"{x}:O", f"{y}:Q"],
     ).properties(title=title)

@@ -63,8 +63,16 @@ def game_links(games: list[dict[str, Any]], page: str, *, limit: int = 200) -> N
 
 
 def stat(data: Path, version: tuple[int, int], name: str, *args: Any, **kwargs: Any) -> Any:
-    """A cached :class:`analytics.queries.Analytics` query (see dashboard.data.query)."""
-    return D.query(str(data), version, name, args, tuple(sorted(kwargs.items())))
+    """A cached :class:`analytics.queries.Analytics` query (see dashboard.data.query). A
+    damaged or unreadable export is said in one message with the command that repairs it
+    (analytics.export.DamagedExport), then the page stops."""
+    from analytics.export import ExportError
+
+    try:
+        return D.query(str(data), version, name, args, tuple(sorted(kwargs.items())))
+    except ExportError as e:
+        st.error(f"The analytics export cannot be read: {e}")
+        st.stop()
 
 
 def fmt_rate(rate: float | None, low: float | None, high: float | None) -> str:

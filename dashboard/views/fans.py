@@ -10,7 +10,6 @@ from datetime import date
 import pandas as pd
 import streamlit as st
 
-from analytics.queries import Analytics
 from dashboard.charts import bar_chart, heatmap, share_chart
 from dashboard.common import fmt_rate, need_export, start_page, stat
 
@@ -64,13 +63,18 @@ st.dataframe(
 )
 
 st.subheader("Points distribution")
-if hasattr(Analytics, "points_distribution"):
-    pts = stat(data, v, "points_distribution", **filters)
-    st.altair_chart(bar_chart(pd.DataFrame(pts), "total", "wins", "Wins by computed total",
-                              "total points of the win", "wins"), width="stretch")
-else:
-    st.info("The distribution of win totals needs `Analytics.points_distribution` in "
-            "analytics/queries.py, which this version does not have yet.")
+pts = stat(data, v, "points_distribution", **filters)
+c1, c2 = st.columns([3, 2])
+c1.altair_chart(bar_chart(pd.DataFrame(pts), "total", "wins", "Wins by computed total",
+                          "total points of the win (with flowers)", "wins"), width="stretch")
+c2.dataframe(
+    pd.DataFrame([
+        {"total points": r["total"], "wins": r["wins"], "wins (sample)": r["all_wins"],
+         "share (95 % CI)": fmt_rate(r["share"], r["share_ci_low"], r["share_ci_high"])}
+        for r in pts
+    ]),
+    hide_index=True, width="stretch",
+)
 
 st.subheader("Fans that come together")
 co = stat(data, v, "fan_cooccurrence", limit=None, **filters)
@@ -82,7 +86,9 @@ else:
         for a, b in ((r["fan_a"], r["fan_b"]), (r["fan_b"], r["fan_a"])):
             cells.append({"fan_a": a, "fan_b": b, "both": r["wins_with_both"],
                           "share": r["share_of_wins"], "lift": r["lift"]})
-    st.altair_chart(heatmap(pd.DataFrame(cells), "Wins holding both fans"), width="stretch")
+    order = [r["name_en"] for r in freq]  # most frequent first, on both axes
+    st.altair_chart(heatmap(pd.DataFrame(cells), "Wins holding both fans (fans by frequency)", order),
+                    width="stretch")
     st.dataframe(
         pd.DataFrame([
             {"fan A": r["fan_a"], "fan B": r["fan_b"], "wins with both": r["wins_with_both"],

@@ -8,7 +8,6 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
-from analytics.queries import Analytics
 from dashboard.charts import rate_chart, rates_long
 from dashboard.common import fmt_rate, need_export, start_page, stat
 
@@ -92,21 +91,18 @@ st.dataframe(pd.DataFrame([
 ]), hide_index=True, width="stretch")
 
 st.subheader("Results over time")
-if hasattr(Analytics, "player_history"):
-    hist = pd.DataFrame(stat(data, v, "player_history", player, ruleset=ruleset))
-    if hist.empty:
-        st.write("No finished game.")
-    else:
-        hist["cumulative score"] = hist["score_change"].cumsum()
-        hist["game number"] = range(1, len(hist) + 1)
-        st.altair_chart(
-            alt.Chart(hist).mark_line(point=True).encode(
-                x=alt.X("game number:Q"), y=alt.Y("cumulative score:Q"),
-                tooltip=[c for c in hist.columns if c != "game number"],
-            ).properties(title=f"{player}: cumulative score change, game by game"),
-            width="stretch",
-        )
-        st.dataframe(hist, hide_index=True, width="stretch")
+hist = pd.DataFrame(stat(data, v, "player_history", player, ruleset=ruleset))
+if hist.empty:
+    st.write("No finished game.")
 else:
-    st.info("Results game by game need `Analytics.player_history` in analytics/queries.py, "
-            "which this version does not have yet.")
+    hist["cumulative score"] = hist["score_change"].cumsum()
+    hist.insert(0, "game number", range(1, len(hist) + 1))
+    st.altair_chart(
+        alt.Chart(hist).mark_line(point=True).encode(
+            x=alt.X("game number:Q", axis=alt.Axis(tickMinStep=1)), y=alt.Y("cumulative score:Q"),
+            tooltip=["game number:Q", "game_id:N", "date:N", "seat:Q", "wins:Q", "deal_ins:Q",
+                     "score_change:Q", "cumulative score:Q"],
+        ).properties(title=f"{player}: cumulative score change, game by game (log order)"),
+        width="stretch",
+    )
+    st.dataframe(hist, hide_index=True, width="stretch")

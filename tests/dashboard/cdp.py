@@ -40,17 +40,23 @@ class Browser:
 
     def __init__(self, binary: str, profile: Path, deadline: float = 45.0) -> None:
         self.deadline = deadline
+        profile.mkdir(parents=True, exist_ok=True)
+        (profile / "DevToolsActivePort").unlink(missing_ok=True)  # a stale one names a dead port
         self.proc = subprocess.Popen(
             [binary, *FLAGS, f"--user-data-dir={profile}", "--remote-debugging-port=0", "about:blank"],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         )
-        port_file = profile / "DevToolsActivePort"
-        port = self._until(lambda: port_file.exists() and port_file.read_text().split("\n")[0].strip(),
-                           "DevTools port file")
-        page = self._until(lambda: next((t for t in self._targets(port) if t["type"] == "page"), None),
-                           "a page target")
-        self._conn = connect(page["webSocketDebuggerUrl"], max_size=64 * 1024 * 1024, open_timeout=deadline)
-        self.ws = self._conn.__enter__()
+        try:
+            port_file = profile / "DevToolsActivePort"
+            port = self._until(lambda: port_file.exists() and port_file.read_text().split("\n")[0].strip(),
+                               "DevTools port file")
+            page = self._until(lambda: next((t for t in self._targets(port) if t["type"] == "page"), None),
+                               "a page target")
+            self._conn = connect(page["webSocketDebuggerUrl"], max_size=64 * 1024 * 1024, open_timeout=deadline)
+            self.ws = self._conn.__enter__()
+        except BaseException:
+            self._stop()
+            raise
         self._id = 0
 
     @staticmethod
@@ -102,13 +108,16 @@ class Browser:
     def text(self) -> str:
         return self.evaluate("document.body.innerText")
 
+    def _stop(self) -> None:
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+
     def close(self) -> None:
         try:
             self._conn.__exit__(None, None, None)
         finally:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+            self._stop()

@@ -138,5 +138,16 @@ def test_overview_and_replay_in_chromium(server, data_dir, tmp_path):
                 assert src.glyph(t) in text
         assert f"chow ← seat {_d}" in text
         assert "wall " in text
+
+        # the other pages: rendered without error (screenshots kept for review)
+        for page, ready in (
+            ("fans", "document.querySelectorAll('.vega-embed canvas, .vega-embed svg').length >= 3"),
+            ("players?player=Player3", "document.querySelectorAll('.vega-embed canvas, .vega-embed svg').length >= 2"),
+            (f"dispute?game={src.PMN_GAME}", "document.querySelectorAll('.pp-tile').length > 20"),
+        ):
+            browser.open(server + page, ready + " && " + SETTLED)
+            name = page.split("?")[0]
+            browser.screenshot(ARTIFACTS / f"{name}.png")
+            _no_error(browser.text(), browser.dom())
     finally:
         browser.close()

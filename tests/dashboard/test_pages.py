@@ -96,9 +96,15 @@ def test_fans_frequency_and_cooccurrence(data_dir, open_page):
     assert n == 7
     assert row["wins with it"] == n and row["wins (sample)"] == 22
     assert row["fan"] == "All Chows" and row["points"] == 2  # MCR table: 平和 2 points
+    pts = _df(at, "total points", "wins")
+    assert pts["wins"].sum() == 22
+    # Botzone reports the total on its Fan lines (text) and as fanCnt (JSON); no flowers there
+    nine = sum(1 for ln in src.text_lines() if ln.startswith("Fan 9 ")) + sum(
+        1 for _p, lg in src.json_logs() for d in src.json_displays(lg) if d.get("action") == "HU" and d["fanCnt"] == 9)
+    assert int(pts[pts["total points"] == 9]["wins"].iloc[0]) == nine
     co = _df(at, "wins with both")
     assert (co["wins with both"] >= 1).all()
-    assert len(at.get("vega_lite_chart")) >= 2  # frequency bars + co-occurrence heat map
+    assert len(at.get("vega_lite_chart")) == 3  # frequency bars, points, co-occurrence heat map
 
 
 def test_fans_player_filter(data_dir, open_page):
@@ -125,6 +131,12 @@ def test_player_against_field(data_dir, open_page):
     assert list(table["who"]) == ["Player3", "all players"]
     assert list(table["hands (sample)"]) == [7, 96]
     assert list(table["wins"]) == [2, 22]
+    history = _df(at, "game number", "score_change")
+    assert len(history) == hands
+    big = next(lg for p, lg in src.json_logs() if p.name.startswith("6a2074c7"))
+    score = next(d["score"] for d in src.json_displays(big) if d.get("action") == "HU")
+    row = history[history["game_id"] == "botzone-6a2074c758ebe27b197debaf"].iloc[0]
+    assert row["score_change"] == score[3]  # Player3 sits in seat 3 of that log
 
 
 def test_unknown_player_link(data_dir, open_page):
@@ -264,3 +276,25 @@ def test_empty_data_directory(tmp_path, open_page, page):
     assert any("No games yet" in i.value for i in at.info)
     assert any(f"paipu quickstart --data {tmp_path}" in c.value for c in at.get("code"))
     assert list(tmp_path.iterdir()) == []  # read-only: nothing created
+
+
+def test_log_without_export(data_dir, tmp_path, open_page):
+    (tmp_path / "events.sqlite").write_bytes((data_dir / "events.sqlite").read_bytes())
+    if (data_dir / "events.sqlite-wal").exists():
+        (tmp_path / "events.sqlite-wal").write_bytes((data_dir / "events.sqlite-wal").read_bytes())
+    at = open_page(tmp_path)
+    assert any("has not been exported" in i.value for i in at.info)
+    assert any(c.value == f"paipu export --data {tmp_path}" for c in at.get("code"))
+    at = open_page(tmp_path, "replay", game=src.PMN_GAME, seq="100")  # replays need no export
+    assert at.slider[0].value == 100
+
+
+def test_damaged_export(data_dir, tmp_path, open_page):
+    import shutil
+
+    shutil.copytree(data_dir / "parquet", tmp_path / "parquet")
+    part = next((tmp_path / "parquet" / "wins").rglob("*.parquet"))
+    part.write_bytes(part.read_bytes() + b"tampered")
+    at = open_page(tmp_path)
+    errors = [e.value for e in at.error]
+    assert len(errors) == 1 and part.name in errors[0] and "paipu export --repair" in errors[0]

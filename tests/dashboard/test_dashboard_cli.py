@@ -1,0 +1,33 @@
+"""``paipu dashboard``: the command registered by dashboard.cli.register and the server
+command line it runs (the real server is started in test_browser.py)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import typer
+from typer.testing import CliRunner
+
+from dashboard.cli import APP, register, streamlit_command
+
+
+def test_register_adds_the_dashboard_command():
+    app = typer.Typer()
+    app.callback()(lambda: None)
+    register(app)
+    res = CliRunner().invoke(app, ["dashboard", "--help"])
+    assert res.exit_code == 0, res.output
+    for opt in ("--data", "--port", "--host"):
+        assert opt in res.output
+
+
+def test_server_command_is_headless_on_loopback(tmp_path: Path):
+    argv = streamlit_command(tmp_path, port=8765)
+    assert argv[:4] == [sys.executable, "-m", "streamlit", "run"]
+    assert argv[4] == str(APP) and APP.name == "app.py" and APP.exists()
+    opts = dict(zip(argv[5:-3:2], argv[6:-3:2]))
+    assert opts["--server.headless"] == "true"
+    assert opts["--server.address"] == "127.0.0.1"  # DESIGN.md §9: loopback unless told otherwise
+    assert opts["--server.port"] == "8765"
+    assert argv[-3:] == ["--", "--data", str(tmp_path)]
