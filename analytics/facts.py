@@ -15,6 +15,7 @@ has ``fans`` items with ``name_en``, ``name_zh``, ``points`` and ``count`` (MCR'
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, timezone
@@ -254,6 +255,8 @@ def _hand_rows(rows: dict[str, list[dict[str, Any]]], game_id: str, players: Seq
         "date": day,
     })
     reported = _reported_changes(state)
+    acted = Counter((a["seat"], a["action"], a["detail"] if a["action"] == "kong" else None) for a in hand.actions)
+    all_discards = sum(acted[(s, "discard", None)] for s in range(4))
     dealt_in = {w.from_seat for w in legal if not w.self_drawn and w.from_seat is not None}
     for seat in range(4):
         mine = [w for w in legal if w.seat == seat]
@@ -269,6 +272,13 @@ def _hand_rows(rows: dict[str, list[dict[str, Any]]], game_id: str, players: Seq
             "won": bool(mine),
             "self_drawn": any(w.self_drawn for w in mine),
             "dealt_in": seat in dealt_in,
+            "discards": acted[(seat, "discard", None)],
+            "discards_seen": all_discards - acted[(seat, "discard", None)],
+            "chows": acted[(seat, "chow", None)],
+            "pungs": acted[(seat, "pung", None)],
+            "melded_kongs": acted[(seat, "kong", "melded")],
+            "concealed_kongs": acted[(seat, "kong", "concealed")],
+            "added_kongs": acted[(seat, "kong", "added")],
             "date": day,
         })
     for w in legal:

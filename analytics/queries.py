@@ -381,29 +381,17 @@ class Analytics:
         ruleset: str | None = None,
         player: str | None = None,
     ) -> list[dict[str, Any]]:
-        """Claims per opportunity, from the actions table: ``discards_seen`` (discards by
-        the other seats: sample size), ``chows``, ``pungs``, ``melded_kongs``, ``claims``
+        """Claims per opportunity (seat_results action counts): ``discards_seen`` (discards
+        by the other seats: sample size), ``chows``, ``pungs``, ``melded_kongs``, ``claims``
         and ``claim_rate`` = claims / discards_seen (+ CI), per ``by`` (player, seat or
         ruleset)."""
         if by not in ("player", "seat", "ruleset"):
             raise ValueError(f"unknown grouping {by!r} (use player, seat or ruleset)")
-        where, params = self._where(ruleset=ruleset, player=player, prefix="s.")
+        where, params = self._where(ruleset=ruleset, player=player)
         sql = (
-            "WITH d AS (SELECT ruleset, game_id, hand_number, seat, count(*) AS n FROM actions "
-            "WHERE action = 'discard' GROUP BY ALL), "
-            "dh AS (SELECT ruleset, game_id, hand_number, sum(n) AS total FROM d GROUP BY ALL), "
-            "c AS (SELECT ruleset, game_id, hand_number, seat, "
-            "count(*) FILTER (WHERE action = 'chow') AS chows, "
-            "count(*) FILTER (WHERE action = 'pung') AS pungs, "
-            "count(*) FILTER (WHERE action = 'kong' AND detail = 'melded') AS melded_kongs "
-            "FROM actions GROUP BY ALL) "
-            f"SELECT s.{by} AS {by}, sum(dh.total - coalesce(d.n, 0))::BIGINT AS discards_seen, "
-            "sum(coalesce(c.chows, 0))::BIGINT AS chows, sum(coalesce(c.pungs, 0))::BIGINT AS pungs, "
-            "sum(coalesce(c.melded_kongs, 0))::BIGINT AS melded_kongs "
-            "FROM seat_results s JOIN dh USING (ruleset, game_id, hand_number) "
-            "LEFT JOIN d USING (ruleset, game_id, hand_number, seat) "
-            "LEFT JOIN c USING (ruleset, game_id, hand_number, seat)"
-            f"{where} GROUP BY s.{by} ORDER BY s.{by}"
+            f"SELECT {by}, sum(discards_seen)::BIGINT AS discards_seen, sum(chows)::BIGINT AS chows, "
+            "sum(pungs)::BIGINT AS pungs, sum(melded_kongs)::BIGINT AS melded_kongs "
+            f"FROM seat_results{where} GROUP BY {by} ORDER BY {by}"
         )
         out = []
         for row in self._rows(sql, params):

@@ -136,6 +136,14 @@ SEAT_RESULTS = Table(
         _f("self_drawn", pa.bool_(), "the seat won by self-draw"),
         _f("dealt_in", pa.bool_(), "the seat discarded a winning tile (or had its kong "
                                    "robbed): 点炮 / deal-in"),
+        _f("discards", pa.int32(), "tiles the seat discarded in the hand"),
+        _f("discards_seen", pa.int32(), "tiles the other three seats discarded in the hand "
+                                        "(the seat's chances to claim)"),
+        _f("chows", pa.int32(), "chows the seat claimed"),
+        _f("pungs", pa.int32(), "pungs the seat claimed"),
+        _f("melded_kongs", pa.int32(), "kongs the seat made on a discard (明杠)"),
+        _f("concealed_kongs", pa.int32(), "concealed kongs (暗杠)"),
+        _f("added_kongs", pa.int32(), "pungs the seat promoted to a kong (加杠)"),
         _DATE,
     ]),
     ("game_id", "hand_number", "seat"),

@@ -128,10 +128,25 @@ def test_claim_counts_equal_source(text_export):
     plays = Counter(s for g in TEXT_GAMES for s, act, _ in g.actions if act == "Play")
     with Analytics.open(out) as a:
         rows = {r["seat"]: r for r in a.claim_rates("seat")}
+    kongs = Counter((s, act) for g in TEXT_GAMES for s, act, _ in g.actions if act.endswith("Gang"))
     for s in range(4):
         assert rows[s]["chows"] == chows[s]
         assert rows[s]["pungs"] == pungs[s]
+        assert rows[s]["melded_kongs"] == kongs[(s, "Gang")]
         assert rows[s]["discards_seen"] == sum(plays.values()) - plays[s]
+        assert rows[s]["claim_rate"] == pytest.approx(
+            (chows[s] + pungs[s] + kongs[(s, "Gang")]) / (sum(plays.values()) - plays[s]))
+    with Analytics.open(out) as a:
+        per_seat = a.con.execute(
+            "SELECT seat, sum(discards), sum(concealed_kongs), sum(added_kongs) FROM seat_results "
+            "GROUP BY seat ORDER BY seat").fetchall()
+        from_actions = a.con.execute(
+            "SELECT seat, count(*) FILTER (WHERE action = 'discard'), "
+            "count(*) FILTER (WHERE action = 'kong' AND detail = 'concealed'), "
+            "count(*) FILTER (WHERE action = 'kong' AND detail = 'added') FROM actions "
+            "GROUP BY seat ORDER BY seat").fetchall()
+    assert per_seat == from_actions == [
+        (s, plays[s], kongs[(s, "AnGang")], kongs[(s, "BuGang")]) for s in range(4)]
 
 
 def test_all_samples_totals(all_export):
