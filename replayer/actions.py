@@ -21,9 +21,13 @@ replayer/simulate/engine.py, writes them). Choices by phase (replayer/state.py):
 * ``dealing`` (all seats dealt, no replacement due): flower actions of the first seat
   from the dealer holding a flower, else the dealer's first turn as above.
 * ``claims`` (a discard open): for each other seat, pass, chow (``PlayRules.chow`` =
-  "previous_seat": the discarder's next seat only), pung (two held), melded kong (three
-  held and a replacement available), win (``score_win`` legal); a seat with none of
-  these is not listed.
+  "previous_seat": the discarder's next seat only; honor chows with
+  ``PlayRules.honor_chows``), pung (two held), melded kong (three held and a replacement
+  available), win (``score_win`` legal); a seat with none of these is not listed.
+
+Every action is also offered to the ruleset's optional ``check_event`` hook (the one the
+replayer calls before applying an event, replayer/replay.py); an action it would refuse
+(e.g. Nanchang 弃碰, a claim other than a win once the wall is empty) is not legal.
 * ``robbing`` (an added kong open, kinds in ``PlayRules.robbable_kongs``): for each other
   seat whose hand wins on the kong tile, rob (抢杠) or pass.
 
@@ -240,7 +244,7 @@ def _turn_actions(state: TableState, ruleset: Ruleset, seat: int, *, drew: bool)
     st = state.seats[seat]
     out = [Action(seat, "discard", t) for t in _held(st)]
     if not drew:
-        return out
+        return _allowed(state, ruleset, out)
     play = ruleset.play
     # the self-drawn win: on the tile just drawn (the dealer's first turn: the last tile received)
     ld = state.last_draw if state.last_draw is not None and state.last_draw.seat == seat else None
@@ -254,15 +258,14 @@ def _turn_actions(state: TableState, ruleset: Ruleset, seat: int, *, drew: bool)
             score = _win_score(state, ruleset, ctx)
             if score is not None:
                 out.append(Action(seat, "self_drawn_win", tile, score=score, context=ctx))
-    if wall_empty_for(state, play, seat):
-        return out  # no replacement tile: no kong
-    for i in range(34):
-        if st.counts[i] == 4:
-            out.append(Action(seat, "concealed_kong", _tiles.code(i)))
-    for m in st.melds:
-        if m.kind == "pung" and st.holds(m.tiles[0]):
-            out.append(Action(seat, "added_kong", m.tiles[0]))
-    return out
+    if not wall_empty_for(state, play, seat):  # a kong needs a replacement tile
+        for i in range(34):
+            if st.counts[i] == 4:
+                out.append(Action(seat, "concealed_kong", _tiles.code(i)))
+        for m in st.melds:
+            if m.kind == "pung" and st.holds(m.tiles[0]):
+                out.append(Action(seat, "added_kong", m.tiles[0]))
+    return _allowed(state, ruleset, out)
 
 
 def _claim_actions(state: TableState, ruleset: Ruleset) -> list[Action]:
@@ -290,19 +293,40 @@ def _claim_actions(state: TableState, ruleset: Ruleset) -> list[Action]:
             mine.append(Action(seat, "melded_kong", tile, discard_seq=dseq, from_seat=discarder))
         if st.counts[i] >= 2:
             mine.append(Action(seat, "pung", tile, discard_seq=dseq, from_seat=discarder))
-        if play.chow == "previous_seat" and k == 1 and i < 27:
-            rank = i % 9
-            for lo in (rank - 2, rank - 1, rank):
-                if lo < 0 or lo + 2 > 8:
-                    continue
-                run = [i - rank + lo + j for j in range(3)]
+        if play.chow == "previous_seat" and k == 1:
+            for run in _chows_with(i, play.honor_chows):
                 if all(st.counts[r] for r in run if r != i):
                     mine.append(Action(seat, "chow", tile, tuple(_tiles.code(r) for r in run),
                                        discard_seq=dseq, from_seat=discarder))
+        mine = _allowed(state, ruleset, mine)
         if mine:
             out.append(Action(seat, "pass", discard_seq=dseq))
             out.extend(mine)
     return out
+
+
+def _chows_with(i: int, honor_chows: bool) -> list[tuple[int, int, int]]:
+    """The runs (dense indices, ascending) a chow of tile ``i`` can make: suited runs of
+    three ranks; with ``honor_chows`` also three different winds or the three dragons."""
+    if i < 27:
+        rank = i % 9
+        return [(i - rank + lo, i - rank + lo + 1, i - rank + lo + 2)
+                for lo in (rank - 2, rank - 1, rank) if 0 <= lo and lo + 2 <= 8]
+    if not honor_chows:
+        return []
+    block = range(27, 31) if i < 31 else range(31, 34)
+    others = [t for t in block if t != i]
+    return [tuple(sorted((i, a, b))) for x, a in enumerate(others) for b in others[x + 1:]]  # type: ignore[misc]
+
+
+def _allowed(state: TableState, ruleset: Ruleset, actions: list[Action]) -> list[Action]:
+    """Drop the actions whose event the ruleset's optional ``check_event`` hook (replayer/
+    replay.py: ruleset-specific breaches, e.g. Nanchang 弃碰, claims after the wall is
+    empty) would refuse. A seat's pass stays whenever it has another choice."""
+    check = getattr(ruleset, "check_event", None)
+    if check is None:
+        return actions
+    return [a for a in actions if a.kind == "pass" or not check(state, a.to_payload())]
 
 
 def _robbing_actions(state: TableState, ruleset: Ruleset) -> list[Action]:
@@ -324,7 +348,9 @@ def _robbing_actions(state: TableState, ruleset: Ruleset) -> list[Action]:
                        visible=state.visible_count(pk.tile) - 1)
         score = _win_score(state, ruleset, ctx)
         if score is not None:
-            out.append(Action(seat, "pass", discard_seq=pk.seq))
-            out.append(Action(seat, "rob_kong", pk.tile, discard_seq=pk.seq, from_seat=pk.seat,
-                              score=score, context=ctx))
+            rob = _allowed(state, ruleset, [Action(seat, "rob_kong", pk.tile, discard_seq=pk.seq, from_seat=pk.seat,
+                                                   score=score, context=ctx)])
+            if rob:
+                out.append(Action(seat, "pass", discard_seq=pk.seq))
+                out.extend(rob)
     return out

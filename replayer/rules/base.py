@@ -64,7 +64,8 @@ class PlayRules:
     ``wall_layout``: "shared" (one wall: the hand is exhausted when it is empty) or
     "per_seat" (four walls of ``total_tiles / 4``, each seat is dealt and draws from its own,
     and the hand is exhausted when the seat to draw has none left: Botzone's
-    Chinese-Standard-Mahjong).
+    Chinese-Standard-Mahjong). ``honor_chows``: a chow may also be three different winds or
+    中发白 (Nanchang); legal actions (replayer/actions.py) offer such chows only when set.
     """
 
     tile_copies: tuple[int, ...]
@@ -80,6 +81,7 @@ class PlayRules:
     hand_ends_on_win: bool = True
     wildcards: bool = False
     wall_layout: Literal["shared", "per_seat"] = "shared"
+    honor_chows: bool = False
 
     @property
     def total_tiles(self) -> int:
@@ -319,3 +321,23 @@ def get_ruleset(ruleset_id: str, options: Mapping[str, Any] | None = None) -> Ru
 
     Raises :class:`RulesetError` for an unknown id or invalid options."""
     return get_spec(ruleset_id).build(dict(options or {}))
+
+
+def known_rulesets() -> list[str]:
+    """The ids of every ruleset package under ``replayer/rules/`` that defines ``RULESET``
+    (sorted), importing them. For listings and for tools that run over every ruleset
+    (``paipu simulate``'s benchmark and tests)."""
+    import pkgutil
+
+    import replayer.rules as _pkg
+
+    out = []
+    for m in pkgutil.iter_modules(_pkg.__path__):
+        if not m.ispkg or not _ID.match(m.name):
+            continue
+        try:
+            get_spec(m.name)
+        except RulesetError:
+            continue  # a shared package, not a ruleset
+        out.append(m.name)
+    return sorted(out)

@@ -75,7 +75,9 @@ class SimulationConfig:
     """What to simulate. ``ruleset``/``options``: as in game_started. ``seed``: the run's
     seed (any int or string). ``hands_per_game``: stop a game after that many hands (None:
     play until the ruleset's end of game). ``bots``: one bot name per seat (or one for all).
-    ``claim_probability``: the greedy bot's chance to consider a chow or pung."""
+    ``claim_probability``: the greedy bot's chance to consider a chow or pung.
+    ``max_hands``: without ``hands_per_game``, a game also stops after this many hands (a
+    ruleset may leave the length of a game to the log — Nanchang — and never end it)."""
 
     ruleset: str = "mcr"
     options: Mapping[str, Any] = field(default_factory=dict)
@@ -83,6 +85,7 @@ class SimulationConfig:
     hands_per_game: int | None = None
     bots: tuple[str, ...] = ("greedy",)
     claim_probability: float = 0.5
+    max_hands: int = 64
 
     def __post_init__(self) -> None:
         if len(self.bots) not in (1, 4):
@@ -170,7 +173,15 @@ class _Walls:
     def _w(self, seat: int) -> int:
         return seat if self.per_seat else 0
 
-    def take(self, seat: int, n: int = 1, *, replacement: bool = False) -> list[str]:
+    def take(self, seat: int, n: int = 1, *, replacement: bool = False, state: TableState | None = None) -> list[str]:
+        """The next ``n`` tiles for ``seat``. Draws from a shared wall follow the replayer's
+        own wall (``state.wall``) when it has one, so a ruleset that takes tiles out of the
+        wall itself (e.g. a wildcard indicator removed, Nanchang A-1) stays in step."""
+        if state is not None and state.wall is not None and not self.per_seat:
+            wall = state.wall
+            if len(wall) < n:
+                raise SimulationError(f"seat {seat} must take {n} tiles from an exhausted wall")
+            return list(wall[len(wall) - n:][::-1]) if replacement else list(wall[:n])
         w = self._w(seat)
         if self.back[w] - self.front[w] < n:
             raise SimulationError(f"seat {seat} must take {n} tiles from an exhausted wall")
@@ -221,7 +232,8 @@ class _Game:
             initial_scores=[0, 0, 0, 0], source=f"paipu simulate seed={cfg.seed} game={self.game} bots={bots}",
         ))
         hands = 0
-        while cfg.hands_per_game is None or hands < cfg.hands_per_game:
+        limit = cfg.hands_per_game if cfg.hands_per_game is not None else cfg.max_hands
+        while hands < limit:
             plan = self.rs.next_hand(self.state)
             if plan is None:
                 break
@@ -233,7 +245,7 @@ class _Game:
     def play_hand(self, number: int, dealer: int, wind: str) -> None:
         play = self.rs.play
         hand_seed = f"{self.config.seed}/{self.game}/{number}"
-        rng = random.Random(derive_seed(hand_seed))
+        rng = self.hand_rng = random.Random(derive_seed(hand_seed))
         wall = [_tiles.code(i) for i, n in enumerate(play.tile_copies) for _ in range(n)]
         rng.shuffle(wall)
         dice = [rng.randint(1, 6), rng.randint(1, 6)]
@@ -269,6 +281,9 @@ class _Game:
             if st.seats[dealer].hand_size < play.other_tiles + 1:  # a dealer dealt 13 draws the 14th
                 self.draw(walls, dealer, "wall")
                 return
+            if play.wildcards and st.wildcard_indicator is None:
+                self.reveal_indicator(walls)
+                return
             self.act_alone()
         elif ph == "discard":
             self.act_alone()
@@ -297,6 +312,30 @@ class _Game:
         else:
             raise SimulationError(f"{self.game_id} hand {number}: nothing to do in phase {ph!r}")
 
+    def reveal_indicator(self, walls: _Walls) -> None:
+        """Turn up the wildcard indicator after the deal (rulesets with ``PlayRules.wildcards``).
+
+        Where the indicator lies is the ruleset's rule (Nanchang: counted from the tail by a
+        dice roll, shared/rules/nanchang.md §3.1, §4.1), checked by the replayer: the engine
+        rolls the dice and offers the remaining wall's tiles from the tail, keeping the
+        first the replayer accepts in strict mode."""
+        st = self.state
+        dice = [self.hand_rng.randint(1, 6), self.hand_rng.randint(1, 6)]
+        tail = list(st.wall[::-1]) if st.wall is not None else [_tiles.code(i) for i in range(34)]
+        tried: list[str] = []
+        for tile in tail:
+            if tile in tried or _tiles.is_flower(tile):
+                continue
+            tried.append(tile)
+            payload = ev.WildcardIndicatorRevealed(indicator=tile, dice=dice)
+            try:
+                apply(st, ev.NewEvent.of(payload, id_seed=f"{self.game_id}/{len(self.events)}"), self.rs, "strict")
+            except ReplayError:
+                continue
+            self.emit(payload)
+            return
+        raise SimulationError(f"{self.game_id}: the replayer accepts no wildcard indicator (tried {tried})")
+
     def act_alone(self) -> None:
         """The one seat that may act (dealer's first turn, a turn after a draw or claim)."""
         st = self.state
@@ -322,7 +361,7 @@ class _Game:
             self.emit(a.to_payload())
 
     def draw(self, walls: _Walls, seat: int, source: str) -> None:
-        (tile,) = walls.take(seat, 1, replacement=source != "wall")
+        (tile,) = walls.take(seat, 1, replacement=source != "wall", state=self.state)
         self.emit(ev.TileDrawn(seat=seat, tile=tile, source=source))
 
 
