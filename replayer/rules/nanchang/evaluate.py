@@ -31,7 +31,7 @@ from replayer.rules.nanchang.settlement import (
 from replayer.rules.shared import decompose as _dec
 from replayer.rules.shared import shapes as _shapes
 
-__all__ = ["WinInput", "ScoreItem", "Interpretation", "WinEvaluation", "evaluate", "in_jingdiao_state",
+__all__ = ["clear_caches", "WinInput", "ScoreItem", "Interpretation", "WinEvaluation", "evaluate", "in_jingdiao_state",
            "jingdiao_tianhu", "winning_shapes", "SHAPES"]
 
 SHAPES = ("standard", "big_seven_pairs", "seven_pairs", "thirteen_rotten", "seven_star_rotten")
@@ -168,26 +168,22 @@ def _shape_fill(shape: str, real: tuple[int, ...], wild: int, melds_ok: bool, qi
 
 
 def _standins(shape: str, real: tuple[int, ...], wild: int) -> tuple[int, ...]:
-    """Tiles the wildcards stand for in a regular shape (first division in the shared order;
-    a wild-only set is a pung, a wild-only pair a pair, of the lowest kind absent)."""
-    for d in _dec.decompose(real, wildcards=wild, honor_chows=True):
-        groups = d.sets + (d.pair,)
-        if shape == "big_seven_pairs" and any(g.kind == "chow" for g in groups):
-            continue
-        out: list[int] = []
-        absent = [t for t in range(34) if real[t] == 0]
-        k = 0
-        for g in groups:
-            if g.kind == "wild_set":
-                out += [absent[k]] * 3
-                k += 1
-            elif g.kind == "wild_pair":
-                out += [absent[k]] * 2
-                k += 1
-            else:
-                out += list(g.wild)
-        return tuple(sorted(out))
-    raise AssertionError("no division although the shape was feasible")
+    """Tiles the wildcards stand for in a regular shape (one division of the shared
+    decomposition; a wild-only set is a pung, a wild-only pair a pair, of the lowest kinds
+    absent from the hand)."""
+    d = _dec.first_division(real, wildcards=wild, honor_chows=True, chows=shape == "standard")
+    if d is None:
+        raise AssertionError("no division although the shape was feasible")
+    out: list[int] = []
+    absent = [t for t in range(34) if real[t] == 0]
+    k = 0
+    for g in d.sets + (d.pair,):
+        if g.kind in ("wild_set", "wild_pair"):
+            out += [absent[k]] * (3 if g.kind == "wild_set" else 2)
+            k += 1
+        else:
+            out += list(g.wild)
+    return tuple(sorted(out))
 
 
 def _splits(n1: int, n2: int):
@@ -212,7 +208,16 @@ def _shape_options(win_counts: tuple[int, ...], wildable: tuple[int, int], kinds
         else:
             melds_ok = not melds
         found = None
-        for a, b in _splits(*wildable):
+        splits = _splits(*wildable)
+        if shape != "seven_star_rotten" and len(splits) > 1:
+            # a wild can stand for its own kind, so these shapes are monotone in the wilds:
+            # when all jing wild cannot make the shape, no split can (§13 pruning)
+            a, b = splits[-1]
+            real = _minus(_minus(win_counts, j1, a), j2, b)  # type: ignore[arg-type]
+            if _shape_fill(shape, real, a + b, melds_ok, options.qixing_wild) is None:
+                out[shape] = None
+                continue
+        for a, b in splits:
             real = _minus(win_counts, j1, a)
             real = _minus(real, j2, b) if real is not None else None
             if real is None:
@@ -291,6 +296,17 @@ def jingdiao_tianhu(tiles14: tuple[str, ...], kinds: JingKinds) -> bool:
 
 
 # --- the evaluation -------------------------------------------------------------------------
+
+
+def clear_caches() -> None:
+    """Forget every memoised shape check (the evaluator's and the shared decomposition's
+    count-vector caches): for cold-cache benchmarks."""
+    _shape_fill.cache_clear()
+    _jingdiao.cache_clear()
+    _dec._feasible.cache_clear()
+    _dec.decompose.cache_clear()
+    _dec._wild_split.cache_clear()
+    _shapes.rotten_fill.cache_clear()
 
 
 def _fans(shape: str, conditions: tuple[str, ...], tiles: tuple[str, ...], interp: Interpretation | None,

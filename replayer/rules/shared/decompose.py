@@ -33,6 +33,7 @@ __all__ = [
     "waits",
     "seven_pairs_waits",
     "can_complete",
+    "first_division",
     "NUM_KINDS",
 ]
 
@@ -464,3 +465,40 @@ def _feasible(counts: tuple[int, ...], wild: int, need_pair: bool, honor_chows: 
         if _feasible(tuple(c), wild - used, need_pair and group.kind != "pair", honor_chows, chows):
             return True
     return False
+
+
+def first_division(counts: tuple[int, ...], *, wildcards: int = 0, honor_chows: bool = False,
+                   chows: bool = True) -> Division | None:
+    """One division of ``counts`` + ``wildcards`` into sets and a pair (pungs only when
+    ``chows`` is False), found without enumerating them all: each step keeps the first group
+    that :func:`can_complete` says can be finished. Wild-only sets / pairs have kind
+    ``"wild_set"`` / ``"wild_pair"``. None when there is none."""
+    if not can_complete(counts, wildcards=wildcards, honor_chows=honor_chows, chows=chows):
+        return None
+    groups: list[Group] = []
+    c, wild, need_pair = tuple(counts), wildcards, True
+    while True:
+        i = next((t for t, n in enumerate(c) if n), -1)
+        if i < 0:
+            rest = wild - 2 if need_pair else wild
+            groups += [Group("wild_set", ())] * (rest // 3)
+            if need_pair:
+                groups.append(Group("wild_pair", ()))
+            break
+        for group, real in _groups_with(i, c, honor_chows if chows else False):
+            used = len(group.wild)
+            if (group.kind == "chow" and not chows) or used > wild or (group.kind == "pair" and not need_pair):
+                continue
+            nxt = list(c)
+            for t in real:
+                nxt[t] -= 1
+            np = need_pair and group.kind != "pair"
+            if _feasible(tuple(nxt), wild - used, np, honor_chows, chows):
+                groups.append(group)
+                c, wild, need_pair = tuple(nxt), wild - used, np
+                break
+        else:  # pragma: no cover - can_complete said yes
+            raise AssertionError("no group although the hand can be completed")
+    pair = next(g for g in groups if g.kind in ("pair", "wild_pair"))
+    sets = tuple(sorted((g for g in groups if g is not pair), key=_group_key))
+    return Division(sets, pair)
