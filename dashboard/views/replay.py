@@ -14,7 +14,7 @@ import streamlit as st
 from dashboard import data as D
 from dashboard.common import game_links, need_games, start_page
 from dashboard.table import event_html, table_html
-from eventlog.store.base import GameNotFound
+from eventlog.store.base import CorruptEvent, GameNotFound
 
 PAGE = "views/replay.py"
 ss = st.session_state
@@ -43,8 +43,7 @@ if link != ss.get("rp_link"):
             st.stop()
         ss.rp_game = game_q
         ss.rp_seq_wanted = seq_q
-    if seat_q in ("0", "1", "2", "3"):
-        ss.rp_view = f"seat {seat_q}"
+        ss.rp_view = f"seat {seat_q}" if seat_q in ("0", "1", "2", "3") else "all four hands"
 
 if ss.get("rp_game") not in ids:
     ss.rp_game = ids[0]
@@ -63,6 +62,10 @@ try:
 except GameNotFound:
     st.error(f"There is no game `{game_id}`. Pick one of these games:")
     game_links(games, PAGE)
+    st.stop()
+except CorruptEvent as e:  # never replay corrupt data (DESIGN.md §5)
+    st.error(f"Game `{game_id}` cannot be replayed: its event {e.seq} is corrupt ({e.reason}).")
+    st.page_link("views/dispute.py", label="Hash-chain check of this game", query_params={"game": game_id})
     st.stop()
 last = len(steps) - 1
 

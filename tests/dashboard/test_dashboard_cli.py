@@ -31,3 +31,16 @@ def test_server_command_is_headless_on_loopback(tmp_path: Path):
     assert opts["--server.address"] == "127.0.0.1"  # DESIGN.md §9: loopback unless told otherwise
     assert opts["--server.port"] == "8765"
     assert argv[-3:] == ["--", "--data", str(tmp_path)]
+
+
+def test_docs_name_every_page_and_option():
+    """docs/dashboard.md describes each page under its URL path and the command's options."""
+    import re
+
+    root = Path(__file__).resolve().parents[2]
+    doc = (root / "docs" / "dashboard.md").read_text(encoding="utf-8")
+    paths = re.findall(r'url_path="([a-z]+)"', APP.read_text(encoding="utf-8"))
+    assert paths == ["overview", "fans", "players", "replay", "dispute"]
+    for p in paths:
+        assert f"(`/{p}" in doc, p
+    assert "paipu dashboard [--data DIR] [--port 8501] [--host 127.0.0.1]" in doc

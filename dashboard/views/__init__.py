@@ -1,0 +1,1 @@
+"""The dashboard pages, one Streamlit script each (run by st.navigation in dashboard/app.py)."""
