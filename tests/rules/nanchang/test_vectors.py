@@ -58,3 +58,41 @@ def test_a_false_win_situation_is_reported_as_error():
     case["players"][1]["concealed"] = ["T1", "T2", "T3", "T7", "T8", "T9", "F1", "F2", "F3", "B1", "B5", "B9", "J1"]
     res = score_case(case)
     assert "not a legal win" in res["error"]
+
+
+def test_presets_are_valid_nanchang_options():
+    import tomllib
+
+    from replayer.rules.base import get_ruleset
+
+    path = Path(__file__).resolve().parents[3] / "replayer" / "rules" / "presets" / "nanchang.toml"
+    presets = tomllib.loads(path.read_text(encoding="utf-8"))
+    assert "nanchang" in presets
+    for name, p in presets.items():
+        rs = get_ruleset(p["base"], p["options"])
+        assert rs.id == "nanchang", name
+
+
+def test_optional_jing_rules_of_section_11():
+    # Example 1 with 上下翻精 (§11.1): lower indicator 5p → 下正精 5p, 下副精 6p, counted in the
+    # dealt hands: E holds no 5p/6p, S 5p 5p (n = 4), W none, N none → S alone: 霸王 8 →
+    # S +24, others −8. With 回头一笑 (§11.3) against a previous indicator 中 (中 2, 发 1):
+    # E 中 (2), W 发 (1), N 中 (2) → E +3, S −5, W −1, N +3.
+    case = json.loads(json.dumps(CASES[0]))
+    case["options"] = {"shangxia_fanjing": True, "huitou_yixiao": True}
+    case["lower_indicator"] = "B5"
+    case["previous_indicator"] = "J1"
+    case["dealt"] = [["B1", "J1"], ["B5", "B5"], ["J2"], ["J1"]]
+    res = score_case(case)
+    assert res["components"]["lower_jing"] == [-8, 24, -8, -8]
+    assert res["components"]["look_back"] == [3, -5, -1, 3]
+    assert res["total"] == [a + b + c for a, b, c in zip(case["expected"]["total"], [-8, 24, -8, -8], [3, -5, -1, 3])]
+
+
+def test_buried_mine_settles_the_lower_jing_on_everything_held():
+    # Example 1 with 埋地雷 (§11.2), lower indicator 5p → 5p (2), 6p (1): E holds 5p 5p (4);
+    # S 5p 5p + the winning 6p (5 → 冲关 10); W, N none → E +2, S +26, W −14, N −14.
+    case = json.loads(json.dumps(CASES[0]))
+    case["options"] = {"maidilei": True}
+    case["lower_indicator"] = "B5"
+    assert score_case(case)["components"]["lower_jing"] == [2, 26, -14, -14]
