@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import chain, repeat
 from typing import NamedTuple, Union
 
 from replayer.tiles import PLAYING_TILES
@@ -50,11 +51,10 @@ class Fan:
 
 
 #: Field groups for :attr:`Fan.reads`. A fan may name a group wider than what it reads.
-ON_TILES = ("facts", "shape")  # which tile kinds occur, and the shape
-ON_SHAPE = ("shape", "detail", "knitted")  # the irregular shapes
+ON_TILES = ("facts", "shape", "detail", "knitted")  # which tile kinds occur, and the shape
 ON_PUNGS = ("shape", "pungs", "pair", "seat_wind", "prevalent_wind")  # pungs, pair and winds
-ON_KONGS = ("melded_kongs", "concealed_kongs", "concealed_pungs", "kong_fan")
-ON_WIN = ("self_drawn", "last_of_wall", "kong_win", "open_melds", "last_tile", "wait")  # how it was won
+ON_WIN = ("self_drawn", "last_of_wall", "kong_win", "open_melds", "last_tile", "wait",  # how it was won,
+          "melded_kongs", "concealed_kongs", "concealed_pungs", "kong_fan")  # kongs, concealed pungs
 
 
 class Facts(NamedTuple):
@@ -155,11 +155,7 @@ def all_tiles(ctx: WinContext) -> Tiles:
 
 @lru_cache(maxsize=1 << 12)
 def _all_tiles(counts: tuple[int, ...]) -> Tiles:
-    out: list[str] = []
-    for t, n in enumerate(counts):
-        if n:
-            out.extend([PLAYING_TILES[t]] * n)
-    return (tuple(out),)
+    return (tuple(chain.from_iterable(map(repeat, PLAYING_TILES, counts))),)
 
 
 def win_tile(ctx: WinContext) -> Tiles:
@@ -181,7 +177,7 @@ def combo_count(fan_id: str) -> Callable[[WinContext], int]:
 
 def combo_tiles(fan_id: str) -> Callable[[WinContext], Tiles]:
     def on(ctx: WinContext) -> Tiles:
-        return tuple(codes(t for s in sets for t in s) for fid, sets in ctx.combos if fid == fan_id)
+        return tuple([codes(chain.from_iterable(sets)) for fid, sets in ctx.combos if fid == fan_id])
 
     return on
 
@@ -190,6 +186,6 @@ def sets_where(pred: Callable[[str, tuple[int, ...]], bool]) -> Callable[[WinCon
     """``on`` function listing the sets that satisfy ``pred(kind, tiles)``."""
 
     def on(ctx: WinContext) -> Tiles:
-        return tuple(codes(tiles) for kind, tiles in ctx.sets if pred(kind, tiles))
+        return tuple([codes(tiles) for kind, tiles in ctx.sets if pred(kind, tiles)])
 
     return on

@@ -83,18 +83,21 @@ def _exclude(found: tuple[tuple[int, int], ...]) -> tuple[tuple[tuple[int, int],
 
 def _evaluate(ctx: WinContext) -> tuple[tuple[tuple[int, int], ...], int]:
     """(fan number, count) in table order after exclusions, and their total, for one reading."""
-    found: dict[int, int] = {}
-    for fid, _ in ctx.combos:  # the combination fans (Fan.combination) read this allocation
-        num = _NUMBER[fid]
-        found[num] = found.get(num, 0) + 1
+    found: list[tuple[int, int]] = []  # the groups and the direct fans hold different fans
     for _, key, fans in _GROUPS:
-        for num, n in fans(key(ctx)):
-            found[num] = n
+        found += fans(key(ctx))
     for num, count in _DIRECT:
         n = count(ctx)
         if n:
-            found[num] = n
-    return _exclude(tuple(sorted(found.items())))
+            found.append((num, n))
+    if ctx.combos:  # the combination fans (Fan.combination) read this allocation
+        combos: dict[int, int] = {}
+        for fid, _ in ctx.combos:
+            num = _NUMBER[fid]
+            combos[num] = combos.get(num, 0) + 1
+        found += combos.items()
+    found.sort()
+    return _exclude(tuple(found))
 
 
 def evaluate(ctx: WinContext) -> dict[str, int]:

@@ -57,6 +57,9 @@ class Hand(NamedTuple):
     open_melds: int  # melds other than concealed kongs
 
 
+#: Builds a named tuple from a tuple of all its fields, without the keyword-handling constructor.
+_new = tuple.__new__
+
 _INDEX = {code: i for i, code in enumerate(T.PLAYING_TILES)}
 #: Every well-formed meld written in ascending tile order: (type, codes) -> dense tiles.
 _MELD_TILES: dict[tuple[str, tuple[str, ...]], tuple[int, ...]] = {}
@@ -155,14 +158,18 @@ def prepare(s: WinSituation) -> Hand:
             kong_win = any(kind == "kong" for kind, _, _ in melds)
         else:
             kong_win = fixed_win == 0 and standing[win] == 1
-    return Hand(
+    if melds:
+        meld_sets = tuple([(kind, tiles) for kind, tiles, _ in melds])
+        meld_chows_t, meld_pungs_t = tuple(meld_chows), tuple(meld_pungs)
+    else:
+        meld_sets = meld_chows_t = meld_pungs_t = ()
+    return _new(Hand, (
         tuple(standing), tuple(melds), counts, win, s.self_drawn, last_tile, kong_win,
         s.last_of_wall, _WIND[s.seat_wind], _WIND[s.prevalent_wind], s.flowers,
         facts_of(frozenset(compress(range(34), counts))),
-        tuple((kind, tiles) for kind, tiles, _ in melds),
-        tuple(meld_chows), tuple(meld_pungs), melded_kongs, concealed_kongs,
+        meld_sets, meld_chows_t, meld_pungs_t, melded_kongs, concealed_kongs,
         len(melds) - concealed_kongs,
-    )
+    ))
 
 
 def _context(hand: Hand, options: McrOptions, shape: str, sets, pair: int, wait: str | None,
@@ -171,13 +178,13 @@ def _context(hand: Hand, options: McrOptions, shape: str, sets, pair: int, wait:
     if chows is None:
         chows = tuple(sorted(tiles[0] for kind, tiles in sets if kind == "chow"))
         pungs = tuple(sorted(tiles[0] for kind, tiles in sets if kind != "chow"))
-    return WinContext(
+    return _new(WinContext, (
         shape, hand.facts, hand.counts, hand.win, tuple(sets), chows, pungs, pair,
         hand.melded_kongs, hand.concealed_kongs, concealed_pungs, hand.open_melds,
         chow_fans(chows, pair) + pung_fans(pungs), wait, hand.self_drawn, hand.last_tile,
         hand.kong_win, hand.last_of_wall, hand.seat_wind, hand.prevalent_wind, hand.flowers,
         detail, knitted, options.concealed_and_melded_kong,
-    )
+    ))
 
 
 def _wait_position(groups, win: int) -> str | None:

@@ -11,11 +11,9 @@ from .base import ON_WIN, Fan, WinContext, all_tiles, codes, no_tiles, win_tile
 
 
 def _tile_hogs(ctx: WinContext) -> int:
-    """四归一: all four copies of a tile used without declaring them as a kong."""
-    if 4 not in ctx.counts:
-        return 0
-    kongs = {tiles[0] for kind, tiles in ctx.sets if kind == "kong"}
-    return sum(1 for t, n in enumerate(ctx.counts) if n == 4 and t not in kongs)
+    """四归一: all four copies of a tile used without declaring them as a kong (the tile of a
+    declared kong is the only other tile held four times)."""
+    return ctx.counts.count(4) - ctx.melded_kongs - ctx.concealed_kongs
 
 
 def _tile_hog_on(ctx: WinContext):

@@ -8,7 +8,7 @@ competition.md Part B3; the 明暗杠 option: :class:`~replayer.rules.mcr.option
 
 from __future__ import annotations
 
-from .base import ON_KONGS, ON_PUNGS, Fan, WinContext, combo_count, combo_tiles, sets_where
+from .base import ON_PUNGS, ON_WIN, Fan, WinContext, combo_count, combo_tiles, sets_where
 
 
 def _numbered(*ts: int) -> bool:
@@ -105,31 +105,31 @@ _KONG_FANS_EXCLUDED = ("melded_kong", "concealed_kong", "two_melded_kongs", "two
 
 FANS = (
     Fan(5, "four_kongs", "Four Kongs", "四杠", 88, lambda c: int(_kong_count(c) == 4), _kongs,
-        excludes=("three_kongs", *_KONG_FANS_EXCLUDED, "all_pungs", "single_wait"), reads=ON_KONGS),
+        excludes=("three_kongs", *_KONG_FANS_EXCLUDED, "all_pungs", "single_wait"), reads=ON_WIN),
     Fan(12, "four_concealed_pungs", "Four Concealed Pungs", "四暗刻", 64,
         lambda c: int(c.concealed_pungs == 4), _pungs,
         excludes=("all_pungs", "concealed_hand", "fully_concealed_hand", "three_concealed_pungs",
-                  "two_concealed_pungs"), reads=ON_KONGS),
+                  "two_concealed_pungs"), reads=ON_WIN),
     _combo(15, "four_pure_shifted_pungs", "Four Pure Shifted Pungs", "一色四节高", 48,
            ("pure_shifted_pungs", "pure_triple_chow", "all_pungs")),
     Fan(17, "three_kongs", "Three Kongs", "三杠", 32, lambda c: int(_kong_count(c) == 3), _kongs,
-        excludes=_KONG_FANS_EXCLUDED, reads=ON_KONGS),
+        excludes=_KONG_FANS_EXCLUDED, reads=ON_WIN),
     _combo(24, "pure_shifted_pungs", "Pure Shifted Pungs", "一色三节高", 24, ("pure_triple_chow",)),
     _combo(32, "triple_pung", "Triple Pung", "三同刻", 16),
     Fan(33, "three_concealed_pungs", "Three Concealed Pungs", "三暗刻", 16,
-        lambda c: int(c.concealed_pungs == 3), _pungs, excludes=("two_concealed_pungs",), reads=ON_KONGS),
+        lambda c: int(c.concealed_pungs == 3), _pungs, excludes=("two_concealed_pungs",), reads=ON_WIN),
     _combo(42, "mixed_shifted_pungs", "Mixed Shifted Pungs", "三色三节高", 8),
     Fan(48, "all_pungs", "All Pungs", "碰碰和", 6, lambda c: int(len(c.pungs) == 4), _pungs, reads=ON_PUNGS),
     Fan(53, "two_concealed_kongs", "Two Concealed Kongs", "双暗杠", 6,
         lambda c: int(c.concealed_kongs >= 2), _kongs,
-        excludes=("concealed_kong", "two_concealed_pungs"), reads=ON_KONGS),
+        excludes=("concealed_kong", "two_concealed_pungs"), reads=ON_WIN),
     Fan(57, "two_melded_kongs", "Two Melded Kongs", "双明杠", 4,
-        lambda c: int(c.melded_kongs >= 2), _kongs, excludes=("melded_kong",), reads=ON_KONGS),
+        lambda c: int(c.melded_kongs >= 2), _kongs, excludes=("melded_kong",), reads=ON_WIN),
     _combo(65, "double_pung", "Double Pung", "双同刻", 2),
     Fan(66, "two_concealed_pungs", "Two Concealed Pungs", "双暗刻", 2,
-        lambda c: int(c.concealed_pungs == 2), _pungs, reads=ON_KONGS),
-    Fan(67, "concealed_kong", "Concealed Kong", "暗杠", 2, lambda c: int(c.concealed_kongs >= 1), _kongs, reads=ON_KONGS),
-    Fan(74, "melded_kong", "Melded Kong", "明杠", 1, lambda c: int(c.melded_kongs >= 1), _kongs, reads=ON_KONGS),
+        lambda c: int(c.concealed_pungs == 2), _pungs, reads=ON_WIN),
+    Fan(67, "concealed_kong", "Concealed Kong", "暗杠", 2, lambda c: int(c.concealed_kongs >= 1), _kongs, reads=ON_WIN),
+    Fan(74, "melded_kong", "Melded Kong", "明杠", 1, lambda c: int(c.melded_kongs >= 1), _kongs, reads=ON_WIN),
     Fan(82, "concealed_kong_and_melded_kong", "Concealed Kong and Melded Kong", "明暗杠", 5,
-        lambda c: int(_mixed_kongs_fan(c)), _kongs, excludes=("melded_kong", "concealed_kong"), reads=ON_KONGS),
+        lambda c: int(_mixed_kongs_fan(c)), _kongs, excludes=("melded_kong", "concealed_kong"), reads=ON_WIN),
 )
