@@ -138,6 +138,8 @@ for col, (label, pred) in zip(b[3:6], JUMPS.items()):
 b[6].button("next finding ⚠", on_click=_jump, args=(lambda e: e.seq in finding_seqs,),
             width="stretch", disabled=not finding_seqs)
 st.slider("Event", 0, last, key="rp_seq")
+if finding_seqs:
+    st.caption("⚠ findings at events " + ", ".join(str(x) for x in finding_seqs))
 if ss.get("rp_notice"):
     st.caption(ss.pop("rp_notice"))
 

@@ -207,8 +207,13 @@ def test_replay_finding_marked_at_its_event(data_dir, open_page):
     result = [int(x) for x in src.pmn_tags()["Result"].split()]
     at = open_page(data_dir, "replay", game=src.PMN_GAME, seq="0")
     assert "Findings in this game: 1" in [e.label for e in at.expander]
+    # the finding is at the score_reported event carrying the PMN Result line
+    report = next(e.seq for e in _events(data_dir, src.PMN_GAME)
+                  if e.type == "score_reported" and e.payload.score_changes == result)
+    assert f"⚠ findings at events {report}" in [c.value for c in at.caption]
     {b.label: b for b in at.button}["next finding ⚠"].click().run()
     seq = at.slider[0].value
+    assert seq == report
     errors = [e.value for e in at.error]
     assert len(errors) == 1 and "reported_score_mismatch" in errors[0]
     assert f"reported {result}" in errors[0] and "computed [-40, 28, -16, 28]" in errors[0]
