@@ -17,6 +17,8 @@ from dashboard.table import event_html, table_html
 from eventlog.store.base import CorruptEvent, GameNotFound
 
 PAGE = "views/replay.py"
+#: The view showing every seat's concealed tiles; "seat N" shows only seat N's.
+ALL_HANDS = "all hands"
 ss = st.session_state
 
 #: Jump targets: button label → event types (a claim takes a discard: chow, pung, melded kong).
@@ -43,7 +45,7 @@ if link != ss.get("rp_link"):
             st.stop()
         ss.rp_game = game_q
         ss.rp_seq_wanted = seq_q
-        ss.rp_view = f"seat {seat_q}" if seat_q in ("0", "1", "2", "3") else "all four hands"
+        ss.rp_view = f"seat {seat_q}" if seat_q in ("0", "1", "2", "3") else ALL_HANDS
 
 if ss.get("rp_game") not in ids:
     ss.rp_game = ids[0]
@@ -53,7 +55,7 @@ def _game_changed() -> None:
     ss.rp_seq = 0
 
 
-top = st.columns([3, 2, 4])
+top = st.columns([5, 3, 6])
 rulesets = {g["game_id"]: g["ruleset"] for g in games}
 game_id = top[0].selectbox("Game", ids, key="rp_game", on_change=_game_changed,
                            format_func=lambda g: f"{g}  ({rulesets[g]})")
@@ -125,9 +127,9 @@ with top[1]:
                                   f"(event {hand_starts[k]})",
         )
 with top[2]:
-    view = st.radio("View", ["all four hands", "seat 0", "seat 1", "seat 2", "seat 3"],
+    view = st.radio("View", [ALL_HANDS, "seat 0", "seat 1", "seat 2", "seat 3"],
                     key="rp_view", horizontal=True)
-seat = None if view == "all four hands" else int(view.split()[1])
+seat = None if view == ALL_HANDS else int(view.split()[1])
 
 b = st.columns(7)
 b[0].button("⏮ start", on_click=_go, args=(0,), width="stretch")
