@@ -79,15 +79,22 @@ _GREEN = frozenset({10, 11, 12, 14, 16, 32})  # T2 T3 T4 T6 T8 發
 _REVERSIBLE = frozenset({18, 19, 20, 21, 22, 25, 26, 10, 12, 13, 14, 16, 17, 33})
 
 
+_SUIT_KINDS = tuple(frozenset(range(9 * s, 9 * s + 9)) for s in range(3))
+_WINDS = frozenset(range(27, 31))
+_DRAGONS = frozenset(range(31, 34))
+_HONORS = _WINDS | _DRAGONS
+_SIMPLES = frozenset(range(27)) - _TERMINALS
+_TERMINALS_OR_HONORS = _TERMINALS | _HONORS
+
+
 @lru_cache(maxsize=1 << 14)
 def facts_of(kinds: frozenset[int]) -> Facts:
     """:class:`Facts` for a set of tile kinds (memoised)."""
-    suits = sum(1 for s in range(3) if any(9 * s <= t < 9 * s + 9 for t in kinds))
-    honors = [t for t in kinds if t >= 27]
-    numbered = [t for t in kinds if t < 27]
+    numbered = kinds - _HONORS
     ranks = {t % 9 + 1 for t in numbered}
+    has_honors = len(numbered) < len(kinds)
     rank_range = None
-    if not honors and ranks:
+    if not has_honors and ranks:
         if max(ranks) <= 4:
             rank_range = "lower_four" if 4 in ranks else "lower_tiles"
         elif min(ranks) >= 6:
@@ -95,16 +102,16 @@ def facts_of(kinds: frozenset[int]) -> Facts:
         elif min(ranks) >= 4 and max(ranks) <= 6:
             rank_range = "middle_tiles"
     return Facts(
-        suits=suits,
-        has_honors=bool(honors),
-        has_winds=any(27 <= t <= 30 for t in kinds),
-        has_dragons=any(t >= 31 for t in kinds),
-        all_simples=all(t < 27 and t not in _TERMINALS for t in kinds),
+        suits=sum(1 for suit in _SUIT_KINDS if not kinds.isdisjoint(suit)),
+        has_honors=has_honors,
+        has_winds=not kinds.isdisjoint(_WINDS),
+        has_dragons=not kinds.isdisjoint(_DRAGONS),
+        all_simples=kinds <= _SIMPLES,
         all_reversible=kinds <= _REVERSIBLE,
         all_green=kinds <= _GREEN,
         all_honors=not numbered,
         all_terminals=kinds <= _TERMINALS,
-        all_terminals_or_honors=all(t >= 27 or t in _TERMINALS for t in kinds),
+        all_terminals_or_honors=kinds <= _TERMINALS_OR_HONORS,
         rank_range=rank_range,
     )
 

@@ -19,7 +19,6 @@ from .context import McrInputError, prepare, readings
 
 __all__ = ["score", "McrInputError", "evaluate"]
 
-_POINTS = {f.id: f.points for f in FANS}
 _NUMBER = {f.id: f.number for f in FANS}
 _BY_NUMBER = {f.number: f for f in FANS}
 _CHICKEN = FAN_BY_ID["chicken_hand"]
@@ -55,30 +54,32 @@ _GROUPS = tuple(
 _DIRECT = tuple((f.number, f.count) for f in _SCORED if f.reads is None)
 
 
+#: fan number -> its exclusions as (fan number, instances not counted; 0 = all of them)
+_EXCLUDES = {
+    f.number: tuple((_NUMBER[ex], 0) if isinstance(ex, str) else (_NUMBER[ex[0]], ex[1]) for ex in f.excludes)
+    for f in FANS if f.excludes
+}
+_POINTS = {f.number: f.points for f in FANS}
+
+
 @lru_cache(maxsize=1 << 14)
 def _exclude(found: tuple[tuple[int, int], ...]) -> tuple[tuple[tuple[int, int], ...], int]:
     """Apply the exclusions to ``found`` ((fan number, count) in table order): in table order,
     a fan that is itself excluded excludes nothing; Chicken Hand when nothing is left.
     Returns (what counts, its total without flowers)."""
-    left = {_BY_NUMBER[num].id: n for num, n in found}
+    left = dict(found)
     for num, _ in found:
-        fan = _BY_NUMBER[num]
-        if fan.id not in left:
+        if num not in left or num not in _EXCLUDES:
             continue
-        for ex in fan.excludes:
-            if isinstance(ex, str):
-                left.pop(ex, None)
-            else:  # (fan id, how many of its instances are not counted)
-                target, k = ex
-                n = left.get(target, 0) - k
-                if n > 0:
-                    left[target] = n
-                else:
-                    left.pop(target, None)
+        for target, k in _EXCLUDES[num]:
+            n = left.get(target, 0) - k
+            if k and n > 0:
+                left[target] = n
+            else:
+                left.pop(target, None)
     if not left:
-        left[_CHICKEN.id] = 1
-    out = tuple(sorted((_NUMBER[fid], n) for fid, n in left.items()))
-    return out, sum(_POINTS[fid] * n for fid, n in left.items())
+        left[_CHICKEN.number] = 1
+    return tuple(sorted(left.items())), sum(_POINTS[num] * n for num, n in left.items())
 
 
 def _evaluate(ctx: WinContext) -> tuple[tuple[tuple[int, int], ...], int]:
