@@ -179,3 +179,17 @@ def test_false_win_pays_the_penalty_and_settles_as_a_draw():
     assert [f.rule_id for f in res.findings] == ["false_win"]
     assert res.state.scores == (14, -30, 6, 10)
     assert sum(res.state.scores) == 0
+
+
+def test_exhaustive_draw_settles_jing_and_the_optional_dealer_payment():
+    # One drawable tile (dead_wall_tiles = 82): S draws it, discards, nobody wins → 流局.
+    # Jing (§9.1, §8.2): E 白 (2), S 中 (1), N 中 (1) → E +4, S 0, W −4, N 0; with
+    # draw_dealer_pays = 5 the dealer also pays 5 to each → E −11, S +5, W +1, N +5.
+    tail = [ev.TileDrawn(seat=1, tile="B1"), ev.TileDiscarded(seat=1, tile="B1"), ev.ExhaustiveDraw(),
+            ev.HandEnded(hand_number=1)]
+    plain = run(as_events(after_discard("F2", *tail, options={"dead_wall_tiles": 82})), mode="strict")
+    assert plain.state.scores == (4, 0, -4, 0)
+    paid = run(as_events(after_discard("F2", *tail, options={"dead_wall_tiles": 82, "draw_dealer_pays": 5})),
+               mode="strict")
+    assert paid.state.scores == (-11, 5, 1, 5)
+    assert paid.state.hands[0].exhaustive_draw
