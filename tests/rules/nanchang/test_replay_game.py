@@ -119,3 +119,19 @@ def test_kong_on_a_discard_then_kong_replacement_win():
     [w] = res.state.wins
     assert w.score.evaluation.conditions == ("self_drawn", "kong_replacement", "deguo_in_deguo")
     assert w.score.components.as_dict()["kong"] == [-1, 3, -1, -1]
+
+
+def test_heavenly_hands_replayed_from_the_deal():
+    # Example 14: the dealer's 14 dealt tiles win before any discard (天胡, flat 20 from
+    # each; 精钓天胡 40, §6.11); jing settled as usual.
+    from eventlog import events as ev
+
+    for case_id, totals in (("nc-ex14a", (56, -16, -16, -24)), ("nc-ex14b", (126, -42, -42, -42))):
+        case = CASES[case_id]
+        deal = {s: " ".join(p["concealed"]) for s, p in enumerate(case["players"])}
+        deal[0] += " " + case["outcome"]["win_tile"]
+        res = _hand(deal, [ev.WinDeclared(seat=0, tile=case["outcome"]["win_tile"], self_drawn=True)],
+                    indicator=case["indicator"])
+        assert res.state.scores == totals, case_id
+        [w] = res.state.wins
+        assert w.score.evaluation.shape == "heavenly"
