@@ -193,3 +193,30 @@ def test_exhaustive_draw_settles_jing_and_the_optional_dealer_payment():
                mode="strict")
     assert paid.state.scores == (-11, 5, 1, 5)
     assert paid.state.hands[0].exhaustive_draw
+
+
+def _with_wall(indicator_at_3rd_from_tail: str, shown: str, options=None):
+    """DEAL with a full 136-tile wall (dealt part first) whose undealt part has
+    ``indicator_at_3rd_from_tail`` third from the tail: with dice 1+1 (s = 2) the indicator is
+    the top tile of stack #2 from the tail, taken 3rd by tail draws (top then bottom, §3.1)."""
+    from replayer import tiles as T
+
+    dealt = [t for s in range(4) for t in DEAL[s].split()]
+    left = [4] * 34
+    for t in dealt:
+        left[T.index(t)] -= 1
+    left[T.index(indicator_at_3rd_from_tail)] -= 1
+    rest = [T.code(i) for i in range(34) for _ in range(left[i])]
+    undealt = rest[:-2] + [indicator_at_3rd_from_tail] + rest[-2:]
+    ps = new_game(options) + [ev.HandStarted(hand_number=1, prevalent_wind="F1", dealer=0, wall=dealt + undealt)]
+    ps += [ev.TilesDealt(seat=s, tiles=DEAL[s].split()) for s in range(4)]
+    ps.append(ev.WildcardIndicatorRevealed(indicator=shown, dice=[1, 1]))
+    return ps
+
+
+def test_indicator_position_from_the_dice_when_the_wall_is_known():
+    assert rules(_with_wall("J3", "J3")) == []
+    assert rules(_with_wall("J3", "J2")) == [(6, "indicator_position")]
+    # indicator_removed (A-1): the indicator leaves the wall, one tile fewer to draw
+    res = run(as_events(_with_wall("J3", "J3", {"indicator_removed": True})), mode="strict")
+    assert res.state.wall_remaining == 136 - 53 - 1 == len(res.state.wall)
