@@ -269,8 +269,6 @@ def games(server: ServerOpt = None, data: DataOpt = None) -> None:
     console.print(f"{len(infos)} games")
 
 
-def main() -> None:  # pragma: no cover - console entry
-    app()
 
 
 # ----------------------------------------------------------------------------- ingest
@@ -726,3 +724,26 @@ def score(
     console.print(f"total {res.total} ({res.total_without_flowers} without flowers)")
     if not res.meets_minimum:
         raise CliError(f"not a legal win: {res.total_without_flowers} fans without flowers, below the 8-fan minimum")
+
+
+# ----------------------------------------------------------------------------- plug-ins
+def _register_plugins() -> None:
+    """Commands that live beside their subsystem: export/stats (analytics), dashboard,
+    simulate. Each module offers ``register(app)``; a missing one is skipped."""
+    import importlib
+
+    for mod in ("analytics.cli", "dashboard.cli", "replayer.simulate.cli"):
+        try:
+            module = importlib.import_module(mod)
+        except ModuleNotFoundError as e:
+            if e.name and mod.startswith(e.name):
+                continue
+            raise
+        module.register(app)
+
+
+_register_plugins()
+
+
+def main() -> None:  # pragma: no cover - console entry
+    app()
