@@ -148,7 +148,7 @@ def _minus(c: tuple[int, ...], i: int, n: int) -> tuple[int, ...] | None:
     return tuple(x)
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=1 << 18)
 def _shape_fill(shape: str, real: tuple[int, ...], wild: int, melds_ok: bool, qixing_wild: str) -> tuple[int, ...] | None:
     """The stand-ins of ``wild`` wildcards making ``real`` into ``shape``, or None. For the
     regular shapes the stand-ins are only computed when asked (see :func:`_standins`);
@@ -192,8 +192,16 @@ def _splits(n1: int, n2: int):
 
 
 def _shape_options(win_counts: tuple[int, ...], wildable: tuple[int, int], kinds: JingKinds,
-                   melds: tuple[MeldInfo, ...], options: NanchangOptions):
-    """Per enabled shape: the fewest-wild feasible split ``(a, b, stand-ins)`` or None."""
+                   melds: tuple[MeldInfo, ...], options: NanchangOptions) -> dict:
+    """Per enabled shape: the fewest-wild feasible split ``(a, b, stand-ins)`` or None.
+    Memoised on the tile-count vector (with the wildable jing, meld kinds and options)."""
+    meld_kinds = tuple(sorted(m.kind for m in melds))
+    return dict(_shape_options_cached(win_counts, wildable, kinds, meld_kinds, options))
+
+
+@lru_cache(maxsize=1 << 16)
+def _shape_options_cached(win_counts: tuple[int, ...], wildable: tuple[int, int], kinds: JingKinds,
+                          meld_kinds: tuple[str, ...], options: NanchangOptions) -> tuple:
     j1, j2 = kinds.indices
     out = {}
     for shape in SHAPES:
@@ -202,11 +210,11 @@ def _shape_options(win_counts: tuple[int, ...], wildable: tuple[int, int], kinds
         if shape == "seven_star_rotten" and not (options.shisanlan and options.qixing):
             continue
         if shape == "big_seven_pairs":
-            melds_ok = all(m.kind != "chow" for m in melds)
+            melds_ok = "chow" not in meld_kinds
         elif shape == "standard":
             melds_ok = True
         else:
-            melds_ok = not melds
+            melds_ok = not meld_kinds
         found = None
         splits = _splits(*wildable)
         if shape != "seven_star_rotten" and len(splits) > 1:
@@ -229,7 +237,7 @@ def _shape_options(win_counts: tuple[int, ...], wildable: tuple[int, int], kinds
                 found = (a, b, fill)
                 break
         out[shape] = found
-    return out
+    return tuple(out.items())
 
 
 def winning_shapes(tiles: tuple[str, ...], melds: tuple[MeldInfo, ...], kinds: JingKinds,
@@ -302,6 +310,7 @@ def clear_caches() -> None:
     """Forget every memoised shape check (the evaluator's and the shared decomposition's
     count-vector caches): for cold-cache benchmarks."""
     _shape_fill.cache_clear()
+    _shape_options_cached.cache_clear()
     _jingdiao.cache_clear()
     _dec._feasible.cache_clear()
     _dec.decompose.cache_clear()
