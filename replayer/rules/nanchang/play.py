@@ -167,6 +167,7 @@ class NanchangRuleset:
             other_tiles=13,
             dead_wall=self.options.dead_wall_tiles,
             chow="previous_seat",
+            honor_chows=True,  # 东南西北 any three, 中发白 (§5.2)
             multiple_winners="first_only",
             robbable_kongs=("added",),
             hand_ends_on_win=True,
