@@ -122,13 +122,29 @@ def _fan_lines(win: WinRecord) -> tuple[FanLine, ...]:
 
 
 def _compare_fans(computed: tuple[FanLine, ...], reported: tuple[tuple[str, int | None, int], ...]) -> bool:
+    """Same fans with the same counts? A reported name matches a computed line by either of
+    its names first (any ruleset), then through the MCR name table (aliases, numbers)."""
+
+    def key_of_line(f: FanLine) -> str:
+        return fan_key(f.name_zh or f.name_en)
+
+    by_name: dict[str, str] = {}
+    for f in computed:
+        for n in (f.name_en, f.name_zh, f.name_en.lower()):
+            if n:
+                by_name.setdefault(n, key_of_line(f))
+
+    def key_of_reported(name: str) -> str:
+        n = name.strip()
+        return by_name.get(n) or by_name.get(n.lower()) or fan_key(n)
+
     mine: dict[str, int] = {}
     for f in computed:
-        k = fan_key(f.name_zh or f.name_en)
+        k = key_of_line(f)
         mine[k] = mine.get(k, 0) + f.count
     theirs: dict[str, int] = {}
     for name, _points, count in reported:
-        k = fan_key(name)
+        k = key_of_reported(name)
         theirs[k] = theirs.get(k, 0) + count
     # Sources omit flowers from their fan lists when there are none; compare what both name.
     mine.pop("flower_tiles", None)
