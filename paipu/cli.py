@@ -546,6 +546,17 @@ def replay(
 
 # ----------------------------------------------------------------------------- score
 _WIND_LETTERS = ("E", "S", "W", "N")
+_SCORING_RULESETS = ("mcr", "nanchang")
+
+
+def _situation_json(sit) -> dict[str, Any]:
+    """A WinSituation in the vector schema (what score_case reads)."""
+    import dataclasses
+
+    d = dataclasses.asdict(sit)
+    d["hand"] = list(sit.hand)
+    d["melds"] = [{**dataclasses.asdict(m), "tiles": list(m.tiles)} for m in sit.melds]
+    return d
 
 
 def _parse_meld(text: str):
@@ -587,32 +598,12 @@ def _parse_meld(text: str):
     raise CliError(f"--meld {text!r}: TYPE must be chow, pung, kong or ckong")
 
 
-def _mcr_case_json(case_id: Any, result) -> dict[str, Any]:
-    if not result.is_win:
-        return {"id": case_id, "error": result.error or "not a winning hand"}
-    if not result.meets_minimum:
-        return {
-            "id": case_id,
-            "error": f"below the 8-fan minimum: {result.total_without_flowers} fans without flowers "
-            f"(flowers do not count toward it)",
-        }
-    return {
-        "id": case_id,
-        "fans": [
-            {"name_en": f.name_en, "name_zh": f.name_zh, "points": f.points, "count": f.count}
-            for f in result.fans
-        ],
-        "total": result.total,
-    }
+def _score_vectors(ruleset: str, vectors: Path, out: Optional[Path]) -> None:
+    """``score --vectors FILE``: one JSON line out per situation, scored by the ruleset's
+    ``vectors.score_lines`` (schemas: tests/data/<ruleset>/README.md)."""
+    import importlib
 
-
-def _score_nanchang(vectors: Optional[Path], out: Optional[Path]) -> None:
-    """``score --ruleset nanchang --vectors FILE``: one JSON line per end-of-hand situation
-    (schema: tests/data/nanchang/README.md), see replayer.rules.nanchang.vectors."""
-    from replayer.rules.nanchang.vectors import score_lines
-
-    if vectors is None:
-        raise CliError("--ruleset nanchang scores end-of-hand situations: give --vectors FILE")
+    score_lines = importlib.import_module(f"replayer.rules.{ruleset}.vectors").score_lines
     src = sys.stdin if str(vectors) == "-" else vectors.open(encoding="utf-8")
     dst = out.open("w", encoding="utf-8") if out else sys.stdout
     n = 0
@@ -649,44 +640,18 @@ def score(
 ) -> None:
     """Score winning hands: in bulk from a vectors file (one JSON line out per case), or one
     hand given with --hand/--win, explained fan by fan with the tiles each fan counts."""
-    if ruleset == "nanchang":
-        _score_nanchang(vectors, out)
+    if ruleset not in _SCORING_RULESETS:
+        raise CliError(f"unknown ruleset {ruleset!r} for scoring (known: {', '.join(_SCORING_RULESETS)})")
+    if vectors is not None:
+        _score_vectors(ruleset, vectors, out)
         return
     if ruleset != "mcr":
-        raise CliError(f"unknown ruleset {ruleset!r} for scoring (known: mcr, nanchang)")
+        raise CliError(f"--ruleset {ruleset} scores end-of-hand situations: give --vectors FILE")
     from replayer import tiles as T
     from replayer.rules.mcr.fans.calculator import score as mcr_score
     from replayer.rules.mcr.situation import WinSituation
-    from replayer.rules.mcr.vectors import situation_from_json
+    from replayer.rules.mcr.vectors import score_case
 
-    if vectors is not None:
-        src = sys.stdin if str(vectors) == "-" else vectors.open(encoding="utf-8")
-        dst = out.open("w", encoding="utf-8") if out else sys.stdout
-        n = 0
-        try:
-            for lineno, line in enumerate(src, 1):
-                if not line.strip():
-                    continue
-                try:
-                    obj = json.loads(line)
-                    case_id = obj.get("id", lineno)
-                    res = _mcr_case_json(case_id, mcr_score(situation_from_json(obj)))
-                except (json.JSONDecodeError, KeyError, TypeError, ValueError) as e:
-                    res = {"id": lineno, "error": f"{vectors}:{lineno}: bad situation: {type(e).__name__}: {e}"}
-                    try:
-                        res["id"] = obj.get("id", lineno)  # type: ignore[possibly-undefined]
-                    except Exception:  # noqa: BLE001
-                        pass
-                dst.write(json.dumps(res, ensure_ascii=False) + "\n")
-                n += 1
-        finally:
-            if src is not sys.stdin:
-                src.close()
-            if out:
-                dst.close()
-        if out:
-            console.print(f"{n} cases scored -> {out}")
-        return
     if not hand or not win:
         raise CliError("give --vectors FILE, or --hand TILES and --win TILE (see --help)")
     for w, name in ((seat_wind, "--seat-wind"), (prevalent_wind, "--prevalent-wind")):
@@ -712,7 +677,7 @@ def score(
         raise CliError(f"hand + melds hold {n_tiles} tiles (a kong counts 3); a waiting hand holds 13")
     res = mcr_score(sit)
     if as_json:
-        print(json.dumps(_mcr_case_json("hand", res), ensure_ascii=False))
+        print(json.dumps(score_case({**_situation_json(sit), "id": "hand"}), ensure_ascii=False))
         return
     console.print(f"hand {T.to_unicode(sit.hand)} + {T.to_unicode(sit.win_tile)}  ({' '.join(sit.hand)} + {sit.win_tile})")
     if not res.is_win:

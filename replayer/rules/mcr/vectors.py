@@ -6,10 +6,12 @@ calculator's arguments for a situation (README "Passing a case to the oracle").
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from replayer.rules.shared.vector_lines import score_lines as _score_lines
 
 from .situation import FanResult, Meld, WinSituation
 
@@ -113,3 +115,35 @@ def oracle_args(s: WinSituation) -> tuple:
         tuple(pack), tuple(s.hand), s.win_tile, s.flowers, s.self_drawn, s.last_tile,
         s.kong_related, s.last_of_wall, _WIND_NUMBER[s.seat_wind], _WIND_NUMBER[s.prevalent_wind],
     )
+
+
+def score_case(obj: dict[str, Any]) -> dict[str, Any]:
+    """``paipu score --vectors`` output for one situation: ``{"id", "fans", "total"}`` for a
+    legal win (total includes flowers), else ``{"id", "error"}`` — not a winning shape, or
+    below the 8-fan minimum (flowers do not count toward it; tests/data/mcr/README.md)."""
+    from replayer.rules.mcr.fans.calculator import score
+
+    case_id = obj.get("id")
+    result = score(situation_from_json(obj))
+    if not result.is_win:
+        return {"id": case_id, "error": result.error or "not a winning hand"}
+    if not result.meets_minimum:
+        return {
+            "id": case_id,
+            "error": f"below the 8-fan minimum: {result.total_without_flowers} fans without flowers "
+            "(flowers do not count toward it)",
+        }
+    return {
+        "id": case_id,
+        "fans": [
+            {"name_en": f.name_en, "name_zh": f.name_zh, "points": f.points, "count": f.count}
+            for f in result.fans
+        ],
+        "total": result.total,
+    }
+
+
+def score_lines(lines: Iterable[str], *, source: str = "-") -> Iterator[dict[str, Any]]:
+    """Score every non-blank JSON line; a bad line gives ``{"id", "error"}`` naming
+    ``source`` and the line number."""
+    return _score_lines(lines, score_case, source=source)

@@ -12,6 +12,7 @@ import json
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from replayer.rules.shared.vector_lines import score_lines as _score_lines
 from replayer import tiles as _tiles
 from replayer.rules.nanchang.evaluate import WinEvaluation, WinInput, evaluate
 from replayer.rules.nanchang.options import NanchangOptions, parse_options
@@ -131,13 +132,4 @@ def score_case(obj: dict[str, Any]) -> dict[str, Any]:
 def score_lines(lines: Iterable[str], *, source: str = "-") -> Iterator[dict[str, Any]]:
     """Score every non-blank JSON line; a bad line gives ``{"id", "error"}`` naming
     ``source`` and the line number."""
-    for lineno, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        obj: Any = None
-        try:
-            obj = json.loads(line)
-            yield score_case(obj)
-        except (json.JSONDecodeError, KeyError, TypeError, ValueError, AttributeError) as e:
-            case_id = obj.get("id", lineno) if isinstance(obj, dict) else lineno
-            yield {"id": case_id, "error": f"{source}:{lineno}: bad situation: {type(e).__name__}: {e}"}
+    return _score_lines(lines, score_case, source=source)
