@@ -70,6 +70,9 @@ def _friendly(fn: Callable[..., Any]) -> Callable[..., Any]:
         except KeyboardInterrupt:
             err_console.print("interrupted")
             raise typer.Exit(130) from None
+        except BrokenPipeError:  # output piped into `head` and closed early
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            raise typer.Exit(0) from None
         except Exception as e:  # noqa: BLE001 - the one place that reports errors
             if _DEBUG["on"]:
                 raise
