@@ -79,39 +79,52 @@ _GREEN = frozenset({10, 11, 12, 14, 16, 32})  # T2 T3 T4 T6 T8 發
 _REVERSIBLE = frozenset({18, 19, 20, 21, 22, 25, 26, 10, 12, 13, 14, 16, 17, 33})
 
 
-_SUIT_KINDS = tuple(frozenset(range(9 * s, 9 * s + 9)) for s in range(3))
-_WINDS = frozenset(range(27, 31))
-_DRAGONS = frozenset(range(31, 34))
-_HONORS = _WINDS | _DRAGONS
-_SIMPLES = frozenset(range(27)) - _TERMINALS
-_TERMINALS_OR_HONORS = _TERMINALS | _HONORS
+def _mask(kinds) -> int:
+    return sum(1 << t for t in kinds)
+
+
+_SUIT_MASKS = tuple(0x1FF << 9 * s for s in range(3))
+_WINDS_MASK = _mask(range(27, 31))
+_DRAGONS_MASK = _mask(range(31, 34))
+_SIMPLES_MASK = _mask(t for t in range(27) if t not in _TERMINALS)
+_REVERSIBLE_MASK = _mask(_REVERSIBLE)
+_GREEN_MASK = _mask(_GREEN)
+_TERMINALS_MASK = _mask(_TERMINALS)
+_TERMINALS_OR_HONORS_MASK = _TERMINALS_MASK | _WINDS_MASK | _DRAGONS_MASK
+
+
+def facts_of(kinds: frozenset[int]) -> Facts:
+    """:class:`Facts` for a set of tile kinds."""
+    return facts_of_mask(_mask(kinds))
 
 
 @lru_cache(maxsize=1 << 14)
-def facts_of(kinds: frozenset[int]) -> Facts:
-    """:class:`Facts` for a set of tile kinds (memoised)."""
-    numbered = kinds - _HONORS
-    ranks = {t % 9 + 1 for t in numbered}
-    has_honors = len(numbered) < len(kinds)
+def facts_of_mask(mask: int) -> Facts:
+    """:class:`Facts` for a set of tile kinds given as a bit mask (bit ``t`` for tile kind
+    ``t``), memoised."""
+    numbered = mask & 0x7FFFFFF  # bits 0..26
+    ranks = (numbered | numbered >> 9 | numbered >> 18) & 0x1FF  # bit r - 1 for rank r
+    has_honors = numbered != mask
     rank_range = None
     if not has_honors and ranks:
-        if max(ranks) <= 4:
-            rank_range = "lower_four" if 4 in ranks else "lower_tiles"
-        elif min(ranks) >= 6:
-            rank_range = "upper_four" if 6 in ranks else "upper_tiles"
-        elif min(ranks) >= 4 and max(ranks) <= 6:
+        low, high = (ranks & -ranks).bit_length(), ranks.bit_length()  # lowest, highest rank
+        if high <= 4:
+            rank_range = "lower_four" if ranks & 1 << 3 else "lower_tiles"
+        elif low >= 6:
+            rank_range = "upper_four" if ranks & 1 << 5 else "upper_tiles"
+        elif low >= 4 and high <= 6:
             rank_range = "middle_tiles"
     return Facts(
-        suits=sum(1 for suit in _SUIT_KINDS if not kinds.isdisjoint(suit)),
+        suits=sum(1 for suit in _SUIT_MASKS if mask & suit),
         has_honors=has_honors,
-        has_winds=not kinds.isdisjoint(_WINDS),
-        has_dragons=not kinds.isdisjoint(_DRAGONS),
-        all_simples=kinds <= _SIMPLES,
-        all_reversible=kinds <= _REVERSIBLE,
-        all_green=kinds <= _GREEN,
+        has_winds=bool(mask & _WINDS_MASK),
+        has_dragons=bool(mask & _DRAGONS_MASK),
+        all_simples=not mask & ~_SIMPLES_MASK,
+        all_reversible=not mask & ~_REVERSIBLE_MASK,
+        all_green=not mask & ~_GREEN_MASK,
         all_honors=not numbered,
-        all_terminals=kinds <= _TERMINALS,
-        all_terminals_or_honors=kinds <= _TERMINALS_OR_HONORS,
+        all_terminals=not mask & ~_TERMINALS_MASK,
+        all_terminals_or_honors=not mask & ~_TERMINALS_OR_HONORS_MASK,
         rank_range=rank_range,
     )
 

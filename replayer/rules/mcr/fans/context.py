@@ -23,7 +23,7 @@ from replayer.rules.shared.shapes import (
 
 from ..options import McrOptions
 from ..situation import WinSituation
-from .base import Facts, WinContext, facts_of
+from .base import Facts, WinContext, facts_of_mask
 from .combine import chow_fans, pung_fans
 
 _WIND = {"E": 27, "S": 28, "W": 29, "N": 30}
@@ -61,6 +61,7 @@ class Hand(NamedTuple):
 _new = tuple.__new__
 
 _INDEX = {code: i for i, code in enumerate(T.PLAYING_TILES)}
+_BIT = tuple(1 << t for t in range(34))
 #: Every well-formed meld written in ascending tile order: (type, codes) -> dense tiles.
 _MELD_TILES: dict[tuple[str, tuple[str, ...]], tuple[int, ...]] = {}
 for _t, _code in enumerate(T.PLAYING_TILES):
@@ -166,7 +167,7 @@ def prepare(s: WinSituation) -> Hand:
     return _new(Hand, (
         tuple(standing), tuple(melds), counts, win, s.self_drawn, last_tile, kong_win,
         s.last_of_wall, _WIND[s.seat_wind], _WIND[s.prevalent_wind], s.flowers,
-        facts_of(frozenset(compress(range(34), counts))),
+        facts_of_mask(sum(map(_BIT.__getitem__, compress(range(34), counts)))),
         meld_sets, meld_chows_t, meld_pungs_t, melded_kongs, concealed_kongs,
         len(melds) - concealed_kongs,
     ))
