@@ -46,6 +46,7 @@ WHOLE_HAND_CACHES = (decompose.decompose, decompose.waits, decompose._wild_split
 PIECE_CACHES = (decompose._numbered_block, decompose._honor_block, decompose._block_complete,
                 decompose._block_groups_numbered, decompose._block_groups_honor,
                 decompose._block_additions, base.facts_of_mask, combine.chow_fans, combine.pung_fans,
+                combine._two_chow_fan, combine._three_chow_fan, combine._two_pung_fan, combine._three_pung_fan,
                 calculator._exclude) + _GROUPS
 
 

@@ -53,8 +53,28 @@ def _first(patterns, *args) -> str | None:
     return None
 
 
+# The pattern tests of two and three sets, memoised on their tiles (at most a few thousand
+# keys each): a reading that was never met is then built from tests met before.
+
+
+@lru_cache(maxsize=None)
 def _two_chow_fan(a: int, b: int) -> str | None:
     return _first(TWO_CHOW_PATTERNS, a, b)
+
+
+@lru_cache(maxsize=None)
+def _three_chow_fan(three: tuple[int, int, int]) -> str | None:
+    return _first(THREE_CHOW_PATTERNS, three)
+
+
+@lru_cache(maxsize=None)
+def _two_pung_fan(a: int, b: int) -> str | None:
+    return _first(TWO_PUNG_PATTERNS, a, b)
+
+
+@lru_cache(maxsize=None)
+def _three_pung_fan(three: tuple[int, int, int]) -> str | None:
+    return _first(THREE_PUNG_PATTERNS, three)
 
 
 def _limit_pairs(found: list[tuple[str, int, int]], limit: int) -> list[tuple[str, int, int]]:
@@ -86,7 +106,7 @@ def chow_fans(chows: tuple[int, ...], pair: int) -> Found:
             return ((fid, tuple(_chow(t) for t in chows)),)
         for i, j, k, free in _TRIPLES:
             three = (chows[i], chows[j], chows[k])
-            fid = _first(THREE_CHOW_PATTERNS, three)
+            fid = _three_chow_fan(three)
             if fid:
                 out = [(fid, tuple(_chow(t) for t in three))]
                 extra = [(_two_chow_fan(t, chows[free]), t) for t in three]
@@ -99,7 +119,7 @@ def chow_fans(chows: tuple[int, ...], pair: int) -> Found:
         limit = 3
     else:
         if n == 3:
-            fid = _first(THREE_CHOW_PATTERNS, chows)
+            fid = _three_chow_fan(chows)
             if fid:
                 return ((fid, tuple(_chow(t) for t in chows)),)
         limit = 2 if n == 3 else 1
@@ -128,22 +148,22 @@ def pung_fans(pungs: tuple[int, ...]) -> Found:
             return ((fid, tuple(_pung(t) for t in pungs)),)
         for i, j, k, free in _TRIPLES:
             three = (pungs[i], pungs[j], pungs[k])
-            fid = _first(THREE_PUNG_PATTERNS, three)
+            fid = _three_pung_fan(three)
             if fid:
                 out = [(fid, tuple(_pung(t) for t in three))]
                 for t in sorted((i, j, k)):
-                    two = _first(TWO_PUNG_PATTERNS, pungs[t], pungs[free])
+                    two = _two_pung_fan(pungs[t], pungs[free])
                     if two:
                         out.append((two, (_pung(pungs[t]), _pung(pungs[free]))))
                         break
                 return tuple(out)
     elif n == 3:
-        fid = _first(THREE_PUNG_PATTERNS, pungs)
+        fid = _three_pung_fan(pungs)
         if fid:
             return ((fid, tuple(_pung(t) for t in pungs)),)
     out = []
     for a, b in combinations(pungs, 2):
-        two = _first(TWO_PUNG_PATTERNS, a, b)
+        two = _two_pung_fan(a, b)
         if two:
             out.append((two, (_pung(a), _pung(b))))
     return tuple(out)
