@@ -168,6 +168,15 @@ def codes(tiles) -> tuple[str, ...]:
     return tuple(map(PLAYING_TILES.__getitem__, tiles))
 
 
+#: The codes of every chow, pung, kong and pair, by its dense tiles.
+_SET_CODES: dict[tuple[int, ...], tuple[str, ...]] = {}
+for _t in range(34):
+    for _n in (2, 3, 4):
+        _SET_CODES[(_t,) * _n] = codes((_t,) * _n)
+    if _t < 27 and _t % 9 <= 6:
+        _SET_CODES[(_t, _t + 1, _t + 2)] = codes((_t, _t + 1, _t + 2))
+
+
 def all_tiles(ctx: WinContext) -> Tiles:
     """The whole hand as one group (for fans about every tile)."""
     return _all_tiles(ctx.counts)
@@ -197,7 +206,8 @@ def combo_count(fan_id: str) -> Callable[[WinContext], int]:
 
 def combo_tiles(fan_id: str) -> Callable[[WinContext], Tiles]:
     def on(ctx: WinContext) -> Tiles:
-        return tuple([codes(chain.from_iterable(sets)) for fid, sets in ctx.combos if fid == fan_id])
+        return tuple([tuple(chain.from_iterable(map(_SET_CODES.__getitem__, sets)))
+                      for fid, sets in ctx.combos if fid == fan_id])
 
     return on
 
@@ -206,6 +216,6 @@ def sets_where(pred: Callable[[str, tuple[int, ...]], bool]) -> Callable[[WinCon
     """``on`` function listing the sets that satisfy ``pred(kind, tiles)``."""
 
     def on(ctx: WinContext) -> Tiles:
-        return tuple([codes(tiles) for kind, tiles in ctx.sets if pred(kind, tiles)])
+        return tuple([_SET_CODES[tiles] for kind, tiles in ctx.sets if pred(kind, tiles)])
 
     return on

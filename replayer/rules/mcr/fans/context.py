@@ -61,7 +61,8 @@ class Hand(NamedTuple):
 _new = tuple.__new__
 
 _INDEX = {code: i for i, code in enumerate(T.PLAYING_TILES)}
-_BIT = tuple(1 << t for t in range(34))
+_KINDS = range(34)
+_BIT = tuple(1 << t for t in _KINDS)
 #: Every well-formed meld written in ascending tile order: (type, codes) -> dense tiles.
 _MELD_TILES: dict[tuple[str, tuple[str, ...]], tuple[int, ...]] = {}
 for _t, _code in enumerate(T.PLAYING_TILES):
@@ -127,15 +128,16 @@ def prepare(s: WinSituation) -> Hand:
             f"hand: {len(s.hand)} tiles with {len(s.melds)} melds, expected {expected} (without the winning tile)"
         )
     try:
-        for t in s.hand:
-            standing[_INDEX[t]] += 1
+        for t in map(_INDEX.__getitem__, s.hand):
+            standing[t] += 1
     except KeyError:
         for t in s.hand:
             _idx(t, "hand")  # raises naming the tile
         raise
     win = _idx(s.win_tile, "win_tile")
     standing[win] += 1
-    counts = tuple(map(int.__add__, standing, fixed)) if melds else tuple(standing)
+    concealed_tiles = tuple(standing)
+    counts = tuple(map(int.__add__, standing, fixed)) if melds else concealed_tiles
     if max(counts) > 4:
         over = [T.PLAYING_TILES[i] for i, c in enumerate(counts) if c > 4]
         raise McrInputError(f"more than four copies of {', '.join(over)}")
@@ -165,9 +167,9 @@ def prepare(s: WinSituation) -> Hand:
     else:
         meld_sets = meld_chows_t = meld_pungs_t = ()
     return _new(Hand, (
-        tuple(standing), tuple(melds), counts, win, s.self_drawn, last_tile, kong_win,
+        concealed_tiles, tuple(melds), counts, win, s.self_drawn, last_tile, kong_win,
         s.last_of_wall, _WIND[s.seat_wind], _WIND[s.prevalent_wind], s.flowers,
-        facts_of_mask(sum(map(_BIT.__getitem__, compress(range(34), counts)))),
+        facts_of_mask(sum(map(_BIT.__getitem__, compress(_KINDS, counts)))),
         meld_sets, meld_chows_t, meld_pungs_t, melded_kongs, concealed_kongs,
         len(melds) - concealed_kongs,
     ))
