@@ -21,7 +21,7 @@ import typer
 from rich.console import Console
 
 from replayer.simulate.bots import BOTS
-from replayer.simulate.engine import SimulationConfig, simulate, simulate_game
+from replayer.simulate.engine import SimulationConfig, simulate_game
 
 __all__ = ["register", "run_simulation"]
 
@@ -45,24 +45,28 @@ class _Summary:
                 f"({self.self_drawn} self-drawn), {self.draws} exhaustive draws → {where}")
 
 
-def _one(args: tuple[SimulationConfig, int]) -> tuple[str, tuple[Any, ...], bytes, tuple[int, int, int, int, int]]:
-    config, game = args
+def _one(args: tuple[SimulationConfig, int, bool]) -> tuple[str, Any, tuple[int, int, int, int, int]]:
+    """Game ``game`` of ``config``: its id, its JSONL bytes (``lines``) or its events, and
+    (hands, events, wins, self-drawn wins, exhaustive draws)."""
+    config, game, lines = args
     g = simulate_game(config, game)
     draws = sum(1 for e in g.events if e.type == "exhaustive_draw")
     self_drawn = sum(1 for w in g.wins if w.action.kind == "self_drawn_win")
-    return g.game_id, g.events, b"".join(g.jsonl_lines()), (g.hands, len(g.events), len(g.wins), self_drawn, draws)
+    body: Any = b"".join(g.jsonl_lines()) if lines else g.events
+    return g.game_id, body, (g.hands, len(g.events), len(g.wins), self_drawn, draws)
 
 
-def _games(config: SimulationConfig, games: int, jobs: int) -> Iterator[tuple[str, tuple[Any, ...], bytes, tuple[int, ...]]]:
+def _games(config: SimulationConfig, games: int, jobs: int, lines: bool) -> Iterator[tuple[str, Any, tuple[int, ...]]]:
     if jobs <= 1:
-        for g in simulate(config, games):
-            draws = sum(1 for e in g.events if e.type == "exhaustive_draw")
-            self_drawn = sum(1 for w in g.wins if w.action.kind == "self_drawn_win")
-            yield g.game_id, g.events, b"".join(g.jsonl_lines()), (g.hands, len(g.events), len(g.wins), self_drawn, draws)
+        for g in range(games):
+            yield _one((config, g, lines))
         return
+    window = jobs * 16  # games in flight: bounded memory for any --games
     with ProcessPoolExecutor(max_workers=jobs) as pool:
-        # map() keeps game order: the output does not depend on the number of workers
-        yield from pool.map(_one, ((config, g) for g in range(games)), chunksize=4)
+        for start in range(0, games, window):
+            # map() keeps game order: the output does not depend on the number of workers
+            todo = [(config, g, lines) for g in range(start, min(start + window, games))]
+            yield from pool.map(_one, todo, chunksize=2)
 
 
 def run_simulation(config: SimulationConfig, games: int, *, out: Path | None = None, data: Path | None = None,
@@ -74,11 +78,11 @@ def run_simulation(config: SimulationConfig, games: int, *, out: Path | None = N
     if (out is None) == (data is None):
         raise ValueError("give exactly one of out (a JSONL file) or data (a data directory)")
     summary = _Summary()
-    stream = _games(config, games, jobs)
+    stream = _games(config, games, jobs, lines=out is not None)
     if out is not None:
         out.parent.mkdir(parents=True, exist_ok=True)
         with open(out, "wb") as f:
-            for _gid, _events, lines, stats in stream:
+            for _gid, lines, stats in stream:
                 f.write(lines)
                 summary.add(*stats)
                 if on_game:
@@ -88,7 +92,7 @@ def run_simulation(config: SimulationConfig, games: int, *, out: Path | None = N
 
     store = open_store(data)  # type: ignore[arg-type]
     try:
-        for gid, events, _lines, stats in stream:
+        for gid, events, stats in stream:
             store.append(gid, list(events))  # same ids again: an idempotent no-op
             summary.add(*stats)
             if on_game:
