@@ -269,6 +269,11 @@ def _is_nine_gates(hand: Hand) -> bool:
     return block == (3, 1, 1, 1, 1, 1, 1, 1, 3) and sum(before) == 13
 
 
+def _knitted_straight_in(standing: tuple[int, ...]) -> tuple[int, ...] | None:
+    """:func:`knitted_straight_in`, asked only when nine numbered kinds are held."""
+    return knitted_straight_in(standing) if standing[:27].count(0) <= 18 else None
+
+
 @lru_cache(maxsize=1 << 14)
 def concealed_shape(standing: tuple[int, ...], win: int) -> tuple:
     """Which irregular shape a fully concealed hand has, in the reference's order of trial:
@@ -276,7 +281,7 @@ def concealed_shape(standing: tuple[int, ...], win: int) -> tuple:
     ``("thirteen_orphans",)``, ``("knitted", sequence)``, ``("nine_gates",)`` or ``()``.
     Memoised on the count tuple and the winning tile. Each test is tried only when the counts
     allow it (seven pairs: no odd count; honors-and-knitted: single tiles only; thirteen
-    orphans: 13 kinds; knitted straight: 9 numbered kinds)."""
+    orphans: 13 kinds)."""
     if 1 not in standing and 3 not in standing and is_seven_pairs(standing):
         return ("seven_pairs", seven_shifted_pairs_suit(standing) is not None)
     if 2 not in standing and 3 not in standing and 4 not in standing:
@@ -285,10 +290,9 @@ def concealed_shape(standing: tuple[int, ...], win: int) -> tuple:
             return ("honors_knitted", kind, tuple(t for t in range(27) if standing[t]))
     if standing.count(0) == 21 and is_thirteen_orphans(standing):
         return ("thirteen_orphans",)
-    if standing[:27].count(0) <= 18:
-        seq = knitted_straight_in(standing)
-        if seq is not None:
-            return ("knitted", seq)
+    seq = _knitted_straight_in(standing)
+    if seq is not None:
+        return ("knitted", seq)
     if win < 27:
         suit = win // 9
         block = list(standing[9 * suit: 9 * suit + 9])
@@ -321,7 +325,7 @@ def readings(hand: Hand, options: McrOptions) -> tuple[WinContext | None, list[W
                 regular_detail = "nine_gates"
         elif kind == "nine_gates":
             regular_detail = "nine_gates"
-    elif len(hand.melds) == 1 and (seq := knitted_straight_in(hand.standing)) is not None:
+    elif len(hand.melds) == 1 and (seq := _knitted_straight_in(hand.standing)) is not None:
         special = _knitted(hand, options, seq)
     if special is not None and (special.shape != "seven_pairs" or special.detail == "shifted"):
         return special, []
