@@ -12,9 +12,10 @@ Run: .venv/bin/python benchmarks/simulate.py [--games 4] [--wins 10000] [--jobs 
 * Agreement: MCR games (full games, seed ``--seed``) until ``--wins`` wins; each win's fans
   as the simulator recorded them (our fan calculator, through legal actions) are compared
   with ``MahjongGB.MahjongFanCalculator(..., verbose=True)`` as (Chinese name, count)
-  multisets, and the totals. Every game is also replayed from its events in strict mode
-  (the replayer's fans must equal the recorded ones). Prints the agreement rate and the
-  first few differences.
+  multisets, and the totals. Every game is also checked as tests/simulate does, on a bigger
+  run: replayed in strict mode with no finding, zero-sum settlements, a second replay
+  giving a byte-identical final state, the replayer's fans equal to the recorded ones.
+  Prints the agreement rate and the first few differences.
 
 Nothing here asserts; tests/simulate holds the same checks on fewer games.
 """
@@ -33,7 +34,9 @@ sys.path.insert(0, str(ROOT))
 from replayer.replay import run  # noqa: E402
 from replayer.rules.base import known_rulesets  # noqa: E402
 from replayer.rules.mcr.vectors import oracle_args  # noqa: E402
-from replayer.simulate.engine import SimulationConfig, simulate_game  # noqa: E402
+from eventlog.events import canonical_bytes  # noqa: E402
+from replayer.simulate.engine import SimulationConfig, reported_fans, simulate_game  # noqa: E402
+from replayer.state import to_dict  # noqa: E402
 
 
 def speed(ruleset: str, games: int, seed: str) -> tuple[int, int, int, float, float]:
@@ -54,8 +57,16 @@ def _check_game(args: tuple[str, int]) -> tuple[int, int, int, list[str]]:
 
     seed, g = args
     game = simulate_game(SimulationConfig(seed=seed), g)
+    # the properties of tests/simulate on a bigger run: a clean strict replay, zero-sum
+    # settlements, an identical second replay, the replayer's fans = the recorded ones
     replayed = run(game.events, mode="strict")
     assert not replayed.findings
+    assert all(sum(e.changes) == 0 for e in replayed.state.score_log) and sum(replayed.state.scores) == 0
+    again = run(game.events, mode="strict")
+    assert canonical_bytes(to_dict(again.state)) == canonical_bytes(to_dict(replayed.state))
+    recorded = [w.fans for w in game.wins]
+    computed = [reported_fans(r.score) for r in _wins(game.events)]
+    assert computed == recorded, game.game_id
     agree, diffs = 0, []
     for w in game.wins:
         sit = w.action.score.situation
@@ -68,6 +79,13 @@ def _check_game(args: tuple[str, int]) -> tuple[int, int, int, list[str]]:
         elif len(diffs) < 3:
             diffs.append(f"{game.game_id} seq {w.seq}: {sit}\n    ours {ours} = {w.points}\n    ref  {ref} = {ref_total}")
     return game.hands, len(game.wins), agree, diffs
+
+
+def _wins(events):
+    """The replayer's record of each win, in order."""
+    from replayer.replay import replay
+
+    return [step.state.wins[-1] for step in replay(events, mode="strict") if step.event.type == "win_declared"]
 
 
 def agreement(wins_wanted: int, seed: str, jobs: int) -> None:
