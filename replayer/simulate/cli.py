@@ -23,12 +23,14 @@ from rich.console import Console
 from replayer.simulate.bots import BOTS
 from replayer.simulate.engine import SimulationConfig, simulate_game
 
-__all__ = ["register", "run_simulation"]
+__all__ = ["SimulationSummary", "register", "run_simulation"]
 
 _err = Console(stderr=True)
 
 
-class _Summary:
+class SimulationSummary:
+    """Counts of a simulation run (what the command prints)."""
+
     def __init__(self) -> None:
         self.games = self.hands = self.events = self.wins = self.self_drawn = self.draws = 0
 
@@ -70,14 +72,14 @@ def _games(config: SimulationConfig, games: int, jobs: int, lines: bool) -> Iter
 
 
 def run_simulation(config: SimulationConfig, games: int, *, out: Path | None = None, data: Path | None = None,
-                   jobs: int = 1, on_game: Any = None) -> _Summary:
+                   jobs: int = 1, on_game: Any = None) -> SimulationSummary:
     """Simulate ``games`` games of ``config`` into the JSONL file ``out`` or the event store
     at ``data`` (exactly one of them). ``on_game`` is called after each game. Raises
     :class:`replayer.findings.RulesetError`, :class:`~replayer.simulate.SimulationError`,
     ValueError for bad arguments."""
     if (out is None) == (data is None):
         raise ValueError("give exactly one of out (a JSONL file) or data (a data directory)")
-    summary = _Summary()
+    summary = SimulationSummary()
     stream = _games(config, games, jobs, lines=out is not None)
     if out is not None:
         out.parent.mkdir(parents=True, exist_ok=True)

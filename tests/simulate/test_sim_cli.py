@@ -68,3 +68,21 @@ def test_errors_are_one_line(tmp_path: Path):
     ]:
         r = sim(*args, "--out", out)
         assert r.exit_code == 2 and text in r.output, (args, r.output)
+
+
+def test_output_does_not_depend_on_the_interpreter_hash_seed(tmp_path: Path):
+    """No iteration over unordered sets reaches the output: two interpreters with different
+    PYTHONHASHSEED write the same bytes."""
+    import os
+    import subprocess
+    import sys
+
+    code = ("import sys; from replayer.simulate.engine import SimulationConfig, simulate_game; "
+            "sys.stdout.buffer.write(b''.join(simulate_game(SimulationConfig(seed='hash', hands_per_game=1), 0)"
+            ".jsonl_lines()))")
+    outs = []
+    for h in ("1", "2"):
+        env = {**os.environ, "PYTHONHASHSEED": h}
+        outs.append(subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, check=True,
+                                   cwd=Path(__file__).resolve().parents[2]).stdout)
+    assert outs[0] == outs[1] and len(outs[0]) > 10_000
