@@ -126,7 +126,9 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Simulate games with bots under any ruleset: shuffled walls from a seeded RNG,
         every event checked by the replayer in strict mode."""
+        from eventlog.store import StoreError
         from replayer.findings import RulesetError
+        from replayer.rules.base import get_ruleset, known_rulesets
         from replayer.simulate.engine import SimulationError
 
         try:
@@ -140,9 +142,12 @@ def register(app: typer.Typer) -> None:
         if out is None and data is None:
             data = Path(os.environ.get("PAIPU_DATA") or "paipu-data")
         try:
-            from replayer.rules.base import get_ruleset
-
-            get_ruleset(ruleset, opts)
+            try:
+                get_ruleset(ruleset, opts)
+            except RulesetError as e:
+                if str(e).startswith("unknown ruleset"):
+                    raise RulesetError(f"{e} (known: {', '.join(known_rulesets())})") from None
+                raise
             config = SimulationConfig(ruleset=ruleset, options=opts, seed=seed, hands_per_game=hands_per_game,
                                       bots=tuple(b.strip() for b in bots.split(",")),
                                       claim_probability=claim_probability)
@@ -156,7 +161,7 @@ def register(app: typer.Typer) -> None:
                 task = bar.add_task("simulating", total=games)
                 summary = run_simulation(config, games, out=out, data=data, jobs=jobs,
                                          on_game=lambda: bar.advance(task))
-        except (RulesetError, SimulationError, ValueError, OSError) as e:
+        except (RulesetError, SimulationError, StoreError, ValueError, OSError) as e:
             _fail(str(e))
         typer.echo(summary.line(str(out if out is not None else data)))
 
