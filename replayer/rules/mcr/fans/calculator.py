@@ -68,6 +68,7 @@ _EXCLUDES = {
     for f in FANS if f.excludes
 }
 _POINTS = {f.number: f.points for f in FANS}
+_ITEM = {f.number: (f.name_en, f.name_zh, f.points, f.on) for f in FANS}  # what a FanItem needs
 
 
 @lru_cache(maxsize=1 << 14)
@@ -151,8 +152,8 @@ def score(situation: WinSituation, options: McrOptions | None = None) -> FanResu
         best = tuple(sorted(best + ((_FLOWERS.number, hand.flowers),)))
     items = []
     for num, n in best:  # table order
-        fan = _BY_NUMBER[num]
-        items.append(FanItem(fan.name_en, fan.name_zh, fan.points, n, fan.on(best_ctx)))
+        name_en, name_zh, points, on = _ITEM[num]
+        items.append(FanItem(name_en, name_zh, points, n, on(best_ctx)))
     total = best_total + hand.flowers
     return FanResult(
         fans=tuple(items), total=total, total_without_flowers=best_total,

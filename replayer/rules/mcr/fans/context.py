@@ -215,7 +215,7 @@ def _regular(hand: Hand, options: McrOptions, division: Division, unique, detail
     """The reading of one division; ``unique()`` says whether the hand waited on one tile
     (asked only when the winning tile sits where a wait fan could count)."""
     win = hand.win
-    hand_sets = tuple((g.kind, g.tiles) for g in division.sets)
+    hand_sets = tuple([g[:2] for g in division.sets])  # (kind, tiles)
     hand_chows = [tiles[0] for kind, tiles in hand_sets if kind == "chow"]
     hand_pungs = [tiles[0] for kind, tiles in hand_sets if kind == "pung"]
     pair = division.pair.tiles[0]
@@ -232,9 +232,10 @@ def _regular(hand: Hand, options: McrOptions, division: Division, unique, detail
     wait = "edge" if edge else "closed" if closed else "single" if pair == win else None
     if wait is not None and not unique():
         wait = None
-    return _context(hand, options, "regular", hand.meld_sets + hand_sets, pair, wait, detail,
-                    chows=tuple(sorted((*hand.meld_chows, *hand_chows))),
-                    pungs=tuple(sorted((*hand.meld_pungs, *hand_pungs))), concealed_pungs=concealed)
+    chows = tuple(sorted((*hand.meld_chows, *hand_chows)))
+    pungs = tuple(sorted((*hand.meld_pungs, *hand_pungs)))
+    return _context(hand, options, "regular", hand.meld_sets + hand_sets, pair, wait, detail, (),
+                    chows, pungs, concealed)
 
 
 def _knitted(hand: Hand, options: McrOptions, seq: tuple[int, ...]) -> WinContext | None:
