@@ -6,7 +6,11 @@ Draws N random legal wins (seeded; the generator of tests/rules/mcr/hands.py: re
 with declared melds and kongs, and concealed special shapes), scores each with ``score()`` and
 with ``MahjongGB.MahjongFanCalculator(..., verbose=True)``, and prints how many differ in the
 fans (Chinese name, count) — the reference's output — with the first few differences.
-Nothing here asserts; the test suite holds the same comparison on fewer hands.
+
+It also checks the calculator's memoisation on the same hands: for every reading, the fans
+found through the memoised field groups (``Fan.reads``) must equal calling every fan's
+``count`` on the full context (prints the number of readings where they differ).
+Nothing here asserts; the test suite holds the reference comparison on fewer hands.
 """
 
 from __future__ import annotations
@@ -22,7 +26,10 @@ sys.path.insert(0, str(ROOT / "tests" / "rules" / "mcr"))
 
 from hands import random_situation  # noqa: E402  (test helper, not a package)
 
-from replayer.rules.mcr.fans.calculator import score  # noqa: E402
+from replayer.rules.mcr.fans import FANS  # noqa: E402
+from replayer.rules.mcr.fans.calculator import found_before_exclusions, score  # noqa: E402
+from replayer.rules.mcr.fans.context import prepare, readings  # noqa: E402
+from replayer.rules.mcr.options import DEFAULT_OPTIONS  # noqa: E402
 from replayer.rules.mcr.vectors import oracle_args  # noqa: E402
 
 
@@ -50,6 +57,17 @@ def main() -> None:
                 print(f"mismatch: {s}\n  ours: {mine}\n  ref : {ref}")
     print(f"hands: {len(situations)} (seed {args.seed}), scored in {elapsed:.2f} s in one fresh pass")
     print(f"mismatches against MahjongGB: {mismatches}")
+
+    counted = [f for f in FANS if not f.residual and f.id != "flower_tiles"]
+    n_readings = wrong = 0
+    for s in situations:
+        special, regular = readings(prepare(s), DEFAULT_OPTIONS)
+        for ctx in ([special] if special is not None else []) + regular:
+            n_readings += 1
+            direct = tuple((f.number, n) for f in counted if (n := f.count(ctx)))
+            if direct != found_before_exclusions(ctx):
+                wrong += 1
+    print(f"readings where memoised fans differ from calling every fan: {wrong} of {n_readings}")
 
 
 if __name__ == "__main__":

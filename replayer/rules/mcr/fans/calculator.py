@@ -91,8 +91,10 @@ def _exclude(found: tuple[tuple[int, int], ...]) -> tuple[tuple[tuple[int, int],
     return tuple(sorted(left.items())), sum(_POINTS[num] * n for num, n in left.items())
 
 
-def _evaluate(ctx: WinContext) -> tuple[tuple[tuple[int, int], ...], int]:
-    """(fan number, count) in table order after exclusions, and their total, for one reading."""
+def found_before_exclusions(ctx: WinContext) -> tuple[tuple[int, int], ...]:
+    """(fan number, count) of every fan that counts on one reading, in table order, before
+    exclusions and without Chicken Hand and flowers — the same as calling every ``Fan.count``
+    on ``ctx``, from the memoised groups."""
     found: list[tuple[int, int]] = []  # the groups and the direct fans hold different fans
     for _, key, fans in _GROUPS:
         found += fans(key(ctx))
@@ -107,7 +109,12 @@ def _evaluate(ctx: WinContext) -> tuple[tuple[tuple[int, int], ...], int]:
             combos[num] = combos.get(num, 0) + 1
         found += combos.items()
     found.sort()
-    return _exclude(tuple(found))
+    return tuple(found)
+
+
+def _evaluate(ctx: WinContext) -> tuple[tuple[tuple[int, int], ...], int]:
+    """(fan number, count) in table order after exclusions, and their total, for one reading."""
+    return _exclude(found_before_exclusions(ctx))
 
 
 def evaluate(ctx: WinContext) -> dict[str, int]:
