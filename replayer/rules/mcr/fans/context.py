@@ -99,29 +99,27 @@ def prepare(s: WinSituation) -> Hand:
     """Check ``s`` and put it in dense form. Raises :class:`McrInputError` naming the field."""
     melds = []
     standing = [0] * 34
-    fixed = [0] * 34
     meld_chows: list[int] = []
     meld_pungs: list[int] = []
     melded_kongs = concealed_kongs = 0
     for n, m in enumerate(s.melds):
-        tiles = _MELD_TILES.get((m.type, tuple(m.tiles)))
+        kind = m.type
+        tiles = _MELD_TILES.get((kind, tuple(m.tiles)))
         if tiles is None:  # written in another order, or malformed
             tiles = _meld_tiles(m, f"melds[{n}]")
-        if m.concealed and m.type != "kong":
+        concealed = bool(m.concealed)
+        if concealed and kind != "kong":
             raise McrInputError(f"melds[{n}]: only a kong can be concealed")
-        concealed = bool(m.concealed and m.type == "kong")
-        melds.append((m.type, tiles, concealed))
-        if m.type == "chow":
+        melds.append((kind, tiles, concealed))
+        if kind == "chow":
             meld_chows.append(tiles[0])
         else:
             meld_pungs.append(tiles[0])
-            if m.type == "kong":
+            if kind == "kong":
                 if concealed:
                     concealed_kongs += 1
                 else:
                     melded_kongs += 1
-        for t in tiles:
-            fixed[t] += 1
     expected = 13 - 3 * len(s.melds)
     if len(s.hand) != expected:
         raise McrInputError(
@@ -137,7 +135,13 @@ def prepare(s: WinSituation) -> Hand:
     win = _idx(s.win_tile, "win_tile")
     standing[win] += 1
     concealed_tiles = tuple(standing)
-    counts = tuple(map(int.__add__, standing, fixed)) if melds else concealed_tiles
+    if melds:
+        for _, tiles, _ in melds:
+            for t in tiles:
+                standing[t] += 1
+        counts = tuple(standing)  # now with the melds
+    else:
+        counts = concealed_tiles
     if max(counts) > 4:
         over = [T.PLAYING_TILES[i] for i, c in enumerate(counts) if c > 4]
         raise McrInputError(f"more than four copies of {', '.join(over)}")
@@ -149,9 +153,10 @@ def prepare(s: WinSituation) -> Hand:
     # Flag corrections (README "Flags as generated"): a held copy of the winning tile rules out
     # 和绝张; three copies in melds make it the fourth; no kong → no replacement-tile win; a
     # robbed tile cannot be held.
-    fixed_win = fixed[win] if melds else 0  # a chow holds one copy, a pung three, a kong four
+    held_win = concealed_tiles[win]
+    fixed_win = counts[win] - held_win  # in melds: a chow holds one copy, a pung three, a kong four
     last_tile = s.last_tile
-    if standing[win] != 1:
+    if held_win != 1:
         last_tile = False
     if fixed_win == 3:
         last_tile = True
@@ -160,7 +165,7 @@ def prepare(s: WinSituation) -> Hand:
         if s.self_drawn:
             kong_win = any(kind == "kong" for kind, _, _ in melds)
         else:
-            kong_win = fixed_win == 0 and standing[win] == 1
+            kong_win = fixed_win == 0 and held_win == 1
     if melds:
         meld_sets = tuple([(kind, tiles) for kind, tiles, _ in melds])
         meld_chows_t, meld_pungs_t = tuple(meld_chows), tuple(meld_pungs)
