@@ -1,8 +1,8 @@
 """Speed of the MCR fan calculator against the reference (MahjongGB) on the shared vectors.
 
-Run: .venv/bin/python benchmarks/mcr_fans.py [--repeat N]
+Run: .venv/bin/python benchmarks/mcr_fans.py [--repeat N] [--fresh N] [--cpu]
 
-Prints hands/s for ``score()`` in three cache states, and for
+Prints hands/s for ``score()`` in four cache states, and for
 ``MahjongGB.MahjongFanCalculator`` on the same cases, and the ratios:
 
 - cold: every memo cache cleared before one pass;
