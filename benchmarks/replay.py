@@ -10,8 +10,10 @@ Run: .venv/bin/python benchmarks/replay.py [--mcr-games 4] [--nanchang-games 1] 
   games (replayer.simulate, seed 1). Every event is turned into a StoredEvent (game_id,
   seq, position) as the log returns it, so ``run`` sees what ``paipu verify`` sees.
 * Speed: each set is replayed ``--repeat`` times; the best round is printed (events/s,
-  hands/s, ms per game) with the scoring share measured in a separate round (scoring
-  methods wrapped with a timer, so the speed rounds run unwrapped).
+  hands/s, ms per game) with the shares of the ruleset's time measured in separate rounds
+  (methods wrapped with a timer, so the speed rounds run unwrapped): scoring
+  (``score_win`` + ``settle_win``) and the optional hooks (``check_event`` + ``observe``,
+  e.g. Nanchang's 弃胡 checks, which evaluate hands themselves).
 * ``--baseline REV``: runs the same benchmark a second time, in a subprocess, on a copy of
   this tree whose replayer/replay.py and replayer/state.py are taken from git revision
   REV — before/after in one run, everything else equal. Also checks the final states of
@@ -85,17 +87,20 @@ def _round(games: list[list[ev.StoredEvent]]) -> tuple[float, list[Any]]:
 
 
 class _ScoringTimer:
-    """Wraps score_win/settle_win of the rulesets' classes with a timer (one round only)."""
+    """Wraps methods ``names`` of the rulesets' classes with a timer (one round only); nested
+    calls (a wrapped method calling another) are counted once."""
 
-    def __init__(self) -> None:
+    def __init__(self, names: tuple[str, ...]) -> None:
+        self.names = names
         self.seconds = 0.0
         self.calls = 0
+        self._depth = 0
         self._saved: list[tuple[type, str, Any]] = []
 
     def __enter__(self) -> _ScoringTimer:
         for rid in ("mcr", "nanchang"):
             cls = type(get_ruleset(rid, {}))
-            for name in ("score_win", "settle_win"):
+            for name in self.names:
                 if any(c is cls and n == name for c, n, _ in self._saved):
                     continue
                 orig = cls.__dict__.get(name)
@@ -107,12 +112,15 @@ class _ScoringTimer:
 
     def _wrap(self, f: Any) -> Any:
         def timed(*a: Any, **k: Any) -> Any:
+            self._depth += 1
             t0 = time.perf_counter()
             try:
                 return f(*a, **k)
             finally:
-                self.seconds += time.perf_counter() - t0
-                self.calls += 1
+                self._depth -= 1
+                if self._depth == 0:
+                    self.seconds += time.perf_counter() - t0
+                    self.calls += 1
         return timed
 
     def __exit__(self, *exc: Any) -> None:
@@ -131,15 +139,20 @@ def digest(results: list[Any]) -> str:
 def bench(sets: dict[str, list[list[ev.StoredEvent]]], repeat: int, profile: int) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for name, games in sets.items():
+        if not games:
+            continue
         n_ev = sum(len(g) for g in games)
         n_hands = _hands(games)
         _round(games)  # warm caches (rulesets, imports)
         best = min(_round(games)[0] for _ in range(repeat))
-        with _ScoringTimer() as st:
+        with _ScoringTimer(("score_win", "settle_win")) as st:
             wrapped, results = _round(games)
+        with _ScoringTimer(("check_event", "observe")) as hooks:
+            wrapped_hooks, _ = _round(games)
         out[name] = dict(games=len(games), events=n_ev, hands=n_hands, seconds=best,
                          events_per_s=n_ev / best, hands_per_s=n_hands / best,
-                         scoring_share=st.seconds / wrapped, scoring_calls=st.calls, digest=digest(results))
+                         scoring_share=st.seconds / wrapped, scoring_calls=st.calls,
+                         hooks_share=hooks.seconds / wrapped_hooks, digest=digest(results))
     if profile:
         prof = cProfile.Profile()
         prof.enable()
@@ -156,7 +169,8 @@ def _print(label: str, res: dict[str, Any]) -> None:
         print(f"  {name:<10} {r['games']:>4} games {r['hands']:>5} hands {r['events']:>7} events: "
               f"{r['events_per_s']:>9,.0f} events/s {r['hands_per_s']:>7,.1f} hands/s "
               f"({1000 * r['seconds'] / r['games']:.1f} ms/game); scoring {100 * r['scoring_share']:.0f}% "
-              f"of replay time ({r['scoring_calls']} calls); state digest {r['digest']}")
+              f"({r['scoring_calls']} calls), ruleset hooks {100 * r['hooks_share']:.0f}% of replay time; "
+              f"state digest {r['digest']}")
 
 
 def _baseline(rev: str, argv: list[str]) -> dict[str, Any]:

@@ -23,7 +23,7 @@ import hashlib
 import json
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
@@ -44,6 +44,7 @@ from replayer.state import (
     Settlement,
     TableState,
     WinRecord,
+    replace,
 )
 
 __all__ = ["ReplayStep", "ReplayResult", "apply", "replay", "run", "state_at", "clear_snapshot_cache"]
