@@ -131,9 +131,10 @@ def run(events: Iterable[Any], *, mode: Mode = "audit", ruleset: Ruleset | None 
     """Replay a whole game: the final state and all findings (what ``paipu verify`` needs)."""
     state = TableState()
     found: list[Finding] = []
-    for step in replay(events, mode=mode, ruleset=ruleset):
-        state = step.state
-        found.extend(step.findings)
+    for e in events:
+        state, findings = apply(state, e, ruleset, mode)
+        if findings:
+            found.extend(findings)
     return ReplayResult(state, tuple(found))
 
 
@@ -224,7 +225,18 @@ def _ruleset_for(state: TableState, payload: ev.Payload) -> Ruleset | None:
         return _cached_ruleset(payload.ruleset, json.dumps(payload.ruleset_options, sort_keys=True))
     if state.ruleset_id is None:
         return None
-    return _cached_ruleset(state.ruleset_id, json.dumps(dict(state.ruleset_options), sort_keys=True))
+    # A game's states share one ruleset_options tuple (copy-on-write), so the last lookup
+    # is reused while the same tuple object comes back (held here: its id cannot be reused).
+    global _last_ruleset
+    last = _last_ruleset
+    if last is not None and last[1] is state.ruleset_options and last[0] == state.ruleset_id:
+        return last[2]
+    rs = _cached_ruleset(state.ruleset_id, json.dumps(dict(state.ruleset_options), sort_keys=True))
+    _last_ruleset = (state.ruleset_id, state.ruleset_options, rs)
+    return rs
+
+
+_last_ruleset: tuple[str, tuple[tuple[str, Any], ...], Ruleset] | None = None
 
 
 # ----------------------------------------------------------------------------------------
@@ -281,17 +293,20 @@ def _check_turn(ctx: _Ctx, state: TableState, seat: int, what: str) -> None:
 # tile helpers
 
 
-def _see(ctx: _Ctx, state: TableState, tile: str, seat: int | None) -> TableState:
-    """Count one more copy of ``tile`` out of the wall (tile accounting)."""
+def _seen_plus(ctx: _Ctx, seen: tuple[int, ...], tile: str, seat: int | None) -> tuple[int, ...]:
+    """``seen`` with one more copy of ``tile`` counted out of the wall (tile accounting);
+    a copy beyond the tile set is a ``tile_count_exceeded`` finding."""
     i = _tiles.index(tile)
-    seen = list(state.seen)
-    seen[i] += 1
+    nth = seen[i] + 1
     copies = ctx.ruleset.play.tile_copies[i]
-    if seen[i] > copies:
-        nth = seen[i]
+    if nth > copies:
         ctx.breach("tile_count_exceeded",
                    f"copy #{nth} of {tile} appears, the tile set has {copies}", seat)
-    return replace(state, seen=tuple(seen))
+    return seen[:i] + (nth,) + seen[i + 1:]
+
+
+def _with_seat(seats: tuple[SeatState, ...], i: int, st: SeatState) -> tuple[SeatState, ...]:
+    return seats[:i] + (st,) + seats[i + 1:]
 
 
 def _add_tile(seat_state: SeatState, tile: str | None) -> SeatState:
@@ -300,43 +315,52 @@ def _add_tile(seat_state: SeatState, tile: str | None) -> SeatState:
     i = _tiles.index(tile)
     counts = seat_state.counts
     if i < 34:
-        c = list(counts)
-        c[i] += 1
-        counts = tuple(c)
+        counts = counts[:i] + (counts[i] + 1,) + counts[i + 1:]
     return replace(seat_state, counts=counts, tiles=seat_state.tiles + (tile,))
+
+
+def _remove(ctx: _Ctx, st: SeatState, seen: tuple[int, ...], seat: int, tile: str,
+            n: int) -> tuple[SeatState, tuple[int, ...]]:
+    """(seat state, seen vector) after removing ``n`` copies of ``tile``: see :func:`_take`."""
+    for _ in range(n):
+        tiles = st.tiles
+        if tile in tiles:
+            k = tiles.index(tile)
+            counts = st.counts
+            i = _tiles.index(tile)
+            if i < 34:
+                counts = counts[:i] + (counts[i] - 1,) + counts[i + 1:]
+            st = replace(st, tiles=tiles[:k] + tiles[k + 1:], counts=counts)
+        elif st.hidden > 0:
+            st = replace(st, hidden=st.hidden - 1)
+            seen = _seen_plus(ctx, seen, tile, seat)
+        else:
+            ctx.breach("tile_not_held", f"seat {seat} does not hold {tile}", seat)
+            break
+    return st, seen
 
 
 def _take(ctx: _Ctx, state: TableState, seat: int, tile: str, n: int = 1) -> TableState:
     """Remove ``n`` copies of ``tile`` from ``seat``'s concealed tiles. A copy not known to be
     held comes from the seat's hidden tiles (and is then counted out of the wall); with
     none left, it is a ``tile_not_held`` finding."""
-    for _ in range(n):
-        st = state.seats[seat]
-        if tile in st.tiles:
-            k = st.tiles.index(tile)
-            tiles = st.tiles[:k] + st.tiles[k + 1:]
-            counts = st.counts
-            i = _tiles.index(tile)
-            if i < 34:
-                c = list(counts)
-                c[i] -= 1
-                counts = tuple(c)
-            state = state.with_seat(seat, replace(st, tiles=tiles, counts=counts))
-        elif st.hidden > 0:
-            state = state.with_seat(seat, replace(st, hidden=st.hidden - 1))
-            state = _see(ctx, state, tile, seat)
-        else:
-            ctx.breach("tile_not_held", f"seat {seat} does not hold {tile}", seat)
-            return state
-    return state
+    old = state.seats[seat]
+    st, seen = _remove(ctx, old, state.seen, seat, tile, n)
+    if st is old:
+        return state
+    return replace(state, seats=_with_seat(state.seats, seat, st), seen=seen)
 
 
 def _wall_empty_for(state: TableState, play: Any, seat: int) -> bool:
     """True when ``seat`` has nothing left to draw: the shared wall is down to its dead
     part, or (per-seat walls) the seat's own wall is empty."""
-    if state.seat_walls is not None:
-        return state.seat_walls[seat] <= 0
-    return state.wall_remaining <= play.dead_wall
+    return _wall_empty(state.seat_walls, state.wall_remaining, play, seat)
+
+
+def _wall_empty(seat_walls: tuple[int, ...] | None, wall_remaining: int, play: Any, seat: int) -> bool:
+    if seat_walls is not None:
+        return seat_walls[seat] <= 0
+    return wall_remaining <= play.dead_wall
 
 
 def _seat_wall_minus(walls: tuple[int, int, int, int] | None, seat: int, n: int) -> tuple[int, int, int, int] | None:
@@ -510,11 +534,16 @@ def _tiles_dealt(ctx: _Ctx, state: TableState, p: ev.TilesDealt) -> TableState:
             else:
                 ctx.breach("wall_mismatch", f"seat {p.seat} is dealt {t}, which is not in the dealt part of the wall", p.seat)
         state = replace(state, deal_pool=tuple(pool))
-    for t in p.tiles:
-        state = _see(ctx, state, t, p.seat)
-        state = state.with_seat(p.seat, _add_tile(state.seats[p.seat], t))
+    seen = state.seen
     st = state.seats[p.seat]
-    return replace(state.with_seat(p.seat, replace(st, dealt=True)),
+    counts = list(st.counts)
+    for t in p.tiles:
+        seen = _seen_plus(ctx, seen, t, p.seat)
+        i = _tiles.index(t)
+        if i < 34:
+            counts[i] += 1
+    st = replace(st, counts=tuple(counts), tiles=st.tiles + tuple(p.tiles), dealt=True)
+    return replace(state, seats=_with_seat(state.seats, p.seat, st), seen=seen,
                    wall_remaining=state.wall_remaining - len(p.tiles),
                    seat_walls=_seat_wall_minus(state.seat_walls, p.seat, len(p.tiles)))
 
@@ -558,7 +587,6 @@ def _tile_drawn(ctx: _Ctx, state: TableState, p: ev.TileDrawn) -> TableState:
                        f"seat {seat} draws from the wall while a replacement draw is due", seat)
         if ph != "dealing":
             _check_size(ctx, state, seat, 13, "before drawing")
-    state = state.with_seat(seat, st)
     # the wall
     tile = p.tile
     if _wall_empty_for(state, play, seat):
@@ -583,19 +611,26 @@ def _tile_drawn(ctx: _Ctx, state: TableState, p: ev.TileDrawn) -> TableState:
             tile = expected
         elif expected != tile:
             ctx.breach("wall_mismatch", f"seat {seat} draws {tile}, the wall has {expected} there", seat)
+    seen = state.seen
     if tile is not None:
-        state = _see(ctx, state, tile, seat)
+        seen = _seen_plus(ctx, seen, tile, seat)
         if _tiles.is_flower(tile) and not play.flowers:
             ctx.breach("flowers_not_used", f"seat {seat} draws flower {tile}; the ruleset has no flowers", seat)
-    state = replace(state, wall_remaining=state.wall_remaining - 1,
-                    seat_walls=_seat_wall_minus(state.seat_walls, seat, 1))
-    state = state.with_seat(seat, _add_tile(state.seats[seat], tile))
+    wall_remaining = state.wall_remaining - 1
+    seat_walls = _seat_wall_minus(state.seat_walls, seat, 1)
+    seats = _with_seat(state.seats, seat, _add_tile(st, tile))
     last = LastDraw(ctx.seq, seat, tile, p.source, after_kong=after_kong,
-                    last_of_wall=_wall_empty_for(state, play, (seat + 1) % 4))
+                    last_of_wall=_wall_empty(seat_walls, wall_remaining, play, (seat + 1) % 4))
     if close_kong is not None and close_kong.kind == "added":
+        state = replace(state, seats=seats, seen=seen, wall_remaining=wall_remaining, seat_walls=seat_walls)
         state = _kong_payment(ctx, state, close_kong.seat, close_kong.tile)
+        seats = state.seats
     return replace(
         state,
+        seats=seats,
+        seen=seen,
+        wall_remaining=wall_remaining,
+        seat_walls=seat_walls,
         wall=wall,
         deal_pool=pool,
         phase="dealing" if ph == "dealing" else "discard",
@@ -641,11 +676,12 @@ def _tile_discarded(ctx: _Ctx, state: TableState, p: ev.TileDiscarded) -> TableS
     if state.seats[seat].replacements_due > 0:
         ctx.breach("replacement_missing", f"seat {seat} discards while a replacement draw is due", seat)
     _check_size(ctx, state, seat, 14, "before discarding")
-    state = _take(ctx, state, seat, p.tile)
-    st = state.seats[seat]
-    state = state.with_seat(seat, replace(st, discards=st.discards + (Discard(ctx.seq, p.tile),)))
+    st, seen = _remove(ctx, state.seats[seat], state.seen, seat, p.tile, 1)
+    st = replace(st, discards=st.discards + (Discard(ctx.seq, p.tile),))
     return replace(
         state,
+        seats=_with_seat(state.seats, seat, st),
+        seen=seen,
         phase="claims",
         turn=(seat + 1) % 4,
         pending=PendingDiscard(ctx.seq, seat, p.tile, last_of_wall=_wall_empty_for(state, play, (seat + 1) % 4)),
