@@ -41,13 +41,14 @@ DrawSource = Literal["wall", "kong_replacement", "flower_replacement"]
 EMPTY_COUNTS: tuple[int, ...] = (0,) * 34
 
 _new = object.__new__
+_setattr = object.__setattr__
 _FIELD_NAMES: dict[type, frozenset[str] | None] = {}
 
 
 def replace(obj: Any, /, **changes: Any) -> Any:
     """A copy of the frozen dataclass ``obj`` with ``changes`` applied, like
     :func:`dataclasses.replace` and equal to what it gives, without re-running ``__init__``:
-    the copy gets the old instance dict updated with ``changes`` (the fields are already
+    the copy gets a copy of the old instance dict updated with ``changes`` (the fields are already
     valid, and the frozen classes here have no ``__post_init__`` but :class:`Settlement`,
     which keeps going through :func:`dataclasses.replace`). ``obj`` is never modified.
     Raises TypeError for a name that is not a field."""
@@ -60,10 +61,10 @@ def replace(obj: Any, /, **changes: Any) -> Any:
         return dataclasses.replace(obj, **changes)
     if not names.issuperset(changes):
         raise TypeError(f"{cls.__name__} has no field(s) {sorted(set(changes) - names)}")
-    new = _new(cls)
-    d = new.__dict__
-    d.update(obj.__dict__)
+    d = obj.__dict__.copy()
     d.update(changes)
+    new = _new(cls)
+    _setattr(new, "__dict__", d)
     return new
 
 
@@ -82,6 +83,35 @@ def _field_names(cls: type) -> frozenset[str] | None:
     return names
 
 
+def _fast_init(cls: type) -> type:
+    """Give the frozen dataclass ``cls`` an ``__init__`` with the same signature (field
+    order, defaults) that sets the instance dict in one step instead of one
+    ``object.__setattr__`` per field — the states are built once per event. Only for
+    classes :func:`replace` may copy by dict (no ``__post_init__``, no default factories);
+    others are returned unchanged."""
+    names = _field_names(cls)
+    fields = dataclasses.fields(cls)
+    if names is None or any(f.default_factory is not dataclasses.MISSING for f in fields):
+        return cls
+    env: dict[str, Any] = {"_setattr": _setattr}
+    params = []
+    for f in fields:
+        if f.default is dataclasses.MISSING:
+            params.append(f.name)
+        else:
+            env[f"_default_{f.name}"] = f.default
+            params.append(f"{f.name}=_default_{f.name}")
+    items = ", ".join(f"{f.name!r}: {f.name}" for f in fields)
+    src = f"def __init__(self, {', '.join(params)}):\n    _setattr(self, '__dict__', {{{items}}})\n"
+    exec(src, env)  # as dataclasses itself builds __init__
+    init = env["__init__"]
+    init.__qualname__ = f"{cls.__qualname__}.__init__"
+    init.__doc__ = cls.__init__.__doc__
+    cls.__init__ = init  # type: ignore[misc]
+    return cls
+
+
+@_fast_init
 @dataclass(frozen=True)
 class DeclaredMeld:
     """A declared set on the table.
@@ -107,6 +137,7 @@ class DeclaredMeld:
         return self.kong_kind == "concealed"
 
 
+@_fast_init
 @dataclass(frozen=True)
 class Discard:
     """A discarded tile in a seat's river. ``claimed_by`` is the seat that took it (chow,
@@ -117,6 +148,7 @@ class Discard:
     claimed_by: int | None = None
 
 
+@_fast_init
 @dataclass(frozen=True)
 class SeatState:
     """One seat. ``counts``: the known concealed playing tiles as a 34-count vector
@@ -153,6 +185,7 @@ class SeatState:
         return self.counts[i] >= n
 
 
+@_fast_init
 @dataclass(frozen=True)
 class PendingDiscard:
     """The latest discard while claims on it are open. ``passed`` holds the claims recorded
@@ -165,6 +198,7 @@ class PendingDiscard:
     last_of_wall: bool = False
 
 
+@_fast_init
 @dataclass(frozen=True)
 class PendingKong:
     """An added kong (加杠) that others may still rob (抢杠) before the replacement draw."""
@@ -175,6 +209,7 @@ class PendingKong:
     kind: KongKind = "added"
 
 
+@_fast_init
 @dataclass(frozen=True)
 class LastDraw:
     """The latest draw of the seat in turn: ``after_kong`` when it is (or follows through
@@ -189,6 +224,7 @@ class LastDraw:
     last_of_wall: bool = False
 
 
+@_fast_init
 @dataclass(frozen=True)
 class Payment:
     """One line of a settlement: ``payer`` pays ``amount`` points to ``payee``."""
@@ -199,6 +235,7 @@ class Payment:
     reason: str
 
 
+@_fast_init
 @dataclass(frozen=True)
 class Settlement:
     """Score changes of one settled thing (a win, a penalty …) with its explanation.
@@ -229,6 +266,7 @@ class Settlement:
 NO_CHANGE = Settlement(changes=(0, 0, 0, 0))
 
 
+@_fast_init
 @dataclass(frozen=True)
 class WinRecord:
     """A win as replayed: the declaring event, the situation given to the scorer (MCR: a
@@ -251,6 +289,7 @@ class WinRecord:
     context: Any = None
 
 
+@_fast_init
 @dataclass(frozen=True)
 class ReportedScore:
     """A ``score_reported`` event kept next to the computed result it was compared with."""
@@ -265,6 +304,7 @@ class ReportedScore:
     agrees: bool
 
 
+@_fast_init
 @dataclass(frozen=True)
 class ScoreEntry:
     """A score change applied to the seats: a settled win, a penalty, a ruling."""
@@ -275,6 +315,7 @@ class ScoreEntry:
     reason: str = ""
 
 
+@_fast_init
 @dataclass(frozen=True)
 class HandResult:
     """Summary of a finished hand, kept for dealer rotation and the game record."""
@@ -287,6 +328,7 @@ class HandResult:
     changes: tuple[int, int, int, int]
 
 
+@_fast_init
 @dataclass(frozen=True)
 class TableState:
     """The whole table after the event ``seq`` (−1 before any event).
