@@ -101,15 +101,16 @@ def apply(
         ctx.breach("event_out_of_order", f"event seq {seq} follows seq {state.seq}")
     # Optional ruleset hooks (duck-typed, see replayer/rules/nanchang/play.py): check_event
     # names ruleset-specific breaches before the shared handler runs; observe updates what
-    # the ruleset remembers (TableState.rule_memory) once the event is applied.
-    check = getattr(rs, "check_event", None) if rs is not None else None
-    if check is not None:
+    # the ruleset remembers (TableState.rule_memory) once the event is applied. Both are
+    # methods of the ruleset's class (looked up once per class).
+    has_check, has_observe = _hooks(type(rs))
+    if has_check:
+        check = rs.check_event  # type: ignore[union-attr]
         for rule_id, message, seat in check(state, payload):
             ctx.breach(rule_id, message, seat)
     new_state = _HANDLERS[event.type](ctx, state, payload)
-    observe = getattr(rs, "observe", None) if rs is not None else None
-    if observe is not None:
-        new_state, later = observe(state, payload, new_state)
+    if has_observe:
+        new_state, later = rs.observe(state, payload, new_state)  # type: ignore[union-attr]
         for rule_id, message, seat in later:
             ctx.breach(rule_id, message, seat)
     game_id = getattr(event, "game_id", None) or new_state.game_id
@@ -215,6 +216,13 @@ def _digests(events: Sequence[Any], upto: int) -> list[str]:
     return out
 
 
+@lru_cache(maxsize=None)
+def _hooks(ruleset_type: type) -> tuple[bool, bool]:
+    """Whether a ruleset class has the optional ``check_event`` / ``observe`` hooks."""
+    return (getattr(ruleset_type, "check_event", None) is not None,
+            getattr(ruleset_type, "observe", None) is not None)
+
+
 @lru_cache(maxsize=64)
 def _cached_ruleset(ruleset_id: str, options_json: str) -> Ruleset:
     return get_ruleset(ruleset_id, json.loads(options_json))
@@ -245,6 +253,8 @@ _last_ruleset: tuple[str, tuple[tuple[str, Any], ...], Ruleset] | None = None
 
 class _Ctx:
     """Collects the findings of one event; raises at the first one in strict mode."""
+
+    __slots__ = ("seq", "state", "rs", "mode", "findings")
 
     def __init__(self, seq: int, state: TableState, ruleset: Ruleset | None, mode: Mode) -> None:
         self.seq = seq
@@ -319,25 +329,27 @@ def _add_tile(seat_state: SeatState, tile: str | None) -> SeatState:
     return replace(seat_state, counts=counts, tiles=seat_state.tiles + (tile,))
 
 
-def _remove(ctx: _Ctx, st: SeatState, seen: tuple[int, ...], seat: int, tile: str,
-            n: int) -> tuple[SeatState, tuple[int, ...]]:
-    """(seat state, seen vector) after removing ``n`` copies of ``tile``: see :func:`_take`."""
+def _remove(ctx: _Ctx, st: SeatState, seen: tuple[int, ...], seat: int, tile: str, n: int,
+            **also: Any) -> tuple[SeatState, tuple[int, ...]]:
+    """(seat state, seen vector) after removing ``n`` copies of ``tile`` (see :func:`_take`)
+    and setting the seat fields ``also``. ``st`` itself when nothing changes."""
+    tiles, counts, hidden = st.tiles, st.counts, st.hidden
     for _ in range(n):
-        tiles = st.tiles
         if tile in tiles:
             k = tiles.index(tile)
-            counts = st.counts
+            tiles = tiles[:k] + tiles[k + 1:]
             i = _tiles.index(tile)
             if i < 34:
                 counts = counts[:i] + (counts[i] - 1,) + counts[i + 1:]
-            st = replace(st, tiles=tiles[:k] + tiles[k + 1:], counts=counts)
-        elif st.hidden > 0:
-            st = replace(st, hidden=st.hidden - 1)
+        elif hidden > 0:
+            hidden -= 1
             seen = _seen_plus(ctx, seen, tile, seat)
         else:
             ctx.breach("tile_not_held", f"seat {seat} does not hold {tile}", seat)
             break
-    return st, seen
+    if tiles is st.tiles and hidden == st.hidden and not also:
+        return st, seen
+    return replace(st, tiles=tiles, counts=counts, hidden=hidden, **also), seen
 
 
 def _take(ctx: _Ctx, state: TableState, seat: int, tile: str, n: int = 1) -> TableState:
@@ -676,8 +688,8 @@ def _tile_discarded(ctx: _Ctx, state: TableState, p: ev.TileDiscarded) -> TableS
     if state.seats[seat].replacements_due > 0:
         ctx.breach("replacement_missing", f"seat {seat} discards while a replacement draw is due", seat)
     _check_size(ctx, state, seat, 14, "before discarding")
-    st, seen = _remove(ctx, state.seats[seat], state.seen, seat, p.tile, 1)
-    st = replace(st, discards=st.discards + (Discard(ctx.seq, p.tile),))
+    st = state.seats[seat]
+    st, seen = _remove(ctx, st, state.seen, seat, p.tile, 1, discards=st.discards + (Discard(ctx.seq, p.tile),))
     return replace(
         state,
         seats=_with_seat(state.seats, seat, st),
