@@ -44,6 +44,7 @@ from replayer.state import (
     Settlement,
     TableState,
     WinRecord,
+    fast_init,
     replace,
 )
 
@@ -52,6 +53,7 @@ __all__ = ["ReplayStep", "ReplayResult", "apply", "replay", "run", "state_at", "
 SNAPSHOT_EVERY = 64
 
 
+@fast_init
 @dataclass(frozen=True)
 class ReplayStep:
     """One replayed event: the event, the state after it, and its findings."""
@@ -61,6 +63,7 @@ class ReplayStep:
     findings: tuple[Finding, ...]
 
 
+@fast_init
 @dataclass(frozen=True)
 class ReplayResult:
     """A whole replay: the final state and every finding in event order."""
@@ -852,6 +855,7 @@ def _pass(ctx: _Ctx, state: TableState, p: ev.Pass) -> TableState:
 # wins and the end of a hand
 
 
+@fast_init
 @dataclass(frozen=True)
 class _WinSource:
     """Where a declared win's tile comes from, as the win context needs it."""

@@ -83,7 +83,7 @@ def _field_names(cls: type) -> frozenset[str] | None:
     return names
 
 
-def _fast_init(cls: type) -> type:
+def fast_init(cls: type) -> type:
     """Give the frozen dataclass ``cls`` an ``__init__`` with the same signature (field
     order, defaults) that sets the instance dict in one step instead of one
     ``object.__setattr__`` per field — the states are built once per event. Only for
@@ -111,7 +111,7 @@ def _fast_init(cls: type) -> type:
     return cls
 
 
-@_fast_init
+@fast_init
 @dataclass(frozen=True)
 class DeclaredMeld:
     """A declared set on the table.
@@ -137,7 +137,7 @@ class DeclaredMeld:
         return self.kong_kind == "concealed"
 
 
-@_fast_init
+@fast_init
 @dataclass(frozen=True)
 class Discard:
     """A discarded tile in a seat's river. ``claimed_by`` is the seat that took it (chow,
@@ -148,7 +148,7 @@ class Discard:
     claimed_by: int | None = None
 
 
-@_fast_init
+@fast_init
 @dataclass(frozen=True)
 class SeatState:
     """One seat. ``counts``: the known concealed playing tiles as a 34-count vector
@@ -185,7 +185,7 @@ class SeatState:
         return self.counts[i] >= n
 
 
-@_fast_init
+@fast_init
 @dataclass(frozen=True)
 class PendingDiscard:
     """The latest discard while claims on it are open. ``passed`` holds the claims recorded
@@ -198,7 +198,7 @@ class PendingDiscard:
     last_of_wall: bool = False
 
 
-@_fast_init
+@fast_init
 @dataclass(frozen=True)
 class PendingKong:
     """An added kong (加杠) that others may still rob (抢杠) before the replacement draw."""
@@ -209,7 +209,7 @@ class PendingKong:
     kind: KongKind = "added"
 
 
-@_fast_init
+@fast_init
 @dataclass(frozen=True)
 class LastDraw:
     """The latest draw of the seat in turn: ``after_kong`` when it is (or follows through
@@ -224,7 +224,7 @@ class LastDraw:
     last_of_wall: bool = False
 
 
-@_fast_init
+@fast_init
 @dataclass(frozen=True)
 class Payment:
     """One line of a settlement: ``payer`` pays ``amount`` points to ``payee``."""
@@ -235,7 +235,7 @@ class Payment:
     reason: str
 
 
-@_fast_init
+@fast_init
 @dataclass(frozen=True)
 class Settlement:
     """Score changes of one settled thing (a win, a penalty …) with its explanation.
@@ -266,7 +266,7 @@ class Settlement:
 NO_CHANGE = Settlement(changes=(0, 0, 0, 0))
 
 
-@_fast_init
+@fast_init
 @dataclass(frozen=True)
 class WinRecord:
     """A win as replayed: the declaring event, the situation given to the scorer (MCR: a
@@ -289,7 +289,7 @@ class WinRecord:
     context: Any = None
 
 
-@_fast_init
+@fast_init
 @dataclass(frozen=True)
 class ReportedScore:
     """A ``score_reported`` event kept next to the computed result it was compared with."""
@@ -304,7 +304,7 @@ class ReportedScore:
     agrees: bool
 
 
-@_fast_init
+@fast_init
 @dataclass(frozen=True)
 class ScoreEntry:
     """A score change applied to the seats: a settled win, a penalty, a ruling."""
@@ -315,7 +315,7 @@ class ScoreEntry:
     reason: str = ""
 
 
-@_fast_init
+@fast_init
 @dataclass(frozen=True)
 class HandResult:
     """Summary of a finished hand, kept for dealer rotation and the game record."""
@@ -328,7 +328,7 @@ class HandResult:
     changes: tuple[int, int, int, int]
 
 
-@_fast_init
+@fast_init
 @dataclass(frozen=True)
 class TableState:
     """The whole table after the event ``seq`` (−1 before any event).
