@@ -87,11 +87,11 @@ def fast_init(cls: type) -> type:
     """Give the frozen dataclass ``cls`` an ``__init__`` with the same signature (field
     order, defaults) that sets the instance dict in one step instead of one
     ``object.__setattr__`` per field — the states are built once per event. Only for
-    classes :func:`replace` may copy by dict (no ``__post_init__``, no default factories);
-    others are returned unchanged."""
+    classes :func:`replace` may copy by dict (no ``__post_init__``, no default factories, no
+    keyword-only fields); others are returned unchanged."""
     names = _field_names(cls)
     fields = dataclasses.fields(cls)
-    if names is None or any(f.default_factory is not dataclasses.MISSING for f in fields):
+    if names is None or any(f.default_factory is not dataclasses.MISSING or f.kw_only for f in fields):
         return cls
     env: dict[str, Any] = {"_setattr": _setattr}
     params = []
@@ -107,6 +107,7 @@ def fast_init(cls: type) -> type:
     init = env["__init__"]
     init.__qualname__ = f"{cls.__qualname__}.__init__"
     init.__doc__ = cls.__init__.__doc__
+    init.__annotations__ = dict(cls.__init__.__annotations__)
     cls.__init__ = init  # type: ignore[misc]
     return cls
 
