@@ -233,3 +233,13 @@ def test_docs_describe_every_column():
         body = section[1].split("\n### ", 1)[0]
         for col in t.columns:
             assert f"| `{col}` |" in body, f"docs/analytics.md: {t.name}.{col} is not documented"
+
+
+def test_worker_processes_write_the_same_files(tmp_path, all_export):
+    data, one_process = all_export
+    store = open_store(data)
+    out = tmp_path / "two"
+    rep = export(store, out, workers=2)
+    store.close()
+    assert rep.games == 24
+    assert _files(out) == _files(one_process)
