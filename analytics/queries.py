@@ -34,7 +34,7 @@ from typing import Any
 import duckdb
 import pyarrow as pa
 
-from analytics.export import Export, open_export
+from analytics.export import Export, ExportError, open_export
 from analytics.schema import TABLES
 
 __all__ = ["Analytics", "wilson", "Z95", "GROUPS"]
@@ -151,7 +151,12 @@ class Analytics:
         return (" WHERE " + " AND ".join(conds)) if conds else "", params
 
     def _rows(self, sql: str, params: list[Any]) -> list[dict[str, Any]]:
-        cur = self.con.execute(sql, params)
+        try:
+            cur = self.con.execute(sql, params)
+        except duckdb.IOException as e:
+            # files of a superseded export version are deleted once a new export commits
+            raise ExportError(f"the export in {self.export.out} changed or lost a file while it was "
+                              f"read ({e}); open it again") from None
         names = [d[0] for d in cur.description]
         out = []
         for rec in cur.fetchall():

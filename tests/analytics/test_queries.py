@@ -203,3 +203,22 @@ def test_player_history_follows_the_log_order(text_export):
     assert [r["game_id"] for r in rows] == [f"botzone-{g.match}" for g in TEXT_GAMES]
     assert [r["score_change"] for r in rows] == [g.scores[3] if g.scores else 0 for g in TEXT_GAMES]
     assert sum(r["wins"] for r in rows) == sum(g.winner == 3 for g in TEXT_GAMES)
+
+
+def test_a_file_removed_under_an_open_reader_is_an_error_not_a_number(tmp_path, all_games):
+    from analytics.export import ExportError, export
+    from analytics_samples import fill
+    from eventlog.store import open_store
+
+    store = open_store(tmp_path / "data")
+    fill(store, all_games[:4])
+    out = tmp_path / "pq"
+    export(store, out)
+    a = Analytics.open(out)
+    fill(store, all_games[4:8])
+    export(store, out)  # supersedes the block the reader's views point at
+    with pytest.raises(ExportError, match="open it again"):
+        a.seat_stats("seat")
+    a.close()
+    with Analytics.open(out) as fresh:
+        assert sum(r["hands"] for r in fresh.seat_stats("seat")) == 4 * 8
