@@ -51,7 +51,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from analytics.facts import GameFacts, game_facts
-from analytics.schema import TABLES, Table
+from analytics.schema import SCHEMA_ID, TABLES, Table
 from eventlog.store.base import EventStore
 from replayer.findings import RulesetError
 
@@ -143,7 +143,8 @@ def _part_path(table: str, ruleset: str, block: int, version: int) -> str:
 
 
 def _empty_manifest(block_positions: int) -> dict[str, Any]:
-    return {"format": FORMAT, "block_positions": block_positions, "checkpoint": 0, "blocks": {}}
+    return {"format": FORMAT, "schema": SCHEMA_ID, "block_positions": block_positions, "checkpoint": 0,
+            "blocks": {}}
 
 
 def _read_manifest(out: Path) -> dict[str, Any] | None:
@@ -157,6 +158,10 @@ def _read_manifest(out: Path) -> dict[str, Any] | None:
         int(m["checkpoint"]), int(m["block_positions"])
     except (ValueError, KeyError, TypeError, AttributeError) as e:
         raise DamagedExport(path, f"unreadable manifest ({e})", f"paipu export --rebuild --out {out}") from None
+    if m.get("schema") != SCHEMA_ID:
+        raise ExportError(f"the export in {out} was written with other table columns (schema "
+                          f"{m.get('schema')}, this paipu writes {SCHEMA_ID}); rebuild it with "
+                          f"`paipu export --rebuild --out {out}`")
     return m
 
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import pyarrow as pa
 
-__all__ = ["Table", "TABLES", "TABLE_NAMES", "table"]
+__all__ = ["Table", "TABLES", "TABLE_NAMES", "SCHEMA_ID", "table"]
 
 
 def _f(name: str, typ: pa.DataType, doc: str, nullable: bool = False) -> pa.Field:
@@ -218,6 +218,20 @@ ACTIONS = Table(
 
 TABLES: tuple[Table, ...] = (GAMES, HANDS, SEAT_RESULTS, WINS, FANS, ACTIONS)
 TABLE_NAMES: tuple[str, ...] = tuple(t.name for t in TABLES)
+
+
+def _schema_id() -> str:
+    import hashlib
+
+    text = "\n".join(
+        f"{t.name}: {t.schema.to_string(show_field_metadata=False, show_schema_metadata=False)}"
+        for t in TABLES)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+#: Fingerprint of the tables' names, columns and types, kept in the export manifest: an
+#: export written with other columns must be rebuilt, not read.
+SCHEMA_ID: str = _schema_id()
 
 
 def table(name: str) -> Table:

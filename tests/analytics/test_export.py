@@ -243,3 +243,21 @@ def test_worker_processes_write_the_same_files(tmp_path, all_export):
     store.close()
     assert rep.games == 24
     assert _files(out) == _files(one_process)
+
+
+def test_export_with_other_columns_must_be_rebuilt(tmp_path, all_games):
+    import json
+
+    store = open_store(tmp_path / "data")
+    fill(store, all_games[:2])
+    out = tmp_path / "pq"
+    export(store, out)
+    m = json.loads((out / MANIFEST).read_text(encoding="utf-8"))
+    m["schema"] = "0" * 16  # as written by a paipu with other table columns
+    (out / MANIFEST).write_text(json.dumps(m), encoding="utf-8")
+    with pytest.raises(ExportError, match="--rebuild"):
+        open_export(out)
+    with pytest.raises(ExportError, match="other table columns"):
+        export(store, out)
+    assert export(store, out, rebuild=True).games == 2
+    assert _counts(out)["games"] == 2
