@@ -552,12 +552,13 @@ def export(
                 report.rows[name] = report.rows.get(name, 0) + len(rows)
 
         if repair:
-            for key in _damaged_blocks(out, manifest, command):
+            damaged = _damaged_blocks(out, manifest, command)
+            rulesets = {g.game_id: g.ruleset for g in store.list_games()} if damaged else {}
+            for key in damaged:
                 report.repaired.append(key)
                 r, b = key.split("/")
                 blk = manifest["blocks"].pop(key)
                 writer.superseded += [_part_path(t.name, r, int(b), blk["version"]) for t in TABLES]
-                rulesets = {g.game_id: g.ruleset for g in store.list_games()}
                 for gid in _games_ended_in(store, int(b) * bp, min((int(b) + 1) * bp, checkpoint + 1)):
                     if rulesets.get(gid) == r:
                         take(gid)
