@@ -51,7 +51,7 @@ from pathlib import Path
 from typing import Any
 
 from eventlog.events import ReportedFan
-from eventlog.ingest.botzone_text import BOTZONE_RULESET_OPTIONS
+from eventlog.ingest.botzone_text import BOTZONE_RULESET_OPTIONS, objectid_date
 from eventlog.ingest.base import ImportedGame, IngestError, ParseIssue, register
 from eventlog.ingest.builder import GameBuilder, check_tile, chow_run
 
@@ -202,6 +202,9 @@ class BotzoneJsonImporter:
                     raise IngestError(f"quan (prevalent wind) must be 0..3, got {quan!r}")
                 srand = d.get("srand", game.init.get("srand"))
                 tiles = str(game.init.get("walltiles") or "").split()
+                date = objectid_date(game.match_id)
+                if date:
+                    b.at(**b.location, date=date)
                 b.game_started(
                     game.players,
                     source=(f"https://botzone.org.cn/match/{game.match_id}"

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from datetime import datetime, timezone
 from pathlib import Path
 
 from eventlog.events import ReportedFan
@@ -108,6 +109,14 @@ def parse_fans(text: str) -> tuple[int | None, list[ReportedFan]]:
 BOTZONE_RULESET_OPTIONS: dict[str, object] = {"flowers": False, "wall_layout": "per_seat"}
 
 
+def objectid_date(match_id: str | None) -> str | None:
+    """The UTC date (``YYYY-MM-DD``) inside a Botzone match id: a MongoDB ObjectId whose
+    first 4 bytes are the creation time in seconds since 1970. None for other ids."""
+    if not match_id or not re.fullmatch(r"[0-9a-fA-F]{24}", match_id):
+        return None
+    return datetime.fromtimestamp(int(match_id[:8], 16), tz=timezone.utc).date().isoformat()
+
+
 class _Block:
     """One ``Match`` block being read."""
 
@@ -115,7 +124,8 @@ class _Block:
         self.game_id = f"botzone-{match_id}"
         self.first_line = line
         self.b = GameBuilder(self.game_id, {"source": path.name, "format": NAME})
-        self.b.at(line=line).game_started(
+        date = objectid_date(match_id)
+        self.b.at(line=line, **({"date": date} if date else {})).game_started(
             [f"Player {i}" for i in range(4)],
             source=f"https://botzone.org.cn/match/{match_id}",
             ruleset_options=dict(BOTZONE_RULESET_OPTIONS),

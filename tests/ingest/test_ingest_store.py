@@ -30,7 +30,9 @@ def test_samples_into_sqlite_twice(tmp_path):
         taken = stored[chow.payload.discard_seq]
         assert taken.seq == chow.payload.discard_seq and taken.type == "tile_discarded"
         assert taken.payload.tile == chow.payload.claimed_tile
+        # 0x61602cb4 (the ObjectId's first 4 bytes of "Match 61602cb4...") = 1633692852 s
+        # after 1970-01-01 UTC = 2021-10-08.
         assert stored[0].metadata == {"source": "sample_16_games.txt",
-                                      "format": "botzone-text", "line": 1}
+                                      "format": "botzone-text", "line": 1, "date": "2021-10-08"}
     finally:
         store.close()
