@@ -319,8 +319,43 @@ def get_spec(ruleset_id: str) -> RulesetSpec:
 def get_ruleset(ruleset_id: str, options: Mapping[str, Any] | None = None) -> Ruleset:
     """A ruleset bound to ``options`` (the game_started ``ruleset_options``).
 
-    Raises :class:`RulesetError` for an unknown id or invalid options."""
+    ``ruleset_id`` is a ruleset package (``mcr``, ``nanchang`` …) or a preset of
+    ``replayer/rules/presets/*.toml`` (a base ruleset plus options: DESIGN.md §6 "variants
+    are data"); options given here override the preset's. Raises :class:`RulesetError` for
+    an unknown id or invalid options."""
+    preset = presets().get(ruleset_id)
+    if preset is not None and ruleset_id not in _REGISTRY:
+        base, preset_options = preset
+        return get_spec(base).build({**preset_options, **dict(options or {})})
     return get_spec(ruleset_id).build(dict(options or {}))
+
+
+@lru_cache(maxsize=1)
+def presets() -> dict[str, tuple[str, dict[str, Any]]]:
+    """Every variant preset: ``{name: (base ruleset id, options)}``, read from the TOML files
+    in ``replayer/rules/presets/`` (file order, then table order; a name defined twice is
+    an error). A preset named like its base (``[nanchang]`` with no options) is the base."""
+    import tomllib
+    from importlib import resources
+
+    out: dict[str, tuple[str, dict[str, Any]]] = {}
+    folder = resources.files("replayer.rules") / "presets"
+    if not folder.is_dir():
+        return out
+    for entry in sorted(folder.iterdir(), key=lambda e: e.name):
+        if not entry.name.endswith(".toml"):
+            continue
+        try:
+            data = tomllib.loads(entry.read_text(encoding="utf-8"))
+        except tomllib.TOMLDecodeError as e:
+            raise RulesetError(f"presets/{entry.name}: {e}") from None
+        for name, table in data.items():
+            if name in out:
+                raise RulesetError(f"presets/{entry.name}: preset {name!r} is defined twice")
+            if not isinstance(table, dict) or not isinstance(table.get("base"), str):
+                raise RulesetError(f"presets/{entry.name}: [{name}] needs base = \"<ruleset id>\"")
+            out[name] = (table["base"], dict(table.get("options", {})))
+    return out
 
 
 def known_rulesets() -> list[str]:

@@ -128,7 +128,7 @@ def register(app: typer.Typer) -> None:
         every event checked by the replayer in strict mode."""
         from eventlog.store import StoreError
         from replayer.findings import RulesetError
-        from replayer.rules.base import get_ruleset, known_rulesets
+        from replayer.rules.base import get_ruleset, known_rulesets, presets
         from replayer.simulate.engine import SimulationError
 
         try:
@@ -146,7 +146,7 @@ def register(app: typer.Typer) -> None:
                 get_ruleset(ruleset, opts)
             except RulesetError as e:
                 if str(e).startswith("unknown ruleset"):
-                    raise RulesetError(f"{e} (known: {', '.join(known_rulesets())})") from None
+                    raise RulesetError(f"{e} (known: {', '.join(known_rulesets())}; presets: {', '.join(presets())})") from None
                 raise
             config = SimulationConfig(ruleset=ruleset, options=opts, seed=seed, hands_per_game=hands_per_game,
                                       bots=tuple(b.strip() for b in bots.split(",")),
