@@ -20,6 +20,7 @@ from functools import lru_cache
 from typing import Literal
 
 from replayer import tiles as _tiles
+from replayer.rules.nanchang import shape_filter as _shape_filter
 from replayer.rules.nanchang.jing import JingKinds
 from replayer.rules.nanchang.options import NanchangOptions
 from replayer.rules.nanchang.settlement import (
@@ -312,6 +313,7 @@ def clear_caches() -> None:
     _shape_fill.cache_clear()
     _shape_options_cached.cache_clear()
     _jingdiao.cache_clear()
+    _shape_filter.clear_caches()
     _dec._feasible.cache_clear()
     _dec.decompose.cache_clear()
     _dec._wild_split.cache_clear()

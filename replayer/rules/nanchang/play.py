@@ -36,6 +36,7 @@ from replayer.rules.base import MECHANICS_SOURCES, HandPlan, PlayRules, WinConte
 from replayer.rules.nanchang.evaluate import ScoreItem, WinEvaluation, WinInput, evaluate
 from replayer.rules.nanchang.jing import JingKinds, jing_kinds
 from replayer.rules.nanchang.options import NanchangOptions, parse_options
+from replayer.rules.nanchang.shape_filter import could_win_shape
 from replayer.rules.nanchang.settlement import (
     Components,
     HandSituation,
@@ -370,8 +371,16 @@ class NanchangRuleset:
         else:
             return hand
         qihu = list(hand.qihu)
+        j1, j2 = kinds.indices
+        ti = _tiles.index(tile)
         for seat in range(4):
-            if seat == frm or before.seats[seat].hidden:
+            st = before.seats[seat]
+            if seat == frm or st.hidden:
+                continue
+            # the passed tile (face value, §4.2) cannot complete this hand: no evaluation needed
+            c = list(st.counts)
+            c[ti] += 1
+            if not could_win_shape(tuple(c), (st.counts[j1], st.counts[j2]), (j1, j2), len(st.melds), self.options):
                 continue
             res = self._evaluate(before, seat, tile, source, frm, check_blocks=False)
             if res.legal:
