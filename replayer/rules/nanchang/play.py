@@ -36,7 +36,7 @@ from replayer.rules.base import MECHANICS_SOURCES, HandPlan, PlayRules, WinConte
 from replayer.rules.nanchang.evaluate import ScoreItem, WinEvaluation, WinInput, evaluate
 from replayer.rules.nanchang.jing import JingKinds, jing_kinds
 from replayer.rules.nanchang.options import NanchangOptions, parse_options
-from replayer.rules.nanchang.shape_filter import could_win_shape
+from replayer.rules.nanchang.shape_filter import could_win_any_jing, could_win_shape
 from replayer.rules.nanchang.settlement import (
     Components,
     HandSituation,
@@ -182,8 +182,10 @@ class NanchangRuleset:
         return SOURCES.get(rule_id) or MECHANICS_SOURCES.get(rule_id) or SPEC
 
     def could_win(self, counts: tuple[int, ...], melds: int) -> bool:
-        """Always True: whether a hand wins depends on the jing, known only in play."""
-        return True
+        """A cheap necessary condition (§6.1–6.5, §4.1): the jing are known only in play, so
+        True when under some indicator the hand, every held jing wild, reaches an enabled
+        shape (:func:`.shape_filter.could_win_any_jing`); never False for a legal win."""
+        return could_win_any_jing(counts, melds, self.options)
 
     # -- seats, dealer rotation ----------------------------------------------------------
 
