@@ -32,7 +32,7 @@ from replayer.rules.nanchang.settlement import (
 from replayer.rules.shared import decompose as _dec
 from replayer.rules.shared import shapes as _shapes
 
-__all__ = ["clear_caches", "WinInput", "ScoreItem", "Interpretation", "WinEvaluation", "evaluate", "in_jingdiao_state",
+__all__ = ["clear_caches", "has_shape", "WinInput", "ScoreItem", "Interpretation", "WinEvaluation", "evaluate", "in_jingdiao_state",
            "jingdiao_tianhu", "winning_shapes", "SHAPES"]
 
 SHAPES = ("standard", "big_seven_pairs", "seven_pairs", "thirteen_rotten", "seven_star_rotten")
@@ -344,6 +344,30 @@ def _fans(shape: str, conditions: tuple[str, ...], tiles: tuple[str, ...], inter
     return tuple(items)
 
 
+def _wildable(win: WinInput, kinds: JingKinds) -> tuple[int, int]:
+    """(正精, 副精) tiles that may be wild: the concealed jing, and a self-drawn jing (§4.2)."""
+    j1, j2 = kinds.indices
+    a = sum(1 for t in win.concealed if _tiles.index(t) == j1)
+    b = sum(1 for t in win.concealed if _tiles.index(t) == j2)
+    if win.source == "self_drawn" and kinds.is_jing(win.win_tile):
+        if _tiles.index(win.win_tile) == j1:
+            a += 1
+        else:
+            b += 1
+    return (a, b)
+
+
+def has_shape(win: WinInput, kinds: JingKinds, options: NanchangOptions) -> bool:
+    """Whether the declared win's 14 tiles make some enabled shape (§6.1–6.5) in some
+    interpretation: when False, :func:`evaluate` returns a ``false_win`` without looking at
+    anything else (``nobody_holds_jing`` …). Shares :func:`evaluate`'s memoised shape checks."""
+    c = _counts(win.concealed + (win.win_tile,))
+    if sum(c) + 3 * len(win.melds) != 14:
+        return False
+    shapes = _shape_options(c, _wildable(win, kinds), kinds, win.melds, options)
+    return any(v is not None for v in shapes.values())
+
+
 def evaluate(win: WinInput, kinds: JingKinds, options: NanchangOptions, *, nobody_holds_jing: bool = False,
              blocked: tuple[str, str] | None = None) -> WinEvaluation:
     """Evaluate a declared win (§6) and price it (§9.5); the interpretation paying the winner
@@ -363,10 +387,7 @@ def evaluate(win: WinInput, kinds: JingKinds, options: NanchangOptions, *, nobod
     if sum(c) + 3 * len(win.melds) != 14:
         return WinEvaluation(False, rule_id="false_win",
                              message=f"{sum(c)} concealed tiles with {len(win.melds)} sets is not a 14-tile hand")
-    wildable = [_counts(concealed)[j1], _counts(concealed)[j2]]
-    if win.source == "self_drawn" and kinds.is_jing(win.win_tile):
-        wildable[0 if _tiles.index(win.win_tile) == j1 else 1] += 1
-    shapes = _shape_options(c, (wildable[0], wildable[1]), kinds, win.melds, options)
+    shapes = _shape_options(c, _wildable(win, kinds), kinds, win.melds, options)
     feasible = {s: v for s, v in shapes.items() if v is not None}
     tiles_sorted = tuple(_tiles.sort_tiles(list(hand)))
     if not feasible:

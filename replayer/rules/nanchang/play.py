@@ -33,7 +33,7 @@ from typing import Any
 from eventlog import events as ev
 from replayer import tiles as _tiles
 from replayer.rules.base import MECHANICS_SOURCES, HandPlan, PlayRules, WinContext, WinScore, standard_tile_copies
-from replayer.rules.nanchang.evaluate import ScoreItem, WinEvaluation, WinInput, evaluate
+from replayer.rules.nanchang.evaluate import ScoreItem, WinEvaluation, WinInput, evaluate, has_shape
 from replayer.rules.nanchang.jing import JingKinds, jing_kinds
 from replayer.rules.nanchang.options import NanchangOptions, parse_options
 from replayer.rules.nanchang.shape_filter import could_win_any_jing, could_win_shape
@@ -452,8 +452,11 @@ class NanchangRuleset:
         if kinds is None:
             return WinEvaluation(False, rule_id="indicator_missing", message="no jing indicator revealed in this hand")
         win = self._win_input(state, seat, tile, source, frm, concealed, kong_replacement)
-        sit = self._situation(state, outcome="win", winner=seat, win=win, win_discard_seq=win_discard_seq)
-        res = evaluate(win, kinds, self.options, nobody_holds_jing=nobody_holds_jing(sit, self.options))
+        nobody = False
+        if has_shape(win, kinds, self.options):  # else evaluate finds no shape and never reads it
+            sit = self._situation(state, outcome="win", winner=seat, win=win, win_discard_seq=win_discard_seq)
+            nobody = nobody_holds_jing(sit, self.options)
+        res = evaluate(win, kinds, self.options, nobody_holds_jing=nobody)
         if check_blocks and res.legal and source != "self_drawn":
             block = self._memory(state).hand.qihu[seat]
             if block is not None and (self.options.qihu_scope == "any_tile" or block.tile == tile):
