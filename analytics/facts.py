@@ -141,7 +141,8 @@ def game_facts(events: Sequence[StoredEvent]) -> GameFacts | None:
     game_id = first.game_id
     day = game_date(first)
     rows: dict[str, list[dict[str, Any]]] = {
-        "games": [], "hands": [], "seat_results": [], "wins": [], "fans": [], "actions": [],
+        "games": [], "hands": [], "seat_results": [], "wins": [], "fans": [], "fan_pairs": [],
+        "actions": [],
     }
     state = TableState()
     hand: _HandTracker | None = None
@@ -313,4 +314,17 @@ def _hand_rows(rows: dict[str, list[dict[str, Any]]], game_id: str, players: Seq
                 "count": f.count,
                 "date": day,
             })
+        names = sorted({f.name_en for f in fans})
+        for i, fan_a in enumerate(names):
+            for fan_b in names[i + 1:]:
+                rows["fan_pairs"].append({
+                    "game_id": game_id,
+                    "hand_number": n,
+                    "win_seq": w.seq,
+                    "seat": w.seat,
+                    "player": player,
+                    "fan_a": fan_a,
+                    "fan_b": fan_b,
+                    "date": day,
+                })
     rows["actions"].extend(hand.actions)

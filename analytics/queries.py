@@ -26,6 +26,7 @@ did not).
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Sequence
 from datetime import date
 from pathlib import Path
@@ -37,10 +38,19 @@ import pyarrow as pa
 from analytics.export import Export, ExportError, open_export
 from analytics.schema import TABLES
 
-__all__ = ["Analytics", "wilson", "Z95", "GROUPS"]
+__all__ = ["Analytics", "wilson", "Z95", "GROUPS", "MEMORY_LIMIT", "MAX_THREADS"]
 
 #: The two-sided 95 % standard normal quantile.
 Z95 = 1.959963984540054
+
+#: DuckDB memory limit of a query connection: the dashboard queries on 1 M hands peak
+#: well below it (benchmarks/analytics.py), and a dashboard process holds one connection
+#: per export version.
+MEMORY_LIMIT = "512MB"
+
+#: Most DuckDB threads per connection (the queries are small scans; more threads mostly
+#: cost memory).
+MAX_THREADS = 4
 
 #: Grouping keys of :meth:`Analytics.seat_stats` → the seat_results column.
 GROUPS: dict[str, str] = {
@@ -87,15 +97,25 @@ def _as_date(v: date | str | None) -> date | None:
 
 class Analytics:
     """DuckDB views over one committed export (``games``, ``hands``, ``seat_results``,
-    ``wins``, ``fans``, ``actions``, each with the ``ruleset`` partition column).
+    ``wins``, ``fans``, ``fan_pairs``, ``actions``, each with the ``ruleset`` partition
+    column).
 
     The files are verified once, when the object is made; keep one object per export
-    version (the dashboard caches it by the manifest's checkpoint)."""
+    version (the dashboard caches it by the manifest's checkpoint).
 
-    def __init__(self, exp: Export, *, tables: Sequence[str] | None = None) -> None:
+    ``memory_limit`` (DuckDB size text, default :data:`MEMORY_LIMIT`) caps the
+    connection's buffer memory (DuckDB's own default is 80 % of the machine's RAM); a
+    query that needs more spills to a temporary directory or raises duckdb.OutOfMemoryException.
+    ``threads`` defaults to the machine's cores, at most :data:`MAX_THREADS`."""
+
+    def __init__(self, exp: Export, *, tables: Sequence[str] | None = None,
+                 memory_limit: str = MEMORY_LIMIT, threads: int | None = None) -> None:
         self.export = exp
-        self.con = duckdb.connect(":memory:")
-        self.con.execute("SET threads TO 2")
+        n = threads if threads is not None else min(os.cpu_count() or 1, MAX_THREADS)
+        # parquet_metadata_cache: keep the part files' footers between queries (DuckDB
+        # checks the file's modification time before using a cached footer)
+        self.con = duckdb.connect(":memory:", config={"memory_limit": memory_limit, "threads": max(1, n)})
+        self.con.execute("SET parquet_metadata_cache = true")
         for t in TABLES:
             if tables is not None and t.name not in tables:
                 continue
@@ -113,10 +133,13 @@ class Analytics:
 
     @classmethod
     def open(cls, out_dir: Path | str, data_dir: Path | str | None = None,
-             *, tables: Sequence[str] | None = None) -> Analytics:
+             *, tables: Sequence[str] | None = None, memory_limit: str = MEMORY_LIMIT,
+             threads: int | None = None) -> Analytics:
         """Open the export in ``out_dir``; ``tables`` limits the views (and the files
-        checked) to those tables. Raises ExportError / DamagedExport."""
-        return cls(open_export(out_dir, data_dir), tables=tables)
+        checked) to those tables; ``memory_limit`` and ``threads`` as for the class.
+        Raises ExportError / DamagedExport."""
+        return cls(open_export(out_dir, data_dir), tables=tables, memory_limit=memory_limit,
+                   threads=threads)
 
     def close(self) -> None:
         self.con.close()
@@ -274,25 +297,33 @@ class Analytics:
         least ``min_wins`` wins with both: ``wins_with_both``, ``wins`` (sample size),
         ``share_of_wins`` (+ CI), ``wins_with_a``, ``wins_with_b``, ``p_b_given_a`` =
         both / wins_with_a (+ CI), ``lift`` = share_of_wins / (share_a × share_b).
-        Ordered by wins_with_both (highest first), then names; at most ``limit`` rows."""
-        where, params = self._where(ruleset=ruleset, player=player, date_from=date_from, date_to=date_to)
+        Ordered by wins_with_both (highest first), then names; at most ``limit`` rows.
+        Reads the ``fan_pairs`` table the export writes (one row per pair per win)."""
+        # one aggregate per ruleset, each over that ruleset's files only (the partition
+        # filter prunes files): grouping by the hive ruleset column as well costs about
+        # as much again on 1 M hands
+        rulesets = [ruleset] if ruleset is not None else self.export.rulesets()
+        if not rulesets:
+            return []
         lim = f" LIMIT {int(limit)}" if limit is not None else ""
-        sql = (
-            f"WITH f AS (SELECT ruleset, game_id, win_seq, name_en FROM fans{where}), "
-            f"w AS (SELECT ruleset, count(*) AS wins FROM wins{where} GROUP BY ruleset), "
-            "one AS (SELECT ruleset, name_en, count(*) AS n FROM f GROUP BY ruleset, name_en), "
-            "pairs AS (SELECT a.ruleset, a.name_en AS fan_a, b.name_en AS fan_b, count(*) AS wins_with_both "
-            "FROM f a JOIN f b ON a.ruleset = b.ruleset AND a.game_id = b.game_id "
-            "AND a.win_seq = b.win_seq AND a.name_en < b.name_en GROUP BY a.ruleset, a.name_en, b.name_en "
-            "HAVING count(*) >= ?) "
-            "SELECT p.ruleset, p.fan_a, p.fan_b, p.wins_with_both, w.wins, oa.n AS wins_with_a, "
-            "ob.n AS wins_with_b FROM pairs p JOIN w USING (ruleset) "
-            "JOIN one oa ON oa.ruleset = p.ruleset AND oa.name_en = p.fan_a "
-            "JOIN one ob ON ob.ruleset = p.ruleset AND ob.name_en = p.fan_b "
-            f"ORDER BY p.wins_with_both DESC, p.ruleset, p.fan_a, p.fan_b{lim}"
-        )
+        parts, params = [], []
+        for r in rulesets:
+            where, p = self._where(player=player, date_from=date_from, date_to=date_to)
+            lit = "'" + r.replace("'", "''") + "'"
+            where = (where + " AND " if where else " WHERE ") + f"ruleset = {lit}"
+            parts.append(
+                f"SELECT * FROM (WITH w AS (SELECT count(*) AS wins FROM wins{where}), "
+                f"one AS (SELECT name_en, count(*) AS n FROM fans{where} GROUP BY name_en), "
+                "pairs AS (SELECT fan_a, fan_b, count(*) AS wins_with_both "
+                f"FROM fan_pairs{where} GROUP BY fan_a, fan_b HAVING count(*) >= ?) "
+                f"SELECT {lit} AS ruleset, p.fan_a, p.fan_b, p.wins_with_both, w.wins, "
+                "oa.n AS wins_with_a, ob.n AS wins_with_b FROM pairs p CROSS JOIN w "
+                "JOIN one oa ON oa.name_en = p.fan_a JOIN one ob ON ob.name_en = p.fan_b)")
+            params += p * 3 + [min_wins]
+        sql = (" UNION ALL ".join(parts)
+               + f" ORDER BY wins_with_both DESC, ruleset, fan_a, fan_b{lim}")
         out = []
-        for row in self._rows(sql, params + params + [min_wins]):
+        for row in self._rows(sql, params):
             n = row["wins"]
             _rate(row, "share_of_wins", row["wins_with_both"], n)
             _rate(row, "p_b_given_a", row["wins_with_both"], row["wins_with_a"])

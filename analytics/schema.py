@@ -1,6 +1,6 @@
 """The Parquet fact tables of the analytics export (shared/DESIGN.md §7).
 
-Six tables, each hive-partitioned by ruleset (``<table>/ruleset=<id>/part-….parquet``);
+Seven tables, each hive-partitioned by ruleset (``<table>/ruleset=<id>/part-….parquet``);
 the ``ruleset`` column lives in the directory name, not in the files (the convention
 DuckDB, Spark and Trino share). Every column is described here once; ``docs/analytics.md``
 shows the same tables (a test keeps the two in step).
@@ -192,6 +192,26 @@ FANS = Table(
     ("game_id", "hand_number", "win_seq", "name_en"),
 )
 
+FAN_PAIRS = Table(
+    "fan_pairs",
+    "one row per pair of distinct fans of one legal win (fan_a < fan_b by English name; a "
+    "win with n fans has n(n-1)/2 rows), written by the export so that fan co-occurrence "
+    "is a plain GROUP BY instead of a self-join of fans",
+    pa.schema([
+        _GAME,
+        _HAND,
+        _f("win_seq", pa.int32(), "seq of the win_declared event (joins wins.win_seq)"),
+        _SEAT,
+        _PLAYER,
+        _f("fan_a", pa.string(), "the pair's first fan, English name (fans.name_en; the "
+                                 "lower of the two in byte order)"),
+        _f("fan_b", pa.string(), "the pair's second fan, English name (fans.name_en; the "
+                                 "higher of the two in byte order)"),
+        _DATE,
+    ]),
+    ("game_id", "hand_number", "win_seq", "fan_a", "fan_b"),
+)
+
 ACTIONS = Table(
     "actions",
     "one row per table action in a hand: draws, discards, claims, passes, wins, flowers",
@@ -216,7 +236,7 @@ ACTIONS = Table(
     ("game_id", "hand_number", "seq"),
 )
 
-TABLES: tuple[Table, ...] = (GAMES, HANDS, SEAT_RESULTS, WINS, FANS, ACTIONS)
+TABLES: tuple[Table, ...] = (GAMES, HANDS, SEAT_RESULTS, WINS, FANS, FAN_PAIRS, ACTIONS)
 TABLE_NAMES: tuple[str, ...] = tuple(t.name for t in TABLES)
 
 

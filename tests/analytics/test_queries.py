@@ -101,6 +101,20 @@ def test_fan_cooccurrence_equals_source_pairs(text_export):
     assert first["p_b_given_a"] == pytest.approx(first["wins_with_both"] / first["wins_with_a"])
 
 
+def test_fan_cooccurrence_with_filters(text_export):
+    """Filters apply to the pairs, the single fans and the wins alike: a filter every win
+    passes changes nothing, one no win passes leaves no pairs."""
+    _, out = text_export
+    with Analytics.open(out) as an:
+        every = an.fan_cooccurrence(limit=None)
+        kept = an.fan_cooccurrence(ruleset="mcr", date_from="1900-01-01", date_to="2999-12-31", limit=None)
+        none = an.fan_cooccurrence(ruleset="mcr", date_to="1900-01-01", limit=None)
+        top3 = an.fan_cooccurrence(min_wins=2, limit=3)
+    assert kept == every and every
+    assert none == []
+    assert top3 == [r for r in every if r["wins_with_both"] >= 2][:3]
+
+
 def test_fan_totals_equal_source(text_export):
     _, out = text_export
     with Analytics.open(out) as a:
