@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from replayer import tiles as _tiles
 
@@ -44,6 +45,7 @@ class JingKinds:
         return 2 if tile == self.primary else 1 if tile == self.secondary else 0
 
 
+@lru_cache(maxsize=64)
 def jing_kinds(indicator: str) -> JingKinds:
     """The jing of an indicator (§4.1): ``jing_kinds("W9")`` → 正精 W9, 副精 W1."""
     return JingKinds(indicator, succ(indicator))

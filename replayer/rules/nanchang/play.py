@@ -26,7 +26,7 @@ does not know, this ruleset adds through its hooks:
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
@@ -45,7 +45,7 @@ from replayer.rules.nanchang.settlement import (
     nobody_holds_jing,
     settle_hand,
 )
-from replayer.state import DeclaredMeld, Payment, Settlement, TableState
+from replayer.state import DeclaredMeld, Payment, Settlement, TableState, replace  # replace: the fast copy of a frozen dataclass
 
 RULESET_ID = "nanchang"
 SPEC = "shared/rules/nanchang.md"
@@ -323,12 +323,20 @@ class NanchangRuleset:
         elif isinstance(p, (ev.TileDrawn, ev.Chow, ev.Pung, ev.Kong)):
             hand = self._close_claims(before, p, hand)
             actor = p.seat
-            hand = replace(hand, qihu=_set(hand.qihu, actor, None), qipeng=_set(hand.qipeng, actor, ()))
+            changes: dict[str, Any] = {}
+            if hand.qihu[actor] is not None:
+                changes["qihu"] = _set(hand.qihu, actor, None)
+            if hand.qipeng[actor]:
+                changes["qipeng"] = _set(hand.qipeng, actor, ())
             if isinstance(p, ev.TileDrawn):
                 if p.source == "wall" and before.phase != "dealing":
-                    hand = replace(hand, draws=_set(hand.draws, actor, hand.draws[actor] + 1))
-            else:
-                hand = replace(hand, claimed=True)
+                    changes["draws"] = _set(hand.draws, actor, hand.draws[actor] + 1)
+            elif not hand.claimed:
+                changes["claimed"] = True
+            if changes:
+                hand = replace(hand, **changes)
+        if hand is mem.hand and after.rule_memory is mem:
+            return after, found  # nothing to remember (a pass without 弃碰, a win, …)
         return replace(after, rule_memory=replace(mem, hand=hand)), found
 
     def _place_indicator(self, before: TableState, p: ev.WildcardIndicatorRevealed,
@@ -388,7 +396,7 @@ class NanchangRuleset:
             if res.legal:
                 old = qihu[seat]
                 qihu[seat] = QihuBlock(tile, max(res.points, old.points if old else 0))
-        return replace(hand, qihu=tuple(qihu))
+        return replace(hand, qihu=tuple(qihu)) if qihu != list(hand.qihu) else hand
 
     # -- wins --------------------------------------------------------------------------
 
