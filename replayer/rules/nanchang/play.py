@@ -154,11 +154,15 @@ def _is_sequence(tiles: tuple[str, ...]) -> bool:
 
 @dataclass(frozen=True)
 class NanchangRuleset:
-    """Nanchang bound to its options (:class:`NanchangOptions`)."""
+    """Nanchang bound to its options (:class:`NanchangOptions`). ``shape_filter``: skip the
+    evaluation of hands that cannot make a winning shape (:mod:`.shape_filter`; False gives
+    the slow reference path — ``could_win`` always True, every 弃胡 check evaluated — with the
+    same results)."""
 
     options: NanchangOptions
     raw_options: tuple[tuple[str, Any], ...] = ()
     id: str = RULESET_ID
+    shape_filter: bool = True
 
     @cached_property
     def play(self) -> PlayRules:
@@ -185,7 +189,7 @@ class NanchangRuleset:
         """A cheap necessary condition (§6.1–6.5, §4.1): the jing are known only in play, so
         True when under some indicator the hand, every held jing wild, reaches an enabled
         shape (:func:`.shape_filter.could_win_any_jing`); never False for a legal win."""
-        return could_win_any_jing(counts, melds, self.options)
+        return could_win_any_jing(counts, melds, self.options) if self.shape_filter else True
 
     # -- seats, dealer rotation ----------------------------------------------------------
 
@@ -390,7 +394,8 @@ class NanchangRuleset:
             # the passed tile (face value, §4.2) cannot complete this hand: no evaluation needed
             c = list(st.counts)
             c[ti] += 1
-            if not could_win_shape(tuple(c), (st.counts[j1], st.counts[j2]), (j1, j2), len(st.melds), self.options):
+            if self.shape_filter and not could_win_shape(tuple(c), (st.counts[j1], st.counts[j2]), (j1, j2),
+                                                         len(st.melds), self.options):
                 continue
             res = self._evaluate(before, seat, tile, source, frm, check_blocks=False)
             if res.legal:
@@ -461,7 +466,7 @@ class NanchangRuleset:
             return WinEvaluation(False, rule_id="indicator_missing", message="no jing indicator revealed in this hand")
         win = self._win_input(state, seat, tile, source, frm, concealed, kong_replacement)
         nobody = False
-        if has_shape(win, kinds, self.options):  # else evaluate finds no shape and never reads it
+        if not self.shape_filter or has_shape(win, kinds, self.options):  # else evaluate never reads it
             sit = self._situation(state, outcome="win", winner=seat, win=win, win_discard_seq=win_discard_seq)
             nobody = nobody_holds_jing(sit, self.options)
         res = evaluate(win, kinds, self.options, nobody_holds_jing=nobody)
