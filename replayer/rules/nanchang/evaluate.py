@@ -32,8 +32,8 @@ from replayer.rules.nanchang.settlement import (
 from replayer.rules.shared import decompose as _dec
 from replayer.rules.shared import shapes as _shapes
 
-__all__ = ["clear_caches", "has_shape", "WinInput", "ScoreItem", "Interpretation", "WinEvaluation", "evaluate", "in_jingdiao_state",
-           "jingdiao_tianhu", "winning_shapes", "SHAPES"]
+__all__ = ["clear_caches", "has_shape", "WinInput", "ScoreItem", "Interpretation", "WinEvaluation", "evaluate",
+           "in_jingdiao_state", "jingdiao_tianhu", "winning_shapes", "SHAPES"]
 
 SHAPES = ("standard", "big_seven_pairs", "seven_pairs", "thirteen_rotten", "seven_star_rotten")
 CONDITION_ORDER = ("self_drawn", "kong_replacement", "robbed_kong", "jing_fishing", "deguo",
