@@ -52,7 +52,7 @@ def register(app: typer.Typer) -> None:
         out: OutOpt = None,
         rebuild: Annotated[bool, typer.Option("--rebuild", help="Forget the existing export and write it all again.")] = False,
         repair: Annotated[bool, typer.Option("--repair", help="Check every Parquet file and rebuild the damaged or missing ones.")] = False,
-        workers: Annotated[int, typer.Option("--workers", min=1, help="Replay games in this many processes (same files).")] = 1,
+        workers: Annotated[int | None, typer.Option("--workers", min=1, help="Replay games in this many processes (same files); default: every core from 500 games to export on, else 1.")] = None,
         as_json: Annotated[bool, typer.Option("--json", help="Print the run report as JSON.")] = False,
     ) -> None:
         """Replay the games finished since the last export and write them as Parquet facts."""

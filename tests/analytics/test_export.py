@@ -261,3 +261,30 @@ def test_export_with_other_columns_must_be_rebuilt(tmp_path, all_games):
         export(store, out)
     assert export(store, out, rebuild=True).games == 2
     assert _counts(out)["games"] == 2
+
+
+def test_a_tampered_event_stops_the_export_naming_it(tmp_path, all_games):
+    """The export reads rows itself (faster than EventStore.read_game) but keeps its
+    checks: a payload edited behind the store's back no longer matches the row's hash."""
+    import sqlite3
+
+    from eventlog.store.base import CorruptEvent
+
+    game = all_games[0]
+    store = open_store(tmp_path / "data")
+    fill(store, [game])
+    store.close()
+    with sqlite3.connect(tmp_path / "data" / "events.sqlite") as db:
+        seq, payload = db.execute("SELECT seq, payload FROM events WHERE game_id = ? AND type = "
+                                  "'tile_discarded' ORDER BY seq LIMIT 1", (game.game_id,)).fetchone()
+        tile = re.search(r'"tile":"(\w+)"', payload).group(1)
+        other = "W1" if tile != "W1" else "W2"
+        db.execute("DROP TRIGGER events_no_update")  # tampering behind the store's back
+        db.execute("UPDATE events SET payload = ? WHERE game_id = ? AND seq = ?",
+                   (payload.replace(f'"tile":"{tile}"', f'"tile":"{other}"'), game.game_id, seq))
+    store = open_store(tmp_path / "data")
+    with pytest.raises(CorruptEvent) as err:
+        export(store, tmp_path / "pq")
+    store.close()
+    assert (err.value.game_id, err.value.seq) == (game.game_id, seq)
+    assert "hash mismatch" in str(err.value)
