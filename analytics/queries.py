@@ -173,6 +173,18 @@ class Analytics:
             params.append(dealer)
         return (" WHERE " + " AND ".join(conds)) if conds else "", params
 
+    def _per_ruleset(self, ruleset: str | None, **filters: Any) -> list[tuple[str, str, list[Any]]]:
+        """(ruleset as an SQL literal, WHERE clause, its parameters) for each ruleset of the
+        export (or just ``ruleset``). A query run once per ruleset, each over that
+        ruleset's files only (the partition filter prunes the others), need not group by
+        the hive ``ruleset`` column: on 1 M hands that grouping costs as much as the rest."""
+        out = []
+        for r in [ruleset] if ruleset is not None else self.export.rulesets():
+            where, params = self._where(**filters)
+            lit = "'" + r.replace("'", "''") + "'"
+            out.append((lit, (where + " AND " if where else " WHERE ") + f"ruleset = {lit}", params))
+        return out
+
     def _rows(self, sql: str, params: list[Any]) -> list[dict[str, Any]]:
         try:
             cur = self.con.execute(sql, params)
@@ -266,17 +278,21 @@ class Analytics:
         ``times_counted`` (sum of counts). Ordered by ruleset, share (highest first),
         name_en. A fan is listed once per win (the ruleset's explained score gives each
         fan once, with a count)."""
-        where, params = self._where(ruleset=ruleset, player=player, date_from=date_from, date_to=date_to)
-        sql = (
-            f"WITH w AS (SELECT ruleset, count(*) AS wins FROM wins{where} GROUP BY ruleset), "
-            f"f AS (SELECT ruleset, name_en, min(name_zh) AS name_zh, count(*) AS wins_with_fan, "
-            f"min(points) AS points, sum(count)::BIGINT AS times_counted FROM fans{where} "
-            "GROUP BY ruleset, name_en) "
-            "SELECT f.ruleset, f.name_en, f.name_zh, f.wins_with_fan, w.wins, f.points, f.times_counted "
-            "FROM f JOIN w USING (ruleset) ORDER BY f.ruleset, f.wins_with_fan DESC, f.name_en"
-        )
+        parts, params = [], []
+        for lit, where, p in self._per_ruleset(ruleset, player=player, date_from=date_from, date_to=date_to):
+            parts.append(
+                f"SELECT * FROM (WITH w AS (SELECT count(*) AS wins FROM wins{where}), "
+                f"f AS (SELECT name_en, min(name_zh) AS name_zh, count(*) AS wins_with_fan, "
+                f"min(points) AS points, sum(count)::BIGINT AS times_counted FROM fans{where} "
+                "GROUP BY name_en) "
+                f"SELECT {lit} AS ruleset, f.name_en, f.name_zh, f.wins_with_fan, w.wins, f.points, "
+                "f.times_counted FROM f CROSS JOIN w)")
+            params += p * 2
+        if not parts:
+            return []
+        sql = " UNION ALL ".join(parts) + " ORDER BY ruleset, wins_with_fan DESC, name_en"
         out = []
-        for row in self._rows(sql, params + params):
+        for row in self._rows(sql, params):
             _rate(row, "share_of_wins", row["wins_with_fan"], row["wins"])
             out.append(row)
         return out
@@ -299,18 +315,9 @@ class Analytics:
         both / wins_with_a (+ CI), ``lift`` = share_of_wins / (share_a × share_b).
         Ordered by wins_with_both (highest first), then names; at most ``limit`` rows.
         Reads the ``fan_pairs`` table the export writes (one row per pair per win)."""
-        # one aggregate per ruleset, each over that ruleset's files only (the partition
-        # filter prunes files): grouping by the hive ruleset column as well costs about
-        # as much again on 1 M hands
-        rulesets = [ruleset] if ruleset is not None else self.export.rulesets()
-        if not rulesets:
-            return []
         lim = f" LIMIT {int(limit)}" if limit is not None else ""
         parts, params = [], []
-        for r in rulesets:
-            where, p = self._where(player=player, date_from=date_from, date_to=date_to)
-            lit = "'" + r.replace("'", "''") + "'"
-            where = (where + " AND " if where else " WHERE ") + f"ruleset = {lit}"
+        for lit, where, p in self._per_ruleset(ruleset, player=player, date_from=date_from, date_to=date_to):
             parts.append(
                 f"SELECT * FROM (WITH w AS (SELECT count(*) AS wins FROM wins{where}), "
                 f"one AS (SELECT name_en, count(*) AS n FROM fans{where} GROUP BY name_en), "
@@ -320,6 +327,8 @@ class Analytics:
                 "oa.n AS wins_with_a, ob.n AS wins_with_b FROM pairs p CROSS JOIN w "
                 "JOIN one oa ON oa.name_en = p.fan_a JOIN one ob ON ob.name_en = p.fan_b)")
             params += p * 3 + [min_wins]
+        if not parts:
+            return []
         sql = (" UNION ALL ".join(parts)
                + f" ORDER BY wins_with_both DESC, ruleset, fan_a, fan_b{lim}")
         out = []

@@ -101,7 +101,7 @@ def test_fan_cooccurrence_equals_source_pairs(text_export):
     assert first["p_b_given_a"] == pytest.approx(first["wins_with_both"] / first["wins_with_a"])
 
 
-def test_fan_cooccurrence_with_filters(text_export):
+def test_fan_queries_with_filters(text_export):
     """Filters apply to the pairs, the single fans and the wins alike: a filter every win
     passes changes nothing, one no win passes leaves no pairs."""
     _, out = text_export
@@ -110,9 +110,12 @@ def test_fan_cooccurrence_with_filters(text_export):
         kept = an.fan_cooccurrence(ruleset="mcr", date_from="1900-01-01", date_to="2999-12-31", limit=None)
         none = an.fan_cooccurrence(ruleset="mcr", date_to="1900-01-01", limit=None)
         top3 = an.fan_cooccurrence(min_wins=2, limit=3)
+        freq, freq_mcr = an.fan_frequency(), an.fan_frequency(ruleset="mcr")
+        freq_none = an.fan_frequency(ruleset="no-such-ruleset")
     assert kept == every and every
     assert none == []
     assert top3 == [r for r in every if r["wins_with_both"] >= 2][:3]
+    assert freq_mcr == freq and freq_none == []
 
 
 def test_fan_totals_equal_source(text_export):
