@@ -420,24 +420,43 @@ _PAYLOAD_CACHE_SIZE = 50_000
 _payload_cache: dict[tuple[str, str], Any] = {}
 
 
+_json_text = json.JSONEncoder(ensure_ascii=False).encode  # a string as canonical JSON
+
+
+def _stored_hash(row: dict[str, Any]) -> str:
+    """:func:`eventlog.events.chain_hash` of a row, built from its stored JSON texts (the
+    store writes payload and metadata as canonical JSON, so they need no re-encoding).
+    Only a match counts: a row whose texts are not canonical is checked the slow way."""
+    text = _json_text
+    body = (f'{{"event_id":{text(row["event_id"])},"game_id":{text(row["game_id"])},'
+            f'"metadata":{row["metadata"]},"payload":{row["payload"]},'
+            f'"recorded_at":{text(row["recorded_at"])},'
+            f'"schema_version":{int(row["schema_version"])},"seq":{int(row["seq"])},'
+            f'"type":{text(row["type"])}}}')
+    return hashlib.sha256(row["prev_hash"].encode() + b"\n" + body.encode()).hexdigest()
+
+
 def _event(row: dict[str, Any]) -> StoredEvent:
     """One stored row as a StoredEvent, with the checks of
     :func:`eventlog.store.base.inspect_row` that matter for a replay: the row's hash over
     its stored content and a valid payload. Anything unexpected goes to ``inspect_row``,
     which raises :class:`eventlog.store.base.CorruptEvent` saying where and why."""
     try:
-        payload_obj = json.loads(row["payload"])
         metadata = json.loads(row["metadata"])
-        computed = chain_hash(row["prev_hash"], game_id=row["game_id"], seq=row["seq"],
-                              event_id=row["event_id"], type_=row["type"],
-                              schema_version=row["schema_version"], payload=payload_obj,
-                              metadata=metadata, recorded_at=row["recorded_at"])
-        if computed != row["hash"] or not isinstance(metadata, dict):
-            raise ValueError("hash")
+        if _stored_hash(row) != row["hash"]:
+            payload_obj = json.loads(row["payload"])
+            computed = chain_hash(row["prev_hash"], game_id=row["game_id"], seq=row["seq"],
+                                  event_id=row["event_id"], type_=row["type"],
+                                  schema_version=row["schema_version"], payload=payload_obj,
+                                  metadata=metadata, recorded_at=row["recorded_at"])
+            if computed != row["hash"]:
+                raise ValueError("hash")
+        if not isinstance(metadata, dict):
+            raise ValueError("metadata")
         key = (row["type"], row["payload"])
         payload = _payload_cache.get(key)
         if payload is None:
-            payload = parse_payload(row["type"], payload_obj)
+            payload = parse_payload(row["type"], json.loads(row["payload"]))
             if len(_payload_cache) >= _PAYLOAD_CACHE_SIZE:
                 _payload_cache.clear()
             _payload_cache[key] = payload

@@ -288,3 +288,34 @@ def test_a_tampered_event_stops_the_export_naming_it(tmp_path, all_games):
     store.close()
     assert (err.value.game_id, err.value.seq) == (game.game_id, seq)
     assert "hash mismatch" in str(err.value)
+
+
+def test_rows_stored_with_other_json_spacing_still_export(tmp_path, all_games):
+    """The hash covers the decoded payload and metadata, not their text: a row whose JSON
+    text is not canonical (here: spaces added) is still valid and exports the same rows."""
+    import json
+    import sqlite3
+
+    game = all_games[0]
+    stores = {}
+    for name in ("plain", "spaced"):
+        store = open_store(tmp_path / name)
+        fill(store, [game])
+        store.close()
+        stores[name] = tmp_path / name
+    with sqlite3.connect(stores["spaced"] / "events.sqlite") as db:
+        db.execute("DROP TRIGGER events_no_update")
+        for pos, payload, metadata in db.execute("SELECT position, payload, metadata FROM events").fetchall():
+            db.execute("UPDATE events SET payload = ?, metadata = ? WHERE position = ?",
+                       (json.dumps(json.loads(payload), ensure_ascii=False, indent=1),
+                        json.dumps(json.loads(metadata), ensure_ascii=False, indent=1), pos))
+    outs = {}
+    for name, data in stores.items():
+        store = open_store(data)
+        export(store, tmp_path / f"pq-{name}")
+        store.close()
+        outs[name] = {}
+        for t in TABLES:  # every row but when each store recorded the game (its own clock)
+            tab = pq.read_table(tmp_path / f"pq-{name}" / t.name)
+            outs[name][t.name] = tab.drop_columns([c for c in ("recorded_at", "date") if c in tab.column_names]).to_pylist()
+    assert outs["spaced"] == outs["plain"] and outs["plain"]["actions"]
