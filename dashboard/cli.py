@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import signal
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -17,14 +18,15 @@ from typing import Annotated, Optional
 
 import typer
 
-__all__ = ["APP", "streamlit_command", "register"]
+__all__ = ["APP", "streamlit_command", "check_port", "register"]
 
 APP = Path(__file__).resolve().parent / "app.py"
 
 
 def streamlit_command(data: Path, *, host: str = "127.0.0.1", port: int = 8501) -> list[str]:
     """The argv that serves the dashboard on ``host:port`` for ``data`` (no browser opened,
-    no usage statistics sent, file watching off: the app's code does not change under it)."""
+    no usage statistics sent, file watching off: the app's code does not change under it;
+    toolbar minimal, so no "Deploy" button)."""
     return [
         sys.executable, "-m", "streamlit", "run", str(APP),
         "--server.headless", "true",
@@ -32,8 +34,73 @@ def streamlit_command(data: Path, *, host: str = "127.0.0.1", port: int = 8501) 
         "--server.port", str(port),
         "--server.fileWatcherType", "none",
         "--browser.gatherUsageStats", "false",
+        "--client.toolbarMode", "minimal",  # no "Deploy" button: this is a local viewer
         "--", "--data", str(data),
     ]
+
+
+#: Seconds the Streamlit child gets to stop after SIGTERM before it is killed.
+STOP_GRACE = 5.0
+
+
+def check_port(host: str, port: int) -> str | None:
+    """None when ``host:port`` can be listened on, else a one-line reason: the port is
+    outside 1..65535 or already in use (probed with a bind, SO_REUSEADDR as Streamlit's
+    server sets it, so a port in TIME_WAIT is not refused)."""
+    if not 1 <= port <= 65535:
+        return f"--port must be 1..65535, got {port}"
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror as e:
+        return f"--host {host!r}: {e.strerror}"
+    family, kind, proto, _, addr = infos[0]
+    with socket.socket(family, kind, proto) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind(addr)
+        except OSError as e:
+            return f"cannot listen on {host}:{port}: {e.strerror or e}"
+    return None
+
+
+class _Stop(Exception):
+    """Raised in the main thread by the SIGTERM/SIGINT/SIGHUP handler."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+def _run(argv: list[str], env: dict[str, str]) -> int:
+    """Run the Streamlit server until it exits or we get SIGTERM, SIGINT or SIGHUP; on a
+    signal stop the child (SIGTERM, then SIGKILL after :data:`STOP_GRACE` s) and return
+    128 + the signal number. Returns the child's exit code otherwise."""
+
+    def _raise(signum: int, _frame: object) -> None:
+        raise _Stop(signum)
+
+    sigs = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
+    previous = {sig: signal.signal(sig, _raise) for sig in sigs}
+    proc = subprocess.Popen(argv, env=env)
+    try:
+        return proc.wait()
+    except (_Stop, KeyboardInterrupt) as e:
+        signum = e.signum if isinstance(e, _Stop) else signal.SIGINT
+        for sig in sigs:  # a second signal must not interrupt the clean-up
+            signal.signal(sig, signal.SIG_IGN)
+        proc.terminate()
+        try:
+            proc.wait(timeout=STOP_GRACE)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        return 128 + int(signum)
+    finally:
+        if proc.poll() is None:  # any other exception: never leave the server behind
+            proc.kill()
+            proc.wait()
+        for sig, h in previous.items():
+            signal.signal(sig, h)
 
 
 def register(app: typer.Typer) -> None:
@@ -45,29 +112,17 @@ def register(app: typer.Typer) -> None:
             "--data", help="Data directory (default: $PAIPU_DATA, else ./paipu-data); statistics read "
                            "its Parquet export (<data>/parquet), replays its event log.",
             show_default=False)] = None,
-        port: Annotated[int, typer.Option(help="TCP port.")] = 8501,
+        port: Annotated[int, typer.Option(help="TCP port 1..65535 (must be free).")] = 8501,
         host: Annotated[str, typer.Option(help="Interface to listen on (loopback by default).")] = "127.0.0.1",
     ) -> None:
         """Open the read-only Streamlit dashboard: overview, fans, players, step-through
-        replay and dispute review. Stop it with Ctrl-C."""
+        replay and dispute review. Stop it with Ctrl-C (or SIGTERM/SIGHUP): the Streamlit
+        server stops with it."""
         d = (data if data is not None else Path(os.environ.get("PAIPU_DATA") or "paipu-data")).resolve()
+        problem = check_port(host, port)
+        if problem:
+            typer.echo(f"error: {problem}", err=True)
+            raise typer.Exit(2)
         typer.echo(f"paipu dashboard on http://{host}:{port}/ (data: {d}); Ctrl-C stops it")
         env = dict(os.environ, PAIPU_DATA=str(d))
-        proc = subprocess.Popen(streamlit_command(d, host=host, port=port), env=env)
-
-        def _forward(signum: int, _frame: object) -> None:  # stop the server with us
-            proc.send_signal(signum)
-
-        for sig in (signal.SIGTERM, signal.SIGHUP):
-            signal.signal(sig, _forward)
-        try:
-            code = proc.wait()
-        except KeyboardInterrupt:
-            proc.terminate()
-            try:
-                code = proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                code = proc.wait()
-            code = 130 if code in (0, -15) else code
-        raise typer.Exit(code)
+        raise typer.Exit(_run(streamlit_command(d, host=host, port=port), env))
