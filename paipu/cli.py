@@ -29,9 +29,24 @@ app = typer.Typer(
     no_args_is_help=True,
     pretty_exceptions_enable=False,
     add_completion=False,
+    rich_markup_mode=None,  # help texts are plain: "[default: …]" and tile brackets stay as written
 )
-console = Console()
-err_console = Console(stderr=True)
+def _console(stderr: bool = False) -> Console:
+    """A terminal gets Rich's layout; a pipe or file gets long lines unwrapped, so
+    ``file:line`` locations and table rows stay whole for grep."""
+    c = Console(stderr=stderr)
+    if not c.is_terminal:
+        c = Console(stderr=stderr, width=max(c.width, 200), soft_wrap=True)
+    return c
+
+
+console = _console()
+err_console = _console(stderr=True)
+
+
+def say(text: str, *, err: bool = False, style: str | None = None) -> None:
+    """Print ``text`` as it is: no Rich markup, so ``[rule_id]`` and tile brackets survive."""
+    (err_console if err else console).print(text, markup=False, highlight=False, style=style)
 
 _DEBUG = {"on": False}
 
@@ -76,7 +91,7 @@ def _friendly(fn: Callable[..., Any]) -> Callable[..., Any]:
         except Exception as e:  # noqa: BLE001 - the one place that reports errors
             if _DEBUG["on"]:
                 raise
-            err_console.print(f"[red]error:[/red] {_describe(e)}", highlight=False)
+            say(f"error: {_describe(e)}", err=True, style="red")
             raise typer.Exit(2) from None
 
     return wrapper
@@ -92,9 +107,12 @@ def _describe(e: Exception) -> str:
         pass
     name = type(e).__name__
     msg = str(e) or name
-    if isinstance(e, (FileNotFoundError, IsADirectoryError, PermissionError)):
-        return f"{msg}"
-    return msg if name in ("CliError",) else f"{msg} ({name})"
+    from eventlog.store.base import StoreError
+    from replayer.findings import ReplayError
+
+    if isinstance(e, (CliError, ValueError, OSError, StoreError, ReplayError)):
+        return msg  # errors that describe bad input or state in words
+    return f"internal error: {msg} ({name}); run `paipu --debug ...` for the traceback"
 
 
 @app.callback()
@@ -112,6 +130,8 @@ def _open_store(data: Optional[Path], *, must_exist: bool = False):
     from eventlog.store import open_store
 
     d = _data(data)
+    if d.exists() and not d.is_dir():
+        raise CliError(f"--data {d} is a file; it must be a data directory (it is created if missing)")
     if must_exist and not (d / "events.sqlite").exists():
         raise CliError(
             f"no event store in {d} (run `paipu quickstart` or `paipu ingest FILE` first, "
@@ -127,8 +147,9 @@ def _open_store(data: Optional[Path], *, must_exist: bool = False):
 def serve(
     data: DataOpt = None,
     host: Annotated[str, typer.Option(help="Interface to listen on (loopback by default).")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="TCP port (0 picks a free one).")] = 50051,
+    port: Annotated[int, typer.Option(min=0, max=65535, help="TCP port 0..65535 (0 picks a free one).")] = 50051,
     tokens: Annotated[Optional[Path], typer.Option("--tokens", help="File of `ROLE TOKEN` lines (viewer, recorder, referee); without it the server needs no token.", exists=True, dir_okay=False)] = None,
+    insecure: Annotated[bool, typer.Option("--insecure", help="Allow a non-loopback --host without --tokens (anyone who reaches it can write).")] = False,
 ) -> None:
     """Run the gRPC services on DATA: EventLogService (append, read, list, subscribe),
     IngestService (upload a log file), ReplayService (state at an event, step through,
@@ -139,7 +160,7 @@ def serve(
 
     d = _data(data)
     d.mkdir(parents=True, exist_ok=True)
-    _serve(d, host=host, port=port, tokens=load_tokens(tokens) if tokens else None)
+    _serve(d, host=host, port=port, tokens=load_tokens(tokens) if tokens else None, insecure=insecure)
 
 
 # ----------------------------------------------------------------------------- append
@@ -197,9 +218,9 @@ def append(
         finally:
             store.close()
     if res.duplicate:
-        console.print(f"{game_id}: already stored (seq {res.first_seq}..{res.last_seq}); nothing written")
+        say(f"{game_id}: already stored (seq {res.first_seq}..{res.last_seq}); nothing written")
     else:
-        console.print(
+        say(
             f"{game_id}: appended {res.last_seq - res.first_seq + 1} events, seq {res.first_seq}..{res.last_seq}, "
             f"positions {res.first_position}..{res.last_position}"
         )
@@ -210,7 +231,7 @@ def append(
 @_friendly
 def read(
     game_id: Annotated[str, typer.Argument(help="The game to read.")],
-    from_seq: Annotated[int, typer.Option("--from", help="First sequence number.")] = 0,
+    from_seq: Annotated[int, typer.Option("--from", min=0, max=2**62, help="First sequence number.")] = 0,
     as_json: Annotated[bool, typer.Option("--json", help="JSON Lines with seq, position and hashes.")] = False,
     server: ServerOpt = None,
     data: DataOpt = None,
@@ -269,7 +290,7 @@ def games(server: ServerOpt = None, data: DataOpt = None) -> None:
     for g in infos:
         table.add_row(g.game_id, g.ruleset or "-", str(g.event_count), f"{g.first_position}..{g.last_position}")
     console.print(table)
-    console.print(f"{len(infos)} games")
+    say(f"{len(infos)} games")
 
 
 
@@ -325,12 +346,12 @@ def ingest(
                 report = ingest_files(store, files, format=format, on_game=lambda _g: bar.advance(task))
         finally:
             store.close()
-    console.print(
+    say(
         f"{len(report.stored)} games stored ({report.events} events), "
         f"{len(report.duplicates)} already stored, {len(report.errors)} errors"
     )
     for issue in report.errors:
-        err_console.print(f"[red]error:[/red] {issue}", highlight=False)
+        say(f"error: {issue}", err=True, style="red")
     if report.errors:
         raise typer.Exit(1)
 
@@ -347,31 +368,31 @@ def _verify_one(store, game_id: str):
 
 def _print_audit(chain, audit, *, verbose: bool = True) -> bool:
     ok = chain.ok and audit is not None and audit.ok
-    mark = "[green]ok[/green]" if ok else "[red]FAIL[/red]"
+    mark = "ok" if ok else "FAIL"
     chain_txt = "chain ok" if chain.ok else f"chain BROKEN at seq {chain.first_bad_seq}: {chain.reason}"
     if audit is None:
-        console.print(f"{mark} {chain.game_id}: {chain_txt}")
+        say(f"{mark} {chain.game_id}: {chain_txt}")
         return ok
-    console.print(
+    say(
         f"{mark} {chain.game_id}: {chain_txt}, {audit.events} events, {audit.hands} hands, "
         f"{len(audit.wins)} wins, {audit.draws} draws, {len(audit.findings)} findings"
     )
     if verbose or not ok:
         for f in audit.findings:
-            console.print(f"    finding: {f}", highlight=False)
+            say(f"    finding: {f}")
         for w in audit.wins:
             fans = " + ".join(f"{x.name_zh}×{x.count}" if x.count > 1 else x.name_zh for x in w.fans)
             rep = " + ".join(f"{n}×{c}" if c > 1 else n for n, _p, c in w.reported_fans)
             state = "agrees" if (w.fans_agree is not False and w.score_agrees is not False) else "DISAGREES"
-            console.print(
+            if w.reported_fans and w.fans_agree is None:
+                state += " (the source's fan names are unreadable: only the totals were compared)"
+            say(
                 f"    win seq {w.seq} seat {w.seat} {w.tile}: computed {w.points} [{fans}] {list(w.changes) if w.changes else '-'}",
-                highlight=False,
             )
             if w.reported is not None:
-                console.print(
+                say(
                     f"      reported {w.reported.total} [{rep}] "
                     f"{list(w.reported.score_changes) if w.reported.score_changes else '-'}: {state}",
-                    highlight=False,
                 )
     return ok
 
@@ -395,7 +416,7 @@ def verify(
                 bad += 1
     finally:
         store.close()
-    console.print(f"{len(ids) - bad} of {len(ids)} games intact")
+    say(f"{len(ids) - bad} of {len(ids)} games intact")
     if bad:
         raise typer.Exit(1)
 
@@ -413,7 +434,7 @@ def quickstart(data: DataOpt = None) -> None:
 
     d = _data(data)
     files = sample_files()
-    console.print(f"paipu quickstart: {len(files)} bundled log files -> {d}")
+    say(f"paipu quickstart: {len(files)} bundled log files -> {d}")
     store = _open_store(d)
     stored = dup = 0
     issues: list[ParseIssue] = []
@@ -461,16 +482,27 @@ def _summary(stored, dup, issues, audits, chains_ok) -> None:
     t.add_row("wins", f"{len(wins)} ({sum(w.self_drawn for w in wins)} self-drawn)")
     t.add_row("exhaustive draws", str(draws))
     t.add_row("findings", str(len(findings)))
-    t.add_row("reported scores", f"{sum(1 for w in wins if w.reported is not None) - len(disagree)} agree, {len(disagree)} disagree")
+    fan_lists = [w for w in wins if w.reported_fans]
+    fans_ok = sum(1 for w in fan_lists if w.fans_agree is True)
+    fans_bad = sum(1 for w in fan_lists if w.fans_agree is False)
+    unreadable = len(fan_lists) - fans_ok - fans_bad
+    t.add_row(
+        "reported fans",
+        f"{fans_ok} of {len(fan_lists)} fan lists agree, {fans_bad} disagree"
+        + (f", {unreadable} unreadable" if unreadable else ""),
+    )
+    scores = [r for a in audits for r in a.reported if r.score_changes is not None or r.total is not None]
+    t.add_row("reported scores", f"{sum(r.agrees for r in scores)} of {len(scores)} agree, "
+              f"{sum(not r.agrees for r in scores)} disagree")
     if issues:
         t.add_row("import errors", str(len(issues)))
     console.print(t)
     for gid, f in findings:
-        console.print(f"  finding in {gid}: {f}", highlight=False)
+        say(f"  finding in {gid}: {f}")
     for gid, w in disagree:
-        console.print(f"  reported score differs in {gid} (win seq {w.seq}): see `paipu verify {gid}`", highlight=False)
+        say(f"  reported score differs in {gid} (win seq {w.seq}): see `paipu verify {gid}`")
     for issue in issues:
-        err_console.print(f"[red]import error:[/red] {issue}", highlight=False)
+        say(f"import error: {issue}", err=True, style="red")
     legal = [(a, w) for a in audits for w in a.wins if w.legal and w.points is not None]
     if legal:
         from replayer import tiles as T
@@ -479,10 +511,9 @@ def _summary(stored, dup, issues, audits, chains_ok) -> None:
         fans = ", ".join(
             f"{x.name_en} {x.name_zh} {x.points}" + (f"×{x.count}" if x.count > 1 else "") for x in w.fans
         )
-        console.print(
+        say(
             f"biggest hand: {a.game_id}, seat {w.seat} on {T.to_unicode(w.tile)} {w.tile}"
             f" ({'self-drawn' if w.self_drawn else f'from seat {w.from_seat}'}): {w.points} points = {fans}",
-            highlight=False,
         )
     console.print("next: `paipu games`, `paipu replay GAME_ID`, `paipu verify GAME_ID`")
     # Findings are the job's output (true rule breaches in real logs), not a failure of it;
@@ -496,7 +527,7 @@ def _summary(stored, dup, issues, audits, chains_ok) -> None:
 @_friendly
 def replay(
     game_id: Annotated[str, typer.Argument(help="The game to replay.")],
-    at: Annotated[Optional[int], typer.Option("--at", help="Show the table right after event SEQ [default: the last].")] = None,
+    at: Annotated[Optional[int], typer.Option("--at", min=0, max=2**62, help="Show the table right after event SEQ [default: the last].")] = None,
     seat: Annotated[Optional[int], typer.Option("--seat", min=0, max=3, help="Show only this seat's concealed tiles.")] = None,
     step: Annotated[bool, typer.Option("--step", help="Step through with keys: n/space next, b back, h next hand, w next win, c next claim, g jump to seq, q quit.")] = False,
     data: DataOpt = None,
@@ -522,6 +553,10 @@ def replay(
         return
     import click
 
+    if not sys.stdin.isatty():
+        raise CliError("--step reads keys from a terminal; without one, use --at SEQ")
+    if at is None:
+        idx = 0  # stepping starts at the beginning unless --at says otherwise
     jumps = {
         "h": ("hand_started",),
         "w": ("win_declared", "exhaustive_draw"),
@@ -531,7 +566,7 @@ def replay(
         s = steps[idx]
         console.clear()
         console.print(table_view(s.state, s.event, seat=seat, findings=s.findings))
-        console.print(f"event {idx + 1}/{len(steps)}  [n]ext [b]ack next-[h]and next-[w]in next-[c]laim [g]o to seq [q]uit")
+        say(f"event {idx + 1}/{len(steps)}  n next · b back · h next hand · w next win/draw · c next claim · g go to seq · q quit")
         key = click.getchar()
         if key in ("q", "\x03", "\x1b"):
             return
@@ -543,8 +578,9 @@ def replay(
             nxt = next((i for i in range(idx + 1, len(steps)) if steps[i].event.type in jumps[key]), None)
             idx = nxt if nxt is not None else idx
         elif key == "g":
-            target = typer.prompt("seq", type=int)
-            idx = next((i for i, st in enumerate(steps) if st.event.seq == target), idx)
+            text = input(f"go to seq (0..{steps[-1].event.seq}, Enter to stay): ").strip()
+            if text.isdigit() and int(text) <= steps[-1].event.seq:
+                idx = next((i for i, st in enumerate(steps) if st.event.seq == int(text)), idx)
 
 
 # ----------------------------------------------------------------------------- score
@@ -592,8 +628,8 @@ def _parse_meld(text: str):
         return Meld("chow", tuple(T.sort_tiles(ts)), False, 1, ts[0])
     if kind in ("pung", "kong", "ckong"):
         n = 3 if kind == "pung" else 4
-        if len(set(ts)) != 1:
-            raise CliError(f"--meld {text!r}: a {kind} is one tile repeated")
+        if len(set(ts)) != 1 or len(ts) not in (1, n):
+            raise CliError(f"--meld {text!r}: a {kind} is one tile given once or {n} times, got {len(ts)} tiles")
         t = ts[0]
         if kind == "ckong":
             return Meld("kong", (t,) * 4, True, None, None)
@@ -609,11 +645,12 @@ def _score_vectors(ruleset: str, vectors: Path, out: Optional[Path]) -> None:
     score_lines = importlib.import_module(f"replayer.rules.{ruleset}.vectors").score_lines
     src = sys.stdin if str(vectors) == "-" else vectors.open(encoding="utf-8")
     dst = out.open("w", encoding="utf-8") if out else sys.stdout
-    n = 0
+    n = bad = 0
     try:
         for res in score_lines(src, source=str(vectors)):
             dst.write(json.dumps(res, ensure_ascii=False) + "\n")
             n += 1
+            bad += "bad situation" in str(res.get("error", ""))
     finally:
         if src is not sys.stdin:
             src.close()
@@ -621,6 +658,9 @@ def _score_vectors(ruleset: str, vectors: Path, out: Optional[Path]) -> None:
             dst.close()
     if out:
         console.print(f"{n} cases scored -> {out}")
+    if bad:  # every line was written; the malformed ones still fail the run
+        say(f"error: {bad} of {n} lines are malformed (\"bad situation\")", err=True, style="red")
+        raise typer.Exit(1)
 
 
 @app.command()
@@ -682,14 +722,14 @@ def score(
     if as_json:
         print(json.dumps(score_case({**_situation_json(sit), "id": "hand"}), ensure_ascii=False))
         return
-    console.print(f"hand {T.to_unicode(sit.hand)} + {T.to_unicode(sit.win_tile)}  ({' '.join(sit.hand)} + {sit.win_tile})")
+    say(f"hand {T.to_unicode(sit.hand)} + {T.to_unicode(sit.win_tile)}  ({' '.join(sit.hand)} + {sit.win_tile})")
     if not res.is_win:
         raise CliError(res.error or "not a winning hand")
     t = Table("fan", "中文", "points", "count", "counted on")
     for f in res.fans:
         t.add_row(f.name_en, f.name_zh, str(f.points), str(f.count), "  ".join(" ".join(g) for g in f.tiles))
     console.print(t)
-    console.print(f"total {res.total} ({res.total_without_flowers} without flowers)")
+    say(f"total {res.total} ({res.total_without_flowers} without flowers)")
     if not res.meets_minimum:
         raise CliError(f"not a legal win: {res.total_without_flowers} fans without flowers, below the 8-fan minimum")
 

@@ -69,6 +69,7 @@ class GameAudit:
     draws: int
     findings: tuple[Finding, ...]
     state: TableState
+    reported: tuple[ReportedScore, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -121,9 +122,20 @@ def _fan_lines(win: WinRecord) -> tuple[FanLine, ...]:
     )
 
 
-def _compare_fans(computed: tuple[FanLine, ...], reported: tuple[tuple[str, int | None, int], ...]) -> bool:
+def _unreadable(name: str) -> bool:
+    """A fan name damaged in the source (e.g. an encoding loss turned it into ``???``)."""
+    n = name.strip()
+    return not n or all(c in "?\ufffd" for c in n)
+
+
+def _compare_fans(
+    computed: tuple[FanLine, ...], reported: tuple[tuple[str, int | None, int], ...]
+) -> bool | None:
     """Same fans with the same counts? A reported name matches a computed line by either of
-    its names first (any ruleset), then through the MCR name table (aliases, numbers)."""
+    its names first (any ruleset), then through the MCR name table (aliases, numbers).
+    None when the source's names are unreadable (nothing to compare)."""
+    if any(_unreadable(name) for name, _p, _c in reported):
+        return None
 
     def key_of_line(f: FanLine) -> str:
         return fan_key(f.name_zh or f.name_en)
@@ -204,6 +216,7 @@ def audit_game(events: Iterable[Any], *, ruleset: Ruleset | None = None) -> Game
         draws=draws,
         findings=tuple(findings),
         state=state,
+        reported=tuple(reported),
     )
 
 

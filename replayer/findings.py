@@ -22,7 +22,7 @@ class Finding:
     ``seq``: the event's sequence number in its game stream. ``rule_id``: a stable snake_case
     id (e.g. ``chow_wrong_seat``, ``tile_not_held``, ``false_win``). ``message``: what was
     wrong, in words, with the tiles and seats involved. ``source``: where the rule is written,
-    e.g. ``"shared/rules/competition.md §B1"`` or ``"seed 001"``. ``seat``: the seat at fault
+    e.g. ``"docs/reference/rules/competition.md §B1"`` or ``"seed 001"``. ``seat``: the seat at fault
     when there is one. ``hand_number``: the hand the event belongs to (None outside a hand).
     """
 

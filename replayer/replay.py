@@ -272,7 +272,7 @@ class _Ctx:
         return self.rs
 
     def breach(self, rule_id: str, message: str, seat: int | None = None) -> None:
-        source = self.rs.rule_source(rule_id) if self.rs else MECHANICS_SOURCES.get(rule_id, "shared/DESIGN.md §4")
+        source = self.rs.rule_source(rule_id) if self.rs else MECHANICS_SOURCES.get(rule_id, "docs/reference/DESIGN.md §4")
         f = Finding(self.seq, rule_id, message, source, seat, self.state.hand_number)
         if self.mode == "strict":
             raise ReplayError(f)

@@ -153,8 +153,34 @@ def test_ingest_reports_bad_input_and_keeps_the_rest(tmp_path):
     res = run("ingest", str(fixtures / "bad_tile.txt"), data=data)
     assert res.exit_code == 1
     assert "bad_tile.txt:" in res.output
-    res = run("ingest", str(fixtures / "unknown_format.txt"), data=data)
-    assert res.exit_code == 2 and "botzone-text" in res.output
+    # An unrecognised file is an error for that file only: the good file beside it loads.
+    res = run("ingest", str(fixtures / "unknown_format.txt"), str(fixtures / "one_game.txt"), data=data)
+    assert res.exit_code == 1
+    assert "1 games stored" in res.output
+    assert "unknown_format.txt" in res.output and "botzone-text" in res.output
+    empty = tmp_path / "empty.pmn"
+    empty.write_text("")
+    res = run("ingest", "--format", "pmn", str(empty), data=data)
+    assert res.exit_code == 1 and "no game found" in res.output
+
+
+def test_a_renamed_copy_of_an_imported_file_is_already_stored(tmp_path):
+    data = tmp_path / "d"
+    original = next(f for f in sample_files() if f.suffix == ".pmn")
+    copy = tmp_path / "renamed.pmn"
+    copy.write_bytes(original.read_bytes())
+    assert "1 games stored" in run("ingest", str(original), data=data).output
+    res = run("ingest", str(copy), data=data)
+    assert res.exit_code == 0 and "0 games stored" in res.output and "1 already stored" in res.output
+
+
+def test_findings_keep_their_rule_id_and_output_is_not_wrapped(quick):
+    data, _ = quick
+    res = run("verify", "pmn-mahjongsoft.com-74621-1-3", data=data)
+    assert res.exit_code == 1
+    # Source "Result" line: -32 36 -8 36; two MCR wins of 12 fans each settle to -40 28 -16 28.
+    line = next(l for l in res.output.splitlines() if "finding:" in l)
+    assert "[reported_score_mismatch]" in line and "[-32, 36, -8, 36]" in line and "[-40, 28, -16, 28]" in line
 
 
 def test_score_vectors_and_single_hand(tmp_path):

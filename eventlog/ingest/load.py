@@ -12,8 +12,14 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from eventlog.ingest.base import ImportedGame, ParseIssue, parse_file
-from eventlog.store.base import NO_STREAM, EventStore, StreamAlreadyExists
+from eventlog.ingest.base import ImportedGame, ParseIssue, UnknownFormatError, parse_file
+from eventlog.store.base import (
+    NO_STREAM,
+    EventStore,
+    GameNotFound,
+    IdempotencyConflict,
+    StreamAlreadyExists,
+)
 
 __all__ = ["IngestReport", "ingest_files", "store_game"]
 
@@ -34,19 +40,34 @@ class IngestReport:
 
 
 def store_game(store: EventStore, game: ImportedGame) -> bool:
-    """Append ``game`` as a new stream. True when written, False when already stored
-    identically. Raises ``ValueError`` when the id is taken by different events."""
+    """Append ``game`` as a new stream. True when written, False when the same game is
+    already stored — the same events, whichever file they were read from (a renamed or
+    copied file differs only in the events' ``source`` metadata). Raises ``ValueError``
+    when the id is taken by a different game."""
     try:
         res = store.append(game.game_id, game.events, NO_STREAM)
-    except StreamAlreadyExists:
-        stored = [e.event_id for e in store.read_game(game.game_id)]
-        if stored == [e.event_id for e in game.events]:
+    except (StreamAlreadyExists, IdempotencyConflict):
+        if _same_game(store, game):
             return False
         raise ValueError(
-            f"game {game.game_id} is already stored with different events "
-            f"({len(stored)} stored, {len(game.events)} in this file); nothing was changed"
+            f"game {game.game_id} is already stored with different events; nothing was changed "
+            f"(`paipu read {game.game_id}` shows what is stored)"
         ) from None
     return not res.duplicate
+
+
+def _same_game(store: EventStore, game: ImportedGame) -> bool:
+    """Same event ids, types and payloads as the stored game (metadata aside)."""
+    try:
+        stored = list(store.read_game(game.game_id))
+    except GameNotFound:
+        return False
+    if len(stored) != len(game.events):
+        return False
+    return all(
+        s.event_id == e.event_id and s.type == e.type and s.payload_json() == e.payload_json()
+        for s, e in zip(stored, game.events)
+    )
 
 
 def ingest_files(
@@ -60,7 +81,17 @@ def ingest_files(
     ``on_game`` is called after each game or issue (progress bars)."""
     report = IngestReport()
     for path in paths:
-        for item in parse_file(Path(path), format):
+        try:
+            items = parse_file(Path(path), format)
+        except (UnknownFormatError, OSError) as e:  # this file only; the others still load
+            reason = str(e).removeprefix(f"{path}: ").removeprefix(f"{path}:")
+            report.errors.append(ParseIssue(str(path), None, reason.strip()))
+            if on_game is not None:
+                on_game(report.errors[-1])
+            continue
+        seen = 0
+        for item in items:
+            seen += 1
             if isinstance(item, ParseIssue):
                 report.errors.append(item)
             else:
@@ -76,4 +107,6 @@ def ingest_files(
                     )
             if on_game is not None:
                 on_game(item)
+        if not seen:
+            report.errors.append(ParseIssue(str(path), None, "no game found in this file"))
     return report

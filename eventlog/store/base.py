@@ -263,9 +263,19 @@ def normalize_expected(expected: Any) -> ExpectedVersion:
     )
 
 
+#: Longest game id accepted (source ids are far shorter: site + match or session/board).
+MAX_GAME_ID = 200
+
+
 def _check_game_id(game_id: Any) -> str:
+    """A game id is 1..200 printable characters without outer spaces (no tabs, newlines or
+    other control characters: ids appear in file names, URLs and one-line messages)."""
     if not isinstance(game_id, str) or not game_id or game_id != game_id.strip():
         raise ValueError(f"game_id must be a non-empty string without outer spaces, got {game_id!r}")
+    if len(game_id) > MAX_GAME_ID:
+        raise ValueError(f"game_id is {len(game_id)} characters long; at most {MAX_GAME_ID} are allowed")
+    if not game_id.isprintable():
+        raise ValueError(f"game_id must not contain control characters (tab, newline …), got {game_id!r}")
     return game_id
 
 

@@ -243,7 +243,7 @@ def test_dispute_pmn_game(data_dir, open_page):
     findings = _df(at, "rule source")
     assert list(findings["rule"]) == ["reported_score_mismatch"]
     assert "[-32, 36, -8, 36]" in findings["what"][0] and "[-40, 28, -16, 28]" in findings["what"][0]
-    assert findings["rule source"][0].startswith("shared/DESIGN.md §4")
+    assert findings["rule source"][0].startswith("docs/reference/DESIGN.md §4")
     scores = _df(at, "reported changes")
     bad = scores[scores["agrees"] != "✓"]
     assert list(bad["reported changes"]) == [" ".join(f"{x:+d}" for x in result)]

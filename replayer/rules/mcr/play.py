@@ -52,19 +52,19 @@ RULESET_ID = "mcr"
 _WIND_LETTER = {"F1": "E", "F2": "S", "F3": "W", "F4": "N"}
 
 SOURCES: dict[str, str] = {
-    "chow_wrong_seat": "shared/rules/competition.md §B1; seed 001 (吃牌只能是在上家打出某张牌以后)",
-    "claim_priority": "shared/rules/competition.md §B1; seed 001 (碰牌比吃牌优先，杠牌亦比吃牌优先)",
-    "one_winner_per_discard": "shared/rules/competition.md §B1; seed 001 (截和); seed 003",
-    "kong_not_robbable": "shared/rules/competition.md §B1; seed 003 (抢杠 只限于已碰出牌)",
-    "below_8_fan_minimum": "shared/rules/competition.md §B1; seed 001 (得分在8分以上，方可和牌)",
-    "false_win": "shared/rules/competition.md §B1, §A9 (诈和); seed 003 (和牌 … 必须经过裁判和其他三家的确认)",
+    "chow_wrong_seat": "docs/reference/rules/competition.md §B1; seed 001 (吃牌只能是在上家打出某张牌以后)",
+    "claim_priority": "docs/reference/rules/competition.md §B1; seed 001 (碰牌比吃牌优先，杠牌亦比吃牌优先)",
+    "one_winner_per_discard": "docs/reference/rules/competition.md §B1; seed 001 (截和); seed 003",
+    "kong_not_robbable": "docs/reference/rules/competition.md §B1; seed 003 (抢杠 只限于已碰出牌)",
+    "below_8_fan_minimum": "docs/reference/rules/competition.md §B1; seed 001 (得分在8分以上，方可和牌)",
+    "false_win": "docs/reference/rules/competition.md §B1, §A9 (诈和); seed 003 (和牌 … 必须经过裁判和其他三家的确认)",
     "dealer_rotation": "seed 001 (轮流坐庄，四人各坐一次庄为一圈); seed 003 (圈风)",
     "game_over": "seed 001 (每局比赛打四圈)",
-    "tile_count_exceeded": "shared/rules/competition.md §A1, §B1; seed 001 (144张: 每种4张，花牌每种1张)",
+    "tile_count_exceeded": "docs/reference/rules/competition.md §A1, §B1; seed 001 (144张: 每种4张，花牌每种1张)",
     "flowers_not_used": "seed 001 (补花)",
-    "wrong_tile_count": "shared/rules/competition.md §A9 (相公); seed 003 (大相公/小相公)",
+    "wrong_tile_count": "docs/reference/rules/competition.md §A9 (相公); seed 003 (大相公/小相公)",
     "replacement_missing": "seed 001 (补花: 在牌墙的最后去依序取拿); seed 003 (杠 … 到岭上补一张)",
-    "exhaustive_draw_with_tiles_left": "shared/rules/competition.md §A3 (荒牌: after the 144th tile)",
+    "exhaustive_draw_with_tiles_left": "docs/reference/rules/competition.md §A3 (荒牌: after the 144th tile)",
     "settlement": "seed 001 (和牌方的得分); shared/rules/competition.md §B2",
 }
 
@@ -273,7 +273,7 @@ class McrRuleset(RulesetDefaults):
         return _settlement.false_win_penalty(seat, self.options.false_win_penalty_points)
 
     def rule_source(self, rule_id: str) -> str:
-        return SOURCES.get(rule_id) or MECHANICS_SOURCES.get(rule_id) or "shared/rules/competition.md Part B"
+        return SOURCES.get(rule_id) or MECHANICS_SOURCES.get(rule_id) or "docs/reference/rules/competition.md Part B"
 
 
 @lru_cache(maxsize=1 << 16)

@@ -48,7 +48,7 @@ from replayer.rules.nanchang.settlement import (
 from replayer.state import DeclaredMeld, Payment, Settlement, TableState, replace  # replace: the fast copy of a frozen dataclass
 
 RULESET_ID = "nanchang"
-SPEC = "shared/rules/nanchang.md"
+SPEC = "docs/reference/rules/nanchang.md"
 
 SOURCES: dict[str, str] = {
     "tile_count_exceeded": f"{SPEC} §1 (136 tiles, 4 of each kind)",
