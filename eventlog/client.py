@@ -56,7 +56,7 @@ from paipu.v1 import replay_service_pb2, replay_service_pb2_grpc
 if TYPE_CHECKING:
     from eventlog.ingest.load import IngestReport
 
-__all__ = ["EventLogClient", "RemoteError", "error_from_rpc", "UPLOAD_CHUNK_BYTES"]
+__all__ = ["EventLogClient", "RemoteError", "error_from_rpc", "check_target", "UPLOAD_CHUNK_BYTES"]
 
 #: Bytes per message of an IngestLog upload.
 UPLOAD_CHUNK_BYTES = 256 * 1024
@@ -121,18 +121,32 @@ def error_from_rpc(err: grpc.RpcError) -> Exception:
     return RemoteError(code, message)
 
 
+def check_target(target: str) -> str:
+    """Return ``target`` if it is ``HOST:PORT`` (IPv6 host in brackets) with a port 1..65535;
+    a gRPC ``unix:`` address passes as it is. Raises ValueError naming the target otherwise
+    (gRPC itself would wrap 99999 round to 34463)."""
+    if target.startswith("unix:"):
+        return target
+    host, sep, port = target.rpartition(":")
+    if not sep or not host or host.endswith(":") and not host.startswith("["):
+        raise ValueError(f"server address {target!r}: expected HOST:PORT, e.g. 127.0.0.1:50051")
+    if not port.isdigit() or not 1 <= int(port) <= 65535:
+        raise ValueError(f"server address {target!r}: port must be a number 1..65535, got {port!r}")
+    return target
+
+
 class EventLogClient:
     """A connection to an EventLogService at ``target`` (``HOST:PORT``), insecure channel.
 
     ``timeout`` (seconds) bounds each unary call (Append, ListGames, health); the streams
     (ReadGame, Subscribe) have no deadline. An unreachable server fails at once
-    (RemoteError UNAVAILABLE). ``token`` is sent as
+    (RemoteError UNAVAILABLE); a bad ``target`` raises ValueError (:func:`check_target`). ``token`` is sent as
     ``authorization: Bearer TOKEN`` on every call (servers started with tokens need it;
     a missing or weak one raises RemoteError UNAUTHENTICATED / PERMISSION_DENIED). Use as a
     context manager or call :meth:`close`. Thread-safe (one channel, shared)."""
 
     def __init__(self, target: str, *, timeout: float | None = 30.0, token: str | None = None) -> None:
-        self.target = target
+        self.target = check_target(target)
         self.timeout = timeout
         self._md = (("authorization", f"Bearer {token}"),) if token else None
         self._channel = grpc.insecure_channel(
