@@ -70,6 +70,7 @@ __all__ = [
     "abort",
     "status_for",
     "build_server",
+    "is_loopback",
     "serve",
 ]
 
@@ -468,6 +469,21 @@ def _address(host: str, port: int) -> str:
     return f"{host}:{port}"
 
 
+def is_loopback(host: str) -> bool:
+    """True when ``host`` names only the loopback interface: ``localhost`` or a loopback
+    IPv4/IPv6 literal (brackets allowed). Any other name or address (``0.0.0.0``, ``::``, a
+    hostname) counts as reachable from outside (shared/DESIGN.md §9)."""
+    import ipaddress
+
+    h = host.strip().strip("[]")
+    if h.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(h).is_loopback
+    except ValueError:
+        return False
+
+
 class _Server(grpc.Server):
     """The ``grpc.Server`` build_server returns: delegates to grpc's, except that ``stop``
     first flips health to NOT_SERVING and ends open subscriptions, so a stop with a grace
@@ -569,6 +585,7 @@ def serve(
     ready: threading.Event | None = None,
     stop: threading.Event | None = None,
     tokens: Mapping[str, str] | None = None,
+    insecure: bool = False,
 ) -> None:
     """Serve the event store in ``data_dir`` (see :func:`eventlog.store.open_store`) on
     ``host:port`` until SIGINT or SIGTERM (or ``KeyboardInterrupt``), then shut down
@@ -577,9 +594,23 @@ def serve(
     listening (``paipu serve: listening on HOST:PORT ...``) and one when stopped. ``ready``
     is set once listening; setting ``stop`` (for embedding) stops it like a signal. Signal handlers are installed only when called from the main
     thread. ``tokens`` as in :func:`build_server`. Raises OSError when the address cannot
-    be bound."""
+    be bound. A ``host`` that is not loopback (:func:`is_loopback`) without ``tokens`` would
+    let anyone on the network write: ValueError unless ``insecure``, which prints a warning
+    instead (shared/DESIGN.md §9: loopback unless told otherwise, writes need a token)."""
     from eventlog.store import open_store
 
+    if tokens is None and not is_loopback(host):
+        if not insecure:
+            raise ValueError(
+                f"refusing to listen on {host} without tokens: anyone who can reach it could write "
+                "(give --tokens FILE, listen on 127.0.0.1, or pass --insecure)"
+            )
+        print(
+            f"paipu serve: WARNING: listening on {host} with NO TOKENS (--insecure): anyone who "
+            "can reach this port can append, ingest and read every game",
+            file=sys.stderr,
+            flush=True,
+        )
     store = open_store(data_dir)
     try:
         server, bound = build_server(store, host, port, max_workers=max_workers, tokens=tokens)

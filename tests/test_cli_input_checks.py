@@ -5,13 +5,18 @@ type that were coerced (tests/data/mcr/README.md "Schema"), and a two-tile pung.
 from __future__ import annotations
 
 import json
+import os
 import re
+import signal
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
 from eventlog.client import EventLogClient, check_target
+from eventlog.server import is_loopback, serve
 from paipu.cli import app
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -58,5 +63,44 @@ def test_games_with_a_wrapped_port_fails_with_one_line():
     assert res.exit_code == 2
     assert "'127.0.0.1:99999'" in res.output and "1..65535" in res.output
     assert len(res.output.strip().splitlines()) == 1
+
+
+# ----------------------------------------------------------------------------- serve host
+def test_loopback_names():
+    for h in ("127.0.0.1", "127.1.2.3", "localhost", "::1", "[::1]"):
+        assert is_loopback(h), h
+    for h in ("0.0.0.0", "::", "192.168.1.5", "example.org"):
+        assert not is_loopback(h), h
+
+
+def test_serve_refuses_any_interface_without_tokens(tmp_path):
+    with pytest.raises(ValueError, match="refusing to listen on 0.0.0.0 without tokens"):
+        serve(tmp_path / "d", host="0.0.0.0", port=0)
+    assert not (tmp_path / "d").exists() or not any((tmp_path / "d").iterdir())
+    res = run("serve", "--data", str(tmp_path / "d"), "--host", "0.0.0.0", "--port", "0")
+    assert res.exit_code == 2
+    assert "--insecure" in res.output and "--tokens" in res.output
+
+
+def test_serve_insecure_warns_and_serves(tmp_path):
+    proc = subprocess.Popen(
+        [sys.executable, "-c", "from paipu.cli import main; main()", "serve", "--data", str(tmp_path / "d"),
+         "--host", "0.0.0.0", "--port", "0", "--insecure"],
+        cwd=ROOT, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    try:
+        warning = proc.stderr.readline()
+        assert "WARNING" in warning and "NO TOKENS" in warning
+        m = re.search(r"listening on 0\.0\.0\.0:(\d+)", proc.stderr.readline())
+        assert m
+        with EventLogClient(f"127.0.0.1:{m.group(1)}", timeout=30) as c:
+            assert c.health() == "SERVING"
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=30) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
 
 
