@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from replayer import tiles as _tiles
 from replayer.rules.shared.vector_lines import score_lines as _score_lines
 
 from .situation import FanResult, Meld, WinSituation
@@ -36,30 +37,93 @@ class VectorCase:
     line: int
 
 
-def situation_from_json(obj: dict[str, Any]) -> WinSituation:
-    """Build a :class:`WinSituation` from one vector object. Raises ``KeyError``/``TypeError``
-    on missing or mistyped fields (wrapped with file and line by :func:`read_vectors`)."""
-    melds = tuple(
-        Meld(
-            type=m["type"],
-            tiles=tuple(m["tiles"]),
-            concealed=bool(m.get("concealed", False)),
-            claimed_from=m.get("claimed_from"),
-            claimed_tile=m.get("claimed_tile"),
-        )
-        for m in obj.get("melds", [])
+def _bool(obj: dict[str, Any], key: str, name: str | None = None) -> bool:
+    v = obj.get(key, False)
+    if not isinstance(v, bool):
+        raise ValueError(f"{name or key}: must be a JSON boolean (true/false), got {v!r}")
+    return v
+
+
+def _tile(v: Any, name: str) -> str:
+    if not isinstance(v, str):
+        raise ValueError(f"{name}: a tile is a string such as \"W1\", got {v!r}")
+    try:
+        _tiles.index(v)
+    except ValueError:
+        raise ValueError(f"{name}: not a tile code: {v!r}") from None
+    return v
+
+
+def _tile_list(v: Any, name: str) -> tuple[str, ...]:
+    if not isinstance(v, list):
+        raise ValueError(f"{name}: must be a list of tile strings, got {v!r}")
+    return tuple(_tile(t, f"{name}[{i}]") for i, t in enumerate(v))
+
+
+def _optional_int(v: Any, name: str, allowed: tuple[int, ...]) -> int | None:
+    if v is None:
+        return None
+    if isinstance(v, bool) or not isinstance(v, int) or v not in allowed:
+        raise ValueError(f"{name}: must be one of {', '.join(map(str, allowed))}, got {v!r}")
+    return v
+
+
+def _meld(m: Any, name: str) -> Meld:
+    if not isinstance(m, dict):
+        raise ValueError(f"{name}: a meld is a JSON object, got {m!r}")
+    kind = m.get("type")
+    if kind not in ("chow", "pung", "kong"):
+        raise ValueError(f"{name}.type: must be chow, pung or kong, got {kind!r}")
+    if "tiles" not in m:
+        raise ValueError(f"{name}.tiles: missing")
+    claimed = m.get("claimed_tile")
+    return Meld(
+        type=kind,
+        tiles=_tile_list(m["tiles"], f"{name}.tiles"),
+        concealed=_bool(m, "concealed", f"{name}.concealed"),
+        claimed_from=_optional_int(m.get("claimed_from"), f"{name}.claimed_from", (1, 2, 3)),
+        claimed_tile=None if claimed is None else _tile(claimed, f"{name}.claimed_tile"),
     )
+
+
+def _wind(obj: dict[str, Any], name: str) -> str:
+    v = obj.get(name, "E")
+    if v not in _WIND_NUMBER or not isinstance(v, str):
+        raise ValueError(f"{name}: must be one of E, S, W, N, got {v!r}")
+    return v
+
+
+def situation_from_json(obj: dict[str, Any]) -> WinSituation:
+    """Build a :class:`WinSituation` from one vector object (schema: tests/data/mcr/README.md).
+
+    Strict: ``hand`` a list of tile strings, ``win_tile`` a tile string, ``melds`` a list of
+    objects (``type`` chow/pung/kong, ``tiles`` tile strings, ``concealed`` boolean,
+    ``claimed_from`` 0..3, ``claimed_tile`` a tile), the flags (``self_drawn``, ``last_tile``,
+    ``kong_related``, ``last_of_wall``) JSON booleans, ``flowers`` an integer 0..8,
+    ``seat_wind``/``prevalent_wind`` one of E S W N. Raises ``ValueError`` naming the field."""
+    if not isinstance(obj, dict):
+        raise ValueError(f"situation: not a JSON object: {obj!r}")
+    if "hand" not in obj:
+        raise ValueError("hand: missing")
+    if "win_tile" not in obj:
+        raise ValueError("win_tile: missing")
+    melds_v = obj.get("melds", [])
+    if not isinstance(melds_v, list):
+        raise ValueError(f"melds: must be a list of meld objects, got {melds_v!r}")
+    flowers = obj.get("flowers", 0)
+    if isinstance(flowers, bool) or not isinstance(flowers, int) or not 0 <= flowers <= 8:
+        raise ValueError(f"flowers: must be an integer 0..8, got {flowers!r}")
     return WinSituation(
-        hand=tuple(obj["hand"]),
-        win_tile=obj["win_tile"],
-        melds=melds,
-        self_drawn=bool(obj.get("self_drawn", False)),
-        last_tile=bool(obj.get("last_tile", False)),
-        kong_related=bool(obj.get("kong_related", False)),
-        last_of_wall=bool(obj.get("last_of_wall", False)),
-        seat_wind=obj.get("seat_wind", "E"),
-        prevalent_wind=obj.get("prevalent_wind", "E"),
-        flowers=int(obj.get("flowers", 0)),
+        hand=_tile_list(obj["hand"], "hand"),
+        win_tile=_tile(obj["win_tile"], "win_tile"),
+        melds=tuple(_meld(m, f"melds[{i}]") for i, m in enumerate(melds_v)),
+        self_drawn=_bool(obj, "self_drawn"),
+        last_tile=_bool(obj, "last_tile"),
+        kong_related=_bool(obj, "kong_related"),
+        last_of_wall=_bool(obj, "last_of_wall"),
+        seat_wind=_wind(obj, "seat_wind"),  # type: ignore[arg-type]
+        prevalent_wind=_wind(obj, "prevalent_wind"),  # type: ignore[arg-type]
+        flowers=flowers,
     )
 
 

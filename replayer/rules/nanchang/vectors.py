@@ -34,58 +34,101 @@ def _tile(t: Any) -> str:
     return t
 
 
+def _tiles_of(v: Any, name: str) -> tuple[str, ...]:
+    if not isinstance(v, list):
+        raise ValueError(f"{name}: must be a list of tile strings, got {v!r}")
+    try:
+        return tuple(_tile(t) for t in v)
+    except (TypeError, ValueError) as e:
+        raise ValueError(f"{name}: {e}") from None
+
+
+def _flag(obj: dict[str, Any], name: str) -> bool:
+    v = obj.get(name, False)
+    if not isinstance(v, bool):
+        raise ValueError(f"{name}: must be a JSON boolean (true/false), got {v!r}")
+    return v
+
+
+def _seat(obj: dict[str, Any], name: str, *, default: int | None = None) -> int | None:
+    v = obj.get(name, default)
+    if v is None:
+        return None
+    if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= 3:
+        raise ValueError(f"{name}: must be a seat 0..3, got {v!r}")
+    return v
+
+
+def _list(v: Any, name: str) -> list[Any]:
+    if not isinstance(v, list):
+        raise ValueError(f"{name}: must be a list, got {v!r}")
+    return v
+
+
+def _object(v: Any, name: str) -> dict[str, Any]:
+    if not isinstance(v, dict):
+        raise ValueError(f"{name}: must be a JSON object, got {v!r}")
+    return v
+
+
 def _meld(m: dict[str, Any]) -> MeldInfo:
+    m = _object(m, "meld")
     kind = m["type"]
     if kind not in ("chow", "pung", "kong"):
         raise ValueError(f"meld type must be chow, pung or kong, got {kind!r}")
     kk = m.get("kong_kind")
     if kind == "kong" and kk not in ("concealed", "melded", "added"):
         raise ValueError(f"a kong needs kong_kind concealed, melded or added, got {kk!r}")
-    tiles = tuple(_tile(t) for t in m["tiles"])
+    tiles = _tiles_of(m["tiles"], "meld tiles")
     if len(tiles) != (4 if kind == "kong" else 3):
         raise ValueError(f"a {kind} has {4 if kind == 'kong' else 3} tiles, got {len(tiles)}")
-    return MeldInfo(kind, tiles, kk if kind == "kong" else None, m.get("from"))
+    return MeldInfo(kind, tiles, kk if kind == "kong" else None, _seat(m, "from"))
 
 
 def situation_from_json(obj: dict[str, Any]) -> tuple[HandSituation, NanchangOptions]:
-    """The :class:`HandSituation` and options of one vector object. Raises KeyError,
-    TypeError, ValueError or :class:`replayer.findings.RulesetError` on a bad field."""
+    """The :class:`HandSituation` and options of one vector object (strict: tile lists are
+    lists of tile strings, flags JSON booleans, seats integers 0..3). Raises KeyError,
+    ValueError (naming the field) or :class:`replayer.findings.RulesetError` on a bad field."""
     options = parse_options(obj.get("options") or {})
     players = obj["players"]
+    if not isinstance(players, list) or not all(isinstance(p, dict) for p in players):
+        raise ValueError(f"players: must be a list of four objects, got {players!r}")
     if len(players) != 4:
         raise ValueError(f"four players expected, got {len(players)}")
     pts = tuple(
         PlayerTiles(
-            concealed=tuple(_tile(t) for t in p.get("concealed", [])),
-            melds=tuple(_meld(m) for m in p.get("melds", [])),
-            unclaimed_discards=tuple(_tile(t) for t in p.get("unclaimed_discards", [])),
+            concealed=_tiles_of(p.get("concealed", []), "concealed"),
+            melds=tuple(_meld(m) for m in _list(p.get("melds", []), "melds")),
+            unclaimed_discards=_tiles_of(p.get("unclaimed_discards", []), "unclaimed_discards"),
         )
         for p in players
     )
-    dealer = int(obj.get("dealer", 0))
-    first = [_tile(t) for t in obj.get("first_discards") or []]
+    dealer = _seat(obj, "dealer", default=0)
+    first = list(_tiles_of(obj.get("first_discards") or [], "first_discards"))
     chaozhuang = len(first) >= 4 and len(set(first[:4])) == 1
-    out = obj["outcome"]
+    out = _object(obj["outcome"], "outcome")
     kind = out["type"]
     if kind not in ("win", "draw", "false_win"):
         raise ValueError(f"outcome type must be win, draw or false_win, got {kind!r}")
     dealt = obj.get("dealt")
+    if dealt is not None and not isinstance(dealt, list):
+        raise ValueError(f"dealt: must be four lists of tiles, got {dealt!r}")
     sit = HandSituation(
         indicator=_tile(obj["indicator"]),
         dealer=dealer,
         players=pts,  # type: ignore[arg-type]
         outcome=kind,
-        winner=out.get("winner"),
+        winner=_seat(out, "winner"),
         win_tile=_tile(out["win_tile"]) if kind == "win" else None,
-        discarder=out.get("discarder"),
-        robbed_from=out.get("robbed_from"),
-        kong_replacement=bool(out.get("kong_replacement", False)),
-        heavenly=bool(out.get("heavenly", False)),
-        earthly=bool(out.get("earthly", False)),
-        offender=out.get("offender"),
+        discarder=_seat(out, "discarder"),
+        robbed_from=_seat(out, "robbed_from"),
+        kong_replacement=_flag(out, "kong_replacement"),
+        heavenly=_flag(out, "heavenly"),
+        earthly=_flag(out, "earthly"),
+        offender=_seat(out, "offender"),
         chaozhuang=chaozhuang,
         lower_indicator=_tile(obj["lower_indicator"]) if obj.get("lower_indicator") else None,
-        dealt=tuple(tuple(_tile(t) for t in h) for h in dealt) if dealt else None,
+        dealt=tuple(_tiles_of(h, "dealt") for h in dealt) if dealt else None,
         previous_indicator=_tile(obj["previous_indicator"]) if obj.get("previous_indicator") else None,
     )
     if kind == "win" and sit.winner not in (0, 1, 2, 3):

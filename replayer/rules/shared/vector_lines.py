@@ -24,6 +24,9 @@ def score_lines(
         obj: Any = None
         try:
             obj = json.loads(line)
+            if not isinstance(obj, dict):
+                yield {"id": lineno, "error": f"{source}:{lineno}: bad situation: not a JSON object"}
+                continue
             yield score_case(obj)
         except (json.JSONDecodeError, KeyError, TypeError, ValueError, AttributeError) as e:
             case_id = obj.get("id", lineno) if isinstance(obj, dict) else lineno
