@@ -211,3 +211,20 @@ def test_nanchang_case_still_scores(nc_case):
     assert nc_vectors.score_case(nc_case)["total"] == nc_case["expected"]["total"]
 
 
+# ----------------------------------------------------------------------------- --meld
+@pytest.mark.parametrize("meld", ["pung:W2W2", "pung:W2W2W2W2", "kong:W2W2W2", "ckong:W2W2", "kong:W2W2"])
+def test_meld_with_a_wrong_tile_count_is_refused(meld):
+    res = run("score", "--hand", "W1 W1", "--win", "W1", "--meld", meld)
+    assert res.exit_code == 2
+    n = 3 if meld.startswith("pung") else 4
+    assert f"once or {n} times" in res.output
+
+
+@pytest.mark.parametrize("meld, tiles", [
+    ("pung:W2", ("W2",) * 3), ("pung:W2W2W2", ("W2",) * 3),
+    ("kong:W2", ("W2",) * 4), ("kong:W2W2W2W2", ("W2",) * 4), ("ckong:W2W2W2W2", ("W2",) * 4),
+])
+def test_meld_with_one_or_all_copies_is_accepted(meld, tiles):
+    from paipu.cli import _parse_meld
+
+    assert _parse_meld(meld).tiles == tiles
