@@ -80,3 +80,14 @@ def fmt_rate(rate: float | None, low: float | None, high: float | None) -> str:
     if rate is None:
         return "–"
     return f"{100 * rate:.1f} % ({100 * (low or 0):.1f}–{100 * (high or 0):.1f})"
+
+
+def exported_summary(data: Path, v: tuple[int, int]) -> tuple[dict, list[str]]:
+    """The export summary and its rulesets, or a message and ``st.stop()`` when the export
+    holds no finished game yet."""
+    summary = stat(data, v, "summary")
+    rulesets = [r["ruleset"] for r in summary["rulesets"]]
+    if not rulesets:
+        st.info(f"The export in `{data}/parquet` holds no finished game yet.")
+        st.stop()
+    return summary, rulesets

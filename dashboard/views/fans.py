@@ -11,16 +11,12 @@ import pandas as pd
 import streamlit as st
 
 from dashboard.charts import bar_chart, heatmap, share_chart
-from dashboard.common import fmt_rate, need_export, start_page, stat
+from dashboard.common import exported_summary, fmt_rate, need_export, start_page, stat
 
 data = start_page("Fans")
 v = need_export(data)
 
-summary = stat(data, v, "summary")
-rulesets = [r["ruleset"] for r in summary["rulesets"]]
-if not rulesets:
-    st.info(f"The export in `{data}/parquet` holds no finished game yet.")
-    st.stop()
+summary, rulesets = exported_summary(data, v)
 players = [r["player"] for r in stat(data, v, "seat_stats", "player")]
 dates = [date.fromisoformat(d) for r in summary["rulesets"] for d in (r["date_from"], r["date_to"]) if d]
 

@@ -8,16 +8,12 @@ import pandas as pd
 import streamlit as st
 
 from dashboard.charts import rate_chart, rates_long
-from dashboard.common import fmt_rate, need_export, start_page, stat
+from dashboard.common import exported_summary, fmt_rate, need_export, start_page, stat
 
 data = start_page("paipu 牌谱 — overview")
 v = need_export(data)
 
-summary = stat(data, v, "summary")
-rulesets = [r["ruleset"] for r in summary["rulesets"]]
-if not rulesets:
-    st.info(f"The export in `{data}/parquet` holds no finished game yet.")
-    st.stop()
+summary, rulesets = exported_summary(data, v)
 choice = st.sidebar.selectbox("Ruleset", ["all"] + rulesets, key="ov_ruleset")
 ruleset = None if choice == "all" else choice
 
