@@ -97,8 +97,9 @@ def _reported_total(state: TableState, seat: int) -> int | None:
 class _HandTracker:
     """Actions and turns of the hand in progress (rows held until hand_ended)."""
 
-    def __init__(self, hand_number: int, dealer: int) -> None:
+    def __init__(self, hand_number: int, dealer: int, first_seq: int = 0) -> None:
         self.hand_number = hand_number
+        self.first_seq = first_seq  # the hand_started event: score-log entries after it are this hand's
         self.dealer = dealer
         self.actions: list[dict[str, Any]] = []
         self.turn = -1
@@ -142,7 +143,7 @@ def game_facts(events: Sequence[StoredEvent]) -> GameFacts | None:
     day = game_date(first)
     rows: dict[str, list[dict[str, Any]]] = {
         "games": [], "hands": [], "seat_results": [], "wins": [], "fans": [], "fan_pairs": [],
-        "actions": [],
+        "score_components": [], "actions": [],
     }
     state = TableState()
     hand: _HandTracker | None = None
@@ -160,7 +161,7 @@ def game_facts(events: Sequence[StoredEvent]) -> GameFacts | None:
             continue
         if t == "hand_started":
             hand = _HandTracker(state.hand_number if state.hand_number is not None else p.hand_number,
-                                state.dealer if state.dealer is not None else p.dealer)
+                                state.dealer if state.dealer is not None else p.dealer, e.seq)
         if hand is None:
             continue
         hand.events += 1
@@ -327,4 +328,45 @@ def _hand_rows(rows: dict[str, list[dict[str, Any]]], game_id: str, players: Seq
                     "fan_b": fan_b,
                     "date": day,
                 })
+    _component_rows(rows, game_id, players, state, hand, legal, day)
     rows["actions"].extend(hand.actions)
+
+
+def _component_rows(rows: dict[str, list[dict[str, Any]]], game_id: str, players: Sequence[str],
+                    state: TableState, hand: _HandTracker, legal: list[WinRecord],
+                    day: date | None) -> None:
+    """The hand's score changes split by component. A win whose explained score carries
+    ``components`` (Nanchang: jing, gangjing, kong, chaozhuang, win, penalty) contributes
+    each of them; any other win contributes its settlement as ``win``. Score-log entries of
+    the hand that are not wins (penalties, rulings, kong or draw payments) add their kind."""
+    totals: dict[str, list[int]] = {}
+
+    def add(name: str, vec: Sequence[int]) -> None:
+        acc = totals.setdefault(name, [0, 0, 0, 0])
+        for i in range(4):
+            acc[i] += int(vec[i])
+
+    for w in legal:
+        parts = getattr(getattr(w.score, "components", None), "parts", None)
+        if parts:
+            for name, vec in parts:
+                add(str(name), vec)
+        elif w.settlement is not None:
+            add("win", w.settlement.changes)
+    for entry in state.score_log:
+        if entry.seq > hand.first_seq and entry.kind != "win":
+            add(entry.kind, entry.changes)
+    for name in sorted(totals):
+        vec = totals[name]
+        if not any(vec):
+            continue
+        for seat in range(4):
+            rows["score_components"].append({
+                "game_id": game_id,
+                "hand_number": hand.hand_number,
+                "seat": seat,
+                "player": players[seat] if seat < len(players) else "",
+                "component": name,
+                "points": vec[seat],
+                "date": day,
+            })

@@ -212,6 +212,26 @@ FAN_PAIRS = Table(
     ("game_id", "hand_number", "win_seq", "fan_a", "fan_b"),
 )
 
+SCORE_COMPONENTS = Table(
+    "score_components",
+    "one row per seat per settlement component of a hand: the hand's score changes split by "
+    "what paid them (MCR: win, penalty; Nanchang: jing, gangjing, kong, chaozhuang, win, "
+    "penalty — the jing bonuses of 精 live here), each component zero-sum over the seats",
+    pa.schema([
+        _GAME,
+        _HAND,
+        _SEAT,
+        _PLAYER,
+        _f("component", pa.string(), "what the points are for: a ruleset's settlement "
+                                     "component (e.g. win, jing, kong) or a score-log kind "
+                                     "(penalty, ruling, exhaustive_draw)"),
+        _f("points", pa.int32(), "the seat's net change from this component in the hand "
+                                 "(summed over the hand's settlements)"),
+        _DATE,
+    ]),
+    ("game_id", "hand_number", "component", "seat"),
+)
+
 ACTIONS = Table(
     "actions",
     "one row per table action in a hand: draws, discards, claims, passes, wins, flowers",
@@ -236,7 +256,7 @@ ACTIONS = Table(
     ("game_id", "hand_number", "seq"),
 )
 
-TABLES: tuple[Table, ...] = (GAMES, HANDS, SEAT_RESULTS, WINS, FANS, FAN_PAIRS, ACTIONS)
+TABLES: tuple[Table, ...] = (GAMES, HANDS, SEAT_RESULTS, WINS, FANS, FAN_PAIRS, SCORE_COMPONENTS, ACTIONS)
 TABLE_NAMES: tuple[str, ...] = tuple(t.name for t in TABLES)
 
 

@@ -319,3 +319,22 @@ def test_rows_stored_with_other_json_spacing_still_export(tmp_path, all_games):
             tab = pq.read_table(tmp_path / f"pq-{name}" / t.name)
             outs[name][t.name] = tab.drop_columns([c for c in ("recorded_at", "date") if c in tab.column_names]).to_pylist()
     assert outs["spaced"] == outs["plain"] and outs["plain"]["actions"]
+
+
+def test_score_components_add_up_to_each_seats_score_change(all_export):
+    """Every component is zero-sum over the seats, and a seat's components sum to its
+    score change in the hand (docs/analytics.md, score_components)."""
+    _data, pq = all_export
+    comp = f"read_parquet('{pq}/score_components/*/*.parquet', hive_partitioning=true)"
+    seats = f"read_parquet('{pq}/seat_results/*/*.parquet', hive_partitioning=true)"
+    import duckdb
+
+    assert duckdb.execute(f"SELECT count(*) FROM (SELECT sum(points) s FROM {comp} "
+                      "GROUP BY game_id, hand_number, component) WHERE s <> 0").fetchone()[0] == 0
+    bad = duckdb.execute(
+        f"WITH c AS (SELECT game_id, hand_number, seat, sum(points) p FROM {comp} GROUP BY ALL) "
+        f"SELECT count(*) FROM {seats} s LEFT JOIN c USING (game_id, hand_number, seat) "
+        "WHERE coalesce(c.p, 0) <> s.score_change").fetchone()[0]
+    assert bad == 0
+    # MCR settles wins only: the 22 bundled wins give 'win' rows and nothing else.
+    assert duckdb.execute(f"SELECT DISTINCT component FROM {comp}").fetchall() == [("win",)]
