@@ -111,11 +111,16 @@ class TilesDealt(Payload):
 
 
 class WildcardIndicatorRevealed(Payload):
-    """Nanchang 精 (and other wildcard rules): the indicator tile turned up."""
+    """Nanchang 精 (and other wildcard rules): the indicator tile turned up.
+
+    ``lower_indicator``: the 下精 indicator, the tile under ``indicator`` in the same stack
+    (shared/rules/nanchang.md §4.1, §11.1 开局上下翻精, §11.2 埋地雷); None when the source
+    does not record it. It is not wild; only the optional §11 rules settle it."""
 
     TYPE: ClassVar[str] = "wildcard_indicator_revealed"
     indicator: PlayTile
     dice: list[Annotated[int, Field(ge=1, le=6)]] = Field(default_factory=list)
+    lower_indicator: PlayTile | None = None
 
 
 class FlowerReplaced(Payload):

@@ -150,12 +150,14 @@ class TilesDealt(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., tiles: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class WildcardIndicatorRevealed(_message.Message):
-    __slots__ = ("indicator", "dice")
+    __slots__ = ("indicator", "dice", "lower_indicator")
     INDICATOR_FIELD_NUMBER: _ClassVar[int]
     DICE_FIELD_NUMBER: _ClassVar[int]
+    LOWER_INDICATOR_FIELD_NUMBER: _ClassVar[int]
     indicator: str
     dice: _containers.RepeatedScalarFieldContainer[int]
-    def __init__(self, indicator: _Optional[str] = ..., dice: _Optional[_Iterable[int]] = ...) -> None: ...
+    lower_indicator: str
+    def __init__(self, indicator: _Optional[str] = ..., dice: _Optional[_Iterable[int]] = ..., lower_indicator: _Optional[str] = ...) -> None: ...
 
 class FlowerReplaced(_message.Message):
     __slots__ = ("seat", "flower")

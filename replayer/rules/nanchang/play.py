@@ -14,7 +14,8 @@ does not know, this ruleset adds through its hooks:
   the deal, before the first discard (§4.1).
 * ``observe`` (after it, keeping :class:`NanchangMemory` in ``TableState.rule_memory``):
   弃胡 (§7.2), 抄庄 (§9.4), the first discards and intakes (天胡 / 地胡, §6.11), the dealt
-  hands (§11), the indicator position when the wall and dice are known (§3.1, §4.1).
+  hands and the 下精 indicator (§11), the indicator position when the wall and dice are
+  known (§3.1, §4.1).
 * ``score_win``: :func:`.evaluate.evaluate` (shapes, jing as wild or face value, 精钓, 德国 …)
   priced by :mod:`.settlement`; an illegal win (弃胡, 精钓 on a discard, no winning shape) is
   a 诈胡 (§7.3, §8.3). ``settle_win`` / ``settle_exhaustive_draw`` / ``false_win_penalty``
@@ -60,7 +61,7 @@ SOURCES: dict[str, str] = {
     "kong_without_replacement": f"{SPEC} §3.3 (a kong needing a replacement from an empty wall is illegal)",
     "indicator_missing": f"{SPEC} §4.1 (the jing indicator is turned up after the deal)",
     "indicator_out_of_phase": f"{SPEC} §4.1 (after all players have their dealt tiles, once per hand)",
-    "indicator_position": f"{SPEC} §3.1, §4.1 (top tile of stack #s counted from the tail)",
+    "indicator_position": f"{SPEC} §3.1, §4.1 (top tile of stack #s counted from the tail; the 下精 indicator under it)",
     "jing_wild_in_meld": f"{SPEC} §4.2, §12.1 (jing in chi/pon/kong only at face value; 可以代替任何一張牌（槓除外）)",
     "discarded_jing_face_value": f"{SPEC} §4.2, §12.3 (a discarded jing is only its own kind)",
     "chow_not_a_sequence": f"{SPEC} §5.2, §12.2 (suited run, three different winds, or 中发白)",
@@ -95,7 +96,8 @@ class HandMemory:
     """One hand: ``first_discards`` (while no chow/pung/kong happened), ``claimed`` (any
     chow/pung/kong so far), ``discards`` (count), ``draws`` (wall draws per seat),
     ``chaozhuang``, ``qihu`` / ``qipeng`` per seat, ``dealt`` tiles per seat,
-    ``indicator_seen``."""
+    ``indicator_seen``, ``lower_indicator`` (the 下精 indicator of the reveal event, §11.1 /
+    §11.2; None when the log does not give it)."""
 
     first_discards: tuple[str, ...] = ()
     claimed: bool = False
@@ -106,6 +108,7 @@ class HandMemory:
     qipeng: tuple[tuple[str, ...], ...] = ((), (), (), ())
     dealt: tuple[tuple[str, ...], ...] = ((), (), (), ())
     indicator_seen: bool = False
+    lower_indicator: str | None = None
 
 
 @dataclass(frozen=True)
@@ -313,7 +316,7 @@ class NanchangRuleset:
         if isinstance(p, ev.TilesDealt):
             hand = replace(hand, dealt=_set(hand.dealt, p.seat, tuple(p.tiles)))
         elif isinstance(p, ev.WildcardIndicatorRevealed):
-            hand = replace(hand, indicator_seen=True)
+            hand = replace(hand, indicator_seen=True, lower_indicator=p.lower_indicator)
             after, more = self._place_indicator(before, p, after)
             found += more
         elif isinstance(p, ev.TileDiscarded):
@@ -346,8 +349,10 @@ class NanchangRuleset:
     def _place_indicator(self, before: TableState, p: ev.WildcardIndicatorRevealed,
                          after: TableState) -> tuple[TableState, list[tuple[str, str, int | None]]]:
         """§3.1/§4.1: with a known wall and two dice, the indicator is the top tile of stack
-        #s from the tail — tail draws take top then bottom, so it is ``wall[-(2s − 1)]``.
-        With ``indicator_removed`` it leaves the wall (A-1)."""
+        #s from the tail — tail draws take top then bottom, so it is ``wall[-(2s − 1)]`` —
+        and the 下精 indicator (``lower_indicator``, when given; §4.1, §11) the bottom tile of
+        the same stack, ``wall[-2s]``. With ``indicator_removed`` the indicator leaves the
+        wall (A-1); the 下精 indicator always stays (§11.1)."""
         found: list[tuple[str, str, int | None]] = []
         wall = after.wall
         pos = None
@@ -360,6 +365,11 @@ class NanchangRuleset:
                     found.append(("indicator_position",
                                   f"dice {p.dice[0]}+{p.dice[1]}: the indicator is {wall[pos]} in the wall, "
                                   f"the log says {p.indicator}", None))
+                low = pos - 1 if self.options.tail_draw_order == "top_then_bottom" else pos + 1
+                if p.lower_indicator is not None and 0 <= low < len(wall) and wall[low] != p.lower_indicator:
+                    found.append(("indicator_position",
+                                  f"dice {p.dice[0]}+{p.dice[1]}: the 下精 indicator (under the indicator) is "
+                                  f"{wall[low]} in the wall, the log says {p.lower_indicator}", None))
         if self.options.indicator_removed:
             if wall is not None:
                 if pos is None or wall[pos] != p.indicator:
@@ -438,6 +448,7 @@ class NanchangRuleset:
             earthly=earthly,
             offender=offender,
             chaozhuang=mem.hand.chaozhuang,
+            lower_indicator=mem.hand.lower_indicator,
             dealt=mem.hand.dealt if any(mem.hand.dealt) else None,
             previous_indicator=mem.previous_indicator if state.hands_started > 1 else None,
         )

@@ -86,6 +86,13 @@ def _stored(game_id: str, events) -> list[ev.StoredEvent]:
                            game_id=game_id, seq=i, position=i) for i, e in enumerate(events)]
 
 
+def _repr(obj: Any) -> str:
+    # The 下精 field (wildcard_indicator_revealed.lower_indicator, HandMemory.lower_indicator)
+    # came after RECORDED; the simulator leaves it None, so its "None" is left out of the
+    # digest to compare with the old code's output.
+    return repr(obj).replace(", lower_indicator=None", "")
+
+
 def _digests(name: str, game: int, *, fast: bool) -> tuple[tuple, str]:
     opts, bots, seed = CONFIGS[name]
     cfg = SimulationConfig(ruleset="nanchang", options=opts, seed=seed, hands_per_game=6, bots=bots)
@@ -95,14 +102,14 @@ def _digests(name: str, game: int, *, fast: bool) -> tuple[tuple, str]:
     g = simulate_game(cfg, game, rs)
     he = hashlib.sha256()
     for e in g.events:
-        he.update(repr((e.type, e.payload)).encode())
+        he.update(_repr((e.type, e.payload)).encode())
     hm = hashlib.sha256()
     blocks = 0
     findings: list = []
     step = None
     for step in replay(_stored(g.game_id, g.events), mode="audit", ruleset=rs):
         m = step.state.rule_memory
-        hm.update(repr(m).encode())
+        hm.update(_repr(m).encode())
         blocks += sum(1 for q in m.hand.qihu if q is not None)
         findings += [[f.seq, f.rule_id] for f in step.findings]
     assert step is not None
