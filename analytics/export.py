@@ -52,7 +52,7 @@ import pyarrow.parquet as pq
 
 from analytics.facts import GameFacts, game_facts
 from analytics.schema import SCHEMA_ID, TABLES, Table
-from eventlog.events import StoredEvent, chain_hash, parse_payload
+from eventlog.events import StoredEvent
 from eventlog.store.base import EventStore, inspect_row
 from replayer.findings import RulesetError
 
@@ -412,70 +412,13 @@ def _clean_leftovers(out: Path, manifest: dict[str, Any]) -> None:
                     f.unlink()
 
 
-#: Parsed payloads by (event type, stored payload JSON text): most events of a log are
-#: draws and discards whose payload text repeats (seat, tile, source), and pydantic
-#: validation was the largest cost of reading a game. Payloads are frozen models, so one
-#: instance can serve every event with the same text. Cleared when it reaches this size.
-_PAYLOAD_CACHE_SIZE = 50_000
-_payload_cache: dict[tuple[str, str], Any] = {}
-
-
-_json_text = json.JSONEncoder(ensure_ascii=False).encode  # a string as canonical JSON
-
-
-def _stored_hash(row: dict[str, Any]) -> str:
-    """:func:`eventlog.events.chain_hash` of a row, built from its stored JSON texts (the
-    store writes payload and metadata as canonical JSON, so they need no re-encoding).
-    Only a match counts: a row whose texts are not canonical is checked the slow way."""
-    text = _json_text
-    body = (f'{{"event_id":{text(row["event_id"])},"game_id":{text(row["game_id"])},'
-            f'"metadata":{row["metadata"]},"payload":{row["payload"]},'
-            f'"recorded_at":{text(row["recorded_at"])},'
-            f'"schema_version":{int(row["schema_version"])},"seq":{int(row["seq"])},'
-            f'"type":{text(row["type"])}}}')
-    return hashlib.sha256(row["prev_hash"].encode() + b"\n" + body.encode()).hexdigest()
-
-
-def _event(row: dict[str, Any]) -> StoredEvent:
-    """One stored row as a StoredEvent, with the checks of
-    :func:`eventlog.store.base.inspect_row` that matter for a replay: the row's hash over
-    its stored content and a valid payload. Anything unexpected goes to ``inspect_row``,
-    which raises :class:`eventlog.store.base.CorruptEvent` saying where and why."""
-    try:
-        metadata = json.loads(row["metadata"])
-        if _stored_hash(row) != row["hash"]:
-            payload_obj = json.loads(row["payload"])
-            computed = chain_hash(row["prev_hash"], game_id=row["game_id"], seq=row["seq"],
-                                  event_id=row["event_id"], type_=row["type"],
-                                  schema_version=row["schema_version"], payload=payload_obj,
-                                  metadata=metadata, recorded_at=row["recorded_at"])
-            if computed != row["hash"]:
-                raise ValueError("hash")
-        if not isinstance(metadata, dict):
-            raise ValueError("metadata")
-        key = (row["type"], row["payload"])
-        payload = _payload_cache.get(key)
-        if payload is None:
-            payload = parse_payload(row["type"], json.loads(row["payload"]))
-            if len(_payload_cache) >= _PAYLOAD_CACHE_SIZE:
-                _payload_cache.clear()
-            _payload_cache[key] = payload
-    except (ValueError, TypeError, KeyError, AttributeError):
-        return inspect_row(row)  # raises CorruptEvent (or parses a row we were too strict on)
-    return StoredEvent.model_construct(
-        position=row["position"], game_id=row["game_id"], seq=row["seq"],
-        event_id=row["event_id"], type=row["type"], schema_version=row["schema_version"],
-        payload=payload, metadata=metadata, recorded_at=row["recorded_at"],
-        prev_hash=row["prev_hash"], hash=row["hash"])
-
-
 def _game_events(store: EventStore, game_id: str, head: int) -> list[StoredEvent]:
     """The game's events up to log position ``head``, in seq order."""
     out = []
     for row in store.iter_raw(game_id):
         if row["position"] > head:
             break
-        out.append(_event(row))
+        out.append(inspect_row(row))  # hash checked from the stored text, payloads reused
     return out
 
 

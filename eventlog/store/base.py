@@ -44,7 +44,9 @@ Rows: the storage form of an event is a plain ``dict`` with the keys of
 
 from __future__ import annotations
 
+import hashlib
 import json
+import re
 import threading
 import time
 from abc import ABC, abstractmethod
@@ -64,6 +66,7 @@ from eventlog.events import (
     StoredEvent,
     canonical_bytes,
     chain_hash,
+    parse_payload,
 )
 
 __all__ = [
@@ -287,6 +290,41 @@ def _check_limit(limit: Any) -> int | None:
     return limit
 
 
+#: A string as canonical JSON (what :func:`eventlog.events.canonical_bytes` writes for it).
+_json_text = json.JSONEncoder(ensure_ascii=False).encode
+
+#: What NewEvent stores as event_id: str(uuid.UUID(...)), lower-case hex with hyphens.
+_CANONICAL_UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+
+#: Parsed payloads by (type, stored payload text): draws and discards repeat constantly.
+_PAYLOAD_CACHE_SIZE = 50_000
+_payload_cache: dict[tuple[str, str], Any] = {}
+
+
+def _hash_of_stored_text(row: Row) -> str:
+    """:func:`chain_hash` of a row built straight from its stored JSON texts: the store
+    writes payload and metadata as canonical JSON, so they need no decoding and
+    re-encoding. Only a match is trusted; any other row is checked the slow way."""
+    text = _json_text
+    body = (f'{{"event_id":{text(row["event_id"])},"game_id":{text(row["game_id"])},'
+            f'"metadata":{row["metadata"]},"payload":{row["payload"]},'
+            f'"recorded_at":{text(row["recorded_at"])},'
+            f'"schema_version":{int(row["schema_version"])},"seq":{int(row["seq"])},'
+            f'"type":{text(row["type"])}}}')
+    return hashlib.sha256(row["prev_hash"].encode() + b"\n" + body.encode()).hexdigest()
+
+
+def _parsed_payload(type_: str, text: str, value: dict[str, Any]) -> Any:
+    key = (type_, text)
+    payload = _payload_cache.get(key)
+    if payload is None:
+        payload = parse_payload(type_, value)
+        if len(_payload_cache) >= _PAYLOAD_CACHE_SIZE:
+            _payload_cache.clear()
+        _payload_cache[key] = payload
+    return payload
+
+
 def inspect_row(row: Row) -> StoredEvent:
     """Turn a stored row into a :class:`StoredEvent`, trusting nothing.
 
@@ -294,7 +332,10 @@ def inspect_row(row: Row) -> StoredEvent:
     ``hash`` equals :func:`chain_hash` over the row as stored (not as re-encoded by
     today's models, so a later schema change cannot break old chains), and that the
     event parses. Raises :class:`CorruptEvent` saying what is wrong. Links between
-    rows (``prev_hash``, dense seqs) are :mod:`eventlog.verify`'s."""
+    rows (``prev_hash``, dense seqs) are :mod:`eventlog.verify`'s.
+
+    Fast path (every reader: replay, verify, export): the hash is first computed from
+    the stored texts as they are, and parsed payloads are reused for identical texts."""
     gid, seq, pos = row.get("game_id"), row.get("seq"), row.get("position")
 
     def bad(reason: str) -> CorruptEvent:
@@ -316,7 +357,10 @@ def inspect_row(row: Row) -> StoredEvent:
         if not isinstance(row.get(col), typ):
             raise bad(f"column {col} holds {type(row.get(col)).__name__}, not {typ.__name__}")
     decoded: dict[str, dict[str, Any]] = {}
+    cached = _payload_cache.get((row["type"], row["payload"]))  # this text parsed before
     for col in ("payload", "metadata"):
+        if col == "payload" and cached is not None:
+            continue
         try:
             value = json.loads(row[col])
         except ValueError as e:
@@ -324,23 +368,35 @@ def inspect_row(row: Row) -> StoredEvent:
         if not isinstance(value, dict):
             raise bad(f"{col} is not a JSON object")
         decoded[col] = value
-    computed = chain_hash(
-        row["prev_hash"],
-        game_id=gid,
-        seq=seq,
-        event_id=row["event_id"],
-        type_=row["type"],
-        schema_version=row["schema_version"],
-        payload=decoded["payload"],
-        metadata=decoded["metadata"],
-        recorded_at=row["recorded_at"],
-    )
-    if computed != row["hash"]:
-        raise bad(f"hash mismatch: stored {row['hash'][:16]}…, content hashes to {computed[:16]}…")
+    if _hash_of_stored_text(row) != row["hash"]:
+        if "payload" not in decoded:
+            decoded["payload"] = json.loads(row["payload"])
+        computed = chain_hash(
+            row["prev_hash"],
+            game_id=gid,
+            seq=seq,
+            event_id=row["event_id"],
+            type_=row["type"],
+            schema_version=row["schema_version"],
+            payload=decoded["payload"],
+            metadata=decoded["metadata"],
+            recorded_at=row["recorded_at"],
+        )
+        if computed != row["hash"]:
+            raise bad(f"hash mismatch: stored {row['hash'][:16]}…, content hashes to {computed[:16]}…")
     try:
-        return StoredEvent.model_validate({**row, **decoded})
-    except (EventError, ValidationError) as e:
+        payload = cached if cached is not None else _parsed_payload(row["type"], row["payload"], decoded["payload"])
+        if not _CANONICAL_UUID.fullmatch(row["event_id"]):
+            raise EventError(f"event_id is not a canonical UUID: {row['event_id']!r}", "event_id")
+    except (EventError, ValidationError, ValueError) as e:
         raise bad(f"does not parse: {e}") from None
+    # Every field is checked above (types, JSON objects, hash, UUID, payload model), so the
+    # envelope is assembled without a second validation pass.
+    return StoredEvent.model_construct(
+        event_id=row["event_id"], type=row["type"], payload=payload, metadata=decoded["metadata"],
+        schema_version=row["schema_version"], game_id=gid, seq=seq, position=pos,
+        recorded_at=row["recorded_at"], prev_hash=row["prev_hash"], hash=row["hash"],
+    )
 
 
 # --------------------------------------------------------------------------- append planning
