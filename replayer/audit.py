@@ -79,30 +79,11 @@ class GameAudit:
 
 
 def fan_key(name: str) -> str:
-    """Normalise a reported or computed fan name to a key both sides share.
+    """Normalise a reported or computed fan name to a key both sides share: the MCR fan id
+    for any spelling of an MCR fan (replayer.rules.mcr.fans.names), else the name as written."""
+    from replayer.rules.mcr.fans.names import fan_id
 
-    MCR names: Chinese (``嵌张`` and ``独听・嵌张`` are one fan), English, or the fan's number
-    (1..82) in the official table (PMN writes numbers). Unknown names are kept as written."""
-    from replayer.rules.mcr.fans import FANS
-
-    n = name.strip()
-    idx = _mcr_names(FANS)
-    return idx.get(n) or idx.get(n.lower()) or idx.get(n.split("・")[-1]) or _ALIASES.get(n) or n
-
-
-#: Other spellings found in real logs (Botzone writes 单钓将 for 独听・单钓).
-_ALIASES = {"单钓将": "single_wait", "单钓": "single_wait", "坎张": "closed_wait"}
-
-
-_NAME_INDEX: dict[str, str] = {}
-
-
-def _mcr_names(fans: Any) -> dict[str, str]:
-    if not _NAME_INDEX:
-        for f in fans:
-            for alias in (f.name_zh, f.name_zh.split("・")[-1], f.name_en.lower(), str(f.number), f.id):
-                _NAME_INDEX.setdefault(alias, f.id)
-    return _NAME_INDEX
+    return fan_id(name) or name.strip()
 
 
 def _fan_lines(win: WinRecord) -> tuple[FanLine, ...]:
