@@ -10,7 +10,7 @@ The tables are ruleset-neutral: a *hand* has a dealer, a prevalent wind and an o
 conditions of a win (MCR fans; another ruleset's conditions under its own names).
 
 Seats are absolute (0..3 in turn order); tiles use the canonical codes (W1-9 T1-9 B1-9
-F1-4 J1-3 H1-8, replayer/tiles.py); points are the ruleset's score points.
+F1-4 J1-3 H1-8, eventlog/tiles.py); points are the ruleset's score points.
 """
 
 from __future__ import annotations

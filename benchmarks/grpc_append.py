@@ -20,9 +20,9 @@ import threading
 import time
 from pathlib import Path
 
-from eventlog.client import EventLogClient
+from services.client import EventLogClient
 from eventlog.events import NewEvent, TileDiscarded, TileDrawn
-from eventlog.server import build_server
+from services.server import build_server
 from eventlog.store import open_store
 from eventlog.store.base import CaughtUp
 

@@ -15,7 +15,7 @@ import random
 import sys
 import time
 
-from replayer import tiles as T
+from eventlog import tiles as T
 from replayer.rules.nanchang.evaluate import WinInput, clear_caches, evaluate
 from replayer.rules.nanchang.jing import jing_kinds
 from replayer.rules.nanchang.options import NanchangOptions

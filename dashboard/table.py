@@ -14,7 +14,7 @@ import html
 from typing import Any
 
 from dashboard.tiles import WIND_EN, WIND_ZH, hidden_html, meld_html, tile_html, tiles_html
-from replayer import tiles as T
+from eventlog import tiles as T
 from replayer.state import DeclaredMeld, TableState
 
 __all__ = ["relative_seat", "meld_label", "seat_hand", "table_html", "event_html"]

@@ -1,7 +1,7 @@
 """Tiles as HTML for the dashboard (shared/DESIGN.md §3: "the dashboard draws tiles as
 images or Unicode (U+1F000 block), never as bare codes only").
 
-Each tile is a ``<span class="pp-tile">`` holding its Unicode glyph (replayer.tiles
+Each tile is a ``<span class="pp-tile">`` holding its Unicode glyph (eventlog.tiles
 ``to_unicode``) over its canonical code in small print, with the Chinese name as tooltip,
 so a tile reads right even where the browser lacks a mahjong font. Pure functions
 returning HTML strings; the pages pass them to ``st.markdown(..., unsafe_allow_html=True)``.
@@ -12,7 +12,7 @@ from __future__ import annotations
 import html
 from collections.abc import Iterable
 
-from replayer import tiles as T
+from eventlog import tiles as T
 
 __all__ = ["CSS", "BACK", "tile_html", "tiles_html", "hidden_html", "WIND_ZH", "WIND_EN"]
 
@@ -51,7 +51,7 @@ CSS = """<style>
 
 def tile_html(tile: str | None, *, css: str = "", title: str = "") -> str:
     """One tile: glyph and code (``None``: a hidden tile, drawn as a back). Raises
-    :class:`replayer.tiles.TileError` for a code that is not a tile."""
+    :class:`eventlog.tiles.TileError` for a code that is not a tile."""
     if tile is None:
         return f'<span class="pp-tile back {css}" title="hidden tile"><span class="g">{BACK}</span><span class="c">?</span></span>'
     T.check(tile)

@@ -2,7 +2,7 @@
 
 An event records *what happened at the table*, never a derived fact (legality, fans,
 settlement are the replayer's). Each payload type carries only its own fields; seats
-(0..3, turn order) and tile codes (replayer.tiles, DESIGN.md §3) are checked on parse,
+(0..3, turn order) and tile codes (eventlog.tiles, DESIGN.md §3) are checked on parse,
 so a malformed event is refused with the field that is wrong.
 
 Two envelopes:
@@ -36,7 +36,7 @@ from pydantic import (
     model_validator,
 )
 
-from replayer import tiles as _tiles
+from eventlog import tiles as _tiles
 
 SCHEMA_VERSION = 1
 GENESIS_HASH = "0" * 64

@@ -156,7 +156,7 @@ def serve(
     verify), plus health and reflection.
 
     Clients send their token with $PAIPU_TOKEN (`paipu append --server ...`)."""
-    from eventlog.server import load_tokens, serve as _serve
+    from services.server import load_tokens, serve as _serve
 
     d = _data(data)
     d.mkdir(parents=True, exist_ok=True)
@@ -207,7 +207,7 @@ def append(
     events = read_jsonl_events(file)
     exp = _expected(expected_version)
     if server:
-        from eventlog.client import EventLogClient
+        from services.client import EventLogClient
 
         with EventLogClient(server, token=os.environ.get("PAIPU_TOKEN")) as client:
             res = client.append(game_id, events, exp)
@@ -238,7 +238,7 @@ def read(
 ) -> None:
     """Print the events of GAME_ID in order."""
     if server:
-        from eventlog.client import EventLogClient
+        from services.client import EventLogClient
 
         with EventLogClient(server, token=os.environ.get("PAIPU_TOKEN")) as client:
             _print_events(client.read_game(game_id, from_seq=from_seq), as_json)
@@ -251,7 +251,7 @@ def read(
 
 
 def _print_events(events, as_json: bool) -> None:
-    from replayer import tiles as T
+    from eventlog import tiles as T
 
     if as_json:
         out = sys.stdout
@@ -276,7 +276,7 @@ def _print_events(events, as_json: bool) -> None:
 def games(server: ServerOpt = None, data: DataOpt = None) -> None:
     """List the games in the log."""
     if server:
-        from eventlog.client import EventLogClient
+        from services.client import EventLogClient
 
         with EventLogClient(server, token=os.environ.get("PAIPU_TOKEN")) as client:
             infos = client.list_games()
@@ -326,7 +326,7 @@ def ingest(
     if format is not None and format not in known_formats():
         raise CliError(f"unknown format {format!r}; known formats: {', '.join(known_formats())}")
     if server:
-        from eventlog.client import EventLogClient
+        from services.client import EventLogClient
 
         report = IngestReport()
         with EventLogClient(server, token=os.environ.get("PAIPU_TOKEN")) as client, _progress() as bar:
@@ -505,7 +505,7 @@ def _summary(stored, dup, issues, audits, chains_ok) -> None:
         say(f"import error: {issue}", err=True, style="red")
     legal = [(a, w) for a in audits for w in a.wins if w.legal and w.points is not None]
     if legal:
-        from replayer import tiles as T
+        from eventlog import tiles as T
 
         a, w = max(legal, key=lambda aw: (aw[1].points, aw[0].game_id))
         fans = ", ".join(
@@ -602,7 +602,7 @@ def _parse_meld(text: str):
     """``TYPE:TILES[@FROM]``: TYPE chow | pung | kong | ckong (concealed kong); TILES in any
     tile notation (a single tile for pung/kong); FROM the relative seat the claimed tile came
     from (1 previous, 2 opposite, 3 next; default 1)."""
-    from replayer import tiles as T
+    from eventlog import tiles as T
     from replayer.rules.mcr.situation import Meld
 
     try:
@@ -690,7 +690,7 @@ def score(
         return
     if ruleset != "mcr":
         raise CliError(f"--ruleset {ruleset} scores end-of-hand situations: give --vectors FILE")
-    from replayer import tiles as T
+    from eventlog import tiles as T
     from replayer.rules.mcr.fans.calculator import score as mcr_score
     from replayer.rules.mcr.situation import WinSituation
     from replayer.rules.mcr.vectors import score_case

@@ -9,7 +9,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from replayer import tiles as T
+from eventlog import tiles as T
 from replayer.state import TableState
 
 _WIND_ZH = {"F1": "东", "F2": "南", "F3": "西", "F4": "北"}

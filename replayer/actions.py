@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from eventlog import events as ev
-from replayer import tiles as _tiles
+from eventlog import tiles as _tiles
 from replayer.rules.base import ClaimKind, PlayRules, Ruleset, WinContext, WinScore
 from replayer.state import SeatState, TableState
 

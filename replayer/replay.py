@@ -28,7 +28,7 @@ from functools import lru_cache
 from typing import Any
 
 from eventlog import events as ev
-from replayer import tiles as _tiles
+from eventlog import tiles as _tiles
 from replayer.findings import MODES, Finding, Mode, ReplayError
 from replayer.rules.base import MECHANICS_SOURCES, Ruleset, WinContext, get_ruleset
 from replayer.state import (

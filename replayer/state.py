@@ -28,7 +28,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from replayer import tiles as _tiles
+from eventlog import tiles as _tiles
 
 Phase = Literal[
     "pregame", "idle", "dealing", "discard", "claims", "replacement", "robbing",
@@ -153,7 +153,7 @@ class Discard:
 @dataclass(frozen=True)
 class SeatState:
     """One seat. ``counts``: the known concealed playing tiles as a 34-count vector
-    (index per replayer.tiles); ``tiles``: the same tiles in the order received (dealt, then
+    (index per eventlog.tiles); ``tiles``: the same tiles in the order received (dealt, then
     drawn), plus any flower not yet replaced; ``hidden``: concealed tiles whose identity the
     log does not show. ``score``: points now; ``wind``: seat wind F1..F4 of this hand."""
 

@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from eventlog.client import EventLogClient, check_target
-from eventlog.server import is_loopback, serve
+from services.client import EventLogClient, check_target
+from services.server import is_loopback, serve
 from paipu.cli import app
 from replayer.rules.mcr import vectors as mcr_vectors
 from replayer.rules.nanchang import vectors as nc_vectors

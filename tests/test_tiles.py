@@ -3,7 +3,7 @@
 import pytest
 from hypothesis import given, strategies as st
 
-from replayer import tiles
+from eventlog import tiles
 
 
 def test_dense_index_order_is_w_t_b_f_j_h():

@@ -34,7 +34,7 @@ from eventlog.events import (
     parse_payload,
 )
 from eventlog.ingest.base import IngestError, ImportedGame
-from replayer import tiles as _tiles
+from eventlog import tiles as _tiles
 
 __all__ = ["GameBuilder", "chow_run", "check_tile"]
 
@@ -53,7 +53,7 @@ CLAIM_WORDS = ("chow", "pung", "kong", "win")
 
 
 def check_tile(code: str) -> str:
-    """``code`` if it is a canonical tile (replayer.tiles); IngestError otherwise."""
+    """``code`` if it is a canonical tile (eventlog.tiles); IngestError otherwise."""
     if not _tiles.is_valid(code):
         raise IngestError(f"unknown tile code {code!r}")
     return code

@@ -26,7 +26,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
-from replayer import tiles as _tiles
+from eventlog import tiles as _tiles
 from replayer.findings import RulesetError
 
 if TYPE_CHECKING:

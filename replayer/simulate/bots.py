@@ -18,7 +18,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
-from replayer import tiles as _tiles
+from eventlog import tiles as _tiles
 from replayer.actions import KONG_KINDS, Action
 from replayer.rules.shared.shanten import shanten
 from replayer.state import TableState

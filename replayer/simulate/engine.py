@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from eventlog import events as ev
-from replayer import tiles as _tiles
+from eventlog import tiles as _tiles
 from replayer.actions import Action, legal_actions, resolve_claims, wall_empty_for
 from replayer.findings import ReplayError
 from replayer.replay import apply

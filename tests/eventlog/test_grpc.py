@@ -1,7 +1,7 @@
 """EventLogService over a real SQLite store, on a real server on a free loopback port.
 
 Status codes are asserted on the raw stub (the contract), and again through
-eventlog.client (the store's exceptions come back). Streams that wait for something use a
+services.client (the store's exceptions come back). Streams that wait for something use a
 deadline, so a missing message fails the test instead of hanging it.
 """
 
@@ -25,7 +25,7 @@ from grpc_reflection.v1alpha.proto_reflection_descriptor_database import (
 )
 from grpc_status import rpc_status
 
-from eventlog.client import EventLogClient, RemoteError, error_from_rpc
+from services.client import EventLogClient, RemoteError, error_from_rpc
 from eventlog.convert import from_proto, to_proto
 from eventlog.events import (
     GENESIS_HASH,
@@ -41,7 +41,7 @@ from eventlog.events import (
     TilesDealt,
     expected_hash,
 )
-from eventlog.server import SERVICE_NAME, build_server, load_tokens
+from services.server import SERVICE_NAME, build_server, load_tokens
 from eventlog.store import open_store
 from eventlog.store.base import (
     NO_STREAM,
@@ -423,7 +423,7 @@ def test_reflection_lists_and_describes_the_service(channel) -> None:
 def test_serve_runs_until_sigterm_and_keeps_the_data(tmp_path) -> None:
     data = tmp_path / "data"
     proc = subprocess.Popen(
-        [sys.executable, "-c", "import sys; from eventlog.server import serve; serve(sys.argv[1], port=0)", str(data)],
+        [sys.executable, "-c", "import sys; from services.server import serve; serve(sys.argv[1], port=0)", str(data)],
         cwd=ROOT,
         stderr=subprocess.PIPE,
         text=True,

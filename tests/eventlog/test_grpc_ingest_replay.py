@@ -5,7 +5,7 @@ Expected values come from the Botzone text sample itself (paipu/samples/…): it
 lines (game ids), ``Player N Deal`` lines (tiles dealt), ``Fan`` lines (fan names, counts
 and the total) and ``Score`` lines (score changes) — never from the code under test.
 Status codes are asserted on the raw stubs (the contract) and, where the client maps
-them, through eventlog.client.
+them, through services.client.
 """
 
 from __future__ import annotations
@@ -23,11 +23,11 @@ from grpc_reflection.v1alpha.proto_reflection_descriptor_database import (
 from grpc_status import rpc_status
 from typer.testing import CliRunner
 
-from eventlog.client import EventLogClient, RemoteError
+from services.client import EventLogClient, RemoteError
 from eventlog.ingest import known_formats
 from eventlog.ingest.base import UnknownFormatError
 from eventlog.ingest.load import ingest_files
-from eventlog.server import build_server
+from services.server import build_server
 from eventlog.store import open_store
 from eventlog.store.base import GameNotFound
 from paipu.samples import SAMPLES_DIR

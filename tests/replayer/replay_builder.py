@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from eventlog import events as ev
-from replayer import tiles as T
+from eventlog import tiles as T
 from replayer.rules.base import standard_tile_copies
 
 

@@ -10,7 +10,7 @@ import pytest
 
 from eventlog import events as ev
 from replay_hands import legal_hand
-from replayer import tiles as T
+from eventlog import tiles as T
 from replayer.replay import replay, run
 from replayer.state import DeclaredMeld, Discard, to_dict
 

@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from replayer import tiles as T
+from eventlog import tiles as T
 from replayer.rules.shared.decompose import is_complete, waits
 from replayer.rules.shared.shanten import regular_shanten, shanten
 

@@ -32,7 +32,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from replayer import tiles as _tiles
+from eventlog import tiles as _tiles
 from replayer.findings import RulesetError
 from replayer.rules.base import (
     MECHANICS_SOURCES,

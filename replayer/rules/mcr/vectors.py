@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from replayer import tiles as _tiles
+from eventlog import tiles as _tiles
 from replayer.rules.shared.vector_lines import score_lines as _score_lines
 
 from .situation import FanResult, Meld, WinSituation

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
-from replayer import tiles as _tiles
+from eventlog import tiles as _tiles
 from replayer.rules.nanchang import shape_filter as _shape_filter
 from replayer.rules.nanchang.jing import JingKinds
 from replayer.rules.nanchang.options import NanchangOptions

@@ -11,14 +11,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from replayer import tiles as _tiles
+from eventlog import tiles as _tiles
 
 __all__ = ["succ", "JingKinds", "jing_kinds", "chongguan", "JingHolding", "jing_points"]
 
 
 def succ(tile: str) -> str:
     """The successor of ``tile`` (§1): suited rank r → r+1 with 9 → 1; 东南西北 → 南西北东;
-    中发白 → 发白中 (:func:`replayer.tiles.next_in_cycle`). Raises ValueError for a flower or a
+    中发白 → 发白中 (:func:`eventlog.tiles.next_in_cycle`). Raises ValueError for a flower or a
     bad code."""
     if _tiles.index(tile) >= 34:
         raise ValueError(f"{tile} has no successor: flowers are not Nanchang tiles")

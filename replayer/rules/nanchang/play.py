@@ -32,7 +32,7 @@ from functools import cached_property
 from typing import Any
 
 from eventlog import events as ev
-from replayer import tiles as _tiles
+from eventlog import tiles as _tiles
 from replayer.rules.base import MECHANICS_SOURCES, HandPlan, PlayRules, WinContext, WinScore, standard_tile_copies
 from replayer.rules.nanchang.evaluate import ScoreItem, WinEvaluation, WinInput, evaluate, has_shape
 from replayer.rules.nanchang.jing import JingKinds, jing_kinds

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from replayer import tiles as _tiles
+from eventlog import tiles as _tiles
 from replayer.rules.nanchang.options import NanchangOptions
 from replayer.rules.shared import decompose as _dec
 from replayer.rules.shared import shapes as _shapes

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from replayer.rules.shared.vector_lines import score_lines as _score_lines
-from replayer import tiles as _tiles
+from eventlog import tiles as _tiles
 from replayer.rules.nanchang.evaluate import WinEvaluation, WinInput, evaluate
 from replayer.rules.nanchang.options import NanchangOptions, parse_options
 from replayer.rules.nanchang.settlement import (

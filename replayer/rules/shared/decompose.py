@@ -1,7 +1,7 @@
 """Decomposition of a hand into sets and a pair, and the waits of a hand.
 
 Shared by every ruleset (shared/DESIGN.md §6 "shared mechanisms"). A hand is a count vector
-of length 34 over dense tile indices (``W1`` = 0 … ``J3`` = 33, see :mod:`replayer.tiles`),
+of length 34 over dense tile indices (``W1`` = 0 … ``J3`` = 33, see :mod:`eventlog.tiles`),
 always passed as a *tuple* so results can be memoised on it.
 
 A *set* is a chow (three consecutive tiles of one suit) or a pung (three identical tiles);

@@ -11,7 +11,7 @@ import random
 
 from replayer.rules.mcr.situation import Meld, WinSituation
 from replayer.rules.shared.shapes import KNITTED_STRAIGHTS, THIRTEEN_ORPHANS
-from replayer.tiles import PLAYING_TILES
+from eventlog.tiles import PLAYING_TILES
 
 WINDS = "ESWN"
 

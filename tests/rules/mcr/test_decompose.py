@@ -6,7 +6,7 @@ import pytest
 
 from replayer.rules.shared import decompose as D
 from replayer.rules.shared.shapes import honors_and_knitted, is_thirteen_orphans, seven_shifted_pairs_suit
-from replayer.tiles import parse, to_counts
+from eventlog.tiles import parse, to_counts
 
 
 def counts(text: str) -> tuple[int, ...]:

@@ -19,7 +19,7 @@ from replayer.rules.mcr.options import McrOptions
 from replayer.rules.mcr.situation import Meld, WinSituation
 from replayer.rules.mcr.vectors import VectorError, read_vectors, result_to_json
 from replayer.rules.shared.shapes import knitted_straight_in
-from replayer.tiles import index, to_counts
+from eventlog.tiles import index, to_counts
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "mcr"
 CASES = list(read_vectors(DATA / "fan_vectors.jsonl"))

@@ -14,7 +14,7 @@ from replayer.rules.mcr.fans.base import facts_of
 from replayer.rules.mcr.fans.calculator import score
 from replayer.rules.mcr.situation import WinSituation
 from replayer.rules.mcr.vectors import oracle_args
-from replayer.tiles import index
+from eventlog.tiles import index
 
 from .hands import random_regular, random_situation
 

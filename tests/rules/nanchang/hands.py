@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from replayer import tiles as T
+from eventlog import tiles as T
 from replayer.rules.nanchang.evaluate import WinInput, evaluate
 from replayer.rules.nanchang.jing import jing_kinds
 from replayer.rules.nanchang.options import NanchangOptions

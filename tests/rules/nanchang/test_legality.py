@@ -199,7 +199,7 @@ def _with_wall(indicator_at_3rd_from_tail: str, shown: str, options=None):
     """DEAL with a full 136-tile wall (dealt part first) whose undealt part has
     ``indicator_at_3rd_from_tail`` third from the tail: with dice 1+1 (s = 2) the indicator is
     the top tile of stack #2 from the tail, taken 3rd by tail draws (top then bottom, §3.1)."""
-    from replayer import tiles as T
+    from eventlog import tiles as T
 
     dealt = [t for s in range(4) for t in DEAL[s].split()]
     left = [4] * 34

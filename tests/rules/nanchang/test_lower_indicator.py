@@ -12,7 +12,7 @@ import json
 from pathlib import Path
 
 from eventlog import events as ev
-from replayer import tiles as T
+from eventlog import tiles as T
 from replayer.replay import run
 from replayer.rules.nanchang.vectors import score_case
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from replayer import tiles as T
+from eventlog import tiles as T
 from replayer.rules.shared import decompose as D
 from replayer.rules.shared import shapes as S
 

@@ -5,7 +5,7 @@ excludes (不计) as data, and ``count(ctx)`` — how many times it counts on on
 hand (0 = not at all). ``on(ctx)`` says which tiles it was counted on, for dispute review; it
 is only called for the reading that wins.
 
-Tiles inside a context are dense indices (``W1`` = 0 … ``J3`` = 33, :mod:`replayer.tiles`).
+Tiles inside a context are dense indices (``W1`` = 0 … ``J3`` = 33, :mod:`eventlog.tiles`).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from functools import lru_cache
 from itertools import chain, repeat
 from typing import NamedTuple, Union
 
-from replayer.tiles import PLAYING_TILES
+from eventlog.tiles import PLAYING_TILES
 
 #: An exclusion: a fan id (not counted at all) or ``(fan id, n)`` (n instances not counted,
 #: e.g. Nine Gates 不计 one Pung of Terminals or Honors).

@@ -11,7 +11,7 @@ from functools import lru_cache
 from itertools import compress
 from typing import NamedTuple
 
-from replayer import tiles as T
+from eventlog import tiles as T
 from replayer.rules.shared.decompose import Division, decompose, waits
 from replayer.rules.shared.shapes import (
     honors_and_knitted,

@@ -30,7 +30,7 @@ import grpc
 
 from eventlog.convert import to_proto
 from eventlog.events import StoredEvent
-from eventlog.server import Access, BadArgument, abort
+from services.server import Access, BadArgument, abort
 from eventlog.store.base import EventStore, GameNotFound, StoreError
 from eventlog.verify import ChainReport, verify_game
 from replayer.audit import GameAudit, WinAudit, audit_game

@@ -13,7 +13,7 @@ private temporary directory, so every event's metadata ``source`` is what a loca
 of that file would write, and a file ingested locally and then uploaded (or the other way
 round) is recognised as a duplicate.
 
-Errors (status codes and details as in eventlog/server.py :func:`status_for`):
+Errors (status codes and details as in services/server.py :func:`status_for`):
 INVALID_ARGUMENT with a BadRequest naming ``header`` (missing / repeated header),
 ``header.file_name`` (empty or no name) or ``header.format`` (unknown, or the file is in
 no known format: the message lists the known formats); UNAUTHENTICATED /
@@ -32,7 +32,7 @@ import grpc
 from eventlog.ingest import known_formats, sniff
 from eventlog.ingest.base import ParseIssue, UnknownFormatError
 from eventlog.ingest.load import ingest_files
-from eventlog.server import Access, BadArgument, abort
+from services.server import Access, BadArgument, abort
 from eventlog.store.base import EventStore, StoreError
 from paipu.v1 import ingest_service_pb2 as pb
 from paipu.v1 import ingest_service_pb2_grpc as pb_grpc
@@ -56,7 +56,7 @@ def spool_name(file_name: str) -> str:
 
 class IngestServicer(pb_grpc.IngestServiceServicer):
     """``paipu.v1.IngestService`` over ``store`` (thread-safe; shared with the other
-    services). ``access`` is the server's token check (:class:`eventlog.server.Access`;
+    services). ``access`` is the server's token check (:class:`services.server.Access`;
     default: open). ``spool_dir``: where the temporary upload directories go (default: the
     system temporary directory)."""
 

@@ -5,7 +5,7 @@
   translation between the contract (eventlog/convert.py) and the store; store errors
   become gRPC status codes with rich details (:data:`ERROR_DOMAIN`, see :func:`status_for`).
 * :func:`build_server` — a ``grpc.Server`` with the service, IngestService
-  (eventlog/ingest_service.py), ReplayService (eventlog/replay_service.py), health checking
+  (services/ingest_service.py), ReplayService (services/replay_service.py), health checking
   (``grpc.health.v1.Health``: SERVING) and server reflection, bound to a loopback port by
   default. Returned unstarted.
 * access control (shared/DESIGN.md §9), off unless tokens are given: bearer tokens with
@@ -528,7 +528,7 @@ def build_server(
     tokens: Mapping[str, str] | None = None,
 ) -> tuple[grpc.Server, int]:
     """A gRPC server over ``store`` with EventLogService, IngestService
-    (eventlog/ingest_service.py) and ReplayService (eventlog/replay_service.py), health
+    (services/ingest_service.py) and ReplayService (services/replay_service.py), health
     (SERVING for ``""`` and each of the three services) and reflection, bound to
     ``host:port`` (insecure; loopback by default; port 0 picks a free port).
 
@@ -548,8 +548,8 @@ def build_server(
             ("grpc.so_reuseport", 0),  # a busy port must fail, not be shared
         ],
     )
-    from eventlog.ingest_service import SERVICE_NAME as INGEST_SERVICE_NAME, IngestServicer
-    from eventlog.replay_service import SERVICE_NAME as REPLAY_SERVICE_NAME, ReplayServicer
+    from services.ingest_service import SERVICE_NAME as INGEST_SERVICE_NAME, IngestServicer
+    from services.replay_service import SERVICE_NAME as REPLAY_SERVICE_NAME, ReplayServicer
     from paipu.v1 import ingest_service_pb2_grpc, replay_service_pb2_grpc
 
     servicer = EventLogServicer(store, poll_interval=poll_interval, tokens=tokens)

@@ -1,4 +1,4 @@
-"""A thin client of ``paipu.v1.EventLogService`` (eventlog/server.py) with the store's API,
+"""A thin client of ``paipu.v1.EventLogService`` (services/server.py) with the store's API,
 plus IngestService (:meth:`EventLogClient.ingest_log`) and ReplayService
 (:meth:`~EventLogClient.get_state`, :meth:`~EventLogClient.step_through`,
 :meth:`~EventLogClient.verify`, which return the ``paipu.v1`` messages).
@@ -61,7 +61,7 @@ __all__ = ["EventLogClient", "RemoteError", "error_from_rpc", "check_target", "U
 #: Bytes per message of an IngestLog upload.
 UPLOAD_CHUNK_BYTES = 256 * 1024
 
-_MAX_MESSAGE_BYTES = 64 * 1024 * 1024  # as eventlog.server.MAX_MESSAGE_BYTES
+_MAX_MESSAGE_BYTES = 64 * 1024 * 1024  # as services.server.MAX_MESSAGE_BYTES
 
 
 class RemoteError(StoreError):
