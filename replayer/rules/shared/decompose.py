@@ -9,6 +9,11 @@ a winning regular hand is ``n`` sets and one pair. Parameters that other ruleset
 
 - ``honor_chows``: also accept "chows" of three different winds and of the three dragons
   中发白 (Nanchang, shared/rules/nanchang.md).
+- ``honor_chows`` may also be a tuple of the honor triples allowed as chows (dense indices,
+  ascending), e.g. :data:`ORDERED_HONOR_CHOWS` (only 东南西, 南西北 and 中发白; Ganzhou,
+  shared/rules/jiangxi_variants.md §3); ``True`` is every three different winds and 中发白.
+- ``pair_tiles``: the tile kinds the pair may be (None: any), e.g. :data:`PAIR_258` (the
+  将 must be a suited 2, 5 or 8: Pingxiang 258, Changsha); a wild may stand for one.
 - ``wildcards``: number of wild tiles (Nanchang 精) that may stand for any tile. ``counts``
   then holds only the real tiles. A wildcard inside a set is listed in ``Group.wild`` as the
   tile it stands for; a set or pair made of wildcards only has kind ``"wild_set"`` /
@@ -35,9 +40,18 @@ __all__ = [
     "can_complete",
     "first_division",
     "NUM_KINDS",
+    "PAIR_258",
+    "ORDERED_HONOR_CHOWS",
+    "HonorChows",
 ]
 
 NUM_KINDS = 34
+#: Suited 2, 5 and 8 of every suit (dense indices): the pair of a 258 hand (将).
+PAIR_258: tuple[int, ...] = tuple(9 * s + r for s in range(3) for r in (1, 4, 7))
+#: Honor chows in order only: 东南西, 南西北 (no wrap) and 中发白.
+ORDERED_HONOR_CHOWS: tuple[tuple[int, int, int], ...] = ((27, 28, 29), (28, 29, 30), (31, 32, 33))
+#: ``honor_chows``: False (none), True (any three different winds, 中发白) or the allowed triples.
+HonorChows = bool | tuple[tuple[int, int, int], ...]
 _WINDS = (27, 28, 29, 30)
 _DRAGONS = (31, 32, 33)
 
@@ -187,8 +201,10 @@ def _block_groups_honor(base: int, counts: tuple[int, ...], chows: bool) -> tupl
 
 
 @lru_cache(maxsize=1 << 16)
-def decompose(counts: tuple[int, ...], *, wildcards: int = 0, honor_chows: bool = False) -> tuple[Division, ...]:
-    """Every division of ``counts`` (a 34-tuple, 3n + 2 tiles) into n sets and one pair.
+def decompose(counts: tuple[int, ...], *, wildcards: int = 0, honor_chows: HonorChows = False,
+              pair_tiles: tuple[int, ...] | None = None) -> tuple[Division, ...]:
+    """Every division of ``counts`` (a 34-tuple, 3n + 2 tiles) into n sets and one pair
+    (a pair of a kind in ``pair_tiles`` when given; honor chows as ``honor_chows``).
 
     Returns an empty tuple when the tiles do not form a regular winning shape. Order: see the
     module docstring. With ``wildcards``, ``counts`` holds the real tiles only and wild
@@ -198,8 +214,9 @@ def decompose(counts: tuple[int, ...], *, wildcards: int = 0, honor_chows: bool 
         raise ValueError(f"a count vector has 34 entries, got {len(counts)}")
     if wildcards < 0:
         raise ValueError(f"wildcards must be >= 0, got {wildcards}")
-    if wildcards:
-        return _decompose_wild(counts, wildcards, honor_chows)
+    if wildcards or isinstance(honor_chows, tuple):
+        divs = _decompose_wild(counts, wildcards, honor_chows)
+        return divs if pair_tiles is None else tuple(d for d in divs if _pair_ok(d.pair, pair_tiles))
     if sum(counts) % 3 != 2:
         return ()
     blocks = [
@@ -227,7 +244,13 @@ def decompose(counts: tuple[int, ...], *, wildcards: int = 0, honor_chows: bool 
         assert pair is not None
         out.append(Division(tuple(sets), pair))
     out.sort(key=lambda d: tuple(g.tiles for g in d.sets))
+    if pair_tiles is not None:
+        out = [d for d in out if _pair_ok(d.pair, pair_tiles)]
     return tuple(out)
+
+
+def _pair_ok(pair: Group, pair_tiles: tuple[int, ...]) -> bool:
+    return pair.kind == "wild_pair" or pair.tiles[0] in pair_tiles
 
 
 _BLOCKS = ((0, 9, True), (9, 18, True), (18, 27, True), (27, 31, False), (31, 34, False))
@@ -271,11 +294,13 @@ def _block_complete(counts: tuple[int, ...], numbered: bool, honor_chows: bool) 
     return (any(not p for p, _ in parts), any(p for p, _ in parts))
 
 
-def is_complete(counts: tuple[int, ...], *, wildcards: int = 0, honor_chows: bool = False) -> bool:
-    """True when ``counts`` (3n + 2 tiles with the wildcards) is n sets and a pair. Counts
-    above 4 are allowed (the check is structural), which is what wait computation needs."""
-    if wildcards:
-        return can_complete(counts, wildcards=wildcards, honor_chows=honor_chows)
+def is_complete(counts: tuple[int, ...], *, wildcards: int = 0, honor_chows: HonorChows = False,
+                pair_tiles: tuple[int, ...] | None = None) -> bool:
+    """True when ``counts`` (3n + 2 tiles with the wildcards) is n sets and a pair (of a kind
+    in ``pair_tiles`` when given). Counts above 4 are allowed (the check is structural),
+    which is what wait computation needs."""
+    if wildcards or pair_tiles is not None or isinstance(honor_chows, tuple):
+        return can_complete(counts, wildcards=wildcards, honor_chows=honor_chows, pair_tiles=pair_tiles)
     if sum(counts) % 3 != 2:
         return False
     pairs = 0
@@ -343,21 +368,26 @@ def waits(counts: tuple[int, ...], *, seven_pairs: bool = True, wildcards: int =
 # --- with wildcards -----------------------------------------------------------------------
 
 
-def _groups_with(i: int, c: tuple[int, ...], honor_chows: bool):
+def _groups_with(i: int, c: tuple[int, ...], honor_chows: HonorChows, pair_tiles: tuple[int, ...] | None = None):
     """Every set or pair holding one real copy of tile ``i`` (the lowest real tile left), with
     wildcards filling what is missing: yields ``(group, real tiles used)``."""
     for n_real in (3, 2, 1):
         if c[i] >= n_real:
             yield Group("pung", (i, i, i), (i,) * (3 - n_real)), (i,) * n_real
-    for n_real in (2, 1):
-        if c[i] >= n_real:
-            yield Group("pair", (i, i), (i,) * (2 - n_real)), (i,) * n_real
+    if pair_tiles is None or i in pair_tiles:
+        for n_real in (2, 1):
+            if c[i] >= n_real:
+                yield Group("pair", (i, i), (i,) * (2 - n_real)), (i,) * n_real
     if i < 27:
         r = i % 9
         for start in (i - 2, i - 1, i):
             if start < i - r or start + 2 > i - r + 8:
                 continue
             yield from _fill((start, start + 1, start + 2), i, c, "chow")
+    elif isinstance(honor_chows, tuple):
+        for tiles in honor_chows:
+            if i in tiles:
+                yield from _fill(tiles, i, c, "chow")
     elif honor_chows:
         block = range(27, 31) if i < 31 else range(31, 34)
         for a in block:
@@ -387,7 +417,7 @@ def _fill(tiles: tuple[int, int, int], i: int, c: tuple[int, ...], kind: str):
 
 
 @lru_cache(maxsize=1 << 16)
-def _wild_split(counts: tuple[int, ...], wild: int, need_pair: bool, honor_chows: bool) -> frozenset:
+def _wild_split(counts: tuple[int, ...], wild: int, need_pair: bool, honor_chows: HonorChows) -> frozenset:
     i = next((t for t, n in enumerate(counts) if n), -1)
     if i < 0:
         # what is left are wildcards only
@@ -413,7 +443,7 @@ def _group_key(g: Group):
     return (g.kind in ("wild_set", "wild_pair"), g.tiles, g.kind, g.wild)
 
 
-def _decompose_wild(counts: tuple[int, ...], wild: int, honor_chows: bool) -> tuple[Division, ...]:
+def _decompose_wild(counts: tuple[int, ...], wild: int, honor_chows: HonorChows) -> tuple[Division, ...]:
     if (sum(counts) + wild) % 3 != 2:
         return ()
     out = []
@@ -429,7 +459,8 @@ def _decompose_wild(counts: tuple[int, ...], wild: int, honor_chows: bool) -> tu
 
 
 def can_complete(counts: tuple[int, ...], *, wildcards: int = 0, pair: bool = True,
-                 honor_chows: bool = False, chows: bool = True) -> bool:
+                 honor_chows: HonorChows = False, chows: bool = True,
+                 pair_tiles: tuple[int, ...] | None = None) -> bool:
     """True when ``counts`` (a 34-tuple of real tiles) plus ``wildcards`` wild tiles split into
     sets and — when ``pair`` — exactly one pair (``pair=False``: sets only, 3n tiles).
 
@@ -437,23 +468,25 @@ def can_complete(counts: tuple[int, ...], *, wildcards: int = 0, pair: bool = Tr
     different winds or 中发白 as a chow (shared/rules/nanchang.md §5.2). A wildcard may stand
     for any tile, also one with four real copies in ``counts`` (the check is structural).
     Memoised on its arguments; the answer equals ``bool(decompose(...))`` for ``pair=True,
-    chows=True``. Raises ValueError for a vector that is not 34 long or negative wildcards."""
+    chows=True``. ``pair_tiles``: the kinds the pair may be (a wild may stand for one).
+    Raises ValueError for a vector that is not 34 long or negative wildcards."""
     if len(counts) != NUM_KINDS:
         raise ValueError(f"a count vector has 34 entries, got {len(counts)}")
     if wildcards < 0:
         raise ValueError(f"wildcards must be >= 0, got {wildcards}")
     if (sum(counts) + wildcards) % 3 != (2 if pair else 0):
         return False
-    return _feasible(tuple(counts), wildcards, pair, honor_chows, chows)
+    return _feasible(tuple(counts), wildcards, pair, honor_chows, chows, pair_tiles)
 
 
 @lru_cache(maxsize=1 << 18)
-def _feasible(counts: tuple[int, ...], wild: int, need_pair: bool, honor_chows: bool, chows: bool) -> bool:
+def _feasible(counts: tuple[int, ...], wild: int, need_pair: bool, honor_chows: HonorChows, chows: bool,
+              pair_tiles: tuple[int, ...] | None = None) -> bool:
     i = next((t for t, n in enumerate(counts) if n), -1)
     if i < 0:
         rest = wild - 2 if need_pair else wild
-        return rest >= 0 and rest % 3 == 0
-    for group, real in _groups_with(i, counts, honor_chows if chows else False):
+        return rest >= 0 and rest % 3 == 0 and (not need_pair or pair_tiles is None or bool(pair_tiles))
+    for group, real in _groups_with(i, counts, honor_chows if chows else False, pair_tiles):
         if group.kind == "chow" and not chows:
             continue
         used = len(group.wild)
@@ -462,18 +495,18 @@ def _feasible(counts: tuple[int, ...], wild: int, need_pair: bool, honor_chows: 
         c = list(counts)
         for t in real:
             c[t] -= 1
-        if _feasible(tuple(c), wild - used, need_pair and group.kind != "pair", honor_chows, chows):
+        if _feasible(tuple(c), wild - used, need_pair and group.kind != "pair", honor_chows, chows, pair_tiles):
             return True
     return False
 
 
-def first_division(counts: tuple[int, ...], *, wildcards: int = 0, honor_chows: bool = False,
-                   chows: bool = True) -> Division | None:
+def first_division(counts: tuple[int, ...], *, wildcards: int = 0, honor_chows: HonorChows = False,
+                   chows: bool = True, pair_tiles: tuple[int, ...] | None = None) -> Division | None:
     """One division of ``counts`` + ``wildcards`` into sets and a pair (pungs only when
     ``chows`` is False), found without enumerating them all: each step keeps the first group
     that :func:`can_complete` says can be finished. Wild-only sets / pairs have kind
     ``"wild_set"`` / ``"wild_pair"``. None when there is none."""
-    if not can_complete(counts, wildcards=wildcards, honor_chows=honor_chows, chows=chows):
+    if not can_complete(counts, wildcards=wildcards, honor_chows=honor_chows, chows=chows, pair_tiles=pair_tiles):
         return None
     groups: list[Group] = []
     c, wild, need_pair = tuple(counts), wildcards, True
@@ -485,7 +518,7 @@ def first_division(counts: tuple[int, ...], *, wildcards: int = 0, honor_chows: 
             if need_pair:
                 groups.append(Group("wild_pair", ()))
             break
-        for group, real in _groups_with(i, c, honor_chows if chows else False):
+        for group, real in _groups_with(i, c, honor_chows if chows else False, pair_tiles):
             used = len(group.wild)
             if (group.kind == "chow" and not chows) or used > wild or (group.kind == "pair" and not need_pair):
                 continue
@@ -493,7 +526,7 @@ def first_division(counts: tuple[int, ...], *, wildcards: int = 0, honor_chows: 
             for t in real:
                 nxt[t] -= 1
             np = need_pair and group.kind != "pair"
-            if _feasible(tuple(nxt), wild - used, np, honor_chows, chows):
+            if _feasible(tuple(nxt), wild - used, np, honor_chows, chows, pair_tiles):
                 groups.append(group)
                 c, wild, need_pair = tuple(nxt), wild - used, np
                 break
