@@ -1,4 +1,4 @@
-"""The replayed table as HTML (the dashboard's counterpart of paipu/render.py): every seat's
+"""The replayed table as HTML (the dashboard's counterpart of paipu/cli/render.py): every seat's
 wind, player, score, concealed tiles (all four, or one seat's view with the others face
 down), declared sets with the seat each claimed tile came from, flowers and discards in
 order; the wall count, prevalent wind, dealer and the seat to act.
@@ -49,9 +49,9 @@ def seat_hand(state: TableState, seat: int, drawn: str | None) -> tuple[list[str
 
 
 def event_html(event: Any) -> str:
-    """One line for an event (paipu.render.describe_event), HTML-escaped, with each tile
+    """One line for an event (eventlog.describe.describe_event), HTML-escaped, with each tile
     glyph in the tile font (a monospace font has no mahjong glyphs)."""
-    from paipu.render import describe_event
+    from eventlog.describe import describe_event
 
     text = html.escape(describe_event(event))
     return "".join(f'<span class="pp-glyph">{ch}</span>' if 0x1F000 <= ord(ch) <= 0x1F02B else ch for ch in text)

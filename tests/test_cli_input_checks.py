@@ -225,6 +225,6 @@ def test_meld_with_a_wrong_tile_count_is_refused(meld):
     ("kong:W2", ("W2",) * 4), ("kong:W2W2W2W2", ("W2",) * 4), ("ckong:W2W2W2W2", ("W2",) * 4),
 ])
 def test_meld_with_one_or_all_copies_is_accepted(meld, tiles):
-    from paipu.cli import _parse_meld
+    from paipu.cli.melds import parse_meld
 
-    assert _parse_meld(meld).tiles == tiles
+    assert parse_meld(meld).tiles == tiles

@@ -1,5 +1,5 @@
 """Simulated games under any ruleset (``paipu simulate``): the engine in :mod:`.engine`,
-bots in :mod:`.bots`, the CLI command in :mod:`.cli`."""
+bots in :mod:`.bots`, a run into a store or file in :mod:`.run` (the command: paipu/cli/simulate.py)."""
 
 from replayer.simulate.engine import (
     SimulatedGame,

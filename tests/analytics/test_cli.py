@@ -8,10 +8,9 @@ from pathlib import Path
 
 import duckdb
 import pytest
-import typer
 from typer.testing import CliRunner
 
-from analytics.cli import register
+from paipu.cli import app as paipu_app
 from analytics.queries import Analytics
 from analytics_samples import BOTZONE_TEXT, fill, imported_games
 from eventlog.store import open_store
@@ -23,15 +22,8 @@ TEXT_GAMES = read_text_games(BOTZONE_TEXT)
 
 @pytest.fixture(scope="module")
 def cli():
-    app = typer.Typer()
-
-    @app.callback()
-    def _root() -> None:  # a group, like the main paipu app
-        pass
-
-    register(app)
     runner = CliRunner()
-    return lambda *args: runner.invoke(app, [str(a) for a in args])
+    return lambda *args: runner.invoke(paipu_app, [str(a) for a in args])
 
 
 @pytest.fixture(scope="module")

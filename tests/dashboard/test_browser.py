@@ -21,21 +21,8 @@ from eventlog.store import open_store
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "dashboard"
 
-#: ``paipu dashboard`` through the lead's CLI when it registers the command, else through
-#: a Typer app holding only dashboard.cli.register (the same command function).
-LAUNCH = (
-    "import typer\n"
-    "try:\n"
-    "    from paipu.cli import app\n"
-    "    names = {c.name or c.callback.__name__ for c in app.registered_commands}\n"
-    "    assert 'dashboard' in names\n"
-    "except (ImportError, AssertionError):\n"
-    "    from dashboard.cli import register\n"
-    "    app = typer.Typer()\n"
-    "    app.callback()(lambda: None)\n"
-    "    register(app)\n"
-    "app(prog_name='paipu')\n"
-)
+#: ``paipu dashboard`` through the paipu CLI.
+LAUNCH = "from paipu.cli import app\napp(prog_name='paipu')\n"
 
 
 def _free_port() -> int:

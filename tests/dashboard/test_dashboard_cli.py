@@ -1,4 +1,4 @@
-"""``paipu dashboard``: the command registered by dashboard.cli.register and the server
+"""``paipu dashboard``: the command (paipu/cli/dashboard.py) and the server
 command line it runs (the real server is started in test_browser.py)."""
 
 from __future__ import annotations
@@ -6,17 +6,14 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-import typer
 from typer.testing import CliRunner
 
-from dashboard.cli import APP, register, streamlit_command
+from dashboard.launch import APP, streamlit_command
+from paipu.cli import app as paipu_app
 
 
-def test_register_adds_the_dashboard_command():
-    app = typer.Typer()
-    app.callback()(lambda: None)
-    register(app)
-    res = CliRunner().invoke(app, ["dashboard", "--help"])
+def test_paipu_has_the_dashboard_command():
+    res = CliRunner().invoke(paipu_app, ["dashboard", "--help"])
     assert res.exit_code == 0, res.output
     for opt in ("--data", "--port", "--host"):
         assert opt in res.output

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from dashboard.cli import streamlit_command
+from dashboard.launch import streamlit_command
 
 #: ``paipu dashboard`` through the real console entry (paipu.cli.main).
 LAUNCH = "from paipu.cli import main; main()"

@@ -1,27 +1,16 @@
-"""``paipu simulate`` (replayer/simulate/cli.py) on real files and a real SQLite store,
-through a Typer app that registers the command as paipu/cli.py does."""
+"""``paipu simulate`` (paipu/cli/simulate.py) on real files and a real SQLite store."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
-import typer
 from typer.testing import CliRunner
 
 from eventlog.store import open_store
 from replayer.replay import run
-from replayer.simulate.cli import register
+from paipu.cli import app
 
-app = typer.Typer()
-
-
-@app.callback()
-def _root() -> None:
-    pass
-
-
-register(app)
 runner = CliRunner()
 
 

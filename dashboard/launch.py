@@ -1,6 +1,5 @@
-"""``paipu dashboard``: start the Streamlit app (dashboard/app.py) on a data directory.
-
-The lead's paipu/cli.py calls :func:`register`. The app runs in a child process
+"""Starting the Streamlit app (dashboard/app.py) on a data directory (what ``paipu dashboard``,
+paipu/cli/dashboard.py, does). The app runs in a child process
 (``python -m streamlit run``), headless, on 127.0.0.1 unless ``--host`` says otherwise
 (shared/DESIGN.md §9: loopback by default); the data directory is handed over both as
 ``-- --data DIR`` and as ``$PAIPU_DATA``. The dashboard only reads the data directory.
@@ -14,11 +13,8 @@ import socket
 import subprocess
 import sys
 from pathlib import Path
-from typing import Annotated, Optional
 
-import typer
-
-__all__ = ["APP", "streamlit_command", "check_port", "register"]
+__all__ = ["APP", "STOP_GRACE", "streamlit_command", "check_port", "run"]
 
 APP = Path(__file__).resolve().parent / "app.py"
 
@@ -71,7 +67,7 @@ class _Stop(Exception):
         self.signum = signum
 
 
-def _run(argv: list[str], env: dict[str, str]) -> int:
+def run(argv: list[str], env: dict[str, str]) -> int:
     """Run the Streamlit server until it exits or we get SIGTERM, SIGINT or SIGHUP; on a
     signal stop the child (SIGTERM, then SIGKILL after :data:`STOP_GRACE` s) and return
     128 + the signal number. Returns the child's exit code otherwise."""
@@ -101,28 +97,3 @@ def _run(argv: list[str], env: dict[str, str]) -> int:
             proc.wait()
         for sig, h in previous.items():
             signal.signal(sig, h)
-
-
-def register(app: typer.Typer) -> None:
-    """Add the ``dashboard`` command to ``app``."""
-
-    @app.command()
-    def dashboard(
-        data: Annotated[Optional[Path], typer.Option(
-            "--data", help="Data directory (default: $PAIPU_DATA, else ./paipu-data); statistics read "
-                           "its Parquet export (<data>/parquet), replays its event log.",
-            show_default=False)] = None,
-        port: Annotated[int, typer.Option(help="TCP port 1..65535 (must be free).")] = 8501,
-        host: Annotated[str, typer.Option(help="Interface to listen on (loopback by default).")] = "127.0.0.1",
-    ) -> None:
-        """Open the read-only Streamlit dashboard: overview, fans, players, step-through
-        replay and dispute review. Stop it with Ctrl-C (or SIGTERM/SIGHUP): the Streamlit
-        server stops with it."""
-        d = (data if data is not None else Path(os.environ.get("PAIPU_DATA") or "paipu-data")).resolve()
-        problem = check_port(host, port)
-        if problem:
-            typer.echo(f"error: {problem}", err=True)
-            raise typer.Exit(2)
-        typer.echo(f"paipu dashboard on http://{host}:{port}/ (data: {d}); Ctrl-C stops it")
-        env = dict(os.environ, PAIPU_DATA=str(d))
-        raise typer.Exit(_run(streamlit_command(d, host=host, port=port), env))

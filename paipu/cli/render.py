@@ -1,4 +1,5 @@
-"""Terminal rendering of a replayed table (``paipu replay``): Rich renderables only, no logic."""
+"""Terminal rendering of a replayed table (``paipu replay``): Rich renderables only, no logic.
+The one-line event text is :func:`eventlog.describe.describe_event` (the dashboard uses it too)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from rich.table import Table
 from rich.text import Text
 
 from eventlog import tiles as T
+from eventlog.describe import describe_event
 from replayer.state import TableState
 
 _WIND_ZH = {"F1": "东", "F2": "南", "F3": "西", "F4": "北"}
@@ -22,21 +24,6 @@ def tiles_text(codes: Any, *, hidden: int = 0) -> str:
         return "-"
     shown = T.to_unicode(codes) + ("🀫" * hidden)
     return f"{shown}  {' '.join(codes)}" + (f" +{hidden} hidden" if hidden else "")
-
-
-def describe_event(event: Any) -> str:
-    """One line for an event: ``seq type key=value ...``."""
-    p = event.payload_json() if hasattr(event, "payload_json") else {}
-    parts = []
-    for k, v in p.items():
-        if v in (None, [], {}, ""):
-            continue
-        if isinstance(v, str) and T.is_valid(v):
-            v = f"{T.to_unicode(v)}{v}"
-        elif isinstance(v, list) and v and all(isinstance(x, str) and T.is_valid(x) for x in v):
-            v = " ".join(v) if len(v) > 20 else T.to_unicode(v) + " " + " ".join(v)
-        parts.append(f"{k}={v}")
-    return f"#{getattr(event, 'seq', '?')} {event.type} " + " ".join(parts)
 
 
 def table_view(state: TableState, event: Any | None = None, *, seat: int | None = None, findings=()) -> Group:

@@ -1,0 +1,35 @@
+"""The ``paipu`` command line (Typer + Rich), one module per command group:
+
+========================  ====================================================
+``root``                  the Typer app, ``--debug``, the ``@command`` decorator
+``options``               shared options (``--data``/``$PAIPU_DATA``, ``--server``) and the
+                          one "local store or remote server" opener
+``errors``, ``console``   the error policy (one line, exit 2) and the output streams
+``log``                   ``append``, ``read``, ``games``, ``ingest``
+``serve``                 ``serve`` (the gRPC services)
+``check``                 ``verify``, ``quickstart``
+``replay``                ``replay`` (``render``: the table; ``stepper``: ``--step``)
+``score``                 ``score`` (``melds``: the ``--meld`` notation)
+``analysis``              ``export``, ``stats``
+``simulate``              ``simulate``
+``dashboard``             ``dashboard``
+========================  ====================================================
+
+Every subcommand works on a data directory (``--data``, default ``$PAIPU_DATA`` or
+``./paipu-data``) holding the embedded event store, unless ``--server HOST:PORT`` sends the
+work to a running ``paipu serve``. Errors print one line and exit non-zero; ``--debug``
+shows the traceback.
+"""
+
+from __future__ import annotations
+
+# Each command module registers its commands on ``app`` when imported; the order is the
+# order of ``paipu --help``.
+from paipu.cli import serve, log, check, replay, score, analysis, dashboard, simulate  # noqa: F401, I001
+from paipu.cli.root import app
+
+__all__ = ["app", "main"]
+
+
+def main() -> None:  # pragma: no cover - console entry
+    app()

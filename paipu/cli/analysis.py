@@ -1,0 +1,155 @@
+"""``paipu export`` and ``paipu stats``: the analytics commands (shared/DESIGN.md §7).
+
+``--data`` as every command (``$PAIPU_DATA``, else ``./paipu-data``), the Parquet directory
+``--out`` (default ``<data>/parquet``), one-line errors, ``--json`` for machines.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Any, Optional
+
+import typer
+from rich.table import Table
+
+from paipu.cli.console import console, err_console
+from paipu.cli.errors import CliError
+from paipu.cli.options import DEFAULT_DATA, DataOpt, OutOpt, open_store
+from paipu.cli.root import command
+
+__all__ = ["export_cmd", "stats_cmd", "format_rate"]
+
+
+def format_rate(row: dict[str, Any], name: str) -> str:
+    """``23.5 % [9.6–47.3]`` for a rate with its Wilson interval; ``-`` without data."""
+    v = row.get(name)
+    if v is None:
+        return "-"
+    return f"{100 * v:.1f} % [{100 * row[f'{name}_ci_low']:.1f}–{100 * row[f'{name}_ci_high']:.1f}]"
+
+
+def _num(v: Any, digits: int = 1) -> str:
+    return "-" if v is None else f"{v:.{digits}f}"
+
+
+def dirs(data: Path, out: Optional[Path]) -> tuple[Path, Path]:
+    """The data directory and the Parquet directory (``<data>/parquet`` unless ``--out``)."""
+    return data, (out if out is not None else data / "parquet")
+
+
+@command("export")
+def export_cmd(
+    data: DataOpt = DEFAULT_DATA,
+    out: OutOpt = None,
+    rebuild: Annotated[bool, typer.Option("--rebuild", help="Forget the existing export and write it all again.")] = False,
+    repair: Annotated[bool, typer.Option("--repair", help="Check every Parquet file and rebuild the damaged or missing ones.")] = False,
+    workers: Annotated[int | None, typer.Option("--workers", min=1, help="Replay games in this many processes (same files); default: every core from 500 games to export on, else 1.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the run report as JSON.")] = False,
+) -> None:
+    """Replay the games finished since the last export and write them as Parquet facts."""
+    from analytics.export import export
+
+    d, o = dirs(data, out)
+    store = open_store(d, must_exist=True)
+    try:
+        rep = export(store, o, rebuild=rebuild, repair=repair, data_dir=d, workers=workers)
+    finally:
+        store.close()
+    if as_json:
+        sys.stdout.write(json.dumps({
+            "out": str(o), "checkpoint": rep.checkpoint, "previous_checkpoint": rep.previous_checkpoint,
+            "games": rep.games, "hands": rep.hands, "reexported": rep.reexported,
+            "unfinished": rep.unfinished, "skipped": [list(s) for s in rep.skipped],
+            "rows": rep.rows, "files": rep.files, "repaired": rep.repaired, "seconds": rep.seconds,
+        }, sort_keys=True) + "\n")
+        return
+    for key in rep.repaired:
+        console.print(f"repaired block {key}")
+    for gid, why in rep.skipped:
+        err_console.print(f"skipped {gid}: {why}", highlight=False)
+    console.print(
+        f"exported {rep.games} games ({rep.hands} hands, {rep.reexported} re-exported) to {o}; "
+        f"log position {rep.previous_checkpoint} → {rep.checkpoint}"
+        + (f"; {rep.unfinished} unfinished games wait for game_ended" if rep.unfinished else ""),
+        highlight=False,
+    )
+
+
+@command("stats")
+def stats_cmd(
+    by: Annotated[str, typer.Option("--by", help="Group by player | seat | ruleset | dealer.")] = "player",
+    ruleset: Annotated[Optional[str], typer.Option("--ruleset", help="Only this ruleset.")] = None,
+    player: Annotated[Optional[str], typer.Option("--player", help="Only this player.")] = None,
+    date_from: Annotated[Optional[str], typer.Option("--from", help="First game date (YYYY-MM-DD).")] = None,
+    date_to: Annotated[Optional[str], typer.Option("--to", help="Last game date (YYYY-MM-DD).")] = None,
+    fans: Annotated[bool, typer.Option("--fans", help="Fan frequencies instead of seat statistics.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="JSON: a list with one object per group.")] = False,
+    data: DataOpt = DEFAULT_DATA,
+    out: OutOpt = None,
+) -> None:
+    """Win, self-draw and deal-in rates (with 95 % Wilson intervals), or fan frequencies."""
+    from datetime import date
+
+    from analytics.export import ExportError
+    from analytics.queries import GROUPS, Analytics
+
+    if by not in GROUPS:
+        raise CliError(f"--by must be one of {', '.join(GROUPS)}, got {by!r}")
+    for name, v in (("--from", date_from), ("--to", date_to)):
+        if v is not None:
+            try:
+                date.fromisoformat(v)
+            except ValueError:
+                raise CliError(f"{name} must be a date YYYY-MM-DD, got {v!r}") from None
+    d, o = dirs(data, out)
+    try:
+        a = Analytics.open(o, d, tables=["fans", "wins"] if fans else ["seat_results"])
+    except ExportError as e:
+        raise CliError(str(e)) from None
+    with a:
+        _note_lag(d, a.export.checkpoint)
+        if fans:
+            rows = a.fan_frequency(ruleset=ruleset, player=player, date_from=date_from, date_to=date_to)
+        else:
+            rows = a.seat_stats(by, ruleset=ruleset, player=player, date_from=date_from, date_to=date_to)
+    if as_json:
+        sys.stdout.write(json.dumps(rows, ensure_ascii=False, sort_keys=True) + "\n")
+        return
+    console.print(_fans_table(rows) if fans else _stats_table(rows, by))
+
+
+def _note_lag(data: Path, checkpoint: int) -> None:
+    """Say on stderr when the log has events the export does not cover yet."""
+    if not (data / "events.sqlite").exists():
+        return
+    from eventlog.store import open_store
+
+    store = open_store(data)
+    try:
+        head = store.head_position()
+    finally:
+        store.close()
+    if head > checkpoint:
+        err_console.print(
+            f"note: the log has {head - checkpoint} events after the export's position "
+            f"{checkpoint}; run `paipu export` to include them", highlight=False)
+
+
+def _stats_table(rows: list[dict[str, Any]], by: str) -> Table:
+    t = Table(by, "hands", "wins", "win rate [95 % CI]", "self-draw rate", "deal-ins",
+              "deal-in rate", "avg won", "avg lost")
+    for r in rows:
+        t.add_row(str(r[by]), str(r["hands"]), str(r["wins"]), format_rate(r, "win_rate"),
+                  format_rate(r, "self_draw_rate"), str(r["deal_ins"]), format_rate(r, "deal_in_rate"),
+                  _num(r["avg_points_won"]), _num(r["avg_points_lost"]))
+    return t
+
+
+def _fans_table(rows: list[dict[str, Any]]) -> Table:
+    t = Table("ruleset", "fan", "番种", "points", "wins with fan", "wins", "share of wins [95 % CI]")
+    for r in rows:
+        t.add_row(r["ruleset"], r["name_en"], r["name_zh"], str(r["points"]), str(r["wins_with_fan"]),
+                  str(r["wins"]), format_rate(r, "share_of_wins"))
+    return t

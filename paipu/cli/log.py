@@ -1,0 +1,156 @@
+"""Commands on the event log itself: ``append``, ``read``, ``games``, ``ingest``."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Annotated, Any, Optional
+
+import typer
+from rich.table import Table
+
+from paipu.cli.console import console, progress, say
+from paipu.cli.errors import CliError
+from paipu.cli.options import DEFAULT_DATA, DataOpt, ServerOpt, open_log
+from paipu.cli.root import command
+
+__all__ = ["append", "read", "games", "ingest", "read_jsonl_events"]
+
+
+def _expected(v: str) -> Any:
+    from eventlog.store.base import ANY, NO_STREAM
+
+    if v == "any":
+        return ANY
+    if v == "no_stream":
+        return NO_STREAM
+    try:
+        n = int(v)
+    except ValueError:
+        raise CliError(f"--expected-version must be any, no_stream or a number, got {v!r}") from None
+    return n
+
+
+def read_jsonl_events(path: Path) -> list[Any]:
+    """Parse a JSON Lines file of events; errors name file and line."""
+    from eventlog.events import EventError, parse_event
+
+    events = []
+    with path.open(encoding="utf-8") as fh:
+        for lineno, line in enumerate(fh, 1):
+            if not line.strip():
+                continue
+            try:
+                events.append(parse_event(line))
+            except EventError as e:
+                raise CliError(f"{path}:{lineno}: {e}") from None
+    return events
+
+
+@command()
+def append(
+    game_id: Annotated[str, typer.Argument(help="The game (stream) to append to.")],
+    file: Annotated[Path, typer.Argument(help="JSON Lines file, one event per line (docs/events.md).", exists=True, dir_okay=False)],
+    expected_version: Annotated[str, typer.Option(help="any | no_stream | N (the seq of the game's last event).")] = "any",
+    server: ServerOpt = None,
+    data: DataOpt = DEFAULT_DATA,
+) -> None:
+    """Append the events of FILE to GAME_ID atomically (all or nothing)."""
+    events = read_jsonl_events(file)
+    exp = _expected(expected_version)
+    with open_log(data, server) as log:
+        res = log.append(game_id, events, exp)
+    if res.duplicate:
+        say(f"{game_id}: already stored (seq {res.first_seq}..{res.last_seq}); nothing written")
+    else:
+        say(
+            f"{game_id}: appended {res.last_seq - res.first_seq + 1} events, seq {res.first_seq}..{res.last_seq}, "
+            f"positions {res.first_position}..{res.last_position}"
+        )
+
+
+@command()
+def read(
+    game_id: Annotated[str, typer.Argument(help="The game to read.")],
+    from_seq: Annotated[int, typer.Option("--from", min=0, max=2**62, help="First sequence number.")] = 0,
+    as_json: Annotated[bool, typer.Option("--json", help="JSON Lines with seq, position and hashes.")] = False,
+    server: ServerOpt = None,
+    data: DataOpt = DEFAULT_DATA,
+) -> None:
+    """Print the events of GAME_ID in order."""
+    with open_log(data, server, must_exist=True) as log:
+        _print_events(log.read_game(game_id, from_seq=from_seq), as_json)
+
+
+def _print_events(events: Iterable[Any], as_json: bool) -> None:
+    from eventlog import tiles as T
+
+    if as_json:
+        out = sys.stdout
+        for ev in events:
+            out.write(json.dumps(ev.model_dump_json_dict(), ensure_ascii=False, sort_keys=True) + "\n")
+        return
+    table = Table("seq", "pos", "type", "payload", box=None)
+    for ev in events:
+        p = ev.payload_json()
+        text = " ".join(
+            f"{k}={T.to_unicode(v) + v if isinstance(v, str) and T.is_valid(v) else v}"
+            for k, v in p.items()
+            if v not in (None, [], {}, "")
+        )
+        table.add_row(str(ev.seq), str(ev.position), ev.type, text)
+    console.print(table)
+
+
+@command()
+def games(server: ServerOpt = None, data: DataOpt = DEFAULT_DATA) -> None:
+    """List the games in the log."""
+    with open_log(data, server, must_exist=True) as log:
+        infos = log.list_games()
+    table = Table("game", "ruleset", "events", "positions")
+    for g in infos:
+        table.add_row(g.game_id, g.ruleset or "-", str(g.event_count), f"{g.first_position}..{g.last_position}")
+    console.print(table)
+    say(f"{len(infos)} games")
+
+
+@command()
+def ingest(
+    files: Annotated[list[Path], typer.Argument(help="Game log files (format sniffed unless --format).", exists=True, dir_okay=False)],
+    format: Annotated[Optional[str], typer.Option("--format", help="botzone-text | botzone-json | pmn | jsonl")] = None,
+    server: Annotated[Optional[str], typer.Option("--server", help="Upload the files to a running `paipu serve` at HOST:PORT (IngestService; needs a recorder token in $PAIPU_TOKEN when the server has tokens) instead of the data directory.")] = None,
+    data: DataOpt = DEFAULT_DATA,
+) -> None:
+    """Import game logs. Each game is stored whole or not at all; re-importing stores
+    nothing twice; a bad game is reported with file and line and the others still load."""
+    from eventlog.ingest import known_formats
+    from eventlog.ingest.load import IngestReport, ingest_files
+
+    if format is not None and format not in known_formats():
+        raise CliError(f"unknown format {format!r}; known formats: {', '.join(known_formats())}")
+    with open_log(data, server) as log:
+        if server:
+            report = IngestReport()
+            with progress() as bar:
+                task = bar.add_task("uploading", total=len(files))
+                for f in files:  # one upload per file; the server parses and stores it
+                    part = log.ingest_log(f, format=format)
+                    report.stored += part.stored
+                    report.duplicates += part.duplicates
+                    report.errors += part.errors
+                    report.events += part.events
+                    bar.advance(task)
+        else:
+            with progress() as bar:
+                task = bar.add_task("importing", total=None)
+                report = ingest_files(log, files, format=format, on_game=lambda _g: bar.advance(task))
+    say(
+        f"{len(report.stored)} games stored ({report.events} events), "
+        f"{len(report.duplicates)} already stored, {len(report.errors)} errors"
+    )
+    for issue in report.errors:
+        say(f"error: {issue}", err=True, style="red")
+    if report.errors:
+        raise typer.Exit(1)

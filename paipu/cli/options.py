@@ -1,0 +1,82 @@
+"""Options shared by the commands and the one "local store or remote server" opener.
+
+``--data`` is the data directory of the embedded event store: ``$PAIPU_DATA`` when set
+(Typer reads it), else ``./paipu-data``. ``--server HOST:PORT`` sends the work to a running
+``paipu serve`` instead (its token from ``$PAIPU_TOKEN``)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any, Optional
+
+import typer
+
+from paipu.cli.errors import CliError
+
+if TYPE_CHECKING:
+    from eventlog.store.base import EventStore
+
+__all__ = ["DEFAULT_DATA", "DataOpt", "ServerOpt", "OutOpt", "JsonOpt", "open_store", "open_log", "token"]
+
+#: The data directory when neither ``--data`` nor ``$PAIPU_DATA`` names one.
+DEFAULT_DATA = Path("paipu-data")
+
+DataOpt = Annotated[
+    Path,
+    typer.Option(
+        "--data",
+        envvar="PAIPU_DATA",
+        help="Data directory of the embedded event store.",
+    ),
+]
+ServerOpt = Annotated[
+    Optional[str],
+    typer.Option("--server", help="Talk to a running `paipu serve` at HOST:PORT instead of the data directory."),
+]
+OutOpt = Annotated[
+    Optional[Path],
+    typer.Option("--out", help="Parquet directory [default: <data>/parquet].", show_default=False),
+]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Machine-readable JSON output.")]
+
+
+def token() -> str | None:
+    """The client token for ``--server`` (``$PAIPU_TOKEN``; a server with tokens needs one)."""
+    return os.environ.get("PAIPU_TOKEN") or None
+
+
+def open_store(data: Path, *, must_exist: bool = False) -> EventStore:
+    """The embedded event store in ``data`` (created when missing unless ``must_exist``).
+    Raises CliError when ``data`` is a file or, with ``must_exist``, holds no store."""
+    from eventlog.store import open_store as _open
+
+    if data.exists() and not data.is_dir():
+        raise CliError(f"--data {data} is a file; it must be a data directory (it is created if missing)")
+    if must_exist and not (data / "events.sqlite").exists():
+        raise CliError(
+            f"no event store in {data} (run `paipu quickstart` or `paipu ingest FILE` first, "
+            "or point --data / $PAIPU_DATA at a data directory)"
+        )
+    data.mkdir(parents=True, exist_ok=True)
+    return _open(data)
+
+
+@contextmanager
+def open_log(data: Path, server: str | None, *, must_exist: bool = False) -> Iterator[Any]:
+    """The event log a command works on: a client of the ``paipu serve`` at ``server`` when
+    given, else the embedded store in ``data``. Both have the store's API (``append``,
+    ``read_game``, ``list_games``, ``subscribe``, ``version``); closed on exit."""
+    if server:
+        from services.client import EventLogClient
+
+        with EventLogClient(server, token=token()) as client:
+            yield client
+        return
+    store = open_store(data, must_exist=must_exist)
+    try:
+        yield store
+    finally:
+        store.close()

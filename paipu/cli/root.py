@@ -1,0 +1,46 @@
+"""The ``paipu`` Typer app, its global options (``--debug``) and :func:`command`, the decorator
+every command module registers its commands with (it adds the error policy of
+:mod:`paipu.cli.errors`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Annotated, Any
+
+import typer
+
+from paipu.cli.errors import DEBUG, friendly
+
+__all__ = ["app", "command"]
+
+app = typer.Typer(
+    name="paipu",
+    help=(
+        "paipu (牌谱): store, replay, check and study mahjong game records.\n\n"
+        "Start with `paipu quickstart`: it imports the bundled real game logs into "
+        "./paipu-data, verifies every game and prints a summary."
+    ),
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    add_completion=False,
+    rich_markup_mode=None,  # help texts are plain: "[default: …]" and tile brackets stay as written
+)
+
+
+@app.callback()
+def _root(
+    debug: Annotated[bool, typer.Option("--debug", help="Show full tracebacks on errors.")] = False,
+) -> None:
+    DEBUG["on"] = debug
+
+
+def command(name: str | None = None, **kwargs: Any) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """``@command()``: register a function as a ``paipu`` subcommand, with the one error policy
+    (one line on stderr, exit 2; ``--debug`` for the traceback)."""
+
+    def deco(fn: Callable[..., Any]) -> Callable[..., Any]:
+        wrapped = friendly(fn)
+        app.command(name, **kwargs)(wrapped)
+        return wrapped
+
+    return deco

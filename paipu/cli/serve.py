@@ -1,0 +1,33 @@
+"""``paipu serve``: the gRPC services on a data directory."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from paipu.cli.options import DEFAULT_DATA, DataOpt
+from paipu.cli.root import command
+
+__all__ = ["serve"]
+
+
+@command()
+def serve(
+    data: DataOpt = DEFAULT_DATA,
+    host: Annotated[str, typer.Option(help="Interface to listen on (loopback by default).")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(min=0, max=65535, help="TCP port 0..65535 (0 picks a free one).")] = 50051,
+    tokens: Annotated[Optional[Path], typer.Option("--tokens", help="File of `ROLE TOKEN` lines (viewer, recorder, referee); without it the server needs no token.", exists=True, dir_okay=False)] = None,
+    insecure: Annotated[bool, typer.Option("--insecure", help="Allow a non-loopback --host without --tokens (anyone who reaches it can write).")] = False,
+) -> None:
+    """Run the gRPC services on DATA: EventLogService (append, read, list, subscribe),
+    IngestService (upload a log file), ReplayService (state at an event, step through,
+    verify), plus health and reflection.
+
+    Clients send their token with $PAIPU_TOKEN (`paipu append --server ...`)."""
+    from services.server import load_tokens
+    from services.server import serve as _serve
+
+    data.mkdir(parents=True, exist_ok=True)
+    _serve(data, host=host, port=port, tokens=load_tokens(tokens) if tokens else None, insecure=insecure)
