@@ -332,20 +332,22 @@ def seven_pairs_waits(counts: tuple[int, ...]) -> tuple[int, ...]:
 
 @lru_cache(maxsize=1 << 16)
 def waits(counts: tuple[int, ...], *, seven_pairs: bool = True, wildcards: int = 0,
-          honor_chows: bool = False) -> tuple[int, ...]:
-    """Tiles that complete ``counts`` (3n + 1 tiles with the wildcards) into a regular shape —
-    or, with ``seven_pairs`` and 13 tiles without wildcards, into seven pairs. Structural: a
-    wait on a tile whose four copies are all in the hand still counts (as the MCR reference
-    does)."""
-    if wildcards:
+          honor_chows: HonorChows = False, pair_tiles: tuple[int, ...] | None = None) -> tuple[int, ...]:
+    """Tiles that complete ``counts`` (3n + 1 tiles with the wildcards) into a regular shape
+    (its pair of a kind in ``pair_tiles`` when given) — or, with ``seven_pairs`` and 13 tiles
+    without wildcards, into seven pairs (any pairs). Structural: a wait on a tile whose four
+    copies are all in the hand still counts (as the MCR reference does)."""
+    if wildcards or pair_tiles is not None or isinstance(honor_chows, tuple):
         c = list(counts)
-        out = []
+        found = set()
         for x in range(NUM_KINDS):
             c[x] += 1
-            if can_complete(tuple(c), wildcards=wildcards, honor_chows=honor_chows):
-                out.append(x)
+            if can_complete(tuple(c), wildcards=wildcards, honor_chows=honor_chows, pair_tiles=pair_tiles):
+                found.add(x)
             c[x] -= 1
-        return tuple(out)
+        if seven_pairs and not wildcards:
+            found.update(seven_pairs_waits(counts))
+        return tuple(sorted(found))
     # Block by block: adding x changes only x's block; the hand is complete when every block
     # is sets (+ at most one pair) and exactly one block holds the pair.
     status = [_block_complete(counts[lo:hi], numbered, honor_chows) for lo, hi, numbered in _BLOCKS]
