@@ -19,7 +19,7 @@ from paipu.cli.root import command
 __all__ = ["score"]
 
 _WIND_LETTERS = ("E", "S", "W", "N")
-_SCORING_RULESETS = ("mcr", "nanchang")
+_SCORING_RULESETS = ("mcr", "nanchang", "sichuan")
 
 
 def _situation_json(sit) -> dict[str, Any]:
@@ -60,8 +60,8 @@ def _score_vectors(ruleset: str, vectors: Path, out: Optional[Path]) -> None:
 
 @command()
 def score(
-    ruleset: Annotated[str, typer.Option("--ruleset", help="Ruleset id (mcr, nanchang).")] = "mcr",
-    vectors: Annotated[Optional[Path], typer.Option("--vectors", help="JSON Lines of situations (schema: tests/data/mcr/README.md); '-' for stdin.")] = None,
+    ruleset: Annotated[str, typer.Option("--ruleset", help="Ruleset id (mcr, nanchang, sichuan).")] = "mcr",
+    vectors: Annotated[Optional[Path], typer.Option("--vectors", help="JSON Lines of situations (schema: tests/data/<ruleset>/README.md); '-' for stdin.")] = None,
     out: Annotated[Optional[Path], typer.Option("--out", help="Write the JSON Lines here instead of stdout.")] = None,
     hand: Annotated[Optional[str], typer.Option("--hand", help='Concealed tiles without the winning tile, e.g. "W1 W2 W3 ..." or "123m456p".')] = None,
     win: Annotated[Optional[str], typer.Option("--win", help="The winning tile.")] = None,
