@@ -23,9 +23,21 @@ from replayer.rules.shared import shapes as _shapes
 from replayer.rules.sichuan.options import SichuanOptions
 
 __all__ = [
-    "PATTERNS", "ADDITIONS", "ADDITION_ORDER", "MeldKey", "Reading", "ScoreItem", "WinFacts",
-    "WinValue", "best_reading", "evaluate_win", "hand_key", "suits_of", "Wait", "ready_waits",
+    "ADDITIONS",
+    "ADDITION_ORDER",
+    "PATTERNS",
     "SUIT_LETTERS",
+    "MeldKey",
+    "Reading",
+    "ScoreItem",
+    "Wait",
+    "WinFacts",
+    "WinValue",
+    "best_reading",
+    "evaluate_win",
+    "hand_key",
+    "ready_waits",
+    "suits_of",
 ]
 
 #: Suit letters of the notation in dense-index order (W 万 = 0, T 条 = 1, B 筒 = 2).

@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from replayer.findings import RulesetError
 
-__all__ = ["SichuanOptions", "DEFAULT_OPTIONS", "parse_options", "OPTION_SOURCES"]
+__all__ = ["DEFAULT_OPTIONS", "OPTION_SOURCES", "SichuanOptions", "parse_options"]
 
 
 class SichuanOptions(BaseModel):

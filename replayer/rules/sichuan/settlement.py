@@ -32,8 +32,20 @@ from replayer.rules.sichuan.options import SichuanOptions
 from replayer.state import Payment
 
 __all__ = [
-    "COMPONENTS", "Meld", "KongOcc", "Winner", "WinOcc", "PassOcc", "DrawOcc", "SeatHand",
-    "SettledWin", "DrawCheck", "Illegal", "Ledger", "meld_keys", "KONG_FACTOR",
+    "COMPONENTS",
+    "KONG_FACTOR",
+    "DrawCheck",
+    "DrawOcc",
+    "Illegal",
+    "KongOcc",
+    "Ledger",
+    "Meld",
+    "PassOcc",
+    "SeatHand",
+    "SettledWin",
+    "WinOcc",
+    "Winner",
+    "meld_keys",
 ]
 
 COMPONENTS = ("kong", "win", "hujiao_zhuanyi", "huazhu", "chajiao", "tuishui")

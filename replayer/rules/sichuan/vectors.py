@@ -16,7 +16,7 @@ or, for a hand that cannot be settled, ``{"id", "error", "illegal": {rule, event
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError
 
@@ -118,7 +118,7 @@ class DrawIn(_Model):
     seat: Seat
 
 
-EventIn = Annotated[Union[KongIn, WinIn, PassIn, DrawIn], Field(discriminator="type")]
+EventIn = Annotated[KongIn | WinIn | PassIn | DrawIn, Field(discriminator="type")]
 
 
 class EndIn(_Model):

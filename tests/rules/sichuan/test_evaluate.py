@@ -6,7 +6,12 @@ from __future__ import annotations
 import pytest
 
 from eventlog import tiles as T
-from replayer.rules.sichuan.evaluate import WinFacts, best_reading, evaluate_win, ready_waits
+from replayer.rules.sichuan.evaluate import (
+    WinFacts,
+    best_reading,
+    evaluate_win,
+    ready_waits,
+)
 from replayer.rules.sichuan.options import SichuanOptions
 
 DEFAULT = SichuanOptions()
@@ -64,7 +69,10 @@ def test_melds_count_for_patterns_and_gen():
     assert best_reading(counts("1133m4466p77p"), ((T.index("W5"), 3),)) is None
 
 
-def win(hand: str, tile: str, melds=(), facts=WinFacts(), options=DEFAULT, void=None):
+NO_FACTS = WinFacts()
+
+
+def win(hand: str, tile: str, melds=(), facts=NO_FACTS, options=DEFAULT, void=None):
     c = list(counts(hand))
     return evaluate_win(tuple(c), tuple(melds), tile, facts, options, void)
 

@@ -8,7 +8,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from replayer.rules.sichuan.options import SichuanOptions
-from replayer.rules.sichuan.settlement import COMPONENTS, DrawOcc, KongOcc, Ledger, SeatHand, WinOcc
+from replayer.rules.sichuan.settlement import (
+    COMPONENTS,
+    DrawOcc,
+    KongOcc,
+    Ledger,
+    SeatHand,
+    WinOcc,
+)
 
 # Hands that win on B5 (平胡), on W9 (清一色) and a hand that is not ready / a 花猪.
 WIN_B5 = ("W1", "W2", "W3", "W4", "W5", "W6", "W7", "W8", "W9", "B2", "B3", "B4", "B5")
