@@ -26,13 +26,13 @@ replayer/simulate/engine.py, writes them). Choices by phase (replayer/state.py):
   available), win (``score_win`` legal); a seat with none of these is not listed.
 
 Every action is also offered to the ruleset's optional ``check_event`` hook (the one the
-replayer calls before applying an event, replayer/replay.py); an action it would refuse
+replayer calls before applying an event, replayer/replay.py ``apply``); an action it would refuse
 (e.g. Nanchang 弃碰, a claim other than a win once the wall is empty) is not legal.
 * ``robbing`` (an added kong open, kinds in ``PlayRules.robbable_kongs``): for each other
   seat whose hand wins on the kong tile, rob (抢杠) or pass.
 
 The :class:`~replayer.rules.base.WinContext` built here for a possible win is the one
-the replayer builds when the win is declared (replayer/replay.py ``_win_declared``); the
+the replayer builds when the win is declared (replayer/handlers/wins.py ``win_declared``); the
 simulator's tests check that both score every simulated win alike.
 """
 

@@ -35,7 +35,8 @@ from eventlog.store.base import EventStore, GameNotFound, StoreError
 from eventlog.verify import ChainReport, verify_game
 from replayer.audit import GameAudit, WinAudit, audit_game
 from replayer.findings import Finding
-from replayer.replay import apply, state_at
+from replayer.replay import apply
+from replayer.snapshots import SnapshotCache, state_at
 from replayer.state import DeclaredMeld, ReportedScore, SeatState, TableState
 from paipu.v1 import events_pb2
 from paipu.v1 import replay_service_pb2 as pb
@@ -249,6 +250,7 @@ class ReplayServicer(pb_grpc.ReplayServiceServicer):
     def __init__(self, store: EventStore, *, access: Access | None = None) -> None:
         self._store = store
         self._access = access if access is not None else Access(None)
+        self._snapshots = SnapshotCache()  # this servicer's own, locked: gRPC threads share it
 
     def _events(self, game_id: str) -> list[StoredEvent]:
         events = list(self._store.read_game(game_id))
@@ -271,10 +273,9 @@ class ReplayServicer(pb_grpc.ReplayServiceServicer):
             raise BadArgument(f"seat must be 0..3, got {request.seat}", "seat")
         return request.seat
 
-    @staticmethod
-    def _before(events: Sequence[StoredEvent], seq: int) -> TableState:
-        """The state before event ``seq`` (snapshot-cached by the replayer)."""
-        return state_at(events, seq - 1, mode="audit") if seq > 0 else TableState()
+    def _before(self, events: Sequence[StoredEvent], seq: int) -> TableState:
+        """The state before event ``seq`` (from the servicer's snapshot cache)."""
+        return state_at(events, seq - 1, mode="audit", cache=self._snapshots) if seq > 0 else TableState()
 
     def GetState(self, request: pb.GetStateRequest, context: grpc.ServicerContext) -> pb.GetStateResponse:
         self._access.require(context, "viewer", "read")

@@ -1,6 +1,6 @@
 """The ruleset plug-in interface (shared/DESIGN.md §6) and the ruleset registry.
 
-The replayer (replayer/replay.py) owns the mechanics every ruleset shares: tiles leave the
+The replayer (replayer/replay.py, handlers in replayer/handlers/) owns the mechanics every ruleset shares: tiles leave the
 wall and must exist, seats act in turn, a claim takes the latest discard. A ruleset says
 what differs, through one small protocol:
 

@@ -10,7 +10,8 @@ import pytest
 from eventlog import events as ev
 from replay_hands import dealer_win_game, legal_hand
 from replayer.findings import RulesetError
-from replayer.replay import apply, clear_snapshot_cache, replay, run, state_at
+from replayer.replay import apply, replay, run
+from replayer.snapshots import SnapshotCache, state_at
 from replayer.rules.base import get_ruleset
 from replayer.state import TableState, to_dict
 
@@ -72,11 +73,12 @@ def test_replay_is_deterministic(mcr):
 def test_state_at_equals_full_replay(mcr, game):
     events = legal_hand()[0].events() if game == "legal" else dealer_win_game().events()
     full = [s.state for s in replay(events, ruleset=mcr)]
-    clear_snapshot_cache()
+    cache = SnapshotCache(every=8)
     for seq in (len(events) - 1, 0, 7, 8, 9, len(events) // 2):
-        assert state_at(events, seq, ruleset=mcr, every=8) == full[seq]
+        assert state_at(events, seq, ruleset=mcr, cache=cache) == full[seq]
     for seq in range(len(events)):  # every seq, now with cached snapshots
-        assert state_at(events, seq, ruleset=mcr, every=8) == full[seq]
+        assert state_at(events, seq, ruleset=mcr, cache=cache) == full[seq]
+    assert cache.hits > 0
 
 
 def test_state_at_unknown_seq(mcr):

@@ -1,0 +1,131 @@
+"""Tile accounting and the wall (DESIGN.md §4): every tile that leaves the wall is counted
+(``TableState.seen``, at most the ruleset's copies of each tile); seats hold what they were
+dealt and drew; the wall — shared, or one per seat — knows when a seat has nothing left to
+draw. Also the two table bookkeeping steps several handlers share: a discard taken by a
+claim or a win, and a settlement applied to the seats' scores.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from eventlog import tiles as _tiles
+from replayer.context import Ctx
+from replayer.state import ScoreEntry, SeatState, Settlement, TableState, replace
+
+__all__ = [
+    "seen_plus", "with_seat", "add_tile", "remove_tiles", "take", "wall_empty_for", "wall_empty",
+    "seat_wall_minus", "check_size", "apply_settlement", "mark_claimed", "kong_payment",
+]
+
+
+def seen_plus(ctx: Ctx, seen: tuple[int, ...], tile: str, seat: int | None) -> tuple[int, ...]:
+    """``seen`` with one more copy of ``tile`` counted out of the wall (tile accounting);
+    a copy beyond the tile set is a ``tile_count_exceeded`` finding."""
+    i = _tiles.index(tile)
+    nth = seen[i] + 1
+    copies = ctx.ruleset.play.tile_copies[i]
+    if nth > copies:
+        ctx.breach("tile_count_exceeded",
+                   f"copy #{nth} of {tile} appears, the tile set has {copies}", seat)
+    return seen[:i] + (nth,) + seen[i + 1:]
+
+
+def with_seat(seats: tuple[SeatState, ...], i: int, st: SeatState) -> tuple[SeatState, ...]:
+    return seats[:i] + (st,) + seats[i + 1:]
+
+
+def add_tile(seat_state: SeatState, tile: str | None) -> SeatState:
+    if tile is None:
+        return replace(seat_state, hidden=seat_state.hidden + 1)
+    i = _tiles.index(tile)
+    counts = seat_state.counts
+    if i < 34:
+        counts = counts[:i] + (counts[i] + 1,) + counts[i + 1:]
+    return replace(seat_state, counts=counts, tiles=seat_state.tiles + (tile,))
+
+
+def remove_tiles(ctx: Ctx, st: SeatState, seen: tuple[int, ...], seat: int, tile: str, n: int,
+            **also: Any) -> tuple[SeatState, tuple[int, ...]]:
+    """(seat state, seen vector) after removing ``n`` copies of ``tile`` (see :func:`take`)
+    and setting the seat fields ``also``. ``st`` itself when nothing changes."""
+    tiles, counts, hidden = st.tiles, st.counts, st.hidden
+    for _ in range(n):
+        if tile in tiles:
+            k = tiles.index(tile)
+            tiles = tiles[:k] + tiles[k + 1:]
+            i = _tiles.index(tile)
+            if i < 34:
+                counts = counts[:i] + (counts[i] - 1,) + counts[i + 1:]
+        elif hidden > 0:
+            hidden -= 1
+            seen = seen_plus(ctx, seen, tile, seat)
+        else:
+            ctx.breach("tile_not_held", f"seat {seat} does not hold {tile}", seat)
+            break
+    if tiles is st.tiles and hidden == st.hidden and not also:
+        return st, seen
+    return replace(st, tiles=tiles, counts=counts, hidden=hidden, **also), seen
+
+
+def take(ctx: Ctx, state: TableState, seat: int, tile: str, n: int = 1) -> TableState:
+    """Remove ``n`` copies of ``tile`` from ``seat``'s concealed tiles. A copy not known to be
+    held comes from the seat's hidden tiles (and is then counted out of the wall); with
+    none left, it is a ``tile_not_held`` finding."""
+    old = state.seats[seat]
+    st, seen = remove_tiles(ctx, old, state.seen, seat, tile, n)
+    if st is old:
+        return state
+    return replace(state, seats=with_seat(state.seats, seat, st), seen=seen)
+
+
+def wall_empty_for(state: TableState, play: Any, seat: int) -> bool:
+    """True when ``seat`` has nothing left to draw: the shared wall is down to its dead
+    part, or (per-seat walls) the seat's own wall is empty."""
+    return wall_empty(state.seat_walls, state.wall_remaining, play, seat)
+
+
+def wall_empty(seat_walls: tuple[int, ...] | None, wall_remaining: int, play: Any, seat: int) -> bool:
+    if seat_walls is not None:
+        return seat_walls[seat] <= 0
+    return wall_remaining <= play.dead_wall
+
+
+def seat_wall_minus(walls: tuple[int, int, int, int] | None, seat: int, n: int) -> tuple[int, int, int, int] | None:
+    if walls is None:
+        return None
+    w = list(walls)
+    w[seat] -= n
+    return (w[0], w[1], w[2], w[3])
+
+
+def check_size(ctx: Ctx, state: TableState, seat: int, expected: int, when: str) -> None:
+    size = state.seats[seat].hand_size
+    if size != expected:
+        ctx.breach("wrong_tile_count",
+                   f"seat {seat} holds {size} tiles {when} (sets count 3), expected {expected}", seat)
+
+
+def apply_settlement(state: TableState, seq: int, kind: str, s: Settlement, reason: str) -> TableState:
+    seats = tuple(replace(st, score=st.score + s.changes[i]) for i, st in enumerate(state.seats))
+    entry = ScoreEntry(seq, kind, s.changes, reason)  # type: ignore[arg-type]
+    return replace(state, seats=seats, score_log=state.score_log + (entry,))  # type: ignore[arg-type]
+
+
+def mark_claimed(state: TableState, discard_seq: int, seat: int) -> TableState:
+    found = state.find_discard(discard_seq)
+    if found is None or found[2].claimed_by is not None:
+        return state
+    s, k, d = found
+    st = state.seats[s]
+    return state.with_seat(s, replace(st, discards=st.discards[:k] + (replace(d, claimed_by=seat),) + st.discards[k + 1:]))
+
+
+def kong_payment(ctx: Ctx, state: TableState, seat: int, tile: str) -> TableState:
+    meld = next((m for m in reversed(state.seats[seat].melds) if m.kind == "kong" and m.tiles[0] == tile), None)
+    if meld is None:
+        return state
+    s = ctx.ruleset.settle_kong(state, seat, meld)
+    if s is None:
+        return state
+    return apply_settlement(state, ctx.seq, "kong", s, f"kong of {tile} by seat {seat}")

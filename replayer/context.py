@@ -1,0 +1,67 @@
+"""The context of one event being replayed: who collects its findings, and the guards every
+handler shares (a game has started, the phase allows the event, the seat is in turn).
+
+:class:`Ctx` raises :class:`~replayer.findings.ReplayError` at the first breach in strict
+mode and collects :class:`~replayer.findings.Finding` records in audit mode; each finding
+names its rule and the rule's source (the ruleset's :meth:`rule_source`, or the shared
+mechanics' sources in replayer/rules/base.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from replayer.findings import Finding, Mode, ReplayError
+from replayer.rules.base import MECHANICS_SOURCES, Ruleset
+from replayer.state import TableState
+
+__all__ = ["Ctx", "Handler", "need_game", "in_phase", "check_turn"]
+
+
+class Ctx:
+    """Collects the findings of one event; raises at the first one in strict mode."""
+
+    __slots__ = ("seq", "state", "rs", "mode", "findings")
+
+    def __init__(self, seq: int, state: TableState, ruleset: Ruleset | None, mode: Mode) -> None:
+        self.seq = seq
+        self.state = state
+        self.rs = ruleset
+        self.mode = mode
+        self.findings: list[Finding] = []
+
+    @property
+    def ruleset(self) -> Ruleset:
+        assert self.rs is not None  # guarded by need_game
+        return self.rs
+
+    def breach(self, rule_id: str, message: str, seat: int | None = None) -> None:
+        source = self.rs.rule_source(rule_id) if self.rs else MECHANICS_SOURCES.get(rule_id, "docs/reference/DESIGN.md §4")
+        f = Finding(self.seq, rule_id, message, source, seat, self.state.hand_number)
+        if self.mode == "strict":
+            raise ReplayError(f)
+        self.findings.append(f)
+
+
+Handler = Callable[[Ctx, TableState, Any], TableState]
+
+
+def need_game(ctx: Ctx, state: TableState) -> bool:
+    if state.phase == "pregame" or ctx.rs is None:
+        ctx.breach("game_not_started", "no game_started event before this event")
+        return False
+    return True
+
+
+def in_phase(ctx: Ctx, state: TableState, what: str, *phases: str) -> bool:
+    if state.phase not in phases:
+        ctx.breach("event_out_of_phase", f"{what} is not possible in phase {state.phase!r} "
+                                         f"(expected {' or '.join(phases)})")
+        return False
+    return True
+
+
+def check_turn(ctx: Ctx, state: TableState, seat: int, what: str) -> None:
+    if state.turn is not None and seat != state.turn:
+        ctx.breach("wrong_seat_to_act", f"seat {seat} {what}, but it is seat {state.turn}'s turn", seat)

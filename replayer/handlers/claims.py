@@ -1,0 +1,150 @@
+"""Claims on a discard (chow, pung, melded kong), kongs of a seat’s own tiles, and passes."""
+
+from __future__ import annotations
+
+from eventlog import events as ev
+from replayer.accounting import (
+    check_size,
+    kong_payment,
+    mark_claimed,
+    take,
+)
+from replayer.context import Ctx, check_turn, in_phase, need_game
+from replayer.state import (
+    DeclaredMeld,
+    PendingKong,
+    TableState,
+    replace,
+)
+
+
+def _claim(ctx: Ctx, state: TableState, seat: int, discard_seq: int, tile: str, kind: str) -> tuple[TableState, int | None]:
+    """Checks shared by chow, pung, melded kong: the claim takes the latest discard, still
+    open, of another seat, of the named tile, and nothing of higher priority was passed
+    over. Marks the discard claimed. Returns (state, discarder seat or None)."""
+    pend = state.pending
+    found = state.find_discard(discard_seq)
+    discarder: int | None = None
+    if state.phase == "claims" and pend is not None and pend.seq == discard_seq:
+        discarder = pend.seat
+    elif found is not None and found[2].claimed_by is not None:
+        ctx.breach("discard_already_claimed",
+                   f"seat {seat} claims discard {discard_seq} ({found[2].tile}), already taken by seat "
+                   f"{found[2].claimed_by}", seat)
+        discarder = found[0]
+    else:
+        latest = f"the latest open discard is {pend.seq}" if pend and state.phase == "claims" else "no discard is open to claims"
+        ctx.breach("claim_not_latest_discard",
+                   f"seat {seat} claims discard {discard_seq} by {kind}; {latest}", seat)
+        if found is not None:
+            discarder = found[0]
+    if discarder is None:
+        return state, None
+    if discarder == seat:
+        ctx.breach("claim_own_discard", f"seat {seat} claims its own discard {discard_seq}", seat)
+    real = state.find_discard(discard_seq)
+    if real is not None and real[2].tile != tile:
+        ctx.breach("claim_tile_mismatch",
+                   f"seat {seat} claims {tile} but discard {discard_seq} is {real[2].tile}", seat)
+    play = ctx.ruleset.play
+    if pend is not None and pend.seq == discard_seq:
+        for other, claimed in pend.passed:
+            if claimed is not None and play.priority(claimed) > play.priority(kind):
+                ctx.breach("claim_priority",
+                           f"seat {seat}'s {kind} was taken over seat {other}'s {claimed}, which has priority", seat)
+    check_size(ctx, state, seat, 13, f"when claiming by {kind}")
+    return mark_claimed(state, discard_seq, seat), discarder
+
+
+def add_meld(state: TableState, seat: int, meld: DeclaredMeld) -> TableState:
+    st = state.seats[seat]
+    return state.with_seat(seat, replace(st, melds=st.melds + (meld,)))
+
+
+def chow(ctx: Ctx, state: TableState, p: ev.Chow) -> TableState:
+    if not need_game(ctx, state):
+        return state
+    play = ctx.ruleset.play
+    if play.chow == "none":
+        ctx.breach("chow_not_allowed", f"seat {p.seat} chows; the ruleset has no chow", p.seat)
+    state, discarder = _claim(ctx, state, p.seat, p.discard_seq, p.claimed_tile, "chow")
+    if discarder is not None and p.seat != (discarder + 1) % 4:
+        ctx.breach("chow_wrong_seat",
+                   f"seat {p.seat} chows seat {discarder}'s discard; only seat {(discarder + 1) % 4} "
+                   "(the next player) may chow it", p.seat)
+    rest = list(p.tiles)
+    rest.remove(p.claimed_tile)
+    for t in rest:
+        state = take(ctx, state, p.seat, t)
+    meld = DeclaredMeld("chow", tuple(p.tiles), ctx.seq, p.claimed_tile, discarder, p.discard_seq)
+    state = add_meld(state, p.seat, meld)
+    return replace(state, phase="discard", turn=p.seat, pending=None, last_draw=None)
+
+
+def pung(ctx: Ctx, state: TableState, p: ev.Pung) -> TableState:
+    if not need_game(ctx, state):
+        return state
+    state, discarder = _claim(ctx, state, p.seat, p.discard_seq, p.tile, "pung")
+    state = take(ctx, state, p.seat, p.tile, 2)
+    meld = DeclaredMeld("pung", (p.tile,) * 3, ctx.seq, p.tile, discarder, p.discard_seq)
+    state = add_meld(state, p.seat, meld)
+    return replace(state, phase="discard", turn=p.seat, pending=None, last_draw=None)
+
+
+def kong(ctx: Ctx, state: TableState, p: ev.Kong) -> TableState:
+    if not need_game(ctx, state):
+        return state
+    seat = p.seat
+    if p.kind == "melded":
+        assert p.discard_seq is not None  # the payload model requires it
+        state, discarder = _claim(ctx, state, seat, p.discard_seq, p.tile, "kong")
+        state = take(ctx, state, seat, p.tile, 3)
+        meld = DeclaredMeld("kong", (p.tile,) * 4, ctx.seq, p.tile, discarder, p.discard_seq, "melded")
+        state = add_meld(state, seat, meld)
+    else:
+        if state.phase == "dealing":
+            if seat != state.dealer:
+                ctx.breach("wrong_seat_to_act", f"seat {seat} declares a kong before the dealer's first discard", seat)
+        elif in_phase(ctx, state, f"a {p.kind} kong", "discard"):
+            check_turn(ctx, state, seat, f"declares a {p.kind} kong")
+        check_size(ctx, state, seat, 14, f"when declaring a {p.kind} kong")
+        st = state.seats[seat]
+        if p.kind == "concealed":
+            state = take(ctx, state, seat, p.tile, 4)
+            meld = DeclaredMeld("kong", (p.tile,) * 4, ctx.seq, kong_kind="concealed")
+            state = add_meld(state, seat, meld)
+        else:
+            k = next((i for i, m in enumerate(st.melds) if m.kind == "pung" and m.tiles[0] == p.tile), None)
+            if k is None:
+                ctx.breach("no_such_pung", f"seat {seat} adds {p.tile} to a kong without a pung of {p.tile}", seat)
+                state = take(ctx, state, seat, p.tile)
+                meld = DeclaredMeld("kong", (p.tile,) * 4, ctx.seq, kong_kind="added", added_seq=ctx.seq)
+                state = add_meld(state, seat, meld)
+            else:
+                state = take(ctx, state, seat, p.tile)
+                st = state.seats[seat]
+                old = st.melds[k]
+                meld = replace(old, kind="kong", tiles=(p.tile,) * 4, kong_kind="added", added_seq=ctx.seq)
+                state = state.with_seat(seat, replace(st, melds=st.melds[:k] + (meld,) + st.melds[k + 1:]))
+    st = state.seats[seat]
+    state = state.with_seat(seat, replace(st, replacements_due=st.replacements_due + 1))
+    robbable = p.kind in ctx.ruleset.play.robbable_kongs
+    if not robbable:
+        state = kong_payment(ctx, state, seat, p.tile)
+    return replace(
+        state,
+        phase="robbing" if robbable else "replacement",
+        turn=seat,
+        pending=None,
+        pending_kong=PendingKong(ctx.seq, seat, p.tile, p.kind),
+        last_draw=None,
+    )
+
+
+def pass_(ctx: Ctx, state: TableState, p: ev.Pass) -> TableState:
+    if not need_game(ctx, state):
+        return state
+    pend = state.pending
+    if pend is not None and state.phase == "claims" and p.discard_seq in (None, pend.seq):
+        return replace(state, pending=replace(pend, passed=pend.passed + ((p.seat, p.claim),)))
+    return state

@@ -1,0 +1,73 @@
+"""Scores reported by the source, penalties and referee rulings."""
+
+from __future__ import annotations
+
+from eventlog import events as ev
+from replayer.accounting import (
+    apply_settlement,
+)
+from replayer.context import Ctx, need_game
+from replayer.state import (
+    ReportedScore,
+    Settlement,
+    TableState,
+    replace,
+)
+
+
+def score_reported(ctx: Ctx, state: TableState, p: ev.ScoreReported) -> TableState:
+    if not need_game(ctx, state):
+        return state
+    legal = [w for w in state.wins if w.legal]
+    if p.winner is not None:
+        legal = [w for w in legal if w.seat == p.winner]
+    comp_changes: tuple[int, int, int, int] | None = None
+    comp_total: int | None = None
+    if legal:
+        ch = [0, 0, 0, 0]
+        for w in legal:
+            assert w.settlement is not None
+            for i in range(4):
+                ch[i] += w.settlement.changes[i]
+        comp_changes = (ch[0], ch[1], ch[2], ch[3])
+        if len(legal) == 1:
+            comp_total = legal[0].points
+    elif state.exhaustive_draw and p.winner is None:
+        comp_changes = (0, 0, 0, 0)
+    problems = []
+    if p.score_changes is not None and tuple(p.score_changes) != comp_changes:
+        problems.append(f"score changes reported {list(p.score_changes)}, computed "
+                        f"{list(comp_changes) if comp_changes else 'none'}")
+    if p.total is not None and p.total != comp_total:
+        problems.append(f"total reported {p.total}, computed {comp_total}")
+    if p.winner is not None and not legal:
+        problems.append(f"reported winner seat {p.winner}, but the replay has no legal win by that seat")
+    if problems:
+        ctx.breach("reported_score_mismatch", "; ".join(problems), p.winner)
+    rec = ReportedScore(
+        seq=ctx.seq,
+        winner=p.winner,
+        score_changes=tuple(p.score_changes) if p.score_changes is not None else None,  # type: ignore[arg-type]
+        total=p.total,
+        fans=tuple((f.name, f.points, f.count) for f in p.fans),
+        computed_changes=comp_changes,
+        computed_total=comp_total,
+        agrees=not problems,
+    )
+    return replace(state, reported=state.reported + (rec,))
+
+
+def penalty(ctx: Ctx, state: TableState, p: ev.Penalty) -> TableState:
+    if not need_game(ctx, state):
+        return state
+    s = Settlement(tuple(p.score_changes), zero_sum=False)  # type: ignore[arg-type]
+    return apply_settlement(state, ctx.seq, "penalty", s, p.reason or p.rule or f"penalty on seat {p.seat}")
+
+
+def referee_ruling(ctx: Ctx, state: TableState, p: ev.RefereeRuling) -> TableState:
+    if not need_game(ctx, state):
+        return state
+    if p.score_changes is None:
+        return state
+    s = Settlement(tuple(p.score_changes), zero_sum=False)  # type: ignore[arg-type]
+    return apply_settlement(state, ctx.seq, "ruling", s, f"ruling on event {p.ref_seq}: {p.ruling}")

@@ -1,0 +1,211 @@
+"""Tiles moving: the deal, draws (wall, kong and flower replacements), flowers set aside, discards, the wildcard indicator."""
+
+from __future__ import annotations
+
+from eventlog import events as ev
+from eventlog import tiles as _tiles
+from replayer.accounting import (
+    add_tile,
+    check_size,
+    kong_payment,
+    remove_tiles,
+    seat_wall_minus,
+    seen_plus,
+    take,
+    wall_empty,
+    wall_empty_for,
+    with_seat,
+)
+from replayer.context import Ctx, check_turn, in_phase, need_game
+from replayer.state import (
+    Discard,
+    LastDraw,
+    PendingDiscard,
+    PendingKong,
+    TableState,
+    replace,
+)
+
+
+def tiles_dealt(ctx: Ctx, state: TableState, p: ev.TilesDealt) -> TableState:
+    if not need_game(ctx, state) or not in_phase(ctx, state, "tiles_dealt", "dealing"):
+        return state
+    play = ctx.ruleset.play
+    st = state.seats[p.seat]
+    if st.dealt:
+        ctx.breach("deal_mismatch", f"seat {p.seat} is dealt twice", p.seat)
+    allowed = {play.dealer_tiles, play.other_tiles} if p.seat == state.dealer else {play.other_tiles}
+    if len(p.tiles) not in allowed:
+        want = " or ".join(str(n) for n in sorted(allowed))
+        ctx.breach("deal_mismatch", f"seat {p.seat} is dealt {len(p.tiles)} tiles, expected {want}", p.seat)
+    if state.deal_pool is not None:
+        pool = list(state.deal_pool)
+        for t in p.tiles:
+            i = _tiles.index(t)
+            if pool[i] > 0:
+                pool[i] -= 1
+            else:
+                ctx.breach("wall_mismatch", f"seat {p.seat} is dealt {t}, which is not in the dealt part of the wall", p.seat)
+        state = replace(state, deal_pool=tuple(pool))
+    seen = state.seen
+    st = state.seats[p.seat]
+    counts = list(st.counts)
+    for t in p.tiles:
+        seen = seen_plus(ctx, seen, t, p.seat)
+        i = _tiles.index(t)
+        if i < 34:
+            counts[i] += 1
+    st = replace(st, counts=tuple(counts), tiles=st.tiles + tuple(p.tiles), dealt=True)
+    return replace(state, seats=with_seat(state.seats, p.seat, st), seen=seen,
+                   wall_remaining=state.wall_remaining - len(p.tiles),
+                   seat_walls=seat_wall_minus(state.seat_walls, p.seat, len(p.tiles)))
+
+
+def tile_drawn(ctx: Ctx, state: TableState, p: ev.TileDrawn) -> TableState:
+    if not need_game(ctx, state):
+        return state
+    play = ctx.ruleset.play
+    seat = p.seat
+    st = state.seats[seat]
+    replacement = p.source != "wall"
+    ph = state.phase
+    after_kong = False
+    close_kong: PendingKong | None = None
+    if replacement:
+        if ph in ("replacement", "robbing"):
+            check_turn(ctx, state, seat, f"draws a {p.source.replace('_', ' ')}")
+            if ph == "robbing" or (state.pending_kong and state.pending_kong.seat == seat):
+                close_kong = state.pending_kong
+        elif ph != "dealing":
+            in_phase(ctx, state, f"a {p.source.replace('_', ' ')} draw", "replacement", "robbing", "dealing")
+        if st.replacements_due <= 0:
+            ctx.breach("unexpected_replacement",
+                       f"seat {seat} draws a {p.source.replace('_', ' ')} without a kong or flower to replace", seat)
+        else:
+            st = replace(st, replacements_due=st.replacements_due - 1)
+        ld = state.last_draw
+        after_kong = p.source == "kong_replacement" or (
+            ld is not None and ld.seat == seat and ld.after_kong and ph != "dealing"
+        )
+    else:
+        if ph == "claims":
+            check_turn(ctx, state, seat, "draws from the wall")
+        elif ph == "dealing":
+            if seat != state.dealer or st.concealed_size != play.other_tiles:
+                ctx.breach("event_out_of_phase", f"seat {seat} draws from the wall during the deal", seat)
+        else:
+            in_phase(ctx, state, "a draw from the wall", "claims")
+        if st.replacements_due > 0:
+            ctx.breach("replacement_missing",
+                       f"seat {seat} draws from the wall while a replacement draw is due", seat)
+        if ph != "dealing":
+            check_size(ctx, state, seat, 13, "before drawing")
+    # the wall
+    tile = p.tile
+    if wall_empty_for(state, play, seat):
+        ctx.breach("wall_exhausted", f"seat {seat} draws from an empty wall", seat)
+    wall = state.wall
+    pool = state.deal_pool
+    if wall is not None:
+        expected: str | None = None
+        if not replacement and ph == "dealing" and pool is not None and sum(pool) > 0:
+            # the dealer's 14th tile drawn as a draw: it comes from the dealt part
+            pc = list(pool)
+            if tile is not None and pool[_tiles.index(tile)] > 0:
+                pc[_tiles.index(tile)] -= 1
+            elif tile is not None:
+                ctx.breach("wall_mismatch", f"seat {seat} draws {tile}, which is not in the dealt part of the wall", seat)
+            pool = tuple(pc)
+            expected = tile
+        elif wall:
+            expected = wall[-1] if replacement else wall[0]
+            wall = wall[:-1] if replacement else wall[1:]
+        if tile is None:
+            tile = expected
+        elif expected != tile:
+            ctx.breach("wall_mismatch", f"seat {seat} draws {tile}, the wall has {expected} there", seat)
+    seen = state.seen
+    if tile is not None:
+        seen = seen_plus(ctx, seen, tile, seat)
+        if _tiles.is_flower(tile) and not play.flowers:
+            ctx.breach("flowers_not_used", f"seat {seat} draws flower {tile}; the ruleset has no flowers", seat)
+    wall_remaining = state.wall_remaining - 1
+    seat_walls = seat_wall_minus(state.seat_walls, seat, 1)
+    seats = with_seat(state.seats, seat, add_tile(st, tile))
+    last = LastDraw(ctx.seq, seat, tile, p.source, after_kong=after_kong,
+                    last_of_wall=wall_empty(seat_walls, wall_remaining, play, (seat + 1) % 4))
+    if close_kong is not None and close_kong.kind == "added":
+        state = replace(state, seats=seats, seen=seen, wall_remaining=wall_remaining, seat_walls=seat_walls)
+        state = kong_payment(ctx, state, close_kong.seat, close_kong.tile)
+        seats = state.seats
+    return replace(
+        state,
+        seats=seats,
+        seen=seen,
+        wall_remaining=wall_remaining,
+        seat_walls=seat_walls,
+        wall=wall,
+        deal_pool=pool,
+        phase="dealing" if ph == "dealing" else "discard",
+        turn=state.dealer if ph == "dealing" else seat,
+        pending=None,
+        pending_kong=None,
+        last_draw=last,
+    )
+
+
+def flower_replaced(ctx: Ctx, state: TableState, p: ev.FlowerReplaced) -> TableState:
+    if not need_game(ctx, state):
+        return state
+    if not ctx.ruleset.play.flowers:
+        ctx.breach("flowers_not_used", f"seat {p.seat} sets aside {p.flower}; the ruleset has no flowers", p.seat)
+    ph = state.phase
+    if ph == "discard":
+        check_turn(ctx, state, p.seat, f"sets aside flower {p.flower}")
+    elif ph != "dealing":
+        in_phase(ctx, state, "a flower replacement", "dealing", "discard")
+    state = take(ctx, state, p.seat, p.flower)
+    st = state.seats[p.seat]
+    st = replace(st, flowers=st.flowers + (p.flower,), replacements_due=st.replacements_due + 1)
+    state = state.with_seat(p.seat, st)
+    if ph == "dealing":
+        return state
+    return replace(state, phase="replacement", turn=p.seat)
+
+
+def tile_discarded(ctx: Ctx, state: TableState, p: ev.TileDiscarded) -> TableState:
+    if not need_game(ctx, state):
+        return state
+    play = ctx.ruleset.play
+    seat = p.seat
+    if state.phase == "dealing":
+        if seat != state.dealer:
+            ctx.breach("wrong_seat_to_act", f"seat {seat} discards first, the dealer is seat {state.dealer}", seat)
+        undealt = [i for i in range(4) if not state.seats[i].dealt]
+        if undealt:
+            ctx.breach("deal_mismatch", f"the dealer discards before seats {undealt} were dealt", seat)
+    elif in_phase(ctx, state, "a discard", "discard"):
+        check_turn(ctx, state, seat, f"discards {p.tile}")
+    if state.seats[seat].replacements_due > 0:
+        ctx.breach("replacement_missing", f"seat {seat} discards while a replacement draw is due", seat)
+    check_size(ctx, state, seat, 14, "before discarding")
+    st = state.seats[seat]
+    st, seen = remove_tiles(ctx, st, state.seen, seat, p.tile, 1, discards=st.discards + (Discard(ctx.seq, p.tile),))
+    return replace(
+        state,
+        seats=with_seat(state.seats, seat, st),
+        seen=seen,
+        phase="claims",
+        turn=(seat + 1) % 4,
+        pending=PendingDiscard(ctx.seq, seat, p.tile, last_of_wall=wall_empty_for(state, play, (seat + 1) % 4)),
+        pending_kong=None,
+        last_draw=None,
+    )
+
+
+def wildcard_indicator_revealed(ctx: Ctx, state: TableState, p: ev.WildcardIndicatorRevealed) -> TableState:
+    if not need_game(ctx, state):
+        return state
+    if not ctx.ruleset.play.wildcards:
+        ctx.breach("wildcards_not_used", f"wildcard indicator {p.indicator} revealed; the ruleset has no wildcards")
+    return replace(state, wildcard_indicator=p.indicator)

@@ -1,0 +1,235 @@
+"""Wins (self-drawn, on a discard, robbing a kong; several winners) and the exhaustive draw."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from eventlog import events as ev
+from eventlog import tiles as _tiles
+from replayer.accounting import (
+    apply_settlement,
+    check_size,
+    mark_claimed,
+    wall_empty_for,
+)
+from replayer.context import Ctx, check_turn, in_phase, need_game
+from replayer.rules.base import WinContext
+from replayer.state import (
+    PendingKong,
+    TableState,
+    WinRecord,
+    fast_init,
+    replace,
+)
+
+
+@fast_init
+@dataclass(frozen=True)
+class _WinSource:
+    """Where a declared win's tile comes from, as the win context needs it."""
+
+    concealed: tuple[str, ...]  # the winner's concealed tiles without the winning tile
+    kong_related: bool = False
+    last_of_wall: bool = False
+    visible: int = 0  # other copies of the winning tile face up on the table
+    discard_seq: int | None = None
+    earlier: WinRecord | None = None  # a win already declared on the same discard
+
+
+def _self_drawn_source(ctx: Ctx, state: TableState, p: ev.WinDeclared) -> _WinSource:
+    seat, st = p.seat, state.seats[p.seat]
+    if state.phase == "dealing":
+        if seat != state.dealer:
+            ctx.breach("wrong_seat_to_act", f"seat {seat} declares a self-drawn win during the deal", seat)
+    elif in_phase(ctx, state, "a self-drawn win", "discard"):
+        check_turn(ctx, state, seat, "declares a self-drawn win")
+    check_size(ctx, state, seat, 14, "when winning")
+    ld = state.last_draw if state.last_draw is not None and state.last_draw.seat == seat else None
+    if ld is not None and ld.tile is not None and ld.tile != p.tile:
+        ctx.breach("win_tile_not_drawn", f"seat {seat} declares a self-drawn win on {p.tile}, but drew {ld.tile}", seat)
+    if p.tile in st.tiles:
+        k = st.tiles.index(p.tile)
+        concealed = st.tiles[:k] + st.tiles[k + 1:]
+    else:
+        if st.hidden == 0:
+            ctx.breach("tile_not_held", f"seat {seat} does not hold the winning tile {p.tile}", seat)
+        concealed = st.tiles
+    return _WinSource(concealed, kong_related=bool(ld and ld.after_kong), last_of_wall=bool(ld and ld.last_of_wall),
+                      visible=state.visible_count(p.tile))
+
+
+def _robbing_source(ctx: Ctx, state: TableState, p: ev.WinDeclared) -> _WinSource:
+    seat, play = p.seat, ctx.ruleset.play
+    pk = state.pending_kong
+    discard_seq = p.discard_seq
+    earlier = next((w for w in state.wins if w.robbing_kong and w.legal
+                    and (discard_seq is None or w.discard_seq == discard_seq)), None)
+    if state.phase == "hand_over" and earlier is not None:
+        # a second seat robs the same kong (seed 003: the nearest after the konger wins);
+        # the first robbery already took the tile off the kong
+        check_size(ctx, state, seat, 13, "when robbing a kong")
+        return _WinSource(state.seats[seat].tiles, kong_related=True, visible=state.visible_count(p.tile),
+                          discard_seq=earlier.discard_seq, earlier=earlier)
+    if pk is None or state.phase not in ("robbing", "replacement"):
+        ctx.breach("event_out_of_phase", f"seat {seat} robs a kong, but no kong is open to robbing", seat)
+    else:
+        if pk.kind not in play.robbable_kongs:
+            ctx.breach("kong_not_robbable", f"seat {seat} robs seat {pk.seat}'s {pk.kind} kong; only "
+                                            f"{', '.join(play.robbable_kongs)} kongs may be robbed", seat)
+        if p.from_seat != pk.seat or p.tile != pk.tile:
+            ctx.breach("claim_tile_mismatch", f"seat {seat} robs {p.tile} from seat {p.from_seat}, the kong is "
+                                              f"seat {pk.seat}'s {pk.tile}", seat)
+        if discard_seq is not None and discard_seq != pk.seq:
+            ctx.breach("claim_not_latest_discard", f"seat {seat} robs the kong of event {discard_seq}, the open "
+                                                   f"kong is event {pk.seq}", seat)
+        discard_seq = pk.seq
+    check_size(ctx, state, seat, 13, "when robbing a kong")
+    # the robbed tile itself lies on the konger's kong: not one of the "other" copies
+    return _WinSource(state.seats[seat].tiles, kong_related=True, visible=state.visible_count(p.tile) - 1,
+                      discard_seq=discard_seq)
+
+
+def _discard_source(ctx: Ctx, state: TableState, p: ev.WinDeclared) -> _WinSource:
+    seat, play = p.seat, ctx.ruleset.play
+    pend = state.pending
+    target = p.discard_seq if p.discard_seq is not None else (pend.seq if pend else None)
+    earlier = next((w for w in state.wins if w.discard_seq is not None and w.discard_seq == target), None)
+    discarder: int | None
+    if state.phase == "hand_over" and earlier is not None:
+        # a further winner on a discard already won on (several winners)
+        discarder, tile, discard_seq = earlier.from_seat, earlier.tile, earlier.discard_seq
+        last = pend.last_of_wall if pend is not None else False
+        visible = state.visible_count(p.tile)  # the discard is marked taken: not counted
+    elif state.phase == "claims" and pend is not None:
+        if p.discard_seq is not None and p.discard_seq != pend.seq:
+            found = state.find_discard(p.discard_seq)
+            rule = "discard_already_claimed" if found and found[2].claimed_by is not None else "claim_not_latest_discard"
+            ctx.breach(rule, f"seat {seat} wins on discard {p.discard_seq}; the latest open discard is {pend.seq}", seat)
+        discarder, tile, discard_seq, last = pend.seat, pend.tile, pend.seq, pend.last_of_wall
+        for other, claimed in pend.passed:
+            if claimed == "win" and play.multiple_winners == "first_only" and \
+                    (other - discarder) % 4 < (seat - discarder) % 4:
+                ctx.breach("one_winner_per_discard",
+                           f"seat {other} also claimed the win and is nearer in turn order to the discarder "
+                           f"(seat {discarder}): only the first wins (截和)", seat)
+        visible = state.visible_count(p.tile) - 1  # the winning discard still lies in the river
+        earlier = None
+    else:
+        in_phase(ctx, state, "a win on a discard", "claims")
+        discarder, tile, discard_seq, last = p.from_seat, p.tile, p.discard_seq, False
+        visible = state.visible_count(p.tile)
+        earlier = None
+    if discarder is not None and p.from_seat != discarder:
+        ctx.breach("claim_tile_mismatch", f"seat {seat} wins on seat {p.from_seat}'s discard, the discard is "
+                                          f"seat {discarder}'s", seat)
+    if tile != p.tile:
+        ctx.breach("claim_tile_mismatch", f"seat {seat} wins on {p.tile}, the discard is {tile}", seat)
+    if seat == discarder:
+        ctx.breach("claim_own_discard", f"seat {seat} wins on its own discard", seat)
+    check_size(ctx, state, seat, 13, "when winning on a discard")
+    return _WinSource(state.seats[seat].tiles, last_of_wall=last, visible=visible, discard_seq=discard_seq,
+                      earlier=earlier)
+
+
+def win_declared(ctx: Ctx, state: TableState, p: ev.WinDeclared) -> TableState:
+    if not need_game(ctx, state):
+        return state
+    rs, play, seat = ctx.ruleset, ctx.ruleset.play, p.seat
+    if any(w.seat == seat and w.legal for w in state.wins):
+        ctx.breach("winner_already_won", f"seat {seat} has already won this hand", seat)
+    if p.self_drawn:
+        src = _self_drawn_source(ctx, state, p)
+    elif p.robbing_kong:
+        src = _robbing_source(ctx, state, p)
+    else:
+        src = _discard_source(ctx, state, p)
+
+    def unsettled() -> WinRecord:
+        return WinRecord(ctx.seq, seat, p.tile, p.self_drawn, p.from_seat, p.robbing_kong, False,
+                         discard_seq=src.discard_seq)
+
+    if src.earlier is not None and play.multiple_winners == "first_only":
+        first = src.earlier
+        fd = first.from_seat if first.from_seat is not None else 0
+        nearer = (seat - fd) % 4 < (first.seat - fd) % 4
+        why = (f"; seat {seat} is nearer in turn order to the discarder and should have won instead of "
+               f"seat {first.seat}") if nearer else ""
+        ctx.breach("one_winner_per_discard",
+                   f"seat {seat} also wins on discard {src.discard_seq}, already won by seat {first.seat}: "
+                   f"only one winner per discard (截和){why}", seat)
+        return replace(state, wins=state.wins + (unsettled(),))
+
+    st = state.seats[seat]
+    wc = WinContext(
+        seat=seat,
+        tile=p.tile,
+        self_drawn=p.self_drawn,
+        from_seat=None if p.self_drawn else p.from_seat,
+        robbing_kong=p.robbing_kong,
+        kong_related=src.kong_related,
+        last_of_wall=src.last_of_wall,
+        visible_copies=max(src.visible, 0),
+        concealed=tuple(t for t in src.concealed if not _tiles.is_flower(t)),
+        melds=st.melds,
+        seat_wind=st.wind or rs.seat_wind(seat, state.dealer or 0),
+        prevalent_wind=state.prevalent_wind or "F1",
+        flowers=st.flowers,
+    )
+    if st.hidden > 0:
+        ctx.breach("unverifiable_win", f"seat {seat}'s hand has {st.hidden} hidden tiles; the win cannot be scored", seat)
+        return replace(state, wins=state.wins + (unsettled(),))
+    score = rs.score_win(state, wc)
+    if not score.legal:
+        ctx.breach(score.rule_id or "false_win", f"seat {seat} declares a win on {p.tile}: {score.message}", seat)
+        rec = WinRecord(ctx.seq, seat, p.tile, p.self_drawn, p.from_seat, p.robbing_kong, False,
+                        score.situation, score.explained, score.points, None, src.discard_seq, wc)
+        state = replace(state, wins=state.wins + (rec,), false_win=True)
+        pen = rs.false_win_penalty(state, seat)
+        if pen is not None:
+            state = apply_settlement(state, ctx.seq, "penalty", pen, f"false win by seat {seat}")
+        return state  # not a win: the phase is unchanged (play may go on, or a ruling ends the hand)
+
+    settlement = rs.settle_win(state, wc, score)
+    rec = WinRecord(ctx.seq, seat, p.tile, p.self_drawn, p.from_seat, p.robbing_kong, True,
+                    score.situation, score.explained, score.points, settlement, src.discard_seq, wc)
+    state = apply_settlement(state, ctx.seq, "win", settlement, f"win by seat {seat}")
+    state = replace(state, wins=state.wins + (rec,))
+    if p.robbing_kong and state.pending_kong is not None:
+        state = _unrob(state, state.pending_kong)
+    elif not p.self_drawn and src.discard_seq is not None:
+        state = mark_claimed(state, src.discard_seq, seat)
+    if play.hand_ends_on_win:
+        return replace(state, phase="hand_over", turn=None, pending_kong=None,
+                       pending=state.pending if play.multiple_winners == "all" else None)
+    return state
+
+
+def _unrob(state: TableState, pk: PendingKong) -> TableState:
+    """The robbed tile leaves the added kong: it is a pung again (seed 003 抢杠), and no
+    replacement is due."""
+    kst = state.seats[pk.seat]
+    melds = tuple(
+        replace(m, kind="pung", tiles=m.tiles[:3], kong_kind=None, added_seq=None)
+        if m.kind == "kong" and m.tiles[0] == pk.tile and m.kong_kind == "added" else m
+        for m in kst.melds
+    )
+    return state.with_seat(pk.seat, replace(kst, melds=melds, replacements_due=max(kst.replacements_due - 1, 0)))
+
+
+def exhaustive_draw(ctx: Ctx, state: TableState, p: ev.ExhaustiveDraw) -> TableState:
+    if not need_game(ctx, state):
+        return state
+    in_phase(ctx, state, "an exhaustive draw", "claims", "discard")
+    drawer = state.turn if state.phase == "claims" and state.turn is not None else None
+    if drawer is None and state.turn is not None:
+        drawer = (state.turn + 1) % 4
+    if not wall_empty_for(state, ctx.ruleset.play, drawer if drawer is not None else 0):
+        left = state.wall_remaining if state.seat_walls is None else state.seat_walls[drawer or 0]
+        where = "the wall" if state.seat_walls is None else f"seat {drawer}'s wall"
+        ctx.breach("exhaustive_draw_with_tiles_left",
+                   f"exhaustive draw with {left} tiles left in {where}")
+    s = ctx.ruleset.settle_exhaustive_draw(state)
+    if s is not None:
+        state = apply_settlement(state, ctx.seq, "exhaustive_draw", s, "exhaustive draw")
+    return replace(state, phase="hand_over", exhaustive_draw=True, turn=None, pending=None,
+                   pending_kong=None)
