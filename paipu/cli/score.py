@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated, Any, Optional
+from typing import Annotated, Any
 
 import typer
 from rich.table import Table
@@ -19,7 +19,7 @@ from paipu.cli.root import command
 __all__ = ["score"]
 
 _WIND_LETTERS = ("E", "S", "W", "N")
-_SCORING_RULESETS = ("mcr", "nanchang", "sichuan")
+_SCORING_RULESETS = ("mcr", "nanchang", "sichuan", "changsha")
 
 
 def _situation_json(sit) -> dict[str, Any]:
@@ -32,7 +32,7 @@ def _situation_json(sit) -> dict[str, Any]:
     return d
 
 
-def _score_vectors(ruleset: str, vectors: Path, out: Optional[Path]) -> None:
+def _score_vectors(ruleset: str, vectors: Path, out: Path | None) -> None:
     """``score --vectors FILE``: one JSON line out per situation, scored by the ruleset's
     ``vectors.score_lines`` (schemas: tests/data/<ruleset>/README.md)."""
     import importlib
@@ -60,12 +60,12 @@ def _score_vectors(ruleset: str, vectors: Path, out: Optional[Path]) -> None:
 
 @command()
 def score(
-    ruleset: Annotated[str, typer.Option("--ruleset", help="Ruleset id (mcr, nanchang, sichuan).")] = "mcr",
-    vectors: Annotated[Optional[Path], typer.Option("--vectors", help="JSON Lines of situations (schema: tests/data/<ruleset>/README.md); '-' for stdin.")] = None,
-    out: Annotated[Optional[Path], typer.Option("--out", help="Write the JSON Lines here instead of stdout.")] = None,
-    hand: Annotated[Optional[str], typer.Option("--hand", help='Concealed tiles without the winning tile, e.g. "W1 W2 W3 ..." or "123m456p".')] = None,
-    win: Annotated[Optional[str], typer.Option("--win", help="The winning tile.")] = None,
-    meld: Annotated[Optional[list[str]], typer.Option("--meld", help="A declared set TYPE:TILES[@FROM] (chow, pung, kong, ckong); repeat.")] = None,
+    ruleset: Annotated[str, typer.Option("--ruleset", help="Ruleset id (mcr, nanchang, sichuan, changsha).")] = "mcr",
+    vectors: Annotated[Path | None, typer.Option("--vectors", help="JSON Lines of situations (schema: tests/data/<ruleset>/README.md); '-' for stdin.")] = None,
+    out: Annotated[Path | None, typer.Option("--out", help="Write the JSON Lines here instead of stdout.")] = None,
+    hand: Annotated[str | None, typer.Option("--hand", help='Concealed tiles without the winning tile, e.g. "W1 W2 W3 ..." or "123m456p".')] = None,
+    win: Annotated[str | None, typer.Option("--win", help="The winning tile.")] = None,
+    meld: Annotated[list[str] | None, typer.Option("--meld", help="A declared set TYPE:TILES[@FROM] (chow, pung, kong, ckong); repeat.")] = None,
     self_drawn: Annotated[bool, typer.Option("--self-drawn", help="Won by self-draw (自摸).")] = False,
     last_tile: Annotated[bool, typer.Option("--last-tile", help="Last copy of the winning tile (和绝张).")] = False,
     kong: Annotated[bool, typer.Option("--kong", help="Kong replacement win (with --self-drawn) or robbing a kong.")] = False,

@@ -15,14 +15,26 @@ from typing import Literal
 
 from eventlog import tiles as _tiles
 from replayer.rules.changsha.options import ChangshaOptions
-from replayer.rules.changsha.units import OPENING_UNITS, SHAPE_UNITS, UNIT_BY_ID, UnitKind
+from replayer.rules.changsha.units import (
+    OPENING_UNITS,
+    UNIT_BY_ID,
+    UnitKind,
+)
 from replayer.rules.shared import decompose as _dec
 from replayer.rules.shared import shapes as _shapes
 from replayer.state import DeclaredMeld
 
 __all__ = [
-    "WinContextKind", "Unit", "WinInput", "WinEvaluation", "evaluate_win",
-    "opening_holdings", "check_declaration", "DeclarationError", "counts_of", "is_258",
+    "DeclarationError",
+    "Unit",
+    "WinContextKind",
+    "WinEvaluation",
+    "WinInput",
+    "check_declaration",
+    "counts_of",
+    "evaluate_win",
+    "is_258",
+    "opening_holdings",
 ]
 
 WinContextKind = Literal["plain", "heavenly", "earthly", "haidi", "kaigang", "robbed_kong"]

@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from replayer.findings import RulesetError
 
-__all__ = ["KongPay", "ChangshaOptions", "DEFAULT_OPTIONS", "parse_options", "OPTION_SOURCES"]
+__all__ = ["DEFAULT_OPTIONS", "OPTION_SOURCES", "ChangshaOptions", "KongPay", "parse_options"]
 
 
 class KongPay(BaseModel):

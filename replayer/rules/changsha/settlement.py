@@ -28,9 +28,19 @@ from replayer.rules.changsha.evaluate import Unit, WinEvaluation
 from replayer.rules.changsha.options import ChangshaOptions
 
 __all__ = [
-    "Vec", "ZERO", "COMPONENT_ORDER", "Components", "bird_seat", "bird_seats",
-    "pay", "OpeningResult", "settle_opening", "kong_money", "WinnerResult", "settle_winner",
+    "COMPONENT_ORDER",
+    "ZERO",
+    "Components",
+    "OpeningResult",
+    "Vec",
+    "WinnerResult",
     "add",
+    "bird_seat",
+    "bird_seats",
+    "kong_money",
+    "pay",
+    "settle_opening",
+    "settle_winner",
 ]
 
 Vec = tuple[int, int, int, int]

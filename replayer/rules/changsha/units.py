@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["UnitKind", "OPENING_UNITS", "WIN_UNITS", "SHAPE_UNITS", "UNIT_BY_ID", "unit_kind"]
+__all__ = ["OPENING_UNITS", "SHAPE_UNITS", "UNIT_BY_ID", "WIN_UNITS", "UnitKind", "unit_kind"]
 
 
 @dataclass(frozen=True)

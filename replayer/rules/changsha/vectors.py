@@ -15,7 +15,14 @@ from collections import Counter
 from collections.abc import Iterable, Iterator
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictBool, StrictInt, ValidationError
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    StrictInt,
+    ValidationError,
+)
 
 from eventlog import tiles as _tiles
 from replayer.rules.changsha.dealer import next_dealer
@@ -24,8 +31,8 @@ from replayer.rules.changsha.evaluate import (
     Unit,
     WinInput,
     check_declaration,
+    evaluate_win,
 )
-from replayer.rules.changsha.evaluate import evaluate_win
 from replayer.rules.changsha.options import ChangshaOptions, parse_options
 from replayer.rules.changsha.settlement import (
     Components,
@@ -40,7 +47,7 @@ from replayer.rules.changsha.units import OPENING_UNITS
 from replayer.rules.shared.vector_lines import score_lines as _score_lines
 from replayer.state import DeclaredMeld
 
-__all__ = ["Situation", "situation_from_json", "score_case", "score_lines"]
+__all__ = ["Situation", "score_case", "score_lines", "situation_from_json"]
 
 
 def _suited(v: Any) -> str:
@@ -279,7 +286,9 @@ def _check_win(sit: Situation, w: WinOccurrence, options: ChangshaOptions, kong:
 
 def score_case(obj: dict[str, Any]) -> dict[str, Any]:
     """One output object ``{"id", "components", "total", "opening", "wins", "next_dealer",
-    "next_dealer_rule"}`` (tests/data/changsha/README.md), or ``{"id", "error"}`` for a
+    "next_dealer_rule"}`` (tests/data/changsha/README.md) plus ``explained`` (per opening
+    declarer and per winner: each unit's id, English and Chinese name, count, tiles and rule
+    source), or ``{"id", "error"}`` for a
     situation that breaks a rule (a false win, an unproved declaration, wrong birds). Raises
     ValueError on a malformed situation (see :func:`situation_from_json`)."""
     sit, options = situation_from_json(obj)
@@ -351,7 +360,17 @@ def _score(sit: Situation, options: ChangshaOptions) -> dict[str, Any]:
         ],
         "next_dealer": nd.seat,
         "next_dealer_rule": nd.rule,
+        "explained": {
+            "opening": [{"seat": o.seat, "items": [_item(u) for u in o.units]} for o in openings],
+            "wins": [{"seat": w.seat, "items": [_item(u) for u in w.evaluation.units]} for w in winners],
+        },
     }
+
+
+def _item(u: Unit) -> dict[str, Any]:
+    """One unit explained: id, English and Chinese name, count, the tiles it counts, source."""
+    return {"id": u.id, "name": u.name, "name_zh": u.chinese, "count": u.count,
+            "tiles": list(u.tiles), "source": u.kind.source}
 
 
 def score_lines(lines: Iterable[str], *, source: str = "-") -> Iterator[dict[str, Any]]:
