@@ -4,5 +4,23 @@ Modules, one per concept: :mod:`.options` (the §6 options, each with its rule s
 :mod:`.units` (opening small wins, the small win and the big wins with English and Chinese
 names), :mod:`.evaluate` (opening declarations, a win's units with the 2-5-8 pair rule through
 the shared decomposition), :mod:`.settlement` (§5 payments, birds, kong money, component by
-component), :mod:`.dealer` (§2 rules A–G), :mod:`.vectors` (the settlement-vector format of
+component), :mod:`.dealer` (§2 rules A–G), :mod:`.play` (the ruleset object: legality checks, memory, context of a win), :mod:`.vectors` (the settlement-vector format of
 tests/data/changsha/README.md)."""
+
+from __future__ import annotations
+
+from replayer.rules.base import RulesetSpec, register
+from replayer.rules.changsha.options import ChangshaOptions
+from replayer.rules.changsha.play import ChangshaRuleset, build
+
+RULESET = register(
+    RulesetSpec(
+        id="changsha",
+        description="Changsha mahjong (长沙麻将): 108 tiles, 2-5-8 pairs, opening small wins, big wins, birds — "
+                    "docs/reference/rules/changsha.md",
+        options_model=ChangshaOptions,
+        build=build,
+    )
+)
+
+__all__ = ["RULESET", "ChangshaOptions", "ChangshaRuleset", "build"]

@@ -1,0 +1,377 @@
+"""Changsha (长沙麻将) play rules: the ruleset object the replayer uses
+(docs/reference/rules/changsha.md).
+
+* 108 tiles (万 筒 条 1–9 ×4), no honors, flowers or wildcards; dealer 14 tiles, others 13
+  (§1). Chow only from the discarder's 下家; pung and kong from anyone; win > pung/kong > chow.
+* Several winners on one discard (通炮, §5.2); only an added kong may be robbed (§3.3 #11).
+* A win is a small win (4 sets + a 2-5-8 pair) or one or more big wins (§3); its context
+  (天胡, 地胡, 海底, 抢杠) is read from the table state.
+* 漏胡 (§4): a seat that could win on a discard and did not may not win on a discard of that
+  tile kind until its next draw. 海底 (§4): the last tile drawn from the wall is exposed, not
+  exchanged — the taker "discards" exactly that tile and only wins may claim it; a last tile
+  taken as a kong replacement loses its 海底 function.
+* Payments at once: the win with its birds (§5, §5.1; the birds are the next wall tiles, known
+  when the wall is recorded), kong money (§4). Next dealer by §2 A–G; a game is
+  ``hands_per_game`` hands (spec silent).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+from eventlog import events as ev
+from eventlog import tiles as _tiles
+from replayer.rules.base import (
+    MECHANICS_SOURCES,
+    HandPlan,
+    PlayRules,
+    WinContext,
+    WinScore,
+    standard_tile_copies,
+)
+from replayer.rules.changsha.dealer import NextDealer, next_dealer
+from replayer.rules.changsha.evaluate import WinEvaluation, WinInput, evaluate_win
+from replayer.rules.changsha.options import ChangshaOptions, parse_options
+from replayer.rules.changsha.settlement import Vec, settle_winner
+from replayer.rules.shared import decompose as _dec
+from replayer.rules.shared import shapes as _shapes
+from replayer.state import DeclaredMeld, Payment, Settlement, TableState, replace
+
+__all__ = ["ChangshaRuleset", "ChangshaScore", "ScoreItem", "ComponentParts", "build", "SOURCES"]
+
+RULESET_ID = "changsha"
+_SPEC = "docs/reference/rules/changsha.md"
+
+SOURCES: dict[str, str] = {
+    "tile_count_exceeded": f"{_SPEC} §1 (108 tiles: 万 筒 条 1-9 x4)",
+    "wall_mismatch": f"{_SPEC} §1 (108 tiles, no honors, no flowers)",
+    "chow_wrong_seat": f"{_SPEC} §1 (chi: only the 下家 of the discarder)",
+    "chow_not_allowed": f"{_SPEC} §1",
+    "claim_priority": f"{_SPEC} §1 (pon beats chi; win beats everything)",
+    "kong_not_robbable": f"{_SPEC} §3.3 #11 (明杠 only; 暗杠 cannot be robbed)",
+    "not_a_winning_hand": f"{_SPEC} §3",
+    "pair_not_258": f"{_SPEC} §3.1, §8.3 (二五八做将)",
+    "wrong_tile_count": f"{_SPEC} §1, §3",
+    "false_win": f"{_SPEC} §3",
+    "passed_win": f"{_SPEC} §4 (漏胡: no discard win on the passed tile kind until the next draw)",
+    "haidi_exchanged": f"{_SPEC} §4 (海底漫游: the taker who cannot win exposes the 海底 tile)",
+    "haidi_claimed": f"{_SPEC} §4 (海底漫游: the exposed 海底 tile can only be won on)",
+    "dealer_rotation": f"{_SPEC} §2 (dealer rules A-G)",
+    "game_over": f"{_SPEC} §2, §6 (hands_per_game)",
+    "exhaustive_draw_with_tiles_left": f"{_SPEC} §4 (海底: the hand is drawn when nobody wins the last tile)",
+    "flowers_not_used": f"{_SPEC} §1 (no flowers)",
+    "wildcards_not_used": f"{_SPEC} §1 (no wildcards)",
+}
+
+
+# --- explained score ------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class ScoreItem:
+    """One unit of a win explained: ``id``, ``name_en``, ``name_zh``, ``points`` (what one
+    such unit is worth before the dealer surcharge and birds: X small, 6X big), ``count``,
+    ``tiles`` it counts and its rule ``source``."""
+
+    id: str
+    name_en: str
+    name_zh: str
+    points: int
+    count: int
+    tiles: tuple[str, ...]
+    source: str
+
+
+@dataclass(frozen=True)
+class ComponentParts:
+    """The settlement of one win split by component: ``parts`` = (("win", vec), ("bird", vec))."""
+
+    parts: tuple[tuple[str, Vec], ...]
+
+
+@dataclass(frozen=True)
+class ChangshaScore:
+    """The explained score of a Changsha win: ``category`` (small | big), ``fans`` (the units
+    as :class:`ScoreItem`), ``unit_count``, ``birds`` (bird tiles turned), ``bird_seats``
+    (seat each hits), ``components`` (win and bird vectors), ``evaluation``."""
+
+    category: str
+    fans: tuple[ScoreItem, ...]
+    unit_count: int
+    birds: tuple[str, ...]
+    bird_seats: tuple[int, ...]
+    components: ComponentParts
+    evaluation: WinEvaluation
+
+
+# --- memory across events -------------------------------------------------------------------
+
+_EMPTY4: tuple[tuple[str, ...], ...] = ((), (), (), ())
+
+
+@dataclass(frozen=True)
+class HandMemory:
+    """What a hand remembers: ``discards`` made, ``claimed`` (a chow/pung/kong happened),
+    ``blocked`` (漏胡: tile kinds each seat may not win on by discard until its next draw),
+    ``haidi_taker`` (drew the last wall tile), ``last_replacement`` (drew the last tile as a
+    kong replacement: no 海底)."""
+
+    discards: int = 0
+    claimed: bool = False
+    blocked: tuple[tuple[str, ...], ...] = _EMPTY4
+    haidi_taker: int | None = None
+    last_replacement: int | None = None
+
+
+@dataclass(frozen=True)
+class ChangshaMemory:
+    """``hand``: the hand in progress; ``next_dealers``: the §2 decision after each finished
+    hand."""
+
+    hand: HandMemory = HandMemory()
+    next_dealers: tuple[NextDealer, ...] = ()
+
+
+def _set(t: tuple, i: int, v: Any) -> tuple:
+    return t[:i] + (v,) + t[i + 1:]
+
+
+@dataclass(frozen=True)
+class ChangshaRuleset:
+    """Changsha bound to its options (:class:`ChangshaOptions`)."""
+
+    options: ChangshaOptions
+    raw_options: tuple[tuple[str, Any], ...] = ()
+    id: str = RULESET_ID
+
+    @cached_property
+    def play(self) -> PlayRules:
+        return PlayRules(
+            tile_copies=standard_tile_copies(flowers=False, honors=False),
+            dealer_tiles=14,
+            other_tiles=13,
+            dead_wall=0,
+            chow="previous_seat",
+            multiple_winners="all",
+            robbable_kongs=("added",),
+            hand_ends_on_win=True,
+            wildcards=False,
+        )
+
+    def options_dict(self) -> dict[str, Any]:
+        return dict(self.raw_options)
+
+    def rule_source(self, rule_id: str) -> str:
+        return SOURCES.get(rule_id) or MECHANICS_SOURCES.get(rule_id) or f"{_SPEC} §2-§5"
+
+    def could_win(self, counts: tuple[int, ...], melds: int) -> bool:
+        """Any winning shape of §3 (the 2-5-8 pair is left to :meth:`score_win`): a regular
+        shape with any pair, seven pairs, 将将胡 (all tiles 2/5/8, melds not seen here)."""
+        if _dec.is_complete(counts) or (melds == 0 and _shapes.is_seven_pairs(counts)):
+            return True
+        return all(n == 0 or (i < 27 and i % 9 in (1, 4, 7)) for i, n in enumerate(counts))
+
+    # -- seats, dealer, end of game ------------------------------------------------------------
+
+    def seat_wind(self, seat: int, dealer: int) -> str:
+        return _tiles.WINDS[(seat - dealer) % 4]
+
+    def next_hand(self, state: TableState) -> HandPlan | None:
+        """§2: the first dealer from the log (A), then the decision of B–G recorded at the end
+        of each hand; no prevalent wind in Changsha (F1 throughout). None after
+        ``hands_per_game`` hands."""
+        if len(state.hands) >= self.options.hands_per_game:
+            return None
+        mem = self._memory(state)
+        if not state.hands or not mem.next_dealers:
+            dealer = state.first_dealer if state.first_dealer is not None else 0
+            if state.hands:
+                dealer = state.hands[-1].dealer
+        else:
+            dealer = mem.next_dealers[-1].seat
+        return HandPlan(dealer=dealer, prevalent_wind="F1")
+
+    # -- wins --------------------------------------------------------------------------------
+
+    def _memory(self, state: TableState) -> ChangshaMemory:
+        m = state.rule_memory
+        return m if isinstance(m, ChangshaMemory) else ChangshaMemory()
+
+    def _context(self, state: TableState, win: WinContext) -> str:
+        hand = self._memory(state).hand
+        if win.robbing_kong:
+            return "robbed_kong"
+        haidi = win.last_of_wall and hand.last_replacement is None and not win.kong_related
+        if win.self_drawn:
+            if state.phase == "dealing" and win.seat == state.dealer and not win.melds and hand.discards == 0:
+                return "heavenly"
+            return "haidi" if haidi else "plain"
+        if haidi:
+            return "haidi"
+        if win.from_seat == state.dealer and hand.discards == 1 and not hand.claimed:
+            return "earthly"
+        return "plain"
+
+    def evaluate(self, state: TableState, win: WinContext) -> WinEvaluation:
+        """The units of a declared win in its table context (§3)."""
+        wi = WinInput(tuple(win.concealed), tuple(win.melds), win.tile, win.self_drawn,
+                      self._context(state, win))  # type: ignore[arg-type]
+        return evaluate_win(wi, self.options)
+
+    def score_win(self, state: TableState, win: WinContext) -> WinScore:
+        ev_ = self.evaluate(state, win)
+        if not ev_.legal:
+            return WinScore(False, 0, None, None, ev_.rule_id, ev_.message)
+        return WinScore(True, ev_.unit_count, self._explain(state, win, ev_), ev_)
+
+    def _birds(self, state: TableState, win: WinContext, ev_: WinEvaluation) -> tuple[str, ...]:
+        """The bird tiles (§5.1): the 海底 tile for a 海底 win, else the next ``birds`` tiles
+        of the wall (fewer when fewer are left); () when the wall is not recorded."""
+        if any(u.id in ("last_tile_draw", "last_tile_claim") for u in ev_.units):
+            return (win.tile,)
+        if state.wall is None:
+            return ()
+        return tuple(state.wall[: min(self.options.birds, len(state.wall))])
+
+    def _explain(self, state: TableState, win: WinContext, ev_: WinEvaluation) -> ChangshaScore:
+        birds = self._birds(state, win, ev_)
+        res = settle_winner(win.seat, ev_, discarder=None if win.self_drawn else win.from_seat,
+                            dealer=state.dealer or 0, birds=birds, options=self.options)
+        value = self.options.unit * (6 if ev_.category == "big" else 1)
+        items = tuple(ScoreItem(u.id, u.kind.name, u.kind.chinese, value, u.count, u.tiles, u.kind.source)
+                      for u in ev_.units)
+        return ChangshaScore(ev_.category or "small", items, ev_.unit_count, birds, res.bird_seats,
+                             ComponentParts((("win", res.win), ("bird", res.bird))), ev_)
+
+    # -- settlement --------------------------------------------------------------------------
+
+    def settle_win(self, state: TableState, win: WinContext, score: WinScore) -> Settlement:
+        ex = score.explained
+        assert isinstance(ex, ChangshaScore)
+        pays: list[Payment] = []
+        for name, vec in ex.components.parts:
+            for s in range(4):
+                if s != win.seat and vec[s] < 0:
+                    pays.append(Payment(s, win.seat, -vec[s], f"{name} ({_SPEC} §5)"))
+        return Settlement.from_payments(pays)
+
+    def settle_kong(self, state: TableState, seat: int, meld: DeclaredMeld) -> Settlement | None:
+        kind = meld.kong_kind or "melded"
+        amount = self.options.kong_pay.an if kind == "concealed" else self.options.kong_pay.ming
+        if not amount:
+            return None
+        return Settlement.from_payments([Payment(s, seat, amount, f"kong money ({_SPEC} §4)") for s in range(4) if s != seat])
+
+    def settle_exhaustive_draw(self, state: TableState) -> Settlement | None:
+        return None  # nothing is paid at an exhaustive draw (kong money stays, §8.14)
+
+    def false_win_penalty(self, state: TableState, seat: int) -> Settlement | None:
+        return None  # the spec names no penalty: a finding only
+
+    # -- hooks: legality before an event, memory after it ------------------------------------
+
+    def check_event(self, state: TableState, p: Any) -> list[tuple[str, str, int | None]]:
+        """Changsha breaches of an event about to be applied: (rule_id, message, seat)."""
+        out: list[tuple[str, str, int | None]] = []
+        hand = self._memory(state).hand
+        ld = state.last_draw
+        haidi_drawn = (ld is not None and ld.last_of_wall and ld.source == "wall"
+                       and hand.last_replacement is None)
+        if isinstance(p, ev.TileDiscarded):
+            if haidi_drawn and ld is not None and ld.seat == p.seat and ld.tile is not None and p.tile != ld.tile:
+                out.append(("haidi_exchanged", f"seat {p.seat} took the 海底 tile {ld.tile} and discards {p.tile}: "
+                                               "the 海底 tile is exposed as it is", p.seat))
+        elif isinstance(p, (ev.Chow, ev.Pung, ev.Kong)) and getattr(p, "discard_seq", None) is not None:
+            pend = state.pending
+            if pend is not None and pend.last_of_wall and hand.last_replacement is None:
+                out.append(("haidi_claimed", f"seat {p.seat} claims the exposed 海底 tile by {type(p).__name__.lower()}: only a win may",
+                            p.seat))
+        elif isinstance(p, ev.WinDeclared) and not p.self_drawn and not p.robbing_kong:
+            if p.tile in hand.blocked[p.seat]:
+                out.append(("passed_win", f"seat {p.seat} wins on {p.tile} after passing a win on {p.tile} "
+                                          "without drawing since (漏胡)", p.seat))
+        return out
+
+    def observe(self, before: TableState, p: Any, after: TableState) -> tuple[TableState, list[tuple[str, str, int | None]]]:
+        """Update :class:`ChangshaMemory` after an event."""
+        mem = self._memory(before)
+        hand = mem.hand
+        if isinstance(p, ev.GameStarted):
+            return replace(after, rule_memory=ChangshaMemory()), []
+        if isinstance(p, ev.HandStarted):
+            return replace(after, rule_memory=replace(mem, hand=HandMemory())), []
+        if isinstance(p, ev.HandEnded):
+            nd = self._decide_dealer(before, hand)
+            return replace(after, rule_memory=replace(mem, next_dealers=mem.next_dealers + (nd,))), []
+        if isinstance(p, ev.TileDiscarded):
+            hand = replace(hand, discards=hand.discards + 1)
+        elif isinstance(p, ev.Pass):
+            pend = before.pending
+            if pend is not None and p.claim == "win":
+                hand = self._block(hand, p.seat, pend.tile)
+        elif isinstance(p, (ev.Chow, ev.Pung, ev.Kong)):
+            hand = self._close_discard(before, hand, taker=p.seat)
+            hand = replace(hand, claimed=True)
+        elif isinstance(p, ev.TileDrawn):
+            if p.source == "wall":
+                hand = self._close_discard(before, hand, taker=None)
+            hand = replace(hand, blocked=_set(hand.blocked, p.seat, ()))
+            if after.wall_remaining == 0 and after.seat_walls is None:
+                if p.source == "wall":
+                    hand = replace(hand, haidi_taker=p.seat)
+                else:
+                    hand = replace(hand, last_replacement=p.seat)
+        if hand is not mem.hand:
+            return replace(after, rule_memory=replace(mem, hand=hand)), []
+        return after, []
+
+    def _block(self, hand: HandMemory, seat: int, tile: str) -> HandMemory:
+        if tile in hand.blocked[seat]:
+            return hand
+        return replace(hand, blocked=_set(hand.blocked, seat, hand.blocked[seat] + (tile,)))
+
+    def _close_discard(self, before: TableState, hand: HandMemory, taker: int | None) -> HandMemory:
+        """A discard closes without a win: every other seat that could have won on it passed
+        the win (漏胡, §4)."""
+        pend = before.pending
+        if pend is None or before.phase != "claims":
+            return hand
+        for s in range(4):
+            if s == pend.seat or s == taker or pend.tile in hand.blocked[s]:
+                continue
+            st = before.seats[s]
+            if st.hidden:
+                continue
+            counts = list(st.counts[:34])
+            counts[_tiles.index(pend.tile)] += 1
+            if not self.could_win(tuple(counts), len(st.melds)):
+                continue
+            wi = WinInput(tuple(t for t in st.tiles if not _tiles.is_flower(t)), st.melds, pend.tile, False, "plain")
+            if evaluate_win(wi, self.options).legal:
+                hand = self._block(hand, s, pend.tile)
+        return hand
+
+    def _decide_dealer(self, state: TableState, hand: HandMemory) -> NextDealer:
+        dealer = state.dealer or 0
+        wins = [w for w in state.wins if w.legal]
+        winners = [w.seat for w in wins]
+        discarder = next((w.from_seat for w in wins if not w.self_drawn), None)
+        if winners:
+            return next_dealer(dealer=dealer, start_winners=(), start_bird_rank=None, winners=winners,
+                               discarder=discarder)
+        if hand.haidi_taker is not None:
+            return next_dealer(dealer=dealer, start_winners=(), start_bird_rank=None, winners=[], discarder=None,
+                               haidi_first_offered=hand.haidi_taker, haidi_taker=hand.haidi_taker)
+        if hand.last_replacement is not None:
+            return next_dealer(dealer=dealer, start_winners=(), start_bird_rank=None, winners=[], discarder=None,
+                               last_replacement=hand.last_replacement)
+        return NextDealer(dealer, "B")  # a hand ended without a win or a drawn wall (a ruling): dealer stays
+
+
+def build(raw: Mapping[str, Any]) -> ChangshaRuleset:
+    """A bound :class:`ChangshaRuleset` from game_started ``ruleset_options``. Raises
+    :class:`replayer.findings.RulesetError` for a bad option."""
+    return ChangshaRuleset(options=parse_options(raw), raw_options=tuple(sorted(raw.items())))
+
