@@ -830,15 +830,23 @@ def open_store(path_or_url: str | Path) -> EventStore:
       ``sqlite:``), or an existing file — that SQLite file.
     * any other path — a directory (created if missing) holding ``events.sqlite``.
 
-    Raises :class:`StoreError` for an unsupported URL scheme (``postgresql://`` is
-    reserved for the scale-out backend)."""
+    * ``postgresql://…`` / ``postgres://…`` — a :class:`~eventlog.store.postgres.PostgresStore`
+      (the ``[postgres]`` extra).
+
+    Raises :class:`StoreError` for an unsupported URL scheme or an unreachable server."""
     text = str(path_or_url)
     if text == "memory:":
         from eventlog.store.memory import MemoryStore
 
         return MemoryStore()
+    if text.startswith(("postgresql://", "postgres://")):
+        from eventlog.store.postgres import PostgresStore
+
+        return PostgresStore(text)
     if "://" in text and not text.startswith("sqlite:"):
-        raise StoreError(f"unsupported event store URL: {text!r} (use a path or 'memory:')")
+        raise StoreError(
+            f"unsupported event store URL: {text!r} (use a path, 'memory:' or 'postgresql://…')"
+        )
     if text.startswith("sqlite:"):
         text = text[len("sqlite:") :]
         if text.startswith("///"):

@@ -2,7 +2,9 @@
 
 ``store`` / ``store_factory`` are parametrised over every backend, so each test that
 uses them is part of the one conformance suite (shared/STYLE.md "Tests", after
-pyeventsourcing's ``persistence.py``). SQLite stores are real files under ``tmp_path``.
+pyeventsourcing's ``persistence.py``). SQLite stores are real files under ``tmp_path``;
+PostgreSQL stores are schemas of their own on the session's throwaway server
+(``postgres`` in ``tests/conftest.py``).
 """
 
 from __future__ import annotations
@@ -14,8 +16,9 @@ import pytest
 
 from eventlog.events import GameStarted, NewEvent, TileDiscarded
 from eventlog.store import EventStore, MemoryStore, SqliteStore
+from eventlog.store.postgres import PostgresStore
 
-BACKENDS = ("sqlite", "memory")
+BACKENDS = ("sqlite", "memory", "postgres")
 
 # Tiles cycled through by the generated discards (any valid play tile would do).
 _TILES = ("W1", "W5", "T3", "B9", "F1", "J2")
@@ -27,7 +30,7 @@ def backend(request: pytest.FixtureRequest) -> str:
 
 
 @pytest.fixture
-def store_factory(backend: str, tmp_path) -> Iterator[Callable[..., EventStore]]:
+def store_factory(backend: str, tmp_path, request: pytest.FixtureRequest) -> Iterator[Callable[..., EventStore]]:
     """``make(**kwargs)`` -> a new, empty store of the current backend (closed after the
     test). kwargs go to the backend's constructor (e.g. ``clock``)."""
     made: list[EventStore] = []
@@ -36,6 +39,8 @@ def store_factory(backend: str, tmp_path) -> Iterator[Callable[..., EventStore]]
     def make(**kwargs) -> EventStore:
         if backend == "sqlite":
             store: EventStore = SqliteStore(tmp_path / f"events-{next(counter)}.sqlite", **kwargs)
+        elif backend == "postgres":
+            store = PostgresStore(request.getfixturevalue("postgres").new_schema(), **kwargs)
         else:
             store = MemoryStore(**kwargs)
         made.append(store)

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule, run_state_machine_as_test
 
 from eventlog.events import GameStarted, NewEvent, TileDiscarded, TileDrawn
+from eventlog.store.postgres import PostgresStore
 from eventlog.store import (
     ANY,
     NO_STREAM,
@@ -205,12 +206,15 @@ class StoreMachine(RuleBasedStateMachine):
             assert self.store.version(game) == self.version(game)
 
 
-def test_the_store_behaves_like_the_model(backend, tmp_path):
+def test_the_store_behaves_like_the_model(backend, tmp_path, request):
     counter = itertools.count()
+    server = request.getfixturevalue("postgres") if backend == "postgres" else None
 
     def make():
         if backend == "sqlite":
             return SqliteStore(tmp_path / f"model-{next(counter)}.sqlite")
+        if server is not None:
+            return PostgresStore(server.new_schema())
         return MemoryStore()
 
     machine = type("Machine", (StoreMachine,), {"make_store": staticmethod(make)})
