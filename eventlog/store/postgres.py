@@ -207,10 +207,14 @@ class PostgresStore(EventStore):
             name="paipu",
         )
         try:
+            # One direct connection first: an unreachable server fails at once, with
+            # libpq's reason, instead of after the pool's retries.
+            with self._translated(), psycopg.connect(
+                url, autocommit=True, row_factory=dict_row
+            ) as conn:
+                self._init_schema(conn)
             with self._translated():
                 self._pool.open(wait=True, timeout=30)
-            with self._conn() as conn:
-                self._init_schema(conn)
         except BaseException:
             self._close()
             raise
