@@ -598,6 +598,7 @@ def serve(
     let anyone on the network write: ValueError unless ``insecure``, which prints a warning
     instead (shared/DESIGN.md §9: loopback unless told otherwise, writes need a token)."""
     from eventlog.store import open_store
+    from eventlog.store.postgres import redact_url
 
     if tokens is None and not is_loopback(host):
         if not insecure:
@@ -616,7 +617,7 @@ def serve(
         server, bound = build_server(store, host, port, max_workers=max_workers, tokens=tokens)
         server.start()
         print(
-            f"paipu serve: listening on {_address(host, bound)} (data: {data_dir}; "
+            f"paipu serve: listening on {_address(host, bound)} (data: {redact_url(str(data_dir))}; "
             f"{SERVICE_NAME}, IngestService, ReplayService, health, reflection; "
             f"{'token required' if tokens is not None else 'no token required'})",
             file=sys.stderr,

@@ -47,7 +47,7 @@ from eventlog.store.base import (
     utc_now,
 )
 
-__all__ = ["PostgresStore", "SCHEMA_VERSION", "is_postgres_url"]
+__all__ = ["PostgresStore", "SCHEMA_VERSION", "is_postgres_url", "redact_url"]
 
 SCHEMA_VERSION = 1
 
@@ -156,8 +156,8 @@ def is_postgres_url(text: str) -> bool:
     return text.startswith(("postgresql://", "postgres://"))
 
 
-def _redact(url: str) -> str:
-    """The URL without its password, for messages."""
+def redact_url(url: str) -> str:
+    """The URL without its password, for messages and logs."""
     head, sep, tail = url.partition("://")
     if "@" in tail:
         cred, _, rest = tail.rpartition("@")
@@ -228,10 +228,10 @@ class PostgresStore(EventStore):
             yield
         except self._psycopg.Error as e:
             first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
-            raise StoreError(f"postgresql ({_redact(self.url)}): {first}") from e
+            raise StoreError(f"postgresql ({redact_url(self.url)}): {first}") from e
         except Exception as e:  # psycopg_pool.PoolTimeout and friends
             if type(e).__module__.startswith("psycopg"):
-                raise StoreError(f"postgresql ({_redact(self.url)}): {e}") from e
+                raise StoreError(f"postgresql ({redact_url(self.url)}): {e}") from e
             raise
 
     @contextlib.contextmanager
@@ -251,10 +251,10 @@ class PostgresStore(EventStore):
                 return
             version = conn.execute("SELECT schema_version FROM paipu_log WHERE id = 1").fetchone()
             if version is None:
-                raise StoreError(f"{_redact(self.url)}: paipu_log has no row: not a paipu log")
+                raise StoreError(f"{redact_url(self.url)}: paipu_log has no row: not a paipu log")
             if version["schema_version"] > SCHEMA_VERSION:
                 raise StoreError(
-                    f"{_redact(self.url)}: schema version {version['schema_version']} is newer "
+                    f"{redact_url(self.url)}: schema version {version['schema_version']} is newer "
                     f"than this paipu understands ({SCHEMA_VERSION})"
                 )
 

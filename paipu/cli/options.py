@@ -1,8 +1,10 @@
 """Options shared by the commands and the one "local store or remote server" opener.
 
 ``--data`` is the data directory of the embedded event store: ``$PAIPU_DATA`` when set
-(Typer reads it), else ``./paipu-data``. ``--server HOST:PORT`` sends the work to a running
-``paipu serve`` instead (its token from ``$PAIPU_TOKEN``)."""
+(Typer reads it), else ``./paipu-data``. ``paipu --store URL`` (or ``$PAIPU_STORE``) keeps the
+event log elsewhere — ``postgresql://…`` — while derived files (Parquet) stay under
+``--data``. ``--server HOST:PORT`` sends the work to a running ``paipu serve`` instead (its
+token from ``$PAIPU_TOKEN``)."""
 
 from __future__ import annotations
 
@@ -19,10 +21,30 @@ from paipu.cli.errors import CliError
 if TYPE_CHECKING:
     from eventlog.store.base import EventStore
 
-__all__ = ["DEFAULT_DATA", "DataOpt", "ServerOpt", "OutOpt", "JsonOpt", "open_store", "open_log", "token"]
+__all__ = ["DEFAULT_DATA", "STORE", "StoreOpt", "store_location", "DataOpt", "ServerOpt", "OutOpt", "JsonOpt", "open_store", "open_log", "token"]
 
 #: The data directory when neither ``--data`` nor ``$PAIPU_DATA`` names one.
 DEFAULT_DATA = Path("paipu-data")
+
+#: The event store URL given to ``paipu --store`` / ``$PAIPU_STORE`` (set by the root
+#: callback once per process; None: the embedded store in the data directory).
+STORE: dict[str, str | None] = {"url": None}
+
+StoreOpt = Annotated[
+    Optional[str],
+    typer.Option(
+        "--store",
+        envvar="PAIPU_STORE",
+        metavar="URL",
+        help="Event store URL (postgresql://user@host:5432/db) instead of the SQLite file in --data.",
+        show_default=False,
+    ),
+]
+
+
+def store_location(data: Path) -> str | Path:
+    """Where the event log is: the ``--store`` URL when given, else ``data``."""
+    return STORE["url"] or data
 
 DataOpt = Annotated[
     Path,
@@ -53,6 +75,8 @@ def open_store(data: Path, *, must_exist: bool = False) -> EventStore:
     Raises CliError when ``data`` is a file or, with ``must_exist``, holds no store."""
     from eventlog.store import open_store as _open
 
+    if STORE["url"]:
+        return _open(STORE["url"])
     if data.exists() and not data.is_dir():
         raise CliError(f"--data {data} is a file; it must be a data directory (it is created if missing)")
     if must_exist and not (data / "events.sqlite").exists():

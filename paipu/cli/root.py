@@ -10,6 +10,7 @@ from typing import Annotated, Any
 import typer
 
 from paipu.cli.errors import DEBUG, friendly
+from paipu.cli.options import STORE, StoreOpt
 
 __all__ = ["app", "command"]
 
@@ -30,8 +31,10 @@ app = typer.Typer(
 @app.callback()
 def _root(
     debug: Annotated[bool, typer.Option("--debug", help="Show full tracebacks on errors.")] = False,
+    store: StoreOpt = None,
 ) -> None:
     DEBUG["on"] = debug
+    STORE["url"] = store
 
 
 def command(name: str | None = None, **kwargs: Any) -> Callable[[Callable[..., Any]], Callable[..., Any]]:

@@ -7,7 +7,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from paipu.cli.options import DEFAULT_DATA, DataOpt
+from paipu.cli.options import DEFAULT_DATA, DataOpt, STORE
 from paipu.cli.root import command
 
 __all__ = ["serve"]
@@ -29,5 +29,8 @@ def serve(
     from services.server import load_tokens
     from services.server import serve as _serve
 
+    if STORE["url"]:  # `paipu --store postgresql://… serve`: several servers may share it
+        _serve(STORE["url"], host=host, port=port, tokens=load_tokens(tokens) if tokens else None, insecure=insecure)
+        return
     data.mkdir(parents=True, exist_ok=True)
     _serve(data, host=host, port=port, tokens=load_tokens(tokens) if tokens else None, insecure=insecure)
