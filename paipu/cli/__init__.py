@@ -6,6 +6,7 @@
                           one "local store or remote server" opener
 ``errors``, ``console``   the error policy (one line, exit 2) and the output streams
 ``log``                   ``append``, ``read``, ``games``, ``ingest``
+``migrate``               ``migrate`` (copy a log between SQLite and PostgreSQL)
 ``serve``                 ``serve`` (the gRPC services)
 ``check``                 ``verify``, ``quickstart``
 ``replay``                ``replay`` (``render``: the table; ``stepper``: ``--step``)
@@ -25,7 +26,7 @@ from __future__ import annotations
 
 # Each command module registers its commands on ``app`` when imported; the order is the
 # order of ``paipu --help``.
-from paipu.cli import serve, log, check, replay, score, analysis, dashboard, simulate  # noqa: F401, I001
+from paipu.cli import serve, log, migrate, check, replay, score, analysis, dashboard, simulate  # noqa: F401, I001
 from paipu.cli.root import app
 
 __all__ = ["app", "main"]
