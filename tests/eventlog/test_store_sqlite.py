@@ -70,7 +70,9 @@ def test_open_store_paths(tmp_path, discards):
     m = open_store("memory:")
     assert isinstance(m, MemoryStore) and m.head_position() == 0
     with pytest.raises(StoreError, match="unsupported"):
-        open_store("postgresql://localhost/paipu")
+        open_store("mysql://localhost/paipu")
+    with pytest.raises(StoreError, match="postgresql .*127.0.0.1:1/paipu"):  # no server there
+        open_store("postgresql://127.0.0.1:1/paipu")
 
 
 def test_a_file_that_is_not_a_database_raises_a_store_error(tmp_path):
