@@ -327,6 +327,9 @@ class HandResult:
     winners: tuple[int, ...]
     exhaustive_draw: bool
     changes: tuple[int, int, int, int]
+    #: 平盘: the hand does not count (three seats robbed one kong, seed 003); the same
+    #: dealer deals again and it is no continuation (PlayRules.robbers_void).
+    void: bool = False
 
 
 @fast_init
@@ -382,6 +385,7 @@ class TableState:
     wins: tuple[WinRecord, ...] = ()
     false_win: bool = False
     exhaustive_draw: bool = False
+    void_hand: bool = False
     reported: tuple[ReportedScore, ...] = ()
     score_log: tuple[ScoreEntry, ...] = ()
     wildcard_indicator: str | None = None

@@ -91,6 +91,7 @@ def hand_started(ctx: Ctx, state: TableState, p: ev.HandStarted) -> TableState:
         wins=(),
         false_win=False,
         exhaustive_draw=False,
+        void_hand=False,
         reported=(),
         wildcard_indicator=None,
         hand_start_scores=state.scores,
@@ -117,6 +118,7 @@ def hand_ended(ctx: Ctx, state: TableState, p: ev.HandEnded) -> TableState:
         prevalent_wind=state.prevalent_wind or "F1",
         winners=winners,
         exhaustive_draw=state.exhaustive_draw,
+        void=state.void_hand,
         changes=changes,  # type: ignore[arg-type]
     )
     new = replace(state, phase="idle", hands=state.hands + (result,), turn=None, pending=None,

@@ -16,6 +16,7 @@ from replayer.context import Ctx, check_turn, in_phase, need_game
 from replayer.rules.base import WinContext
 from replayer.state import (
     PendingKong,
+    Settlement,
     TableState,
     WinRecord,
     fast_init,
@@ -148,6 +149,13 @@ def win_declared(ctx: Ctx, state: TableState, p: ev.WinDeclared) -> TableState:
         return WinRecord(ctx.seq, seat, p.tile, p.self_drawn, p.from_seat, p.robbing_kong, False,
                          discard_seq=src.discard_seq)
 
+    if src.earlier is not None and p.robbing_kong and play.robbers_void:
+        robbers = [w for w in state.wins if w.robbing_kong and w.discard_seq == src.discard_seq]
+        if len(robbers) + 1 >= play.robbers_void:
+            return _void_hand(ctx, state, robbers + [unsettled()])
+        first, konger = src.earlier, src.earlier.from_seat if src.earlier.from_seat is not None else 0
+        if play.multiple_winners == "first_only" and (seat - konger) % 4 > (first.seat - konger) % 4:
+            return replace(state, wins=state.wins + (unsettled(),))  # a farther robber: a lost claim
     if src.earlier is not None and play.multiple_winners == "first_only":
         first = src.earlier
         fd = first.from_seat if first.from_seat is not None else 0
@@ -202,6 +210,20 @@ def win_declared(ctx: Ctx, state: TableState, p: ev.WinDeclared) -> TableState:
         return replace(state, phase="hand_over", turn=None, pending_kong=None,
                        pending=state.pending if play.multiple_winners == "all" else None)
     return state
+
+
+def _void_hand(ctx: Ctx, state: TableState, robbers: list[WinRecord]) -> TableState:
+    """平盘 (PlayRules.robbers_void): every robbery of the kong is undone — the settled one's
+    score changes are reversed — and the hand ends void; the next hand has the same dealer."""
+    for w in robbers:
+        if w.settlement is not None:
+            back = Settlement(tuple(-c for c in w.settlement.changes))  # type: ignore[arg-type]
+            state = apply_settlement(state, ctx.seq, "win", back,
+                                     f"{len(robbers)} seats rob one kong: hand void (平盘), win by seat {w.seat} undone")
+    kept = tuple(w for w in state.wins if w not in robbers)
+    void = tuple(replace(w, legal=False, settlement=None) for w in robbers)
+    return replace(state, wins=kept + void, void_hand=True, phase="hand_over", turn=None,
+                   pending=None, pending_kong=None)
 
 
 def _unrob(state: TableState, pk: PendingKong) -> TableState:

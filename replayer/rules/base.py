@@ -66,6 +66,9 @@ class PlayRules:
     and the hand is exhausted when the seat to draw has none left: Botzone's
     Chinese-Standard-Mahjong). ``honor_chows``: a chow may also be three different winds or
     中发白 (Nanchang); legal actions (replayer/actions.py) offer such chows only when set.
+    ``robbers_void``: when this many seats rob one kong the hand is void (平盘: no win, the
+    dealer deals again, no continuation — seed 003, competition.md §B1); 0 = never. With
+    fewer robbers and ``multiple_winners`` = "first_only" the nearest after the konger wins.
     """
 
     tile_copies: tuple[int, ...]
@@ -82,6 +85,7 @@ class PlayRules:
     wildcards: bool = False
     wall_layout: Literal["shared", "per_seat"] = "shared"
     honor_chows: bool = False
+    robbers_void: int = 0
 
     @property
     def total_tiles(self) -> int:

@@ -29,10 +29,17 @@ class McrOptions:
         ``KNITTED_STRAIGHT_BODY_WITH_ECS = 1``, a MIL clarification (README note 2).
         ``False``: no wait fan when the winning tile is one of the knitted nine (the older
         reading, ``KNITTED_STRAIGHT_BODY_WITH_ECS = 0``).
+
+    ``fan_table``
+        Which fan table scores the hand (:mod:`replayer.rules.mcr.fans.tables`): ``"mcr"``
+        (default, the current table) or ``"mcr1998"`` (the 1998 table of seed 001,
+        docs/reference/rules/competition.md §B3). The fans are the same records; a table
+        says which of them it has and their points.
     """
 
     concealed_and_melded_kong: Literal["five_point_fan", "one_plus_two"] = "five_point_fan"
     knitted_straight_waits: bool = True
+    fan_table: Literal["mcr", "mcr1998"] = "mcr"
 
     def __post_init__(self) -> None:
         if self.concealed_and_melded_kong not in ("five_point_fan", "one_plus_two"):
@@ -40,6 +47,8 @@ class McrOptions:
                 "concealed_and_melded_kong must be 'five_point_fan' or 'one_plus_two', "
                 f"got {self.concealed_and_melded_kong!r}"
             )
+        if self.fan_table not in ("mcr", "mcr1998"):
+            raise ValueError(f"fan_table must be 'mcr' or 'mcr1998', got {self.fan_table!r}")
 
 
 DEFAULT_OPTIONS = McrOptions()

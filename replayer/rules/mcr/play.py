@@ -83,6 +83,9 @@ class McrPlayOptions(BaseModel):
     Botzone's Chinese-Standard-Mahjong). ``wall_layout``: "shared" (seed 001, one wall) or
     "per_seat" (Botzone: four walls of 34, each seat draws from its own; the last tile is
     drawn when the next seat's wall is empty).
+    ``three_robbers``: "void" — when three seats rob one added kong the hand is void (平盘:
+    no win, the same dealer deals again, no continuation; seed 003) — or "first_wins" (the
+    nearest after the konger wins, as with two robbers).
     ``multiple_winners`` = "all" settles each win on its own (each of the three others
     pays the base 8, the discarder also P): competition.md Part B has one winner only
     (A-Amb-5), so the "all" figures are this option's definition.
@@ -98,6 +101,7 @@ class McrPlayOptions(BaseModel):
     rounds: int = Field(4, ge=1, le=4)
     flowers: bool = True
     wall_layout: Literal["shared", "per_seat"] = "shared"
+    three_robbers: Literal["void", "first_wins"] = "void"
 
 
 Scorer = Callable[[WinSituation, Any], FanResult]
@@ -172,6 +176,7 @@ class McrRuleset(RulesetDefaults):
             hand_ends_on_win=True,
             wildcards=False,
             wall_layout=self.options.wall_layout,
+            robbers_void=3 if self.options.three_robbers == "void" else 0,
         )
 
     def options_dict(self) -> dict[str, Any]:
@@ -187,11 +192,12 @@ class McrRuleset(RulesetDefaults):
         # are single hands in any prevalent wind).
         first = state.first_dealer if state.first_dealer is not None else 0
         start = 4 * _tiles.WINDS.index(state.first_prevalent_wind or "F1")
+        # A void hand (平盘, three robbers: seed 003) is dealt again by the same dealer.
         if self.options.dealer_rotation == "every_hand":
-            passes = len(state.hands)
+            passes = sum(1 for h in state.hands if not h.void)
         else:
             # 连庄: the deal stays only when the dealer wins; a draw passes it (荒牌移庄).
-            passes = sum(1 for h in state.hands if h.dealer not in h.winners)
+            passes = sum(1 for h in state.hands if h.dealer not in h.winners and not h.void)
         k = start + passes
         if k >= 4 * self.options.rounds:
             return None

@@ -67,20 +67,40 @@ _EXCLUDES = {
     f.number: tuple((_NUMBER[ex], 0) if isinstance(ex, str) else (_NUMBER[ex[0]], ex[1]) for ex in f.excludes)
     for f in FANS if f.excludes
 }
-_POINTS = {f.number: f.points for f in FANS}
-_ITEM = {f.number: (f.name_en, f.name_zh, f.points, f.on) for f in FANS}  # what a FanItem needs
+_ITEM = {f.number: (f.name_en, f.name_zh, f.on) for f in FANS}  # what a FanItem needs
+
+
+@lru_cache(maxsize=None)
+def _points(table_id: str) -> dict[int, int]:
+    """Fan number -> points of every fan that fan table ``table_id`` has (:mod:`.tables`)."""
+    from .tables import table
+
+    t = table(table_id)
+    return {f.number: p for f in FANS if (p := t.points(f.id)) is not None}
+
+
+@lru_cache(maxsize=None)
+def _table_excludes(table_id: str) -> dict[int, tuple[tuple[int, int], ...]]:
+    """:data:`_EXCLUDES` without the pairs fan table ``table_id`` readmits."""
+    from .tables import table
+
+    readmits = {(_NUMBER[a], _NUMBER[b]) for a, b in table(table_id).readmits}
+    return {num: tuple(e for e in ex if (num, e[0]) not in readmits) for num, ex in _EXCLUDES.items()}
 
 
 @lru_cache(maxsize=1 << 14)
-def _exclude(found: tuple[tuple[int, int], ...]) -> tuple[tuple[tuple[int, int], ...], int]:
-    """Apply the exclusions to ``found`` ((fan number, count) in table order): in table order,
-    a fan that is itself excluded excludes nothing; Chicken Hand when nothing is left.
-    Returns (what counts, its total without flowers)."""
-    left = dict(found)
+def _exclude(found: tuple[tuple[int, int], ...], table_id: str = "mcr") -> tuple[tuple[tuple[int, int], ...], int]:
+    """Apply the exclusions to ``found`` ((fan number, count) in table order): fans the table
+    ``table_id`` does not have are dropped first (they exclude nothing); then, in table
+    order, a fan that is itself excluded excludes nothing; Chicken Hand when nothing is left.
+    Returns (what counts, its total without flowers, in the table's points)."""
+    points = _points(table_id)
+    excludes = _EXCLUDES if table_id == "mcr" else _table_excludes(table_id)
+    left = {num: n for num, n in found if num in points}
     for num, _ in found:
-        if num not in left or num not in _EXCLUDES:
+        if num not in left or num not in excludes:
             continue
-        for target, k in _EXCLUDES[num]:
+        for target, k in excludes[num]:
             n = left.get(target, 0) - k
             if k and n > 0:
                 left[target] = n
@@ -88,7 +108,7 @@ def _exclude(found: tuple[tuple[int, int], ...]) -> tuple[tuple[tuple[int, int],
                 left.pop(target, None)
     if not left:
         left[_CHICKEN.number] = 1
-    return tuple(sorted(left.items())), sum(_POINTS[num] * n for num, n in left.items())
+    return tuple(sorted(left.items())), sum(points[num] * n for num, n in left.items())
 
 
 def found_before_exclusions(ctx: WinContext) -> tuple[tuple[int, int], ...]:
@@ -112,15 +132,15 @@ def found_before_exclusions(ctx: WinContext) -> tuple[tuple[int, int], ...]:
     return tuple(found)
 
 
-def _evaluate(ctx: WinContext) -> tuple[tuple[tuple[int, int], ...], int]:
+def _evaluate(ctx: WinContext, table_id: str = "mcr") -> tuple[tuple[tuple[int, int], ...], int]:
     """(fan number, count) in table order after exclusions, and their total, for one reading."""
-    return _exclude(found_before_exclusions(ctx))
+    return _exclude(found_before_exclusions(ctx), table_id)
 
 
-def evaluate(ctx: WinContext) -> dict[str, int]:
-    """Fan id → count for one reading, after exclusions, without flowers. Chicken Hand when
-    nothing else counts."""
-    return {_BY_NUMBER[num].id: n for num, n in _evaluate(ctx)[0]}
+def evaluate(ctx: WinContext, table_id: str = "mcr") -> dict[str, int]:
+    """Fan id → count for one reading in fan table ``table_id``, after exclusions, without
+    flowers. Chicken Hand when nothing else counts."""
+    return {_BY_NUMBER[num].id: n for num, n in _evaluate(ctx, table_id)[0]}
 
 
 def score(situation: WinSituation, options: McrOptions | None = None) -> FanResult:
@@ -128,10 +148,14 @@ def score(situation: WinSituation, options: McrOptions | None = None) -> FanResu
 
     Returns a :class:`FanResult` with the fans in table order, each with the tiles it was
     counted on; ``total`` includes flowers, ``meets_minimum`` is ``total_without_flowers >= 8``.
+    ``options.fan_table`` chooses the fan table (:mod:`.tables`): the fans it has and their
+    points.
     A hand that is no winning shape gives ``is_win=False`` and ``error``. Raises
     :class:`McrInputError` (a ``ValueError``) for a malformed situation.
     """
     options = options or DEFAULT_OPTIONS
+    table_id = options.fan_table
+    points = _points(table_id)
     hand = prepare(situation)
     special, regular = readings(hand, options)
     best_ctx: WinContext | None = None
@@ -140,10 +164,10 @@ def score(situation: WinSituation, options: McrOptions | None = None) -> FanResu
     seven_pairs = False
     if special is not None:
         best_ctx = special
-        best, best_total = _evaluate(special)
+        best, best_total = _evaluate(special, table_id)
         seven_pairs = special.shape == "seven_pairs" and special.detail != "shifted"
     for ctx in regular:
-        found, total = _evaluate(ctx)
+        found, total = _evaluate(ctx, table_id)
         if total > best_total or (
             total == best_total
             and (seven_pairs or any(num in _TIE_BREAKERS for num, _ in found))
@@ -159,8 +183,8 @@ def score(situation: WinSituation, options: McrOptions | None = None) -> FanResu
         best = tuple(sorted(best + ((_FLOWERS.number, hand.flowers),)))
     items = []
     for num, n in best:  # table order
-        name_en, name_zh, points, on = _ITEM[num]
-        items.append(FanItem(name_en, name_zh, points, n, on(best_ctx)))
+        name_en, name_zh, on = _ITEM[num]
+        items.append(FanItem(name_en, name_zh, points[num], n, on(best_ctx)))
     total = best_total + hand.flowers
     return FanResult(
         fans=tuple(items), total=total, total_without_flowers=best_total,

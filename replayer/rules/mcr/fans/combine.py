@@ -16,7 +16,9 @@ Pungs, four of them: a four-pung fan; else the first three-pung fan (same trial 
 most one two-pung fan between the fourth pung and one of the three; else two-pung fans over
 all pairs. Three pungs: a three-pung fan, else all pairs. Two: the pair.
 
-Results are memoised on the sorted tiles of the sets.
+Results are memoised on the sorted tiles of the sets and the fan table: a table without a
+pattern fan (the 1998 table has no 连六, 三同刻, 三风刻: :mod:`.tables`) allocates the sets as
+if that pattern did not exist, so the sets are free for the fans the table has.
 """
 
 from __future__ import annotations
@@ -34,8 +36,26 @@ from .pungs import FOUR_PUNG_PATTERNS, THREE_PUNG_PATTERNS, TWO_PUNG_PATTERNS
 
 Found = tuple[tuple[str, tuple[tuple[int, ...], ...]], ...]
 
+_ALL_PATTERNS = {
+    "two_chow": TWO_CHOW_PATTERNS, "three_chow": THREE_CHOW_PATTERNS, "four_chow": FOUR_CHOW_PATTERNS,
+    "terminal_chow": TERMINAL_CHOW_PATTERNS, "two_pung": TWO_PUNG_PATTERNS,
+    "three_pung": THREE_PUNG_PATTERNS, "four_pung": FOUR_PUNG_PATTERNS,
+}
+
+
+@lru_cache(maxsize=None)
+def _patterns(kind: str, table: str) -> tuple:
+    """The patterns of ``kind`` that fan table ``table`` has, in the reference's order."""
+    if table == "mcr":
+        return _ALL_PATTERNS[kind]
+    from .tables import table as _table
+
+    absent = _table(table).absent
+    return tuple((fid, p) for fid, p in _ALL_PATTERNS[kind] if fid not in absent)
+
+
 _TRIPLES = ((0, 1, 2, 3), (0, 1, 3, 2), (0, 2, 3, 1), (1, 2, 3, 0))  # (three used, the free one)
-_TWO_CHOW_ORDER = tuple(fid for fid, _ in TWO_CHOW_PATTERNS)
+_TWO_CHOW_ORDER = tuple(fid for fid, _ in TWO_CHOW_PATTERNS)  # a table without one never finds it
 
 
 def _chow(t: int) -> tuple[int, ...]:
@@ -58,23 +78,23 @@ def _first(patterns, *args) -> str | None:
 
 
 @lru_cache(maxsize=None)
-def _two_chow_fan(a: int, b: int) -> str | None:
-    return _first(TWO_CHOW_PATTERNS, a, b)
+def _two_chow_fan(a: int, b: int, table: str = "mcr") -> str | None:
+    return _first(_patterns("two_chow", table), a, b)
 
 
 @lru_cache(maxsize=None)
-def _three_chow_fan(three: tuple[int, int, int]) -> str | None:
-    return _first(THREE_CHOW_PATTERNS, three)
+def _three_chow_fan(three: tuple[int, int, int], table: str = "mcr") -> str | None:
+    return _first(_patterns("three_chow", table), three)
 
 
 @lru_cache(maxsize=None)
-def _two_pung_fan(a: int, b: int) -> str | None:
-    return _first(TWO_PUNG_PATTERNS, a, b)
+def _two_pung_fan(a: int, b: int, table: str = "mcr") -> str | None:
+    return _first(_patterns("two_pung", table), a, b)
 
 
 @lru_cache(maxsize=None)
-def _three_pung_fan(three: tuple[int, int, int]) -> str | None:
-    return _first(THREE_PUNG_PATTERNS, three)
+def _three_pung_fan(three: tuple[int, int, int], table: str = "mcr") -> str | None:
+    return _first(_patterns("three_pung", table), three)
 
 
 def _limit_pairs(found: list[tuple[str, int, int]], limit: int) -> list[tuple[str, int, int]]:
@@ -91,25 +111,25 @@ def _limit_pairs(found: list[tuple[str, int, int]], limit: int) -> list[tuple[st
 
 
 @lru_cache(maxsize=1 << 14)
-def chow_fans(chows: tuple[int, ...], pair: int) -> Found:
+def chow_fans(chows: tuple[int, ...], pair: int, table: str = "mcr") -> Found:
     """Pattern fans of the chows (lowest tiles, sorted) of one reading; ``pair`` is the pair
-    tile (-1 if none), used by the terminal-chow hands."""
+    tile (-1 if none), used by the terminal-chow hands; ``table``: the fan table."""
     n = len(chows)
     if n < 2:
         return ()
     if n == 4:
-        fid = _first(TERMINAL_CHOW_PATTERNS, chows, pair)
+        fid = _first(_patterns("terminal_chow", table), chows, pair)
         if fid:
             return ((fid, tuple(_chow(t) for t in chows) + ((pair, pair),)),)
-        fid = _first(FOUR_CHOW_PATTERNS, chows)
+        fid = _first(_patterns("four_chow", table), chows)
         if fid:
             return ((fid, tuple(_chow(t) for t in chows)),)
         for i, j, k, free in _TRIPLES:
             three = (chows[i], chows[j], chows[k])
-            fid = _three_chow_fan(three)
+            fid = _three_chow_fan(three, table)
             if fid:
                 out = [(fid, tuple(_chow(t) for t in three))]
-                extra = [(_two_chow_fan(t, chows[free]), t) for t in three]
+                extra = [(_two_chow_fan(t, chows[free], table), t) for t in three]
                 for two in _TWO_CHOW_ORDER:
                     partner = next((t for f, t in extra if f == two), None)
                     if partner is not None:
@@ -119,13 +139,13 @@ def chow_fans(chows: tuple[int, ...], pair: int) -> Found:
         limit = 3
     else:
         if n == 3:
-            fid = _three_chow_fan(chows)
+            fid = _three_chow_fan(chows, table)
             if fid:
                 return ((fid, tuple(_chow(t) for t in chows)),)
         limit = 2 if n == 3 else 1
     found = []
     for a, b in combinations(range(n), 2):
-        fid = _two_chow_fan(chows[a], chows[b])
+        fid = _two_chow_fan(chows[a], chows[b], table)
         if fid:
             found.append((fid, a, b))
     if n == 4:
@@ -137,33 +157,33 @@ def chow_fans(chows: tuple[int, ...], pair: int) -> Found:
 
 
 @lru_cache(maxsize=1 << 14)
-def pung_fans(pungs: tuple[int, ...]) -> Found:
-    """Pattern fans of the pungs and kongs (tiles, sorted) of one reading."""
+def pung_fans(pungs: tuple[int, ...], table: str = "mcr") -> Found:
+    """Pattern fans of the pungs and kongs (tiles, sorted) of one reading in fan table ``table``."""
     n = len(pungs)
     if n < 2:
         return ()
     if n == 4:
-        fid = _first(FOUR_PUNG_PATTERNS, pungs)
+        fid = _first(_patterns("four_pung", table), pungs)
         if fid:
             return ((fid, tuple(_pung(t) for t in pungs)),)
         for i, j, k, free in _TRIPLES:
             three = (pungs[i], pungs[j], pungs[k])
-            fid = _three_pung_fan(three)
+            fid = _three_pung_fan(three, table)
             if fid:
                 out = [(fid, tuple(_pung(t) for t in three))]
                 for t in sorted((i, j, k)):
-                    two = _two_pung_fan(pungs[t], pungs[free])
+                    two = _two_pung_fan(pungs[t], pungs[free], table)
                     if two:
                         out.append((two, (_pung(pungs[t]), _pung(pungs[free]))))
                         break
                 return tuple(out)
     elif n == 3:
-        fid = _three_pung_fan(pungs)
+        fid = _three_pung_fan(pungs, table)
         if fid:
             return ((fid, tuple(_pung(t) for t in pungs)),)
     out = []
     for a, b in combinations(pungs, 2):
-        two = _two_pung_fan(a, b)
+        two = _two_pung_fan(a, b, table)
         if two:
             out.append((two, (_pung(a), _pung(b))))
     return tuple(out)

@@ -189,7 +189,7 @@ def _context(hand: Hand, options: McrOptions, shape: str, sets, pair: int, wait:
     return _new(WinContext, (
         shape, hand.facts, hand.counts, hand.win, tuple(sets), chows, pungs, pair,
         hand.melded_kongs, hand.concealed_kongs, concealed_pungs, hand.open_melds,
-        chow_fans(chows, pair) + pung_fans(pungs), wait, hand.self_drawn, hand.last_tile,
+        chow_fans(chows, pair, options.fan_table) + pung_fans(pungs, options.fan_table), wait, hand.self_drawn, hand.last_tile,
         hand.kong_win, hand.last_of_wall, hand.seat_wind, hand.prevalent_wind, hand.flowers,
         detail, knitted, options.concealed_and_melded_kong,
     ))
@@ -308,15 +308,25 @@ def concealed_shape(standing: tuple[int, ...], win: int) -> tuple:
     return ()
 
 
+@lru_cache(maxsize=None)
+def _has_shape(table_id: str, shape: str) -> bool:
+    from .tables import table
+
+    return shape in table(table_id).shapes
+
+
 def readings(hand: Hand, options: McrOptions) -> tuple[WinContext | None, list[WinContext]]:
     """The special reading (if any) and the regular readings of ``hand``, in the order the
     reference meets them. Regular readings are only produced when there is no special reading
     or the special reading is seven pairs (a regular reading may then score higher)."""
     special = None
     regular_detail = ""
+    knitted_straight = options.fan_table == "mcr" or _has_shape(options.fan_table, "knitted_straight")
     if not hand.melds:
         shape = concealed_shape(hand.standing, hand.win)
         kind = shape[0] if shape else ""
+        if kind == "knitted" and not knitted_straight:  # no 组合龙 in this fan table
+            kind = "nine_gates" if _is_nine_gates(hand) else ""
         if kind == "seven_pairs":
             special = _context(hand, options, "seven_pairs", (), -1, None, "shifted" if shape[1] else "")
         elif kind == "honors_knitted":
@@ -331,7 +341,7 @@ def readings(hand: Hand, options: McrOptions) -> tuple[WinContext | None, list[W
                 regular_detail = "nine_gates"
         elif kind == "nine_gates":
             regular_detail = "nine_gates"
-    elif len(hand.melds) == 1 and (seq := _knitted_straight_in(hand.standing)) is not None:
+    elif knitted_straight and len(hand.melds) == 1 and (seq := _knitted_straight_in(hand.standing)) is not None:
         special = _knitted(hand, options, seq)
     if special is not None and (special.shape != "seven_pairs" or special.detail == "shifted"):
         return special, []
