@@ -362,6 +362,43 @@ def presets() -> dict[str, tuple[str, dict[str, Any]]]:
     return out
 
 
+@dataclass(frozen=True)
+class PresetInfo:
+    """A preset as listed to users: ``name`` (the id used wherever a ruleset id is), ``base``
+    ruleset, ``options``, ``title`` (e.g. "吉安 Ji'an"), ``source`` (the spec section),
+    ``spec_confidence`` ("low" when the spec is provisional) and the TOML ``file``."""
+
+    name: str
+    base: str
+    options: dict[str, Any]
+    title: str = ""
+    source: str = ""
+    spec_confidence: str = ""
+    file: str = ""
+
+
+@lru_cache(maxsize=1)
+def preset_infos() -> tuple[PresetInfo, ...]:
+    """Every preset of :func:`presets` with its descriptive keys (``title``, ``source``,
+    ``spec_confidence``, all optional), in file then table order."""
+    import tomllib
+    from importlib import resources
+
+    folder = resources.files("replayer.rules") / "presets"
+    out = []
+    known = presets()
+    if not folder.is_dir():
+        return ()
+    for entry in sorted(folder.iterdir(), key=lambda e: e.name):
+        if not entry.name.endswith(".toml"):
+            continue
+        for name, table in tomllib.loads(entry.read_text(encoding="utf-8")).items():
+            base, options = known[name]
+            out.append(PresetInfo(name, base, options, str(table.get("title", "")), str(table.get("source", "")),
+                                  str(table.get("spec_confidence", "")), f"replayer/rules/presets/{entry.name}"))
+    return tuple(out)
+
+
 def known_rulesets() -> list[str]:
     """The ids of every ruleset package under ``replayer/rules/`` that defines ``RULESET``
     (sorted), importing them. For listings and for tools that run over every ruleset

@@ -10,10 +10,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Literal
 
 from eventlog import tiles as _tiles
 
-__all__ = ["succ", "JingKinds", "jing_kinds", "chongguan", "JingHolding", "jing_points"]
+__all__ = ["succ", "JingKinds", "NO_JING", "JingMode", "jing_kinds", "chongguan", "JingHolding", "jing_scores", "jing_points"]
 
 
 def succ(tile: str) -> str:
@@ -27,28 +28,55 @@ def succ(tile: str) -> str:
 
 @dataclass(frozen=True)
 class JingKinds:
-    """正精 ``primary`` (= the indicator) and 副精 ``secondary`` (= its successor), as codes and
-    dense indices."""
+    """The jing (wild) kinds of a hand and their points, highest first: Nanchang ``zheng_fu``
+    gives 正精 (the indicator, 2) and 副精 (its successor, 1); ``successor_only`` (赣州, 上饶's
+    宝) the successor alone at 1 point; ``none`` no kind at all (jiangxi_variants.md §1)."""
 
-    primary: str
-    secondary: str
+    tiles: tuple[str, ...]
+    values: tuple[int, ...]
 
     @property
-    def indices(self) -> tuple[int, int]:
-        return (_tiles.index(self.primary), _tiles.index(self.secondary))
+    def primary(self) -> str | None:
+        """正精 (the highest-valued kind), None without jing."""
+        return self.tiles[0] if self.tiles else None
+
+    @property
+    def secondary(self) -> str | None:
+        """副精, None when the family has a single kind (or none)."""
+        return self.tiles[1] if len(self.tiles) > 1 else None
+
+    @property
+    def indices(self) -> tuple[int, ...]:
+        """Dense indices of the jing kinds (0, 1 or 2 of them)."""
+        return tuple(_tiles.index(t) for t in self.tiles)
 
     def is_jing(self, tile: str) -> bool:
-        return tile in (self.primary, self.secondary)
+        return tile in self.tiles
 
     def value(self, tile: str) -> int:
-        """Jing points of one tile: 正精 2, 副精 1, anything else 0 (§9.1 step 1)."""
-        return 2 if tile == self.primary else 1 if tile == self.secondary else 0
+        """Jing points of one tile (§9.1 step 1): 正精 2, 副精 1 (successor_only: 1),
+        anything else 0."""
+        for t, v in zip(self.tiles, self.values):
+            if t == tile:
+                return v
+        return 0
 
 
-@lru_cache(maxsize=64)
-def jing_kinds(indicator: str) -> JingKinds:
-    """The jing of an indicator (§4.1): ``jing_kinds("W9")`` → 正精 W9, 副精 W1."""
-    return JingKinds(indicator, succ(indicator))
+NO_JING = JingKinds((), ())
+
+JingMode = Literal["zheng_fu", "successor_only", "none"]
+
+
+@lru_cache(maxsize=256)
+def jing_kinds(indicator: str | None, mode: JingMode = "zheng_fu") -> JingKinds:
+    """The jing of an indicator (§4.1; jiangxi_variants.md §1 ``jing_mode``):
+    ``jing_kinds("W9")`` → 正精 W9 (2), 副精 W1 (1); ``jing_kinds("W3", "successor_only")`` →
+    W4 (1) only; ``mode="none"`` or no indicator → no jing."""
+    if mode == "none" or indicator is None:
+        return NO_JING
+    if mode == "successor_only":
+        return JingKinds((succ(indicator),), (1,))
+    return JingKinds((indicator, succ(indicator)), (2, 1))
 
 
 def chongguan(n: int) -> int:
@@ -68,16 +96,23 @@ class JingHolding:
     counts_for_bawang: bool
 
 
-def jing_points(holdings: Sequence[JingHolding]) -> tuple[int, int, int, int]:
-    """The jing component (§9.1 steps 2–4) from four holdings: 冲关, then 霸王 (exactly one
-    player holding jing doubles their score), then each receives s_i from each other player:
-    net_i = 3·s_i − Σ_{j≠i} s_j. Zero-sum."""
+def jing_scores(holdings: Sequence[JingHolding]) -> tuple[int, ...]:
+    """s_i of §9.1 steps 2–3: 冲关 of each seat's points, then 霸王 (exactly one player holding
+    jing doubles their score). Each other player pays s_i to seat i."""
     if len(holdings) != 4:
         raise ValueError(f"four holdings expected, got {len(holdings)}")
     s = [chongguan(h.points) for h in holdings]
     holders = [i for i, h in enumerate(holdings) if h.points > 0 and h.counts_for_bawang]
     if len(holders) == 1:
         s[holders[0]] *= 2
+    return tuple(s)
+
+
+def jing_points(holdings: Sequence[JingHolding]) -> tuple[int, int, int, int]:
+    """The jing component (§9.1 steps 2–4) from four holdings: 冲关, then 霸王 (exactly one
+    player holding jing doubles their score), then each receives s_i from each other player:
+    net_i = 3·s_i − Σ_{j≠i} s_j. Zero-sum."""
+    s = jing_scores(holdings)
     total = sum(s)
     net = [4 * si - total for si in s]
     return (net[0], net[1], net[2], net[3])

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
-from replayer.rules.nanchang.jing import JingHolding, JingKinds, jing_kinds, jing_points
+from replayer.rules.nanchang.jing import JingHolding, JingKinds, JingMode, jing_kinds, jing_points, jing_scores
 from replayer.rules.nanchang.options import NanchangOptions
 
 if TYPE_CHECKING:
@@ -23,35 +23,42 @@ if TYPE_CHECKING:
 
 __all__ = [
     "MeldInfo", "PlayerTiles", "HandSituation", "Components", "COMPONENT_ORDER",
-    "win_multiplier", "win_component", "flat_component", "holdings", "nobody_holds_jing",
-    "settle_hand",
+    "CONDITION_FACTORS", "SHAPE_FACTORS", "condition_factor", "shape_factor",
+    "win_multiplier", "win_component", "flat_component", "early_show_component", "holdings",
+    "jing_component", "nobody_holds_jing", "settle_hand",
 ]
 
 Vec = tuple[int, int, int, int]
 ZERO: Vec = (0, 0, 0, 0)
-COMPONENT_ORDER = ("jing", "gangjing", "kong", "chaozhuang", "win", "penalty")
+COMPONENT_ORDER = ("jing", "gangjing", "kong", "chaozhuang", "early_show", "win", "penalty")
 
 
 @dataclass(frozen=True)
 class MeldInfo:
     """A declared set: ``kind`` chow/pung/kong, ``kong_kind`` concealed/melded/added for a
     kong, ``tiles`` (codes), ``from_seat`` the seat the claimed tile came from (None for a
-    concealed kong)."""
+    concealed kong), ``claimed`` the tile taken from that seat's discard (None when unknown
+    or concealed). Under ``flower_bao`` a pung may be three distinct flowers (a 宝 pung)."""
 
     kind: Literal["chow", "pung", "kong"]
     tiles: tuple[str, ...]
     kong_kind: Literal["concealed", "melded", "added"] | None = None
     from_seat: int | None = None
+    claimed: str | None = None
 
 
 @dataclass(frozen=True)
 class PlayerTiles:
     """One player at the end of the hand: ``concealed`` (without a winner's winning tile),
-    ``melds``, ``unclaimed_discards`` (their discards nobody took)."""
+    ``melds``, ``unclaimed_discards`` (their discards nobody took), ``flowers`` (tiles set
+    aside and replaced: the 发 under ``fa_as_flower``), ``early_show`` (six pairs laid down,
+    ``qidui_early_show``)."""
 
     concealed: tuple[str, ...] = ()
     melds: tuple[MeldInfo, ...] = ()
     unclaimed_discards: tuple[str, ...] = ()
+    flowers: tuple[str, ...] = ()
+    early_show: bool = False
 
 
 @dataclass(frozen=True)
@@ -63,9 +70,13 @@ class HandSituation:
     ``robbed_from`` (抢杠), ``kong_replacement`` (杠开), ``heavenly`` (天胡), ``earthly`` (地胡).
     ``chaozhuang``: the first four discards triggered 抄庄 (§9.4). Optional §11 inputs:
     ``lower_indicator`` (下精 indicator), ``dealt`` (each seat's dealt tiles, for 上下翻精 and
-    回头一笑), ``previous_indicator`` (the previous hand's indicator, for 回头一笑)."""
+    回头一笑), ``previous_indicator`` (the previous hand's indicator, for 回头一笑).
+    ``jing_mode``: the option of that name (None indicator: no jing). ``winners``: all the
+    winners of one discard in turn order from the discarder (``multiple_winners``; ``winner``
+    is the first of them, who is attributed the winning tile). ``last_tile``: the winning
+    tile is the last wall tile."""
 
-    indicator: str
+    indicator: str | None
     dealer: int
     players: tuple[PlayerTiles, PlayerTiles, PlayerTiles, PlayerTiles]
     outcome: Literal["win", "draw", "false_win"]
@@ -81,10 +92,19 @@ class HandSituation:
     lower_indicator: str | None = None
     dealt: tuple[tuple[str, ...], ...] | None = None
     previous_indicator: str | None = None
+    jing_mode: JingMode = "zheng_fu"
+    winners: tuple[int, ...] = ()
+    last_tile: bool = False
 
     @property
     def kinds(self) -> JingKinds:
-        return jing_kinds(self.indicator)
+        return jing_kinds(self.indicator, self.jing_mode)
+
+    @property
+    def all_winners(self) -> tuple[int, ...]:
+        if self.winners:
+            return self.winners
+        return (self.winner,) if self.outcome == "win" and self.winner is not None else ()
 
     @property
     def self_drawn(self) -> bool:
@@ -116,46 +136,75 @@ class Components:
 
 # --- win (§9.5) -------------------------------------------------------------------------
 
-_FACTORS = (
-    ("self_drawn", 2), ("kong_replacement", 2), ("robbed_kong", 2), ("jing_fishing", 2),
-    ("deguo", 2), ("deguo_in_deguo", 4), ("deguo_seven_pairs_bonus", 2),
-)
-SHAPE_FACTORS = {"standard": 1, "big_seven_pairs": 2, "seven_pairs": 2, "thirteen_rotten": 2,
-                 "seven_star_rotten": 4}
+#: Factor of each win condition (nanchang.md §9.5 b; jiangxi data README "Win value"): the
+#: one place they are defined (evaluation, explained scores and settlement read them here).
+#: ``None``: the factor is an option (see :func:`condition_factor`); 1: reported, no factor.
+CONDITION_FACTORS: dict[str, int | None] = {
+    "self_drawn": 2, "kong_replacement": 2, "robbed_kong": 2, "jing_fishing": 2,
+    "deguo": 2, "deguo_in_deguo": 4, "deguo_seven_pairs_bonus": 2,
+    "dasanyuan": None, "dasixi": None, "single_wait": None, "full_flush": None,
+    "half_flush": 1, "concealed_self_draw": 1, "small_self_draw": 1, "single_fly": 1, "last_tile": 1,
+    "capped": 1, "chi3_liability": 1,
+}
+#: Factor of each shape; ``None``: an option (:func:`shape_factor`).
+SHAPE_FACTORS: dict[str, int | None] = {
+    "standard": 1, "big_seven_pairs": None, "seven_pairs": 2, "luxury_seven_pairs": 2,
+    "thirteen_rotten": 2, "seven_star_rotten": 4, "thirteen_orphans": None,
+}
+_OPTION_FACTORS = {"dasanyuan": "dasanyuan_factor", "dasixi": "dasixi_factor", "single_wait": "dandiao_factor",
+                   "full_flush": "qingyise_factor", "big_seven_pairs": "daqidui_factor",
+                   "thirteen_orphans": "jiuyao_factor"}
 
 
-def win_multiplier(shape: str, conditions: Sequence[str], options: NanchangOptions) -> int:
-    """M of §9.5 (b): ``win_base`` × 2 per condition (self-drawn incl. 杠开/抢杠, 杠开, 精钓,
-    德国, 德国小七对 bonus; 德中德 ×4) × the shape factor (大七对/小七对/十三烂 ×2, 七星 ×4).
-    ``robbed_kong`` counts as the self-draw ×2 (A-7), twice with ``qianggang_extra_x2``."""
-    m = options.win_base * SHAPE_FACTORS[shape]
-    for name, f in _FACTORS:
-        if name in conditions:
-            m *= f
-    if "robbed_kong" in conditions and options.qianggang_extra_x2:
-        m *= 2
-    return m
+def condition_factor(name: str, options: NanchangOptions) -> int:
+    """The factor of win condition ``name`` under ``options`` (1 for a condition that is only
+    reported, or whose factor option is unset). ``robbed_kong`` is the self-draw ×2 (A-7),
+    ×4 with ``qianggang_extra_x2``."""
+    f = CONDITION_FACTORS.get(name, 1)
+    if f is None:
+        return getattr(options, _OPTION_FACTORS[name]) or 1
+    if name == "robbed_kong" and options.qianggang_extra_x2:
+        return 4
+    return f
+
+
+def shape_factor(shape: str, options: NanchangOptions) -> int:
+    """The factor of ``shape`` (大七对 ``daqidui_factor``, 九幺 ``jiuyao_factor``)."""
+    f = SHAPE_FACTORS[shape]
+    return (getattr(options, _OPTION_FACTORS[shape]) or 1) if f is None else f
+
+
+def win_multiplier(shape: str, conditions: Sequence[str], options: NanchangOptions, *,
+                   base: int | None = None, doublings: int = 0) -> int:
+    """M of §9.5 (b): ``base`` (default ``win_base``) × the shape factor × every condition's
+    factor (:data:`CONDITION_FACTORS`) × 2^``doublings`` (count-valued: 飞宝 / 发 flowers)."""
+    m = (options.win_base if base is None else base) * shape_factor(shape, options)
+    for name in conditions:
+        m *= condition_factor(name, options)
+    return m << doublings
 
 
 def win_component(m: int, *, winner: int, dealer: int, discarder: int | None, robbed_from: int | None,
-                  deguo: bool, options: NanchangOptions) -> Vec:
+                  deguo: bool, options: NanchangOptions, liable: int | None = None) -> Vec:
     """The win component of §9.5 (b): pay_p = M × F_p × G_p + B_p with F_p = 2 for the
-    discarder, G_p = 2 when the winner or p is the dealer, B_p = 5 for 德国/德中德 paid by
-    everyone on a self-draw (杠开, 抢杠) and by the discarder only on a discard (A-5: +5 after
-    the doubling). ``qianggang_payer = konger_pays_all``: the robbed player pays all three
-    shares."""
+    discarder, G_p = 2 when the winner or p is the dealer (1 for everyone with
+    ``dealer_doubling`` off: 通庄), B_p = 5 for 德国/德中德 paid by everyone on a self-draw
+    (杠开, 抢杠) and by the discarder only on a discard (A-5: +5 after the doubling).
+    ``qianggang_payer = konger_pays_all``: the robbed player pays all three shares;
+    ``liable`` (``chi3_liability``): that seat alone pays what all payers owed."""
     pays = [0, 0, 0, 0]
     for p in range(4):
         if p == winner:
             continue
         f = 2 if p == discarder else 1
-        g = 2 if dealer in (winner, p) else 1
+        g = 2 if options.dealer_doubling and dealer in (winner, p) else 1
         b = 5 if deguo and (discarder is None or p == discarder) else 0
         pays[p] = m * f * g + b
-    if robbed_from is not None and options.qianggang_payer == "konger_pays_all":
+    payer = robbed_from if robbed_from is not None and options.qianggang_payer == "konger_pays_all" else liable
+    if payer is not None:
         total = sum(pays)
         pays = [0, 0, 0, 0]
-        pays[robbed_from] = total
+        pays[payer] = total
     out = [-x for x in pays]
     out[winner] = sum(pays)
     return (out[0], out[1], out[2], out[3])
@@ -165,6 +214,22 @@ def flat_component(amount: int, winner: int) -> Vec:
     """天胡 / 地胡 (§9.5 a): each other player pays ``amount``."""
     out = [-amount] * 4
     out[winner] = 3 * amount
+    return (out[0], out[1], out[2], out[3])
+
+
+def early_show_component(sit: HandSituation, options: NanchangOptions) -> Vec:
+    """六对摊牌 (``qidui_early_show``, jiangxi_variants.md §5, §13.12): each seat that laid down
+    six pairs receives 1 from each other seat, 2 where the shower or the payer is the dealer
+    (with ``dealer_doubling``), whatever the outcome."""
+    out = [0, 0, 0, 0]
+    for s, p in enumerate(sit.players):
+        if not p.early_show:
+            continue
+        for o in range(4):
+            if o != s:
+                amount = 2 if options.dealer_doubling and sit.dealer in (s, o) else 1
+                out[o] -= amount
+                out[s] += amount
     return (out[0], out[1], out[2], out[3])
 
 
@@ -189,8 +254,55 @@ def _held_tiles(sit: HandSituation, seat: int, *, discards: bool) -> tuple[list[
     return tiles, kongs
 
 
-def _is_gangjing(m: MeldInfo, kinds: JingKinds) -> bool:
+def _is_gangjing(m: MeldInfo, kinds: JingKinds, options: NanchangOptions | None = None) -> bool:
+    """A kong of four jing (杠精, §9.2); an ordinary kong with ``jing_scoring`` off (§13.21)."""
+    if options is not None and not options.jing_scoring:
+        return False
     return m.kind == "kong" and len(set(m.tiles)) == 1 and kinds.is_jing(m.tiles[0])
+
+
+def _provider(sit: HandSituation, seat: int, points: int, kinds: JingKinds) -> int | None:
+    """``jing_provider_liability`` (jiangxi_variants.md §3.3, §13.6): the seat that discarded
+    ``seat``'s last claimed jing — the last meld (declaration order) whose claimed tile is a
+    jing, else its winning discard when that is a jing — when that tile took it to 冲关
+    (points − its value ≤ 4 < points); else None."""
+    if points < 5:
+        return None
+    found: tuple[str, int | None] | None = None
+    for m in reversed(sit.players[seat].melds):
+        if m.claimed is not None and kinds.is_jing(m.claimed):
+            found = (m.claimed, m.from_seat)
+            break
+    if found is None and sit.outcome == "win" and seat in sit.all_winners and sit.discarder is not None \
+            and sit.win_tile is not None and kinds.is_jing(sit.win_tile) and seat == sit.winner:
+        found = (sit.win_tile, sit.discarder)
+    if found is None or found[1] is None or found[1] == seat:
+        return None
+    return found[1] if points - kinds.value(found[0]) <= 4 else None
+
+
+def jing_component(sit: HandSituation, options: NanchangOptions) -> Vec:
+    """The jing bonus (§9.1): each other player pays s_i to seat i; zero with
+    ``jing_scoring`` off or without jing. With ``jing_provider_liability`` the discarder of the
+    jing that took seat i to 冲关 pays its 3·s_i alone."""
+    kinds = sit.kinds
+    if not options.jing_scoring or not kinds.tiles:
+        return ZERO
+    hs = holdings(sit, options)
+    if not options.jing_provider_liability:
+        return jing_points(hs)
+    s = jing_scores(hs)
+    out = [0, 0, 0, 0]
+    for i in range(4):
+        if not s[i]:
+            continue
+        payer = _provider(sit, i, hs[i].points, kinds)
+        for j in range(4):
+            if j != i and (payer is None or j == payer):
+                amount = s[i] if payer is None else 3 * s[i]
+                out[j] -= amount
+                out[i] += amount
+    return (out[0], out[1], out[2], out[3])
 
 
 def holdings(sit: HandSituation, options: NanchangOptions, kinds: JingKinds | None = None) -> tuple[JingHolding, ...]:
@@ -201,7 +313,7 @@ def holdings(sit: HandSituation, options: NanchangOptions, kinds: JingKinds | No
         tiles, kongs = _held_tiles(sit, seat, discards=options.count_discarded_jing)
         loose = sum(kinds.value(t) for t in tiles)
         in_kongs = sum(kinds.value(t) for m in kongs for t in m.tiles)
-        extra = 10 * sum(1 for m in kongs if _is_gangjing(m, kinds)) if options.gangjing_in_chongguan else 0
+        extra = 10 * sum(1 for m in kongs if _is_gangjing(m, kinds, options)) if options.gangjing_in_chongguan else 0
         n = loose + in_kongs + extra
         bawang = n > 0 and (loose > 0 or not options.bawang_excludes_kong_jing)
         out.append(JingHolding(n, bawang))
@@ -237,7 +349,7 @@ def _kong_parts(sit: HandSituation, options: NanchangOptions) -> tuple[Vec, Vec]
         for m in p.melds:
             if m.kind != "kong":
                 continue
-            if _is_gangjing(m, kinds):
+            if _is_gangjing(m, kinds, options):
                 if options.gangjing_in_chongguan:
                     continue
                 target, amount = gj, 10
@@ -275,21 +387,34 @@ def _offender_pays(offender: int, amount: int) -> Vec:
 # --- the whole hand -----------------------------------------------------------------------
 
 
-def settle_hand(sit: HandSituation, options: NanchangOptions, evaluation: WinEvaluation | None = None) -> Components:
-    """All components of a hand (§9.6). ``evaluation`` is required for a win (its
-    ``win`` vector is the win component). Raises ValueError for an inconsistent situation."""
+def settle_hand(sit: HandSituation, options: NanchangOptions, evaluation: WinEvaluation | None = None, *,
+                evaluations: Sequence[WinEvaluation] = ()) -> Components:
+    """All components of a hand (§9.6): jing, gangjing, kong, chaozhuang, early_show (with
+    ``qidui_early_show``), win, penalty (+ lower_jing / look_back with the §11 options).
+    ``evaluation`` is required for a win (its ``win`` vector is the win component);
+    ``evaluations``: one per winner of ``sit.winners`` when several seats win on one discard
+    (their win vectors are added). Raises ValueError for an inconsistent situation."""
     if sit.outcome == "win":
-        if evaluation is None or not evaluation.legal:
+        evs = tuple(evaluations) or ((evaluation,) if evaluation is not None else ())
+        if not evs or not all(e is not None and e.legal for e in evs):
             raise ValueError("a win is settled with a legal win evaluation")
-        win = evaluation.win
+        w = [0, 0, 0, 0]
+        for e in evs:
+            for i in range(4):
+                w[i] += e.win[i]
+        win: Vec = (w[0], w[1], w[2], w[3])
     else:
         win = ZERO
     gangjing, kong = _kong_parts(sit, options)
     parts: list[tuple[str, Vec]] = [
-        ("jing", jing_points(holdings(sit, options))),
+        ("jing", jing_component(sit, options)),
         ("gangjing", gangjing),
         ("kong", kong),
         ("chaozhuang", _dealer_pays(sit.dealer, 5) if sit.chaozhuang else ZERO),
+    ]
+    if options.qidui_early_show:
+        parts.append(("early_show", early_show_component(sit, options)))
+    parts += [
         ("win", win),
         ("penalty", _penalty(sit, options)),
     ]

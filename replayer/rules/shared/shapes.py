@@ -19,6 +19,7 @@ __all__ = [
     "knitted_straight_in",
     "honors_and_knitted",
     "seven_pairs_fill",
+    "thirteen_orphans_fill",
     "ROTTEN_RANK_SETS",
     "rotten_fill",
 ]
@@ -102,6 +103,26 @@ def seven_pairs_fill(counts: tuple[int, ...], wildcards: int = 0) -> tuple[int, 
     stand = list(odd)
     for k in range(spare // 2):
         stand += [absent[k], absent[k]]
+    return tuple(sorted(stand))
+
+
+def thirteen_orphans_fill(counts: tuple[int, ...], wildcards: int = 0) -> tuple[int, ...] | None:
+    """十三幺 / 九幺 (one of each terminal and honor plus one duplicate) from the real tiles
+    ``counts`` and ``wildcards`` wild tiles, 14 in all (Shangrao 九幺,
+    shared/rules/jiangxi_variants.md §11, §13.20). Returns the tiles the wildcards stand for
+    (ascending; the missing kinds, then — when no real tile is doubled — a second copy of the
+    first orphan), or None."""
+    if sum(counts) + wildcards != 14:
+        return None
+    if any(counts[t] for t in range(34) if t not in THIRTEEN_ORPHANS):
+        return None
+    doubled = [t for t in THIRTEEN_ORPHANS if counts[t] >= 2]
+    if len(doubled) > 1 or any(counts[t] > 2 for t in THIRTEEN_ORPHANS):
+        return None
+    missing = [t for t in THIRTEEN_ORPHANS if counts[t] == 0]
+    stand = missing + ([] if doubled else [missing[0] if missing else THIRTEEN_ORPHANS[0]])
+    if len(stand) != wildcards:
+        return None
     return tuple(sorted(stand))
 
 
