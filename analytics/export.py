@@ -50,6 +50,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
+from eventlog.errors import PaipuError
 from analytics.facts import GameFacts, game_facts
 from analytics.schema import SCHEMA_ID, TABLES, Table
 from eventlog.events import StoredEvent
@@ -88,7 +89,7 @@ _WRITE_OPTIONS: dict[str, Any] = {
 }
 
 
-class ExportError(Exception):
+class ExportError(PaipuError):
     """The export cannot go on (no manifest, a log older than the export …)."""
 
 
@@ -103,6 +104,9 @@ class DamagedExport(ExportError):
 
     ``path``: the file; ``reason``: missing / size / checksum / unreadable;
     ``command``: what rebuilds it."""
+
+    grpc_code = "DATA_LOSS"
+    fields = ("path", "reason", "command")
 
     def __init__(self, path: Path, reason: str, command: str) -> None:
         super().__init__(f"{path}: {reason}; rebuild it with `{command}`")

@@ -61,9 +61,16 @@ def _dump_json(obj: dict[str, Any]) -> str:
     return json.dumps(obj, ensure_ascii=False, separators=(",", ":")) if obj else ""
 
 
+#: Deepest nesting of arrays and objects accepted in a JSON text field.
+MAX_JSON_DEPTH = 64
+
+
 def _load_json(text: str, field: str) -> dict[str, Any]:
     if not text:
         return {}
+    depth = json_depth(text) if text.count("[") + text.count("{") > MAX_JSON_DEPTH else 0
+    if depth > MAX_JSON_DEPTH:
+        raise EventError(f"{field}: nested {depth} levels deep; at most {MAX_JSON_DEPTH} are allowed", field)
     try:
         obj = json.loads(text)
     except json.JSONDecodeError as e:
@@ -71,6 +78,29 @@ def _load_json(text: str, field: str) -> dict[str, Any]:
     if not isinstance(obj, dict):
         raise EventError(f"{field}: must be a JSON object", field)
     return obj
+
+
+def json_depth(text: str) -> int:
+    """The deepest nesting of ``[``/``{`` in the JSON text ``text`` (brackets inside strings
+    not counted), found without parsing: a hostile text cannot exhaust the parser's stack."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in "]}":
+            depth -= 1
+    return deepest
 
 
 # ----------------------------------------------------------------------------- enums

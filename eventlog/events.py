@@ -36,6 +36,7 @@ from pydantic import (
     model_validator,
 )
 
+from eventlog.errors import InvalidArgument
 from eventlog import tiles as _tiles
 
 SCHEMA_VERSION = 1
@@ -308,12 +309,8 @@ PAYLOAD_TYPES: dict[str, type[Payload]] = {
 EVENT_TYPES: tuple[str, ...] = tuple(PAYLOAD_TYPES)
 
 
-class EventError(ValueError):
+class EventError(InvalidArgument):
     """A malformed event. ``field`` names the offending field (dotted path)."""
-
-    def __init__(self, message: str, field: str = "") -> None:
-        super().__init__(message)
-        self.field = field
 
 
 def parse_payload(type_: str, payload: dict[str, Any] | Payload) -> Payload:

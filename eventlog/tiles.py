@@ -21,6 +21,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from eventlog.errors import InvalidArgument
+
 __all__ = [
     "TileError",
     "ALL_TILES",
@@ -54,7 +56,7 @@ __all__ = [
 ]
 
 
-class TileError(ValueError):
+class TileError(InvalidArgument):
     """A tile code, mpsz group or Unicode character that is not a tile."""
 
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from eventlog.errors import InvalidArgument, PaipuError
+
 Mode = Literal["audit", "strict"]
 MODES: tuple[str, ...] = ("audit", "strict")
 
@@ -38,13 +40,18 @@ class Finding:
         return f"event {self.seq}{who}: [{self.rule_id}] {self.message} ({self.source})"
 
 
-class ReplayError(Exception):
-    """Raised in strict mode at the first rule breach; ``finding`` says which."""
+class ReplayError(PaipuError):
+    """Raised in strict mode at the first rule breach; ``finding`` says which (its ``seq``
+    and ``rule_id`` are the error's fields)."""
+
+    fields = ("seq", "rule_id")
 
     def __init__(self, finding: Finding) -> None:
         super().__init__(str(finding))
         self.finding = finding
+        self.seq = finding.seq
+        self.rule_id = finding.rule_id
 
 
-class RulesetError(ValueError):
+class RulesetError(InvalidArgument):
     """A ruleset id or ruleset options that cannot be used (unknown id, bad option value)."""

@@ -13,15 +13,17 @@ server unchanged::
         for ev in log.read_game("g1"):
             ...
 
-Errors: the server's status is turned back into the store's exception —
+Errors: the server's status is turned back into the exception the server raised, rebuilt
+from the status details (services/status.py), never from the message text —
 WrongExpectedVersion (with ``.current``), StreamAlreadyExists, GameNotFound,
 IdempotencyConflict, CorruptEvent, EventError (``.field``: ``events[i].payload.seat``) or
-ValueError for a bad argument; anything else (server down: UNAVAILABLE, deadline, …)
+another ValueError for a bad argument; anything else (server down: UNAVAILABLE, deadline, …)
 raises :class:`RemoteError` (a StoreError) carrying the gRPC code.
 """
 
 from __future__ import annotations
 
+import json
 import threading
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -33,25 +35,23 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_status import rpc_status
 
 from eventlog.convert import from_proto, to_proto
-from eventlog.events import EventError, NewEvent, StoredEvent
+from eventlog.errors import InvalidArgument, PaipuError
+from eventlog.events import NewEvent, StoredEvent
 from eventlog.store.base import (
     ANY,
     NO_STREAM,
     AppendResult,
     CaughtUp,
-    CorruptEvent,
     ExpectedVersion,
     GameInfo,
     GameNotFound,
-    IdempotencyConflict,
     StoreError,
-    StreamAlreadyExists,
-    WrongExpectedVersion,
 )
 from paipu.v1 import event_log_service_pb2 as pb
 from paipu.v1 import event_log_service_pb2_grpc as pb_grpc
 from paipu.v1 import ingest_service_pb2, ingest_service_pb2_grpc
 from paipu.v1 import replay_service_pb2, replay_service_pb2_grpc
+from services.status import ERROR_DOMAIN
 
 if TYPE_CHECKING:
     from eventlog.ingest.load import IngestReport
@@ -75,49 +75,48 @@ class RemoteError(StoreError):
         self.details = details
 
 
-def _details(err: grpc.RpcError) -> tuple[dict[str, str], error_details_pb2.BadRequest | None]:
-    """ErrorInfo metadata and BadRequest from the rich status of ``err`` (empty if none)."""
-    info: dict[str, str] = {}
+def _details(err: grpc.RpcError) -> tuple[error_details_pb2.ErrorInfo | None, error_details_pb2.BadRequest | None]:
+    """ErrorInfo and BadRequest from the rich status of ``err`` (None when absent)."""
+    info: error_details_pb2.ErrorInfo | None = None
     bad: error_details_pb2.BadRequest | None = None
     status = rpc_status.from_call(err)  # type: ignore[arg-type]
     if status is not None:
         for any_ in status.details:
             if any_.Is(error_details_pb2.ErrorInfo.DESCRIPTOR):
-                ei = error_details_pb2.ErrorInfo()
-                any_.Unpack(ei)
-                info.update(ei.metadata)
+                info = error_details_pb2.ErrorInfo()
+                any_.Unpack(info)
             elif any_.Is(error_details_pb2.BadRequest.DESCRIPTOR):
                 bad = error_details_pb2.BadRequest()
                 any_.Unpack(bad)
     return info, bad
 
 
-def _expected_from(text: str) -> ExpectedVersion:
-    return text if text in (ANY, NO_STREAM) else int(text)
+#: Codes that report the server's own state, not the request: raised as RemoteError.
+_SERVER_SIDE = (grpc.StatusCode.INTERNAL, grpc.StatusCode.UNAVAILABLE)
 
 
 def error_from_rpc(err: grpc.RpcError) -> Exception:
-    """The store exception an EventLogService error stands for (see module doc)."""
+    """The exception an error of a paipu service stands for: the same
+    :class:`~eventlog.errors.PaipuError` class the server raised (named by
+    ``ErrorInfo.reason``), with the same fields (``ErrorInfo.metadata["fields"]``) and
+    message; a ValueError (:class:`~eventlog.errors.InvalidArgument`, ``field`` from the
+    BadRequest) for another INVALID_ARGUMENT; else — a server-side failure (INTERNAL), a server
+    shutting down or unreachable (UNAVAILABLE), a deadline — :class:`RemoteError` carrying the code."""
     code = err.code()  # type: ignore[attr-defined]
     message = err.details() or ""  # type: ignore[attr-defined]
     info, bad = _details(err)
-    if code in (grpc.StatusCode.ABORTED, grpc.StatusCode.ALREADY_EXISTS) and "current_version" in info:
-        cls = StreamAlreadyExists if code == grpc.StatusCode.ALREADY_EXISTS else WrongExpectedVersion
-        return cls(info["game_id"], _expected_from(info["expected_version"]), int(info["current_version"]))
-    if code == grpc.StatusCode.NOT_FOUND and "game_id" in info:
-        return GameNotFound(info["game_id"])
-    if code == grpc.StatusCode.FAILED_PRECONDITION and "event_id" in info:
-        prefix = f"game {info['game_id']!r}: event {info['event_id']}: "
-        return IdempotencyConflict(info["game_id"], info["event_id"], message.removeprefix(prefix))
-    if code == grpc.StatusCode.DATA_LOSS and "seq" in info:
-        prefix = f"game {info['game_id']!r} seq {info['seq']} (position {info['position']}): "
-        seq, position = (int(v) if v.lstrip("-").isdigit() else v for v in (info["seq"], info["position"]))
-        return CorruptEvent(info["game_id"], seq, position, message.removeprefix(prefix))
+    if info is not None and info.domain == ERROR_DOMAIN and code not in _SERVER_SIDE:
+        cls = PaipuError.lookup(info.reason)
+        if cls is not None:
+            try:
+                fields = json.loads(info.metadata.get("fields", "{}"))
+            except ValueError:
+                fields = None
+            if isinstance(fields, dict):
+                return cls.rebuild(message, fields)
     if code == grpc.StatusCode.INVALID_ARGUMENT:
         field = bad.field_violations[0].field if bad is not None and bad.field_violations else ""
-        if field.startswith("events"):
-            return EventError(message, field)
-        return ValueError(message)
+        return InvalidArgument(message, field)
     return RemoteError(code, message)
 
 

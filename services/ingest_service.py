@@ -32,10 +32,10 @@ import grpc
 from eventlog.ingest import known_formats, sniff
 from eventlog.ingest.base import ParseIssue, UnknownFormatError
 from eventlog.ingest.load import ingest_files
-from services.server import Access, BadArgument, abort
-from eventlog.store.base import EventStore, StoreError
+from eventlog.store.base import EventStore
 from paipu.v1 import ingest_service_pb2 as pb
 from paipu.v1 import ingest_service_pb2_grpc as pb_grpc
+from services.status import BadArgument
 
 __all__ = ["SERVICE_NAME", "IngestServicer", "spool_name"]
 
@@ -56,47 +56,40 @@ def spool_name(file_name: str) -> str:
 
 class IngestServicer(pb_grpc.IngestServiceServicer):
     """``paipu.v1.IngestService`` over ``store`` (thread-safe; shared with the other
-    services). ``access`` is the server's token check (:class:`services.server.Access`;
-    default: open). ``spool_dir``: where the temporary upload directories go (default: the
-    system temporary directory)."""
+    services; access control and error statuses are the server's interceptors).
+    ``spool_dir``: where the temporary upload directories go (default: the system
+    temporary directory)."""
 
-    def __init__(
-        self, store: EventStore, *, access: Access | None = None, spool_dir: str | Path | None = None
-    ) -> None:
+    def __init__(self, store: EventStore, *, spool_dir: str | Path | None = None) -> None:
         self._store = store
-        self._access = access if access is not None else Access(None)
         self._spool_dir = None if spool_dir is None else str(spool_dir)
 
     def IngestLog(
         self, request_iterator: Iterator[pb.IngestLogRequest], context: grpc.ServicerContext
     ) -> pb.IngestLogResponse:
-        self._access.require(context, "recorder", "ingest")
-        try:
-            header = self._header(request_iterator)
-            name = spool_name(header.file_name)
-            fmt = header.format if header.HasField("format") else None
-            if fmt is not None and fmt not in known_formats():
-                raise BadArgument(
-                    f"unknown format {fmt!r}; known formats: {', '.join(known_formats())}",
-                    "header.format",
-                )
-            with tempfile.TemporaryDirectory(prefix="paipu-ingest-", dir=self._spool_dir) as tmp:
-                path = Path(tmp) / name
-                size = self._spool(request_iterator, path)
-                if fmt is None:
-                    try:
-                        fmt = sniff(path)
-                    except UnknownFormatError:
-                        raise BadArgument(
-                            f"{header.file_name}: format not recognised; known formats: "
-                            f"{', '.join(known_formats())} (name one in header.format)",
-                            "header.format",
-                        ) from None
-                report = ingest_files(self._store, [path], format=fmt)
-                spooled = str(path)
-                issues = [_issue(i, header.file_name, spooled) for i in report.errors]
-        except (StoreError, ValueError, OSError) as e:
-            abort(context, e)
+        header = self._header(request_iterator)
+        name = spool_name(header.file_name)
+        fmt = header.format if header.HasField("format") else None
+        if fmt is not None and fmt not in known_formats():
+            raise BadArgument(
+                f"unknown format {fmt!r}; known formats: {', '.join(known_formats())}",
+                "header.format",
+            )
+        with tempfile.TemporaryDirectory(prefix="paipu-ingest-", dir=self._spool_dir) as tmp:
+            path = Path(tmp) / name
+            size = self._spool(request_iterator, path)
+            if fmt is None:
+                try:
+                    fmt = sniff(path)
+                except UnknownFormatError:
+                    raise BadArgument(
+                        f"{header.file_name}: format not recognised; known formats: "
+                        f"{', '.join(known_formats())} (name one in header.format)",
+                        "header.format",
+                    ) from None
+            report = ingest_files(self._store, [path], format=fmt)
+            spooled = str(path)
+            issues = [_issue(i, header.file_name, spooled) for i in report.errors]
         return pb.IngestLogResponse(
             format=fmt,
             stored_game_ids=report.stored,

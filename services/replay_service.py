@@ -30,8 +30,7 @@ import grpc
 
 from eventlog.convert import to_proto
 from eventlog.events import StoredEvent
-from services.server import Access, BadArgument, abort
-from eventlog.store.base import EventStore, GameNotFound, StoreError
+from eventlog.store.base import EventStore, GameNotFound
 from eventlog.verify import ChainReport, verify_game
 from replayer.audit import GameAudit, WinAudit, audit_game
 from replayer.findings import Finding
@@ -41,6 +40,7 @@ from replayer.state import DeclaredMeld, ReportedScore, SeatState, TableState
 from paipu.v1 import events_pb2
 from paipu.v1 import replay_service_pb2 as pb
 from paipu.v1 import replay_service_pb2_grpc as pb_grpc
+from services.status import BadArgument
 
 __all__ = [
     "SERVICE_NAME",
@@ -245,11 +245,10 @@ def verify_message(chain: ChainReport, audit: GameAudit | None) -> pb.VerifyResp
 # ----------------------------------------------------------------------------- service
 class ReplayServicer(pb_grpc.ReplayServiceServicer):
     """``paipu.v1.ReplayService`` over ``store`` (thread-safe; shared with the other
-    services). ``access`` is the server's token check (default: open)."""
+    services; access control and error statuses are the server's interceptors)."""
 
-    def __init__(self, store: EventStore, *, access: Access | None = None) -> None:
+    def __init__(self, store: EventStore) -> None:
         self._store = store
-        self._access = access if access is not None else Access(None)
         self._snapshots = SnapshotCache()  # this servicer's own, locked: gRPC threads share it
 
     def _events(self, game_id: str) -> list[StoredEvent]:
@@ -278,44 +277,32 @@ class ReplayServicer(pb_grpc.ReplayServiceServicer):
         return state_at(events, seq - 1, mode="audit", cache=self._snapshots) if seq > 0 else TableState()
 
     def GetState(self, request: pb.GetStateRequest, context: grpc.ServicerContext) -> pb.GetStateResponse:
-        self._access.require(context, "viewer", "read")
-        try:
-            seat = self._seat(request)
-            events = self._events(request.game_id)
-            self._check_seq(request.game_id, events, request.seq, "seq")
-            event = events[request.seq]
-            state, findings = apply(self._before(events, request.seq), event, None, "audit")
-            return pb.GetStateResponse(state=table_state_message(state, event, findings, seat=seat))
-        except (StoreError, ValueError) as e:
-            abort(context, e)
+        seat = self._seat(request)
+        events = self._events(request.game_id)
+        self._check_seq(request.game_id, events, request.seq, "seq")
+        event = events[request.seq]
+        state, findings = apply(self._before(events, request.seq), event, None, "audit")
+        return pb.GetStateResponse(state=table_state_message(state, event, findings, seat=seat))
 
     def StepThrough(
         self, request: pb.StepThroughRequest, context: grpc.ServicerContext
     ) -> Iterator[pb.StepThroughResponse]:
-        self._access.require(context, "viewer", "read")
-        try:
-            seat = self._seat(request)
-            events = self._events(request.game_id)
-            first = request.from_seq
-            self._check_seq(request.game_id, events, first, "from_seq")
-            last = request.to_seq if request.HasField("to_seq") else len(events) - 1
-            self._check_seq(request.game_id, events, last, "to_seq")
-            if last < first:
-                raise BadArgument(f"to_seq {last} is before from_seq {first}", "to_seq")
-            state = self._before(events, first)
-            for event in events[first : last + 1]:
-                state, findings = apply(state, event, None, "audit")
-                if not context.is_active():
-                    return
-                yield pb.StepThroughResponse(state=table_state_message(state, event, findings, seat=seat))
-        except (StoreError, ValueError) as e:
-            abort(context, e)
+        seat = self._seat(request)
+        events = self._events(request.game_id)
+        first = request.from_seq
+        self._check_seq(request.game_id, events, first, "from_seq")
+        last = request.to_seq if request.HasField("to_seq") else len(events) - 1
+        self._check_seq(request.game_id, events, last, "to_seq")
+        if last < first:
+            raise BadArgument(f"to_seq {last} is before from_seq {first}", "to_seq")
+        state = self._before(events, first)
+        for event in events[first : last + 1]:
+            state, findings = apply(state, event, None, "audit")
+            if not context.is_active():
+                return
+            yield pb.StepThroughResponse(state=table_state_message(state, event, findings, seat=seat))
 
     def Verify(self, request: pb.VerifyRequest, context: grpc.ServicerContext) -> pb.VerifyResponse:
-        self._access.require(context, "viewer", "read")
-        try:
-            chain = verify_game(self._store, request.game_id)
-            audit = audit_game(self._store.read_game(request.game_id)) if chain.ok else None
-            return verify_message(chain, audit)
-        except (StoreError, ValueError) as e:
-            abort(context, e)
+        chain = verify_game(self._store, request.game_id)
+        audit = audit_game(self._store.read_game(request.game_id)) if chain.ok else None
+        return verify_message(chain, audit)

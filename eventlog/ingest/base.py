@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol, runtime_checkable
 
+from eventlog.errors import InvalidArgument
 from eventlog.events import NewEvent
 
 __all__ = [
@@ -82,12 +83,12 @@ class ParseIssue:
         return f"{where}: {self.reason}{game}"
 
 
-class IngestError(ValueError):
+class IngestError(InvalidArgument):
     """Raised inside an importer for a malformed game; the importer turns it into a
     :class:`ParseIssue` at the current location and goes on with the next game."""
 
 
-class UnknownFormatError(ValueError):
+class UnknownFormatError(InvalidArgument):
     """A format name that is not registered, or a file no importer recognises."""
 
 

@@ -59,6 +59,7 @@ from typing import Any, Literal, Union
 from pydantic import ValidationError
 from pydantic_core import to_jsonable_python
 
+from eventlog.errors import InvalidArgument, PaipuError
 from eventlog.events import (
     GENESIS_HASH,
     EventError,
@@ -175,8 +176,10 @@ class StreamHead:
 # --------------------------------------------------------------------------- errors
 
 
-class StoreError(Exception):
-    """Base of every event-store error."""
+class StoreError(PaipuError):
+    """Base of every event-store error (gRPC INTERNAL unless a subclass says otherwise)."""
+
+    grpc_code = "INTERNAL"
 
     def __reduce__(self):  # keep the attributes across pickling (processes, executors)
         return (_rebuild_error, (type(self), self.args, self.__dict__))
@@ -195,6 +198,10 @@ class WrongExpectedVersion(StoreError):
     ``expected`` is what the caller passed (normalised: ``"any"``, ``"no_stream"`` or an
     int), ``current`` the stream's version at the time (-1: no stream)."""
 
+    grpc_code = "ABORTED"
+    fields = ("game_id", "expected", "current")
+    wire_names = {"expected": "expected_version", "current": "current_version"}
+
     def __init__(self, game_id: str, expected: ExpectedVersion, current: int) -> None:
         shown = "no stream" if expected == NO_STREAM else f"version {expected}"
         now = "does not exist" if current < 0 else f"is at version {current}"
@@ -207,10 +214,15 @@ class WrongExpectedVersion(StoreError):
 class StreamAlreadyExists(WrongExpectedVersion):
     """The append expected :data:`NO_STREAM` but the stream exists."""
 
+    grpc_code = "ALREADY_EXISTS"
+
 
 class IdempotencyConflict(StoreError):
     """A batch partly overlaps stored events, or reuses an event id with other content,
     in another order or in another game. ``event_id`` names the first offending id."""
+
+    grpc_code = "FAILED_PRECONDITION"
+    fields = ("game_id", "event_id", "reason")
 
     def __init__(self, game_id: str, event_id: str, reason: str) -> None:
         super().__init__(f"game {game_id!r}: event {event_id}: {reason}")
@@ -220,6 +232,9 @@ class IdempotencyConflict(StoreError):
 
 
 class GameNotFound(StoreError):
+    grpc_code = "NOT_FOUND"
+    fields = ("game_id",)
+
     def __init__(self, game_id: str) -> None:
         super().__init__(f"no such game: {game_id!r}")
         self.game_id = game_id
@@ -227,6 +242,9 @@ class GameNotFound(StoreError):
 
 class CorruptEvent(StoreError):
     """A stored row does not match its own hash or no longer parses; never served."""
+
+    grpc_code = "DATA_LOSS"
+    fields = ("game_id", "seq", "position", "reason")
 
     def __init__(self, game_id: Any, seq: Any, position: Any, reason: str) -> None:
         super().__init__(f"game {game_id!r} seq {seq} (position {position}): {reason}")
@@ -238,6 +256,8 @@ class CorruptEvent(StoreError):
 
 class StoreClosed(StoreError):
     """The store was closed."""
+
+    grpc_code = "UNAVAILABLE"
 
 
 # --------------------------------------------------------------------------- helpers
@@ -261,8 +281,9 @@ def normalize_expected(expected: Any) -> ExpectedVersion:
             return NO_STREAM
         if expected >= 0:
             return expected
-    raise ValueError(
-        f"expected_version must be {ANY!r}, {NO_STREAM!r} or a version >= -1, got {expected!r}"
+    raise InvalidArgument(
+        f"expected_version must be {ANY!r}, {NO_STREAM!r} or a version >= -1, got {expected!r}",
+        "expected_version",
     )
 
 
@@ -274,11 +295,11 @@ def _check_game_id(game_id: Any) -> str:
     """A game id is 1..200 printable characters without outer spaces (no tabs, newlines or
     other control characters: ids appear in file names, URLs and one-line messages)."""
     if not isinstance(game_id, str) or not game_id or game_id != game_id.strip():
-        raise ValueError(f"game_id must be a non-empty string without outer spaces, got {game_id!r}")
+        raise InvalidArgument(f"game_id must be a non-empty string without outer spaces, got {game_id!r}", "game_id")
     if len(game_id) > MAX_GAME_ID:
-        raise ValueError(f"game_id is {len(game_id)} characters long; at most {MAX_GAME_ID} are allowed")
+        raise InvalidArgument(f"game_id is {len(game_id)} characters long; at most {MAX_GAME_ID} are allowed", "game_id")
     if not game_id.isprintable():
-        raise ValueError(f"game_id must not contain control characters (tab, newline …), got {game_id!r}")
+        raise InvalidArgument(f"game_id must not contain control characters (tab, newline …), got {game_id!r}", "game_id")
     return game_id
 
 
@@ -286,7 +307,7 @@ def _check_limit(limit: Any) -> int | None:
     if limit is None:
         return None
     if isinstance(limit, bool) or not isinstance(limit, int) or limit < 0:
-        raise ValueError(f"limit must be None or an int >= 0, got {limit!r}")
+        raise InvalidArgument(f"limit must be None or an int >= 0, got {limit!r}", "limit")
     return limit
 
 
@@ -439,16 +460,16 @@ class Batch:
         _check_game_id(game_id)
         expected = normalize_expected(expected_version)
         if isinstance(events, (NewEvent, StoredEvent)) or not isinstance(events, Sequence):
-            raise ValueError("events must be a sequence of NewEvent")
+            raise InvalidArgument("events must be a sequence of NewEvent", "events")
         if not events:
-            raise ValueError("an append needs at least one event")
+            raise InvalidArgument("an append needs at least one event", "events")
         encoded = []
         seen: set[str] = set()
         for i, ev in enumerate(events):
             if not isinstance(ev, (NewEvent, StoredEvent)):
-                raise ValueError(f"events[{i}] is a {type(ev).__name__}, not a NewEvent")
+                raise InvalidArgument(f"events[{i}] is a {type(ev).__name__}, not a NewEvent", f"events[{i}]")
             if ev.event_id in seen:
-                raise ValueError(f"events[{i}]: event_id {ev.event_id} appears twice in the batch")
+                raise InvalidArgument(f"events[{i}]: event_id {ev.event_id} appears twice in the batch", f"events[{i}]")
             seen.add(ev.event_id)
             payload = ev.payload_json()
             metadata = to_jsonable_python(ev.metadata)
@@ -630,9 +651,9 @@ class EventStore(ABC):
         _check_game_id(game_id)
         limit = _check_limit(limit)
         if isinstance(from_seq, bool) or not isinstance(from_seq, int) or from_seq < -1:
-            raise ValueError(f"from_seq must be an int >= 0 (or -1 backward), got {from_seq!r}")
+            raise InvalidArgument(f"from_seq must be an int >= 0 (or -1 backward), got {from_seq!r}", "from_seq")
         if from_seq == -1 and not backward:
-            raise ValueError("from_seq=-1 (the end) is only meaningful with backward=True")
+            raise InvalidArgument("from_seq=-1 (the end) is only meaningful with backward=True", "from_seq")
         self._check_open()
         head = self._stream_head(game_id)
         if head is None:
@@ -654,9 +675,9 @@ class EventStore(ABC):
         backward down to 1 (``from_position=-1``: from the head). At most ``limit``."""
         limit = _check_limit(limit)
         if isinstance(from_position, bool) or not isinstance(from_position, int) or from_position < -1:
-            raise ValueError(f"from_position must be an int >= 0 (or -1 backward), got {from_position!r}")
+            raise InvalidArgument(f"from_position must be an int >= 0 (or -1 backward), got {from_position!r}", "from_position")
         if from_position == -1 and not backward:
-            raise ValueError("from_position=-1 (the head) is only meaningful with backward=True")
+            raise InvalidArgument("from_position=-1 (the head) is only meaningful with backward=True", "from_position")
         self._check_open()
         if from_position == -1:
             start = self._head_position()
@@ -706,9 +727,9 @@ class EventStore(ABC):
         ``poll_interval`` seconds while idle). Without ``stop`` it runs until the
         consumer stops iterating."""
         if isinstance(from_position, bool) or not isinstance(from_position, int) or from_position < 0:
-            raise ValueError(f"from_position must be an int >= 0, got {from_position!r}")
+            raise InvalidArgument(f"from_position must be an int >= 0, got {from_position!r}", "from_position")
         if poll_interval <= 0:
-            raise ValueError("poll_interval must be > 0")
+            raise InvalidArgument("poll_interval must be > 0", "poll_interval")
         self._check_open()
         return self._subscription(max(from_position, 1), stop, poll_interval)
 

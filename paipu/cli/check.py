@@ -3,7 +3,7 @@ bundled real logs imported, verified and summarised)."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Optional
+from typing import Annotated, Optional
 
 import typer
 from rich.table import Table

@@ -1,6 +1,7 @@
-"""The CLI's error policy, in one place: an error that describes bad input or state prints one
-line on stderr and exits 2; anything else is an "internal error" (``paipu --debug ...`` shows
-the traceback)."""
+"""The CLI's error policy, in one place: any :class:`~eventlog.errors.PaipuError` (and a
+ValueError or OSError: bad input or a file problem, told in words) prints one line on stderr
+and exits 2; anything else is an "internal error" (``paipu --debug ...`` shows the
+traceback)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from typing import Any
 
 import typer
 
+from eventlog.errors import PaipuError
 from paipu.cli.console import say
 
 __all__ = ["CliError", "DEBUG", "friendly", "describe"]
@@ -20,8 +22,8 @@ __all__ = ["CliError", "DEBUG", "friendly", "describe"]
 DEBUG = {"on": False}
 
 
-class CliError(Exception):
-    """An error worth one line to the user."""
+class CliError(PaipuError):
+    """A command-line mistake worth one line to the user."""
 
 
 def friendly(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -56,9 +58,6 @@ def describe(e: BaseException) -> str:
         return f"server said {e.code().name}: {e.details()}"  # type: ignore[attr-defined]
     name = type(e).__name__
     msg = str(e) or name
-    from eventlog.store.base import StoreError
-    from replayer.findings import ReplayError
-
-    if isinstance(e, (CliError, ValueError, OSError, StoreError, ReplayError)):
+    if isinstance(e, (PaipuError, ValueError, OSError)):
         return msg  # errors that describe bad input or state in words
     return f"internal error: {msg} ({name}); run `paipu --debug ...` for the traceback"

@@ -20,12 +20,15 @@ def serve(
     port: Annotated[int, typer.Option(min=0, max=65535, help="TCP port 0..65535 (0 picks a free one).")] = 50051,
     tokens: Annotated[Optional[Path], typer.Option("--tokens", help="File of `ROLE TOKEN` lines (viewer, recorder, referee); without it the server needs no token.", exists=True, dir_okay=False)] = None,
     insecure: Annotated[bool, typer.Option("--insecure", help="Allow a non-loopback --host without --tokens (anyone who reaches it can write).")] = False,
+    access_log: Annotated[bool, typer.Option("--access-log", help="Log every call as one JSON line on stderr (request_id, method, peer, code, ms).")] = False,
 ) -> None:
     """Run the gRPC services on DATA: EventLogService (append, read, list, subscribe),
     IngestService (upload a log file), ReplayService (state at an event, step through,
     verify), plus health and reflection.
 
-    Clients send their token with $PAIPU_TOKEN (`paipu append --server ...`)."""
+    Clients send their token with $PAIPU_TOKEN (`paipu append --server ...`). Unexpected
+    server errors are logged on stderr with a traceback and a request id (the client is
+    told the id)."""
     from services.server import load_tokens
     from services.server import serve as _serve
 
@@ -33,4 +36,5 @@ def serve(
         _serve(STORE["url"], host=host, port=port, tokens=load_tokens(tokens) if tokens else None, insecure=insecure)
         return
     data.mkdir(parents=True, exist_ok=True)
-    _serve(data, host=host, port=port, tokens=load_tokens(tokens) if tokens else None, insecure=insecure)
+    _serve(data, host=host, port=port, tokens=load_tokens(tokens) if tokens else None, insecure=insecure,
+           access_log=access_log)

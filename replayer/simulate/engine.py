@@ -39,6 +39,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from eventlog.errors import PaipuError
 from eventlog import events as ev
 from eventlog import tiles as _tiles
 from replayer.actions import Action, legal_actions, resolve_claims, wall_empty_for
@@ -60,8 +61,10 @@ __all__ = [
 ]
 
 
-class SimulationError(RuntimeError):
+class SimulationError(PaipuError, RuntimeError):
     """The replayer refused a simulated event (a bug), or the simulation is stuck."""
+
+    grpc_code = "INTERNAL"
 
 
 def derive_seed(*parts: object) -> int:

@@ -7,6 +7,8 @@ deadline, so a missing message fails the test instead of hanging it.
 
 from __future__ import annotations
 
+import json
+
 import os
 import re
 import signal
@@ -190,7 +192,9 @@ def test_wrong_expected_version_is_aborted_with_the_current_version(stub, client
     assert exc.value.code() == grpc.StatusCode.ABORTED
     info = _error_info(exc.value)
     assert info.reason == "WRONG_EXPECTED_VERSION"
-    assert dict(info.metadata) == {"game_id": "g1", "expected_version": "3", "current_version": "6"}
+    metadata = dict(info.metadata)
+    assert json.loads(metadata.pop("fields")) == {"game_id": "g1", "expected": 3, "current": 6}
+    assert metadata == {"game_id": "g1", "expected_version": "3", "current_version": "6"}
 
     with pytest.raises(WrongExpectedVersion) as wev:
         client.append("g1", extra, expected_version=3)
@@ -275,7 +279,9 @@ def test_tampered_event_is_data_loss_never_served(tmp_path, store, stub, client)
     with pytest.raises(grpc.RpcError) as exc:
         list(stub.ReadGame(pb.ReadGameRequest(game_id="g1"), timeout=DEADLINE))
     assert exc.value.code() == grpc.StatusCode.DATA_LOSS
-    assert dict(_error_info(exc.value).metadata) == {"game_id": "g1", "seq": "5", "position": "6"}
+    metadata = dict(_error_info(exc.value).metadata)
+    assert json.loads(metadata.pop("fields"))["seq"] == 5 and metadata.pop("reason").startswith("hash mismatch")
+    assert metadata == {"game_id": "g1", "seq": "5", "position": "6"}
     with pytest.raises(CorruptEvent) as ce:
         list(client.read_game("g1"))
     assert (ce.value.game_id, ce.value.seq, ce.value.position) == ("g1", 5, 6)

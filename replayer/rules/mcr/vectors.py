@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from eventlog.errors import InvalidArgument
 from eventlog import tiles as _tiles
 from replayer.rules.shared.vector_lines import score_lines as _score_lines
 
@@ -21,7 +22,7 @@ __all__ = ["VectorCase", "VectorError", "read_vectors", "situation_from_json", "
 _WIND_NUMBER = {"E": 0, "S": 1, "W": 2, "N": 3}
 
 
-class VectorError(ValueError):
+class VectorError(InvalidArgument):
     """A vector line that does not follow the schema; the message names file and line."""
 
 

@@ -11,6 +11,7 @@ from functools import lru_cache
 from itertools import compress
 from typing import NamedTuple
 
+from eventlog.errors import InvalidArgument
 from eventlog import tiles as T
 from replayer.rules.shared.decompose import Division, decompose, waits
 from replayer.rules.shared.shapes import (
@@ -29,7 +30,7 @@ from .combine import chow_fans, pung_fans
 _WIND = {"E": 27, "S": 28, "W": 29, "N": 30}
 
 
-class McrInputError(ValueError):
+class McrInputError(InvalidArgument):
     """A win situation that is malformed (wrong tile count, bad meld, a fifth copy …)."""
 
 

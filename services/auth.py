@@ -1,0 +1,121 @@
+"""Access control (shared/DESIGN.md §9) as one server interceptor with a method → role table.
+
+Off unless the server has tokens. A call carries ``authorization: Bearer TOKEN``; each token
+has a role (:data:`ROLES`, each allowed what the ones before it are). :data:`METHOD_ROLES`
+says which role each method of the paipu services needs; a method not in the table is
+refused (a new RPC must be given a role). Health checking and reflection stay open.
+UNAUTHENTICATED: no or unknown token; PERMISSION_DENIED: a role below the one needed.
+"""
+
+from __future__ import annotations
+
+import hmac
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+import grpc
+
+from services.wrapping import Behaviour, wrap_handler
+
+__all__ = ["ROLES", "METHOD_ROLES", "PAIPU_PREFIX", "load_tokens", "AuthInterceptor"]
+
+#: Roles, each allowed what the ones before it are: a viewer reads (ReadGame, ListGames,
+#: Subscribe, every ReplayService call), a recorder also appends (Append,
+#: IngestService.IngestLog), a referee also appends ``referee_ruling`` events.
+ROLES: tuple[str, ...] = ("viewer", "recorder", "referee")
+
+#: Methods under access control: every method of the ``paipu.v1`` services.
+PAIPU_PREFIX = "/paipu.v1."
+
+
+def _append_role(request: Any) -> tuple[str, str]:
+    if any(m.WhichOneof("payload") == "referee_ruling" for m in request.events):
+        return "referee", "append a referee_ruling"
+    return "recorder", "append"
+
+
+#: Full method name → (role, action) — or a function of the request giving them (for unary
+#: requests: Append needs a referee only for ``referee_ruling`` events).
+METHOD_ROLES: dict[str, tuple[str, str] | Callable[[Any], tuple[str, str]]] = {
+    "/paipu.v1.EventLogService/Append": _append_role,
+    "/paipu.v1.EventLogService/ReadGame": ("viewer", "read"),
+    "/paipu.v1.EventLogService/ListGames": ("viewer", "read"),
+    "/paipu.v1.EventLogService/Subscribe": ("viewer", "read"),
+    "/paipu.v1.IngestService/IngestLog": ("recorder", "ingest"),
+    "/paipu.v1.ReplayService/GetState": ("viewer", "read"),
+    "/paipu.v1.ReplayService/StepThrough": ("viewer", "read"),
+    "/paipu.v1.ReplayService/Verify": ("viewer", "read"),
+}
+
+
+def load_tokens(path: str | Path) -> dict[str, str]:
+    """Read a token file: one ``ROLE TOKEN`` per line (ROLE in :data:`ROLES`), ``#``
+    comments and blank lines ignored. Returns ``{token: role}``. Raises ValueError naming
+    the file and line of a bad entry."""
+    tokens: dict[str, str] = {}
+    for lineno, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), 1):
+        line = line.split("#", 1)[0].strip()
+        if not line:
+            continue
+        parts = line.split()
+        if len(parts) != 2 or parts[0] not in ROLES:
+            raise ValueError(f"{path}:{lineno}: expected 'ROLE TOKEN' with ROLE one of {', '.join(ROLES)}")
+        role, token = parts
+        if token in tokens:
+            raise ValueError(f"{path}:{lineno}: token given twice")
+        tokens[token] = role
+    return tokens
+
+
+class AuthInterceptor(grpc.ServerInterceptor):
+    """Checks every call of a paipu service against :data:`METHOD_ROLES` and the bearer
+    token's role. ``tokens``: ``{token: role}``; None = open (the loopback default)."""
+
+    def __init__(self, tokens: Mapping[str, str] | None) -> None:
+        if tokens is not None:
+            bad = sorted(r for r in tokens.values() if r not in ROLES)
+            if bad:
+                raise ValueError(f"unknown role(s) {bad}; roles are {', '.join(ROLES)}")
+        self._tokens = None if tokens is None else sorted((t.encode(), r) for t, r in tokens.items())
+
+    @property
+    def open(self) -> bool:
+        """True when no token is needed."""
+        return self._tokens is None
+
+    def intercept_service(self, continuation: Any, details: grpc.HandlerCallDetails) -> Any:
+        handler = continuation(details)
+        method = details.method
+        if self._tokens is None or not method.startswith(PAIPU_PREFIX):
+            return handler
+        need = METHOD_ROLES.get(method)
+
+        def wrap(behaviour: Behaviour, _request_streaming: bool, _response_streaming: bool) -> Behaviour:
+            def checked(request: Any, context: grpc.ServicerContext) -> Any:
+                if need is None:
+                    context.abort(grpc.StatusCode.PERMISSION_DENIED, "this method has no access rule")
+                role, action = need(request) if callable(need) else need
+                self._check(context, role, action)
+                return behaviour(request, context)
+
+            return checked
+
+        return wrap_handler(handler, wrap)
+
+    def _check(self, context: grpc.ServicerContext, role: str, action: str) -> None:
+        """Abort with UNAUTHENTICATED (no or unknown token) or PERMISSION_DENIED (a role
+        below ``role``) unless the call may do ``action``."""
+        assert self._tokens is not None
+        auth = dict(context.invocation_metadata()).get("authorization", "")
+        if not isinstance(auth, str) or not auth.startswith("Bearer "):
+            context.abort(grpc.StatusCode.UNAUTHENTICATED, "this server needs a token (authorization: Bearer TOKEN)")
+        given = auth[len("Bearer ") :].encode()
+        found = None
+        for token, r in self._tokens:  # compare with every token, in constant time each
+            if hmac.compare_digest(token, given):
+                found = r
+        if found is None:
+            context.abort(grpc.StatusCode.UNAUTHENTICATED, "unknown token")
+        if ROLES.index(found) < ROLES.index(role):
+            context.abort(grpc.StatusCode.PERMISSION_DENIED, f"a {found} may not {action} (needs {role})")

@@ -1,0 +1,250 @@
+"""The gRPC event-log service ``paipu.v1.EventLogService`` over an :class:`EventStore`
+(proto/paipu/v1/event_log_service.proto; shared/DESIGN.md §5, §9): Append / ReadGame /
+ListGames / Subscribe, each a thin translation between the contract (eventlog/convert.py)
+and the store.
+
+Every Append is acknowledged only after the store has made it durable (the store's
+``append`` returns only then). Each open ReadGame stream holds one worker thread for
+its duration, each Subscribe one worker thread plus one pump thread. Both send events in
+batches (:data:`BATCH_EVENTS`, :data:`BATCH_BYTES`).
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+import grpc
+
+from eventlog.convert import from_proto, to_proto
+from eventlog.events import EventError, StoredEvent
+from eventlog.store.base import ANY, NO_STREAM, CaughtUp, EventStore, StoreClosed, StoreError
+from paipu.v1 import event_log_service_pb2 as pb
+from paipu.v1 import event_log_service_pb2_grpc as pb_grpc
+
+__all__ = ["SERVICE_NAME", "BATCH_EVENTS", "BATCH_BYTES", "EventLogServicer"]
+
+SERVICE_NAME = pb.DESCRIPTOR.services_by_name["EventLogService"].full_name  # paipu.v1.EventLogService
+#: Most events, and about the most bytes, in one ReadGame / Subscribe message: a message
+#: per event would cost more than the event (gRPC Python sends ~5k messages/s).
+BATCH_EVENTS = 256
+BATCH_BYTES = 1024 * 1024
+
+
+class EventLogServicer(pb_grpc.EventLogServiceServicer):
+    """``paipu.v1.EventLogService`` over ``store`` (any EventStore backend; shared, the
+    store is thread-safe). ``poll_interval`` (s) is how often an idle Subscribe checks for
+    cancellation. :meth:`close` ends every open subscription. Access control, request limits
+    and error statuses are the server's interceptors (services/auth.py, services/calls.py):
+    a handler raises, the interceptor answers with the status the exception names."""
+
+    def __init__(
+        self,
+        store: EventStore,
+        *,
+        poll_interval: float = 0.05,
+    ) -> None:
+        self._store = store
+        self._poll_interval = poll_interval
+        self._lock = threading.Lock()
+        self._subscriptions: set[threading.Event] = set()
+        self._closed = False
+
+    def close(self) -> None:
+        """Stop every open subscription (their streams end normally) and refuse new ones."""
+        with self._lock:
+            self._closed = True
+            for stop in self._subscriptions:
+                stop.set()
+
+    # ---- Append -----------------------------------------------------------------
+    def Append(self, request: pb.AppendRequest, context: grpc.ServicerContext) -> pb.AppendResponse:
+        if not request.events:
+            raise EventError("an append needs at least one event", "events")
+        events = []
+        for i, msg in enumerate(request.events):
+            try:
+                events.append(from_proto(msg))
+            except EventError as e:
+                path = f"events[{i}].{e.field}" if e.field else f"events[{i}]"
+                raise EventError(f"events[{i}]: {e}", path) from None
+        res = self._store.append(request.game_id, events, _expected(request))
+        return pb.AppendResponse(
+            first_seq=res.first_seq,
+            last_seq=res.last_seq,
+            first_position=res.first_position,
+            last_position=res.last_position,
+            version=res.version,
+            duplicate=res.duplicate,
+        )
+
+    # ---- ReadGame ---------------------------------------------------------------
+    def ReadGame(
+        self, request: pb.ReadGameRequest, context: grpc.ServicerContext
+    ) -> Iterator[pb.ReadGameResponse]:
+        if request.HasField("from_seq"):
+            from_seq = request.from_seq
+        else:
+            from_seq = -1 if request.backward else 0
+        events = self._store.read_game(
+            request.game_id, from_seq=from_seq, limit=request.limit or None, backward=request.backward
+        )
+        batch = pb.ReadGameResponse()
+        size = 0
+        for ev in events:
+            msg = _recorded(ev)
+            batch.events.append(msg)
+            size += msg.ByteSize()
+            if len(batch.events) >= BATCH_EVENTS or size >= BATCH_BYTES:
+                if not context.is_active():
+                    return
+                yield batch
+                batch, size = pb.ReadGameResponse(), 0
+        if batch.events:
+            yield batch
+
+    # ---- ListGames --------------------------------------------------------------
+    def ListGames(self, request: pb.ListGamesRequest, context: grpc.ServicerContext) -> pb.ListGamesResponse:
+        games = self._store.list_games()
+        return pb.ListGamesResponse(
+            games=[
+                pb.GameInfo(
+                    game_id=g.game_id,
+                    version=g.version,
+                    event_count=g.event_count,
+                    first_position=g.first_position,
+                    last_position=g.last_position,
+                    ruleset=g.ruleset or "",
+                )
+                for g in games
+            ]
+        )
+
+    # ---- Subscribe --------------------------------------------------------------
+    def Subscribe(
+        self, request: pb.SubscribeRequest, context: grpc.ServicerContext
+    ) -> Iterator[pb.SubscribeResponse]:
+        # A pump thread runs the store's subscription into a bounded queue; this handler
+        # sends whatever is queued as one batch, so history travels in large messages and
+        # a live event leaves as soon as it is committed.
+        stop = threading.Event()
+        with self._lock:
+            if self._closed:
+                raise StoreClosed("the server is shutting down")
+            self._subscriptions.add(stop)
+        context.add_callback(stop.set)  # runs when the client cancels or the call ends
+        try:
+            items = self._store.subscribe(
+                max(request.from_position, 1), stop=stop, poll_interval=self._poll_interval
+            )
+        except Exception:
+            with self._lock:
+                self._subscriptions.discard(stop)
+            raise
+        pump = _Pump(items, stop)
+        try:
+            while True:
+                item = pump.get()
+                batch: list[Any] = []
+                size = 0
+                while isinstance(item, StoredEvent):
+                    msg = _recorded(item)
+                    batch.append(msg)
+                    size += msg.ByteSize()
+                    if len(batch) >= BATCH_EVENTS or size >= BATCH_BYTES:
+                        break
+                    item = pump.get_nowait()
+                if batch:
+                    yield pb.SubscribeResponse(events=pb.RecordedEventBatch(events=batch))
+                    if isinstance(item, StoredEvent):  # the batch was full: item is in it
+                        continue
+                if item is None:  # nothing more queued right now
+                    continue
+                if isinstance(item, CaughtUp):
+                    yield pb.SubscribeResponse(caught_up=pb.CaughtUp(position=item.position))
+                elif isinstance(item, Exception):
+                    raise item
+                else:  # _END: the store's subscription ended (stop was set)
+                    break
+            if self._closed and context.is_active():  # ended by shutdown, not by the client
+                raise StoreClosed("the server is shutting down")
+        finally:
+            stop.set()
+            pump.close()
+            with self._lock:
+                self._subscriptions.discard(stop)
+
+
+_END = object()
+
+
+class _Pump:
+    """Runs ``items`` (a store subscription) in a thread into a bounded queue.
+
+    :meth:`get` blocks for the next item; :meth:`get_nowait` returns None when nothing
+    is queued. The last item is ``_END``, or the exception the subscription raised.
+    ``stop`` ends the subscription (the store checks it between polls)."""
+
+    def __init__(self, items: Iterator[Any], stop: threading.Event, maxsize: int = 4 * 256) -> None:
+        self._items = items
+        self._stop = stop
+        self._queue: queue.Queue[Any] = queue.Queue(maxsize=maxsize)
+        self._consumer_gone = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="paipu-subscribe", daemon=True)
+        self._thread.start()
+
+    def _put(self, item: Any) -> bool:
+        while not self._consumer_gone.is_set():
+            try:
+                self._queue.put(item, timeout=0.1)
+                return True
+            except queue.Full:
+                continue
+        return False
+
+    def _run(self) -> None:
+        try:
+            for item in self._items:
+                if not self._put(item):
+                    return
+            self._put(_END)
+        except Exception as e:  # noqa: BLE001 - handed to the consumer, which reports it
+            self._put(e)
+        finally:
+            close = getattr(self._items, "close", None)
+            if close is not None:
+                close()
+
+    def get(self) -> Any:
+        return self._queue.get()
+
+    def get_nowait(self) -> Any:
+        try:
+            return self._queue.get_nowait()
+        except queue.Empty:
+            return None
+
+    def close(self) -> None:
+        """The consumer is done: let the thread end (``stop`` must be set too)."""
+        self._consumer_gone.set()
+        self._thread.join(timeout=5.0)
+
+
+def _recorded(ev: StoredEvent) -> Any:
+    """The RecordedEvent of a stored event; a stored value the contract cannot carry (an
+    integer beyond its 64 bits, appended locally) is a server-side failure (INTERNAL)."""
+    try:
+        return to_proto(ev)
+    except EventError as e:
+        raise StoreError(f"game {ev.game_id!r} seq {ev.seq} cannot be sent over gRPC: {e}") from None
+
+
+def _expected(request: pb.AppendRequest) -> Any:
+    case = request.WhichOneof("expected_version")
+    if case == "no_stream":
+        return NO_STREAM
+    if case == "exact":
+        return request.exact
+    return ANY  # "any" or unset

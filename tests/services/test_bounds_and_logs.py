@@ -1,0 +1,193 @@
+"""The services' bounds, error statuses and server logs (issue 12 items 6-7, issue 13 item 4),
+on a real server on a free loopback port over a real SQLite store."""
+
+from __future__ import annotations
+
+import json
+import logging
+
+import grpc
+import pytest
+from google.rpc import error_details_pb2
+from grpc_status import rpc_status
+
+from eventlog.errors import InvalidArgument, PaipuError
+from eventlog.events import GameStarted, NewEvent
+from eventlog.store import open_store
+from eventlog.store.base import NO_STREAM, GameNotFound, WrongExpectedVersion
+from paipu.v1 import event_log_service_pb2 as pb
+from paipu.v1 import event_log_service_pb2_grpc as pb_grpc
+from paipu.v1 import events_pb2, ingest_service_pb2, replay_service_pb2, replay_service_pb2_grpc
+from services.auth import METHOD_ROLES
+from services.client import EventLogClient, RemoteError
+from services.server import build_server
+
+DEADLINE = 10.0  # seconds; only reached when something is broken
+#: gRPC refuses trailers beyond 16 KiB; every status we send must stay far below.
+TRAILER_LIMIT = 16 * 1024
+TOO_BIG = 2**63  # one past the largest signed 64-bit integer
+
+
+@pytest.fixture
+def store(tmp_path):
+    s = open_store(tmp_path / "data")
+    yield s
+    s.close()
+
+
+def _serve(store, **kw):
+    srv, port = build_server(store, port=0, poll_interval=0.02, **kw)
+    srv.start()
+    return srv, f"127.0.0.1:{port}"
+
+
+@pytest.fixture
+def server(store):
+    srv, target = _serve(store)
+    yield target
+    srv.stop(None)
+
+
+@pytest.fixture
+def channel(server):
+    ch = grpc.insecure_channel(server)
+    yield ch
+    ch.close()
+
+
+def _game(store, game_id: str = "g1") -> None:
+    store.append(game_id, [NewEvent.of(GameStarted(ruleset="mcr", players=["a", "b", "c", "d"], source="t"),
+                                       id_seed=f"{game_id}/0")], NO_STREAM)
+
+
+def _bad_request_field(err: grpc.RpcError) -> str:
+    for any_ in rpc_status.from_call(err).details:
+        if any_.Is(error_details_pb2.BadRequest.DESCRIPTOR):
+            br = error_details_pb2.BadRequest()
+            any_.Unpack(br)
+            return br.field_violations[0].field
+    raise AssertionError("no BadRequest in the status")
+
+
+@pytest.mark.parametrize("call, field", [
+    (lambda ch: list(pb_grpc.EventLogServiceStub(ch).ReadGame(
+        pb.ReadGameRequest(game_id="g1", from_seq=TOO_BIG), timeout=DEADLINE)), "from_seq"),
+    (lambda ch: list(pb_grpc.EventLogServiceStub(ch).ReadGame(
+        pb.ReadGameRequest(game_id="g1", limit=2**64 - 1), timeout=DEADLINE)), "limit"),
+    (lambda ch: list(pb_grpc.EventLogServiceStub(ch).Subscribe(
+        pb.SubscribeRequest(from_position=TOO_BIG), timeout=DEADLINE)), "from_position"),
+    (lambda ch: replay_service_pb2_grpc.ReplayServiceStub(ch).GetState(
+        replay_service_pb2.GetStateRequest(game_id="g1", seq=TOO_BIG), timeout=DEADLINE), "seq"),
+    (lambda ch: list(replay_service_pb2_grpc.ReplayServiceStub(ch).StepThrough(
+        replay_service_pb2.StepThroughRequest(game_id="g1", from_seq=0, to_seq=2**64 - 1), timeout=DEADLINE)),
+     "to_seq"),
+    (lambda ch: pb_grpc.EventLogServiceStub(ch).Append(pb.AppendRequest(game_id="g1", events=[events_pb2.Event(
+        event_id="00000000-0000-4000-8000-0000000000aa",
+        pung=events_pb2.Pung(seat=1, tile="J1", discard_seq=TOO_BIG))]), timeout=DEADLINE),
+     "events[0].pung.discard_seq"),
+])
+def test_every_uint64_beyond_int64_is_invalid_argument_naming_the_field(store, channel, call, field):
+    _game(store)
+    with pytest.raises(grpc.RpcError) as exc:
+        call(channel)
+    assert exc.value.code() == grpc.StatusCode.INVALID_ARGUMENT, exc.value.details()
+    assert _bad_request_field(exc.value) == field
+    assert str(TOO_BIG) in exc.value.details() or str(2**64 - 1) in exc.value.details()
+
+
+def test_a_huge_id_is_refused_with_a_bounded_status(channel):
+    huge = "x" * 70_000
+    stub = pb_grpc.EventLogServiceStub(channel)
+    for call in (
+        lambda: list(stub.ReadGame(pb.ReadGameRequest(game_id=huge), timeout=DEADLINE)),
+        lambda: stub.Append(pb.AppendRequest(game_id=huge, events=[events_pb2.Event(
+            event_id="00000000-0000-4000-8000-0000000000aa",
+            game_started=events_pb2.GameStarted(ruleset="mcr", players=["a", "b", "c", "d"]))]), timeout=DEADLINE),
+        lambda: replay_service_pb2_grpc.ReplayServiceStub(channel).Verify(
+            replay_service_pb2.VerifyRequest(game_id=huge), timeout=DEADLINE),
+    ):
+        with pytest.raises(grpc.RpcError) as exc:
+            call()
+        assert exc.value.code() in (grpc.StatusCode.INVALID_ARGUMENT, grpc.StatusCode.NOT_FOUND), exc.value.details()
+        trailers = sum(len(k) + len(v) for k, v in exc.value.trailing_metadata())
+        assert trailers < TRAILER_LIMIT // 2 and len(exc.value.details()) <= 1024
+
+
+def test_deeply_nested_metadata_is_invalid_argument(channel):
+    deep = "[" * 5000 + "]" * 5000
+    msg = events_pb2.Event(event_id="00000000-0000-4000-8000-0000000000aa",
+                           metadata_json='{"a":' + deep + "}",
+                           game_started=events_pb2.GameStarted(ruleset="mcr", players=["a", "b", "c", "d"]))
+    with pytest.raises(grpc.RpcError) as exc:
+        pb_grpc.EventLogServiceStub(channel).Append(pb.AppendRequest(game_id="g1", events=[msg]), timeout=DEADLINE)
+    assert exc.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert _bad_request_field(exc.value) == "events[0].metadata"
+
+
+def test_the_client_rebuilds_the_servers_exception_class_and_fields(store, server):
+    _game(store)
+    with EventLogClient(server) as client:
+        with pytest.raises(WrongExpectedVersion) as exc:
+            client.append("g1", [NewEvent.of(GameStarted(ruleset="mcr", players=["a", "b", "c", "d"], source="t"),
+                                             id_seed="other")], expected_version=5)
+        assert (exc.value.game_id, exc.value.expected, exc.value.current) == ("g1", 5, 0)
+        assert str(exc.value) == "game 'g1': expected version 5, but the stream is at version 0"
+        with pytest.raises(GameNotFound) as nf:
+            client.read_game("nope")
+        assert nf.value.game_id == "nope" and isinstance(nf.value, PaipuError)
+        with pytest.raises(InvalidArgument) as bad:
+            client.read_game("g1", from_seq=TOO_BIG)
+        assert bad.value.field == "from_seq"
+
+
+def test_every_method_of_the_paipu_services_has_an_access_rule():
+    from paipu.v1 import event_log_service_pb2, ingest_service_pb2 as ing, replay_service_pb2 as rep
+
+    methods = {f"/{s.full_name}/{m.name}" for mod in (event_log_service_pb2, ing, rep)
+               for s in mod.DESCRIPTOR.services_by_name.values() for m in s.methods}
+    assert methods == set(METHOD_ROLES)
+    assert ingest_service_pb2.DESCRIPTOR.services_by_name["IngestService"]
+
+
+def test_an_unexpected_exception_is_logged_with_a_request_id(store, caplog):
+    class Broken:
+        """A store whose list_games fails the way a bug would."""
+
+        def __getattr__(self, name):
+            return getattr(store, name)
+
+        def list_games(self):
+            raise KeyError("boom")
+
+    srv, target = _serve(Broken())
+    try:
+        with caplog.at_level(logging.ERROR, logger="paipu.serve"), grpc.insecure_channel(target) as ch:
+            with pytest.raises(grpc.RpcError) as exc:
+                pb_grpc.EventLogServiceStub(ch).ListGames(pb.ListGamesRequest(), timeout=DEADLINE)
+    finally:
+        srv.stop(None)
+    assert exc.value.code() == grpc.StatusCode.INTERNAL
+    rid = exc.value.details().split("(request ", 1)[1].split(")", 1)[0]
+    [record] = [r for r in caplog.records if r.name == "paipu.serve"]
+    assert rid in record.getMessage() and "ListGames" in record.getMessage()
+    assert record.exc_info is not None and record.exc_info[0] is KeyError
+    with pytest.raises(RemoteError):  # a server-side failure stays a RemoteError for clients
+        with EventLogClient(target, timeout=2) as client:
+            client.list_games()
+
+
+def test_access_logs_are_one_json_line_per_call(store, caplog):
+    _game(store)
+    srv, target = _serve(store, access_log=True)
+    try:
+        with caplog.at_level(logging.INFO, logger="paipu.access"), grpc.insecure_channel(target) as ch:
+            stub = pb_grpc.EventLogServiceStub(ch)
+            stub.ListGames(pb.ListGamesRequest(), timeout=DEADLINE)
+            with pytest.raises(grpc.RpcError):
+                list(stub.ReadGame(pb.ReadGameRequest(game_id="nope"), timeout=DEADLINE))
+    finally:
+        srv.stop(None)
+    lines = [json.loads(r.getMessage()) for r in caplog.records if r.name == "paipu.access"]
+    assert [(x["method"].rsplit("/", 1)[1], x["code"]) for x in lines] == [("ListGames", "OK"), ("ReadGame", "NOT_FOUND")]
+    assert all(set(x) == {"request_id", "method", "peer", "code", "ms"} for x in lines)
+    assert lines[0]["request_id"] != lines[1]["request_id"]
