@@ -2,12 +2,12 @@
 share of that time spent scoring wins (the ruleset's ``score_win`` + ``settle_win``: MCR
 fans, Nanchang evaluation).
 
-Run: .venv/bin/python benchmarks/replay.py [--mcr-games 4] [--nanchang-games 1] [--repeat 3]
+Run: .venv/bin/python benchmarks/replay.py [--mcr-games 4] [--nanchang-games 1] [--changsha-games 4] [--repeat 3]
                                            [--baseline REV] [--profile N]
 
 * Inputs, built once into memory before any timing: (a) the bundled real games
   (paipu/samples, through eventlog.ingest.parse_file), (b) simulated MCR and Nanchang
-  games (replayer.simulate, seed 1). Every event is turned into a StoredEvent (game_id,
+  games, and Changsha games (replayer.simulate, seed 1). Every event is turned into a StoredEvent (game_id,
   seq, position) as the log returns it, so ``run`` sees what ``paipu verify`` sees.
 * Speed: each set is replayed ``--repeat`` times; the best round is printed (events/s,
   hands/s, ms per game, per CPU-second of this process: the machine may be shared), and
@@ -43,12 +43,12 @@ from typing import Any
 ROOT = Path(os.environ.get("PAIPU_BENCH_ROOT") or Path(__file__).resolve().parent.parent)
 sys.path.insert(0, str(ROOT))
 
-from eventlog import events as ev  # noqa: E402
-from eventlog.ingest import parse_file  # noqa: E402
-from replayer import replay as replay_mod  # noqa: E402
-from replayer.rules.base import get_ruleset  # noqa: E402
-from replayer.simulate.engine import SimulationConfig, simulate  # noqa: E402
-from replayer.state import to_dict  # noqa: E402
+from eventlog import events as ev
+from eventlog.ingest import parse_file
+from replayer import replay as replay_mod
+from replayer.rules.base import get_ruleset
+from replayer.simulate.engine import SimulationConfig, simulate
+from replayer.state import to_dict
 
 SAMPLES = ROOT / "paipu" / "samples"
 
@@ -110,7 +110,7 @@ class _ScoringTimer:
         self._saved: list[tuple[type, str, Any]] = []
 
     def __enter__(self) -> _ScoringTimer:
-        for rid in ("mcr", "nanchang"):
+        for rid in ("mcr", "nanchang", "changsha"):
             cls = type(get_ruleset(rid, {}))
             for name in self.names:
                 if any(c is cls and n == name for c, n, _ in self._saved):
@@ -135,7 +135,7 @@ class _ScoringTimer:
                     self.calls += 1
         return timed
 
-    def __exit__(self, *exc: Any) -> None:
+    def __exit__(self, *exc: object) -> None:
         for cls, name, orig in self._saved:
             setattr(cls, name, orig)
 
@@ -206,6 +206,7 @@ def main() -> None:
     ap.add_argument("--mcr-games", type=int, default=4)
     ap.add_argument("--nanchang-games", type=int, default=1)
     ap.add_argument("--nanchang-hands", type=int, default=32)
+    ap.add_argument("--changsha-games", type=int, default=4, help="simulated Changsha games (8 hands each)")
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--baseline", metavar="REV")
     ap.add_argument("--profile", type=int, default=0)
@@ -217,6 +218,7 @@ def main() -> None:
         "real": real_games(),
         "sim-mcr": simulated_games("mcr", a.mcr_games, None),
         "sim-nc": simulated_games("nanchang", a.nanchang_games, a.nanchang_hands),
+        "sim-cs": simulated_games("changsha", a.changsha_games, None),
     }
     if not a.json:
         print(f"inputs built in {time.perf_counter() - t0:.1f} s (not timed below)")
@@ -226,7 +228,8 @@ def main() -> None:
         return
     if a.baseline:
         argv = ["--mcr-games", str(a.mcr_games), "--nanchang-games", str(a.nanchang_games),
-                "--nanchang-hands", str(a.nanchang_hands), "--repeat", str(a.repeat)]
+                "--nanchang-hands", str(a.nanchang_hands), "--changsha-games", str(a.changsha_games),
+                "--repeat", str(a.repeat)]
         base = _baseline(a.baseline, argv)
         _print(f"baseline: replay.py/state.py at {a.baseline}", base)
     _print("this tree", res)

@@ -40,7 +40,7 @@ from replayer.rules.shared import decompose as _dec
 from replayer.rules.shared import shapes as _shapes
 from replayer.state import DeclaredMeld, Payment, Settlement, TableState, replace
 
-__all__ = ["ChangshaRuleset", "ChangshaScore", "ScoreItem", "ComponentParts", "build", "SOURCES"]
+__all__ = ["SOURCES", "ChangshaRuleset", "ChangshaScore", "ComponentParts", "ScoreItem", "build"]
 
 RULESET_ID = "changsha"
 _SPEC = "docs/reference/rules/changsha.md"
@@ -281,17 +281,16 @@ class ChangshaRuleset:
                        and hand.last_replacement is None)
         if isinstance(p, ev.TileDiscarded):
             if haidi_drawn and ld is not None and ld.seat == p.seat and ld.tile is not None and p.tile != ld.tile:
-                out.append(("haidi_exchanged", f"seat {p.seat} took the 海底 tile {ld.tile} and discards {p.tile}: "
-                                               "the 海底 tile is exposed as it is", p.seat))
+                msg = f"seat {p.seat} took the 海底 tile {ld.tile} and discards {p.tile}: the 海底 tile is exposed as it is"
+                out.append(("haidi_exchanged", msg, p.seat))
         elif isinstance(p, (ev.Chow, ev.Pung, ev.Kong)) and getattr(p, "discard_seq", None) is not None:
             pend = state.pending
             if pend is not None and pend.last_of_wall and hand.last_replacement is None:
                 out.append(("haidi_claimed", f"seat {p.seat} claims the exposed 海底 tile by {type(p).__name__.lower()}: only a win may",
                             p.seat))
-        elif isinstance(p, ev.WinDeclared) and not p.self_drawn and not p.robbing_kong:
-            if p.tile in hand.blocked[p.seat]:
-                out.append(("passed_win", f"seat {p.seat} wins on {p.tile} after passing a win on {p.tile} "
-                                          "without drawing since (漏胡)", p.seat))
+        elif isinstance(p, ev.WinDeclared) and not p.self_drawn and not p.robbing_kong and p.tile in hand.blocked[p.seat]:
+            msg = f"seat {p.seat} wins on {p.tile} after passing a win on {p.tile} without drawing since (漏胡)"
+            out.append(("passed_win", msg, p.seat))
         return out
 
     def observe(self, before: TableState, p: Any, after: TableState) -> tuple[TableState, list[tuple[str, str, int | None]]]:

@@ -12,6 +12,7 @@ Turn steps (``seat``: 0..3; tiles as codes):
   when ``discard`` is None too) and discard; the dealer's first turn has ``drawn`` None and
   discards from the dealt hand;
 * ``("discard", seat, tile)`` — discard without a draw (after a pung or chow);
+  ``("draw", seat, tile)`` — a draw alone (before a kong or a self-drawn win);
 * ``("pung", seat, tile)``, ``("chow", seat, "W1 W2 W3", tile)`` — claim the last discard;
 * ``("kong", seat, kind, tile)`` then ``("replacement", seat, tile)`` — a kong and its 补张;
 * ``("win", seat, tile, from_seat)`` — a win on the last discard (several in a row: 通炮);
@@ -49,9 +50,7 @@ def scripted_hand(*, start: int, hand_number: int, dealer: int, hands: dict[int,
     fixed = {s: T.parse(t) for s, t in hands.items()}
     need = Counter(t for ts in fixed.values() for t in ts)
     for step in turns:
-        if step[0] == "turn" and step[2] is not None:
-            need[step[2]] += 1
-        elif step[0] in ("selfwin", "replacement"):
+        if step[0] == "turn" and step[2] is not None or step[0] in ("selfwin", "replacement", "draw"):
             need[step[2]] += 1
     need.update(birds)
     pool = Counter(ALL)
@@ -97,6 +96,9 @@ def scripted_hand(*, start: int, hand_number: int, dealer: int, hands: dict[int,
                 discard = dealt[dealer][-1]
             last_discard = seq()
             out.append(ev.TileDiscarded(seat=s, tile=discard))
+        elif kind == "draw":
+            front.append(step[2])
+            out.append(ev.TileDrawn(seat=step[1], tile=step[2]))
         elif kind == "discard":
             last_discard = seq()
             out.append(ev.TileDiscarded(seat=step[1], tile=step[2]))
