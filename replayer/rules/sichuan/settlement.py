@@ -15,7 +15,8 @@ A player who has won never pays or receives again (§3, seed 002 五.4).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from eventlog import tiles as _tiles
@@ -64,6 +65,15 @@ class Meld:
     tile: str
     kong_kind: KongKind | None = None
     from_seat: int | None = None
+
+
+def net(payments: Iterable[Payment]) -> tuple[int, int, int, int]:
+    """Net change per seat of ``payments`` (zero-sum by construction)."""
+    ch = [0, 0, 0, 0]
+    for p in payments:
+        ch[p.payer] -= p.amount
+        ch[p.payee] += p.amount
+    return (ch[0], ch[1], ch[2], ch[3])
 
 
 def meld_keys(melds: tuple[Meld, ...]) -> tuple[MeldKey, ...]:
@@ -190,18 +200,26 @@ class LedgerError(Exception):
         self.illegal = illegal
 
 
-@dataclass
-class _Kong:
+@dataclass(frozen=True)
+class KongIncome:
+    """What one kong collected: ``income`` (its payments), ``moved`` once 呼叫转移 gave it
+    to a 杠上炮 winner (then 退税 does not refund it, §12.12)."""
+
     seat: int
     kind: str
     tile: str
-    income: list[Payment]
+    income: tuple[Payment, ...]
     moved: bool = False
 
 
-@dataclass
+def _set(t: tuple, i: int, v) -> tuple:
+    return t[:i] + (v,) + t[i + 1:]
+
+
+@dataclass(frozen=True)
 class Ledger:
     """The settlement of one hand, fed occurrence by occurrence (see the module docstring).
+    Immutable: each occurrence returns a new ledger (the replayer keeps it in its state).
 
     ``dealer``: the hand's dealer; ``void_suits``: declared void suits (0 W, 1 T, 2 B) per
     seat with ``dingque_declared``. Illegal occurrences raise :class:`LedgerError`."""
@@ -209,17 +227,17 @@ class Ledger:
     options: SichuanOptions
     dealer: int = 0
     void_suits: tuple[int, int, int, int] | None = None
-    out: list[bool] = field(default_factory=lambda: [False] * 4)
-    payments: dict[str, list[Payment]] = field(default_factory=lambda: {c: [] for c in COMPONENTS})
-    wins: list[SettledWin] = field(default_factory=list)
-    kongs: list[_Kong] = field(default_factory=list)
-    passed_fan: dict[int, int] = field(default_factory=dict)
+    out: tuple[bool, bool, bool, bool] = (False, False, False, False)
+    payments: tuple[tuple[str, Payment], ...] = ()
+    wins: tuple[SettledWin, ...] = ()
+    kongs: tuple[KongIncome, ...] = ()
+    passed_fan: tuple[int, int, int, int] = (-1, -1, -1, -1)  # -1: no pass since the last draw
     first_win: tuple[int, ...] | None = None  # winners of the first win event
     first_win_from: int | None = None
     win_events: int = 0
     checks: tuple[DrawCheck, ...] | None = None
     n: int = 0  # occurrences seen
-    last_kong: _Kong | None = None
+    last_kong: int | None = None  # index in ``kongs`` of the kong just before (杠上花 / 杠上炮)
 
     # --- who is in ------------------------------------------------------------------------
     def still_in(self) -> tuple[int, ...]:
@@ -233,7 +251,7 @@ class Ledger:
             return self.win_events > 0
         return sum(self.out) >= 3
 
-    def _void(self, seat: int) -> int | None:
+    def void(self, seat: int) -> int | None:
         return None if self.void_suits is None else self.void_suits[seat]
 
     def _require_in(self, seat: int, what: str) -> None:
@@ -241,10 +259,13 @@ class Ledger:
             raise LedgerError(Illegal("seat_out", self.n, seat,
                                       f"seat {seat} has already won and takes no further part ({what}; §4)"))
 
+    def _add(self, component: str, pays) -> tuple[tuple[str, Payment], ...]:
+        return self.payments + tuple((component, p) for p in pays)
+
     # --- occurrences ----------------------------------------------------------------------
-    def kong(self, occ: KongOcc) -> tuple[Payment, ...]:
-        """§3: pay a kong now; returns its payments (component ``kong``)."""
-        self._require_in(occ.seat, "kong")
+    def kong_payments(self, occ: KongOcc) -> tuple[Payment, ...]:
+        """§3: what a kong collects now (component ``kong``): 直杠 from the discarder, 补杠 /
+        暗杠 from every other player still in."""
         d = self.options.dijin
         factor = KONG_FACTOR[occ.kind]
         if occ.kind == "melded":
@@ -253,92 +274,123 @@ class Ledger:
             payers: tuple[int, ...] = (occ.from_seat,)
         else:
             payers = tuple(s for s in self.still_in() if s != occ.seat)
-        pays = [Payment(p, occ.seat, factor * d, f"kong_{occ.kind}") for p in payers]
-        self.payments["kong"].extend(pays)
-        k = _Kong(occ.seat, occ.kind, occ.tile, list(pays))
-        self.kongs.append(k)
-        self.last_kong = k
-        self.passed_fan.pop(occ.seat, None)  # the replacement draw lifts 过水不胡 (§12.13)
-        self.n += 1
-        return tuple(pays)
+        return tuple(Payment(p, occ.seat, factor * d, f"kong_{occ.kind}") for p in payers)
 
-    def draw(self, occ: DrawOcc) -> None:
-        self.passed_fan.pop(occ.seat, None)
-        self.n += 1
+    def kong(self, occ: KongOcc) -> Ledger:
+        """Pay a kong now (§3); the replacement draw lifts the konger's 过水不胡 (§12.13)."""
+        self._require_in(occ.seat, "kong")
+        pays = self.kong_payments(occ)
+        return replace(self, payments=self._add("kong", pays),
+                       kongs=self.kongs + (KongIncome(occ.seat, occ.kind, occ.tile, pays),),
+                       last_kong=len(self.kongs), passed_fan=_set(self.passed_fan, occ.seat, -1), n=self.n + 1)
 
-    def pass_(self, occ: PassOcc) -> None:
+    def draw(self, occ: DrawOcc) -> Ledger:
+        """A draw lifts the seat's 过水不胡 (§5.2)."""
+        return replace(self, passed_fan=_set(self.passed_fan, occ.seat, -1), n=self.n + 1)
+
+    def other(self) -> Ledger:
+        """Any other occurrence (a discard, a pung): the kong before is no longer "just before"."""
+        return replace(self, last_kong=None, n=self.n + 1)
+
+    def pass_(self, occ: PassOcc) -> Ledger:
         """§5.2: remember the passed fan (过水不胡); a pass with ≤ 4 tiles left is illegal
         (后4张必胡, §12.14)."""
         self._require_in(occ.seat, "pass")
         if occ.wall_left <= 4:
             raise LedgerError(Illegal("hou4zhang_bihu", self.n, occ.seat,
-                                      f"seat {occ.seat} passed a win with {occ.wall_left} tiles left in the wall "
-                                      "(后4张必胡, §5.2)"))
+                                      f"seat {occ.seat} passed a win on {occ.tile} with {occ.wall_left} tiles left "
+                                      "in the wall (后4张必胡, §5.2)"))
+        passed = self.passed_fan
         if occ.discarder is not None:
             value = self.value(occ.hand, occ.tile, WinFacts(after_kong=occ.after_kong, robbed_kong=occ.robbed_kong))
             if value.legal:
-                self.passed_fan[occ.seat] = max(self.passed_fan.get(occ.seat, -1), value.fan)
-        self.n += 1
+                passed = _set(passed, occ.seat, max(passed[occ.seat], value.fan))
+        return replace(self, passed_fan=passed, n=self.n + 1)
 
     def value(self, hand: SeatHand, tile: str, facts: WinFacts) -> WinValue:
+        """The priced win of ``hand`` on ``tile`` (legal or not)."""
         concealed, melds = hand.key()
-        return evaluate_win(concealed, melds, tile, facts, self.options, self._void(hand.seat))
+        return evaluate_win(concealed, melds, tile, facts, self.options, self.void(hand.seat))
 
-    def win(self, occ: WinOcc) -> list[SettledWin]:
-        """§5.4: price and pay each winner; §3 呼叫转移 after a 杠上炮. Raises
-        :class:`LedgerError` for a false win, 过水不胡 or a winner who is out."""
-        idx = self.n
+    def win_facts(self, occ: WinOcc) -> WinFacts:
+        kong_tile = None
+        if occ.kong_replacement and self.last_kong is not None:
+            kong_tile = self.kongs[self.last_kong].tile
+        return WinFacts(self_drawn=occ.discarder is None, kong_replacement=occ.kong_replacement, kong_tile=kong_tile,
+                        after_kong=occ.after_kong, robbed_kong=occ.robbed_kong, heavenly=occ.heavenly,
+                        earthly=occ.earthly, last_tile=occ.last_tile)
+
+    def check_win(self, hand: SeatHand, occ: WinOcc) -> WinValue:
+        """Price ``hand`` winning on ``occ`` and check it: a false win, a winner who is out,
+        过水不胡 (§5.2) raise :class:`LedgerError`."""
+        self._require_in(hand.seat, "win")
+        v = self.value(hand, occ.tile, self.win_facts(occ))
+        if not v.legal:
+            raise LedgerError(Illegal(v.rule_id or "false_win", self.n, hand.seat,
+                                      f"seat {hand.seat}: not a legal win on {occ.tile}: {v.message}"))
+        passed = self.passed_fan[hand.seat]
+        if occ.discarder is not None and passed >= 0 and v.fan <= passed:
+            raise LedgerError(Illegal("guoshui_bu_hu", self.n, hand.seat,
+                                      f"seat {hand.seat} passed a win worth {passed} fan and, without drawing since, "
+                                      f"wins a discard worth {v.fan} fan (过水不胡, §5.2)", passed, v.fan))
+        return v
+
+    def win(self, occ: WinOcc, *, joins_previous: bool = False) -> Ledger:
+        """§5.4: price and pay each winner; §3 呼叫转移 after a 杠上炮. ``joins_previous``:
+        these winners take the same tile as the previous win occurrence (a replay declares
+        一炮多响 one winner per event). Raises :class:`LedgerError` for a false win,
+        过水不胡 or a seat that is out."""
         self_drawn = occ.discarder is None
         if self_drawn and len(occ.winners) != 1:
             raise ValueError("a self-drawn win has one winner")
         if occ.discarder is not None:
             self._require_in(occ.discarder, "discarder of a winning tile")
-        kong_tile = None
-        if occ.kong_replacement and self.last_kong is not None:
-            kong_tile = self.last_kong.tile
-        facts = WinFacts(self_drawn=self_drawn, kong_replacement=occ.kong_replacement, kong_tile=kong_tile,
-                         after_kong=occ.after_kong, robbed_kong=occ.robbed_kong, heavenly=occ.heavenly,
-                         earthly=occ.earthly, last_tile=occ.last_tile)
-        values: list[tuple[SeatHand, WinValue]] = []
-        for w in occ.winners:
-            self._require_in(w.seat, "win")
-            v = self.value(w, occ.tile, facts)
-            if not v.legal:
-                raise LedgerError(Illegal(v.rule_id or "false_win", idx, w.seat,
-                                          f"seat {w.seat}: not a legal win on {occ.tile}: {v.message}"))
-            if not self_drawn and w.seat in self.passed_fan and v.fan <= self.passed_fan[w.seat]:
-                p = self.passed_fan[w.seat]
-                raise LedgerError(Illegal("guoshui_bu_hu", idx, w.seat,
-                                          f"seat {w.seat} passed a win worth {p} fan and, without drawing since, "
-                                          f"wins a discard worth {v.fan} fan (过水不胡, §5.2)", p, v.fan))
-            values.append((w, v))
-        settled = []
+        values = [(w, self.check_win(w, occ)) for w in occ.winners]
+        idx = self.n - 1 if joins_previous else self.n
+        payments = self.payments
+        wins = self.wins
+        out = self.out
+        passed = self.passed_fan
         for w, v in values:
             payers = (occ.discarder,) if occ.discarder is not None else tuple(s for s in self.still_in() if s != w.seat)
-            pays = [Payment(p, w.seat, v.per_payer, "win") for p in payers]
-            self.payments["win"].extend(pays)
-            sw = SettledWin(idx, w.seat, v, tuple(payers), v.per_payer * len(payers))
-            settled.append(sw)
-            self.wins.append(sw)
-        if occ.after_kong and self.options.hujiao_zhuanyi and self.last_kong is not None \
-                and self.last_kong.seat == occ.discarder and not self.last_kong.moved:
-            k = self.last_kong
+            payments += tuple(("win", Payment(p, w.seat, v.per_payer, "win")) for p in payers)
+            wins += (SettledWin(idx, w.seat, v, tuple(payers), v.per_payer * len(payers)),)
+        kongs = self.kongs
+        k = self.kongs[self.last_kong] if self.last_kong is not None else None
+        if occ.after_kong and self.options.hujiao_zhuanyi and k is not None and k.seat == occ.discarder \
+                and not k.moved:
             total = sum(p.amount for p in k.income)
             if total:
-                self.payments["hujiao_zhuanyi"].append(Payment(k.seat, occ.winners[0].seat, total, "hujiao_zhuanyi"))
-            k.moved = True
+                payments += (("hujiao_zhuanyi", Payment(k.seat, occ.winners[0].seat, total, "hujiao_zhuanyi")),)
+            kongs = _set(kongs, self.last_kong, replace(k, moved=True))
         for w in occ.winners:
-            self.out[w.seat] = True
-            self.passed_fan.pop(w.seat, None)
-        if self.first_win is None:
-            self.first_win = tuple(w.seat for w in occ.winners)
-            self.first_win_from = occ.discarder
-        self.win_events += 1
-        self.last_kong = None
-        self.n += 1
-        return settled
+            out = _set(out, w.seat, True)
+            passed = _set(passed, w.seat, -1)
+        first_win, first_from, events = self.first_win, self.first_win_from, self.win_events
+        if first_win is None:
+            first_win, first_from, events = tuple(w.seat for w in occ.winners), occ.discarder, events + 1
+        elif joins_previous and events == 1:
+            first_win = first_win + tuple(w.seat for w in occ.winners)
+        elif not joins_previous:
+            events += 1
+        return replace(self, payments=payments, wins=wins, kongs=kongs, out=out, passed_fan=passed,
+                       first_win=first_win, first_win_from=first_from, win_events=events,
+                       last_kong=self.last_kong if joins_previous else None,
+                       n=self.n if joins_previous else self.n + 1)
 
-    def exhaust(self, hands: tuple[SeatHand, ...]) -> tuple[DrawCheck, ...]:
+    def draw_checks(self, hands: tuple[SeatHand, ...]) -> tuple[DrawCheck, ...]:
+        """§7 readings of the players still in: 花猪, ready, best wait (memoised on counts)."""
+        checks = []
+        for h in sorted(hands, key=lambda h: h.seat):
+            concealed, melds = h.key()
+            void = self.void(h.seat)
+            suits = suits_of(concealed, melds)
+            huazhu = (void in suits) if void is not None else len(suits) == 3
+            wait = None if huazhu else ready_waits(concealed, melds, void)
+            checks.append(DrawCheck(h.seat, huazhu, wait))
+        return tuple(checks)
+
+    def exhaust(self, hands: tuple[SeatHand, ...]) -> Ledger:
         """§7 at an exhaustive draw: 查花猪, 查大叫 (each ready player's best wait), 退税.
         ``hands``: every player still in (with ``mode = standard`` and no winner: all four,
         §12.19)."""
@@ -346,21 +398,14 @@ class Ledger:
         if seats != list(self.still_in()):
             raise ValueError(f"the hands at the draw must be the players still in {list(self.still_in())}, got {seats}")
         d = self.options.dijin
-        checks = []
-        for h in sorted(hands, key=lambda h: h.seat):
-            concealed, melds = h.key()
-            void = self._void(h.seat)
-            suits = suits_of(concealed, melds)
-            huazhu = (void in suits) if void is not None else len(suits) == 3
-            wait = None if huazhu else ready_waits(concealed, melds, void)
-            checks.append(DrawCheck(h.seat, huazhu, wait))
-        self.checks = tuple(checks)
+        checks = self.draw_checks(hands)
+        pays: list[tuple[str, Payment]] = []
         pigs = [c for c in checks if c.huazhu]
         clean = [c for c in checks if not c.huazhu]
         pig_amount = d * 2 ** self.options.effective_huazhu_fan
         for p in pigs:
             for c in clean:
-                self.payments["huazhu"].append(Payment(p.seat, c.seat, pig_amount, "huazhu"))
+                pays.append(("huazhu", Payment(p.seat, c.seat, pig_amount, "huazhu")))
         for nr in clean:
             if nr.ready:
                 continue
@@ -368,23 +413,21 @@ class Ledger:
                 if r.ready:
                     assert r.wait is not None
                     amt = d * 2 ** self.options.capped(r.wait.best_fan)
-                    self.payments["chajiao"].append(Payment(nr.seat, r.seat, amt, "chajiao"))
+                    pays.append(("chajiao", Payment(nr.seat, r.seat, amt, "chajiao")))
         if self.options.tuishui:
             not_ready = {c.seat for c in checks if not c.ready}
             for k in self.kongs:
                 if k.seat in not_ready and not k.moved:
-                    for p in k.income:
-                        self.payments["tuishui"].append(Payment(k.seat, p.payer, p.amount, "tuishui"))
-        self.n += 1
-        return self.checks
+                    pays += [("tuishui", Payment(k.seat, p.payer, p.amount, "tuishui")) for p in k.income]
+        return replace(self, payments=self.payments + tuple(pays), checks=checks, n=self.n + 1)
 
     # --- results --------------------------------------------------------------------------
     def component(self, name: str) -> tuple[int, int, int, int]:
-        ch = [0, 0, 0, 0]
-        for p in self.payments[name]:
-            ch[p.payer] -= p.amount
-            ch[p.payee] += p.amount
-        return (ch[0], ch[1], ch[2], ch[3])
+        """Net change per seat of one component."""
+        return net(p for c, p in self.payments if c == name)
+
+    def component_payments(self, name: str) -> tuple[Payment, ...]:
+        return tuple(p for c, p in self.payments if c == name)
 
     def components(self) -> dict[str, tuple[int, int, int, int]]:
         return {c: self.component(c) for c in COMPONENTS}

@@ -157,22 +157,22 @@ def settle_case(case: VectorCase) -> Ledger:
         if ledger.over:
             raise ValueError(f"event {ledger.n}: the hand is already over (§4)")
         if isinstance(e, KongIn):
-            ledger.kong(KongOcc(e.seat, e.kong_kind, e.tile, e.from_))
+            ledger = ledger.kong(KongOcc(e.seat, e.kong_kind, e.tile, e.from_))
         elif isinstance(e, WinIn):
-            ledger.win(WinOcc(e.tile, tuple(w.hand() for w in e.winners), e.discarder, e.robbed_kong,
+            ledger = ledger.win(WinOcc(e.tile, tuple(w.hand() for w in e.winners), e.discarder, e.robbed_kong,
                               e.kong_replacement, e.after_kong, e.heavenly, e.earthly, e.last_tile))
         elif isinstance(e, PassIn):
             hand = HandIn(seat=e.seat, concealed=e.concealed, melds=e.melds).hand()
-            ledger.pass_(PassOcc(e.seat, e.tile, hand, e.discarder, e.wall_left, e.robbed_kong, e.after_kong))
+            ledger = ledger.pass_(PassOcc(e.seat, e.tile, hand, e.discarder, e.wall_left, e.robbed_kong, e.after_kong))
         else:
-            ledger.draw(DrawOcc(e.seat))
+            ledger = ledger.draw(DrawOcc(e.seat))
     end = case.end
     if end is None:
         raise ValueError("the case has no end (an illegal replay must stop at an illegal event)")
     if end.type == "wall_exhausted":
         if ledger.over:
             raise ValueError("end wall_exhausted, but the hand was already over")
-        ledger.exhaust(tuple(h.hand() for h in end.hands))
+        ledger = ledger.exhaust(tuple(h.hand() for h in end.hands))
     elif end.type == "three_won" and (options.mode != "xuezhan" or sum(ledger.out) != 3):
         raise ValueError(f"end three_won, but {sum(ledger.out)} players won")
     elif end.type == "first_win" and (options.mode != "standard" or not ledger.win_events):

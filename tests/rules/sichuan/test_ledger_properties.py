@@ -48,18 +48,18 @@ def run(options, occs, ends):
         if kind == "kong":
             if how == "melded" and other is None:
                 continue
-            led.kong(KongOcc(seat, how, "T5", other if how == "melded" else None))  # type: ignore[arg-type]
+            led = led.kong(KongOcc(seat, how, "T5", other if how == "melded" else None))  # type: ignore[arg-type]
         elif kind == "win":
             hand = SeatHand(seat, WIN_W9 if how == "self" else WIN_B5)
             if how == "self":
-                led.win(WinOcc("W9", (hand,), None))
+                led = led.win(WinOcc("W9", (hand,), None))
             elif other is not None:
-                led.win(WinOcc("B5", (hand,), other))
+                led = led.win(WinOcc("B5", (hand,), other))
         else:
-            led.draw(DrawOcc(seat))
+            led = led.draw(DrawOcc(seat))
         trace.append((out_before, before, led.total()))
     if not led.over:
-        led.exhaust(tuple(SeatHand(s, ends[s]) for s in led.still_in()))
+        led = led.exhaust(tuple(SeatHand(s, ends[s]) for s in led.still_in()))
     return led, trace
 
 
@@ -74,7 +74,7 @@ def test_zero_sum_and_seats_out_never_pay(options, occs, ends):
             if out_before[s]:
                 assert before[s] == after[s], "a seat that has won paid or received"
     # after the hand: only 退税 may move money of seats that won (refunds to original payers)
-    for p in led.payments["huazhu"] + led.payments["chajiao"]:
+    for p in led.component_payments("huazhu") + led.component_payments("chajiao"):
         assert not led.out[p.payer] and not led.out[p.payee]
     again, _ = run(options, occs, ends)
     assert again.components() == led.components() and again.next_dealer() == led.next_dealer()
