@@ -69,6 +69,8 @@ class PlayRules:
     ``robbers_void``: when this many seats rob one kong the hand is void (平盘: no win, the
     dealer deals again, no continuation — seed 003, competition.md §B1); 0 = never. With
     fewer robbers and ``multiple_winners`` = "first_only" the nearest after the konger wins.
+    ``max_suits``: a winning hand holds tiles of at most that many suits (Sichuan 缺一门: 2);
+    None = no such rule. Bots (replayer/simulate/bots.py) then void a suit first.
     """
 
     tile_copies: tuple[int, ...]
@@ -86,6 +88,7 @@ class PlayRules:
     wall_layout: Literal["shared", "per_seat"] = "shared"
     honor_chows: bool = False
     robbers_void: int = 0
+    max_suits: int | None = None
 
     @property
     def total_tiles(self) -> int:

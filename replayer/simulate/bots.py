@@ -8,7 +8,10 @@ game is a pure function of its seed.
   may (so that kong paths, robbing a kong and kong-replacement wins occur), claims a chow
   or pung with probability ``claim_probability`` when it brings the hand closer to a win,
   and discards the tile that leaves the smallest distance to a win (shanten, replayer/
-  rules/shared/shanten.py; ties: the most isolated tile, then the RNG).
+  rules/shared/shanten.py; ties: the most isolated tile, then the RNG). Under a ruleset
+  whose winning hands hold at most ``PlayRules.max_suits`` suits (Sichuan 缺一门), it first
+  voids the suit it holds fewest of (:func:`void_suit`): discards it, and neither pungs nor
+  kongs it.
 * :class:`RandomBot` — uniform over the legal actions.
 """
 
@@ -21,9 +24,9 @@ from typing import Protocol
 from eventlog import tiles as _tiles
 from replayer.actions import KONG_KINDS, Action
 from replayer.rules.shared.shanten import shanten
-from replayer.state import TableState
+from replayer.state import SeatState, TableState
 
-__all__ = ["Bot", "GreedyBot", "RandomBot", "BOTS", "make_bot"]
+__all__ = ["BOTS", "Bot", "GreedyBot", "RandomBot", "make_bot", "void_suit"]
 
 
 class Bot(Protocol):
@@ -39,7 +42,7 @@ class RandomBot:
 
     name = "random"
 
-    def __init__(self, rng: random.Random, claim_probability: float = 0.5) -> None:
+    def __init__(self, rng: random.Random, claim_probability: float = 0.5, max_suits: int | None = None) -> None:
         self.rng = rng
 
     def choose(self, state: TableState, seat: int, actions: Sequence[Action]) -> Action:
@@ -67,25 +70,46 @@ def _isolation(counts: tuple[int, ...], i: int) -> int:
     return n
 
 
+def void_suit(st: SeatState, max_suits: int | None) -> int | None:
+    """The suit (0 W, 1 T, 2 B) a seat should empty first when winning hands hold at most
+    ``max_suits`` suits and it holds more: the suit with the fewest concealed tiles among
+    those it has no declared set of (ties: the lower suit); None when nothing must go."""
+    if max_suits is None:
+        return None
+    held = [sum(st.counts[9 * s: 9 * s + 9]) for s in range(3)]
+    in_melds = {_tiles.index(m.tiles[0]) // 9 for m in st.melds if _tiles.index(m.tiles[0]) < 27}
+    present = [s for s in range(3) if held[s] or s in in_melds]
+    if len(present) <= max_suits:
+        return None
+    cands = [s for s in range(3) if held[s] and s not in in_melds]
+    return min(cands, key=lambda s: (held[s], s)) if cands else None
+
+
 class GreedyBot:
     """Shanten-greedy play (see the module docstring)."""
 
     name = "greedy"
 
-    def __init__(self, rng: random.Random, claim_probability: float = 0.5) -> None:
+    def __init__(self, rng: random.Random, claim_probability: float = 0.5, max_suits: int | None = None) -> None:
         if not 0.0 <= claim_probability <= 1.0:
             raise ValueError(f"claim_probability must be within 0..1, got {claim_probability}")
         self.rng = rng
         self.claim_probability = claim_probability
+        self.max_suits = max_suits
 
     def choose(self, state: TableState, seat: int, actions: Sequence[Action]) -> Action:
         for a in actions:
             if a.is_win:
                 return a
+        st = state.seats[seat]
+        void = void_suit(st, self.max_suits)
+        if void is not None:  # keep the suit to void out of sets
+            kept = [a for a in actions if not (a.kind in ("pung", "chow", *KONG_KINDS) and a.tile is not None
+                                                and _tiles.index(a.tile) // 9 == void)]
+            actions = kept or actions
         for a in actions:
             if a.kind == "flower" or a.kind in KONG_KINDS:
                 return a
-        st = state.seats[seat]
         melds = len(st.melds)
         claims = [a for a in actions if a.kind in ("pung", "chow")]
         if claims and self.rng.random() < self.claim_probability:
@@ -94,6 +118,8 @@ class GreedyBot:
             if self._after_claim(st.counts, melds, best) < now:
                 return best
         discards = [a for a in actions if a.kind == "discard"]
+        if void is not None:
+            discards = [a for a in discards if _tiles.index(a.tile or "") // 9 == void] or discards
         if discards:
             return self._discard(st.counts, melds, discards)
         passes = [a for a in actions if a.kind == "pass"]
@@ -132,13 +158,14 @@ class GreedyBot:
         return tied[self.rng.randrange(len(tied))]
 
 
-BOTS: dict[str, Callable[[random.Random, float], Bot]] = {"greedy": GreedyBot, "random": RandomBot}
+BOTS: dict[str, Callable[..., Bot]] = {"greedy": GreedyBot, "random": RandomBot}
 
 
-def make_bot(name: str, rng: random.Random, claim_probability: float = 0.5) -> Bot:
-    """A bot by name (``greedy`` or ``random``). Raises ValueError for an unknown name."""
+def make_bot(name: str, rng: random.Random, claim_probability: float = 0.5, max_suits: int | None = None) -> Bot:
+    """A bot by name (``greedy`` or ``random``); ``max_suits``: the ruleset's
+    ``PlayRules.max_suits``. Raises ValueError for an unknown name."""
     try:
         cls = BOTS[name]
     except KeyError:
         raise ValueError(f"unknown bot {name!r} (known: {', '.join(BOTS)})") from None
-    return cls(rng, claim_probability)
+    return cls(rng, claim_probability, max_suits)

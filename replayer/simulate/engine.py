@@ -206,7 +206,8 @@ class _Game:
         self.events: list[ev.NewEvent] = []
         self.wins: list[SimulatedWin] = []
         self.bots: list[Bot] = [
-            make_bot(name, random.Random(derive_seed(config.seed, game, f"bot{seat}")), config.claim_probability)
+            make_bot(name, random.Random(derive_seed(config.seed, game, f"bot{seat}")), config.claim_probability,
+                     ruleset.play.max_suits)
             for seat, name in enumerate(config.bot_names())
         ]
 

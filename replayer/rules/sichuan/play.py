@@ -156,6 +156,7 @@ class SichuanRuleset(RulesetDefaults):
             robbable_kongs=("added",),
             hand_ends_on_win=self.options.mode == "standard",
             wildcards=False,
+            max_suits=2,
         )
 
     def options_dict(self) -> dict[str, Any]:
