@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import functools
 import hashlib
 import json
 import os
@@ -54,6 +55,7 @@ from eventlog.errors import PaipuError
 from analytics.facts import GameFacts, game_facts
 from analytics.schema import SCHEMA_ID, TABLES, Table
 from eventlog.events import StoredEvent
+from eventlog.parallel import map_games
 from eventlog.store.base import EventStore, inspect_row
 from replayer.findings import RulesetError
 
@@ -442,19 +444,6 @@ def _game_outcome(store: EventStore, game_id: str, head: int) -> tuple[str, Any,
     return "ok", facts, last
 
 
-_WORKER_STORE: dict[str, Any] = {}
-
-
-def _worker_init(path: str) -> None:
-    from eventlog.store import open_store
-
-    _WORKER_STORE["store"] = open_store(path)
-
-
-def _worker_outcome(args: tuple[str, int]) -> tuple[str, Any, int]:
-    return _game_outcome(_WORKER_STORE["store"], args[0], args[1])
-
-
 def default_workers(games: int) -> int:
     """Worker processes for an export of ``games`` games when none are asked for: every
     core (``os.cpu_count()``) from :data:`PARALLEL_GAMES` games on, else 1 (starting
@@ -462,18 +451,8 @@ def default_workers(games: int) -> int:
     return max(1, os.cpu_count() or 1) if games >= PARALLEL_GAMES else 1
 
 
-@contextlib.contextmanager
-def _outcomes(store: EventStore, game_ids: list[str], head: int, workers: int) -> Iterator[Iterator[tuple[str, Any, int]]]:
-    """The outcomes of ``game_ids`` in order, computed here or by ``workers`` processes."""
-    path = getattr(store, "path", None)
-    if workers <= 1 or path is None or len(game_ids) < 2 * workers:
-        yield (_game_outcome(store, gid, head) for gid in game_ids)
-        return
-    import multiprocessing
-
-    ctx = multiprocessing.get_context("spawn")
-    with ctx.Pool(workers, initializer=_worker_init, initargs=(str(path),)) as pool:
-        yield pool.imap(_worker_outcome, [(gid, head) for gid in game_ids], chunksize=16)
+def _outcome_upto(head: int, store: EventStore, game_id: str) -> tuple[str, Any, int]:
+    return _game_outcome(store, game_id, head)
 
 
 def _damaged_blocks(out: Path, manifest: dict[str, Any], command: str) -> list[str]:
@@ -510,6 +489,7 @@ def export(
     data_dir: Path | str | None = None,
     on_file: Callable[[Path], None] | None = None,
     workers: int | None = None,
+    cluster: str | None = None,
 ) -> ExportReport:
     """Export the finished games of ``store`` not yet exported to ``out_dir``.
 
@@ -519,7 +499,10 @@ def export(
     ``on_file(path)`` is called after each part file is in place (progress).
     ``workers`` > 1 replays games in that many processes (a SQLite store only; the
     results are taken in the same order, so the files are the same); None (the default):
-    :func:`default_workers` of the number of games to export.
+    :func:`default_workers` of the number of games to export. ``cluster``: the address of a
+    Dask distributed scheduler whose workers replay the games instead
+    (:func:`eventlog.parallel.map_games`; a SQLite file they can reach or PostgreSQL). Either
+    way the results are taken in game order, so the Parquet files are byte-identical.
 
     Raises :class:`ExportError` when another export holds the directory or the log is
     behind the export's checkpoint (another data directory?), :class:`DamagedExport` when
@@ -584,7 +567,8 @@ def export(
         changed = [g for g in sorted((g for g in store.list_games() if g.last_position > checkpoint),
                                      key=lambda g: g.last_position) if g.game_id not in done]
         n_workers = default_workers(len(changed)) if workers is None else workers
-        with _outcomes(store, [g.game_id for g in changed], head, n_workers) as outcomes:
+        with map_games(store, [g.game_id for g in changed], functools.partial(_outcome_upto, head),
+                       workers=n_workers, cluster=cluster) as outcomes:
             for g, outcome in zip(changed, outcomes):
                 take(g.game_id, outcome)
                 if writer.pending_rows >= flush_rows:

@@ -46,6 +46,7 @@ def export_cmd(
     rebuild: Annotated[bool, typer.Option("--rebuild", help="Forget the existing export and write it all again.")] = False,
     repair: Annotated[bool, typer.Option("--repair", help="Check every Parquet file and rebuild the damaged or missing ones.")] = False,
     workers: Annotated[int | None, typer.Option("--workers", min=1, help="Replay games in this many processes (same files); default: every core from 500 games to export on, else 1.")] = None,
+    cluster: Annotated[Optional[str], typer.Option("--cluster", metavar="ADDRESS", help="Replay the games on the workers of this Dask scheduler (tcp://host:8786; pip install 'paipu[cluster]'); the files are the same as a local run. The workers must reach the store: a SQLite file on a shared disk or `paipu --store postgresql://…`.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the run report as JSON.")] = False,
 ) -> None:
     """Replay the games finished since the last export and write them as Parquet facts."""
@@ -54,7 +55,7 @@ def export_cmd(
     d, o = dirs(data, out)
     store = open_store(d, must_exist=True)
     try:
-        rep = export(store, o, rebuild=rebuild, repair=repair, data_dir=d, workers=workers)
+        rep = export(store, o, rebuild=rebuild, repair=repair, data_dir=d, workers=workers, cluster=cluster)
     finally:
         store.close()
     if as_json:

@@ -1,0 +1,160 @@
+"""Per-game batch work spread over processes or a Dask cluster, results in game order.
+
+``paipu export`` and ``paipu verify`` replay every game; each game is independent, so the
+work is split by game and the results are taken back **in the order of the game ids**
+whatever finished first — which is what keeps their output (Parquet files, reports) byte
+for byte the same with 1 worker, N local processes or a cluster (issue 20).
+
+* ``workers <= 1`` (or too few games to be worth starting processes): in this process.
+* ``workers > 1``: that many local processes (``spawn``), each opening the store once.
+* ``cluster="tcp://host:8786"``: the workers of that Dask distributed scheduler
+  (``pip install 'paipu[cluster]'``). Each worker opens the store by its location — a
+  SQLite file every worker can read (a shared disk) or a PostgreSQL URL — so an in-memory
+  store cannot be sent to a cluster. Games go in chunks; a bounded window of chunks is in
+  flight, so memory does not grow with the number of games.
+
+``fn(store, game_id)`` must be a top-level function (or a :func:`functools.partial` of one)
+so that it can be pickled; its result must pickle too.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing
+from collections import deque
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, TypeVar
+
+from eventlog.store.base import EventStore
+
+__all__ = ["ClusterError", "store_location", "map_games"]
+
+T = TypeVar("T")
+
+#: Games per task sent to a local process or a cluster worker.
+CHUNK = 16
+
+
+class ClusterError(ValueError):
+    """The work cannot be spread as asked (no store location, no scheduler, no extra)."""
+
+
+def store_location(store: EventStore) -> str | None:
+    """What another process opens to reach the same log (:func:`eventlog.store.open_store`):
+    a SQLite file's path or a PostgreSQL URL; None for a store only this process has."""
+    from eventlog.store.postgres import PostgresStore
+    from eventlog.store.sqlite import SqliteStore
+
+    if isinstance(store, SqliteStore):
+        return str(store.path)
+    if isinstance(store, PostgresStore):
+        return store.url
+    return None
+
+
+_WORKER_STORES: dict[str, EventStore] = {}  # per worker process: location -> open store
+
+
+def _worker_store(location: str) -> EventStore:
+    store = _WORKER_STORES.get(location)
+    if store is None:
+        from eventlog.store import open_store
+
+        store = _WORKER_STORES[location] = open_store(location)
+    return store
+
+
+def _run_chunk(fn: Callable[[EventStore, str], T], location: str, game_ids: Sequence[str]) -> list[T]:
+    store = _worker_store(location)
+    return [fn(store, g) for g in game_ids]
+
+
+def _chunks(ids: Sequence[str], size: int) -> list[list[str]]:
+    return [list(ids[i : i + size]) for i in range(0, len(ids), size)]
+
+
+@contextlib.contextmanager
+def map_games(
+    store: EventStore,
+    game_ids: Sequence[str],
+    fn: Callable[[EventStore, str], T],
+    *,
+    workers: int = 1,
+    cluster: str | None = None,
+    chunk: int = CHUNK,
+) -> Iterator[Iterator[T]]:
+    """``with map_games(store, ids, fn, workers=…, cluster=…) as results:`` — an iterator of
+    ``fn(store, id)`` for each id, in the order of ``game_ids`` (see the module doc).
+
+    Raises :class:`ClusterError` when ``cluster`` is given but the store has no location
+    other processes can open, dask.distributed is not installed, or the scheduler does not
+    answer."""
+    ids = list(game_ids)
+    if cluster:
+        location = _location_or_fail(store, "a Dask cluster")
+        with _dask_results(cluster, location, ids, fn, chunk) as results:
+            yield results
+        return
+    location = store_location(store)
+    if workers <= 1 or location is None or len(ids) < 2 * workers:
+        yield (fn(store, g) for g in ids)
+        return
+    ctx = multiprocessing.get_context("spawn")
+    with ctx.Pool(workers) as pool:
+        parts = pool.imap(_ChunkCall(fn, location), _chunks(ids, chunk))
+        yield (r for part in parts for r in part)
+
+
+class _ChunkCall:
+    """A picklable ``chunk -> results`` for multiprocessing's imap."""
+
+    def __init__(self, fn: Callable[[EventStore, str], Any], location: str) -> None:
+        self.fn, self.location = fn, location
+
+    def __call__(self, ids: Sequence[str]) -> list[Any]:
+        return _run_chunk(self.fn, self.location, ids)
+
+
+def _location_or_fail(store: EventStore, what: str) -> str:
+    location = store_location(store)
+    if location is None:
+        raise ClusterError(
+            f"{what} needs an event store its workers can open (a SQLite file on a shared disk "
+            "or a postgresql:// URL), not an in-memory one"
+        )
+    return location
+
+
+@contextlib.contextmanager
+def _dask_results(
+    address: str, location: str, ids: list[str], fn: Callable[[EventStore, str], T], chunk: int
+) -> Iterator[Iterator[T]]:
+    try:
+        from distributed import Client
+    except ImportError:
+        raise ClusterError("--cluster needs dask.distributed: pip install 'paipu[cluster]'") from None
+    try:
+        client = Client(address, timeout="10s", set_as_default=False)
+    except (OSError, TimeoutError) as e:
+        raise ClusterError(f"cannot reach the Dask scheduler at {address}: {e}") from None
+    try:
+        n_workers = max(1, len(client.scheduler_info().get("workers", {})))
+        window = 2 * n_workers
+
+        def results() -> Iterator[T]:
+            pending: deque[Any] = deque()
+            parts = iter(_chunks(ids, chunk))
+            for part in parts:
+                pending.append(client.submit(_run_chunk, fn, location, part, pure=False))
+                if len(pending) >= window:
+                    break
+            while pending:
+                done = pending.popleft().result()
+                nxt = next(parts, None)
+                if nxt is not None:
+                    pending.append(client.submit(_run_chunk, fn, location, nxt, pure=False))
+                yield from done
+
+        yield results()
+    finally:
+        client.close()
