@@ -32,9 +32,24 @@ def _situation_json(sit) -> dict[str, Any]:
     return d
 
 
-def _score_vectors(ruleset: str, vectors: Path, out: Path | None) -> None:
+def _with_preset(lines, preset: str):
+    """Each JSON object line without a ``preset`` gets ``preset`` (``--ruleset PRESET``);
+    other lines pass unchanged (the scorer reports them)."""
+    for line in lines:
+        try:
+            obj = json.loads(line) if line.strip() else None
+        except json.JSONDecodeError:
+            obj = None
+        if isinstance(obj, dict) and "preset" not in obj:
+            obj["preset"] = preset
+            line = json.dumps(obj, ensure_ascii=False) + "\n"
+        yield line
+
+
+def _score_vectors(ruleset: str, vectors: Path, out: Path | None, preset: str | None = None) -> None:
     """``score --vectors FILE``: one JSON line out per situation, scored by the ruleset's
-    ``vectors.score_lines`` (schemas: tests/data/<ruleset>/README.md)."""
+    ``vectors.score_lines`` (schemas: tests/data/<ruleset>/README.md). ``preset``: the
+    preset every case without its own ``preset`` field is scored under."""
     import importlib
 
     score_lines = importlib.import_module(f"replayer.rules.{ruleset}.vectors").score_lines
@@ -42,7 +57,7 @@ def _score_vectors(ruleset: str, vectors: Path, out: Path | None) -> None:
     dst = out.open("w", encoding="utf-8") if out else sys.stdout
     n = bad = 0
     try:
-        for res in score_lines(src, source=str(vectors)):
+        for res in score_lines(src if preset is None else _with_preset(src, preset), source=str(vectors)):
             dst.write(json.dumps(res, ensure_ascii=False) + "\n")
             n += 1
             bad += "bad situation" in str(res.get("error", ""))
@@ -60,7 +75,7 @@ def _score_vectors(ruleset: str, vectors: Path, out: Path | None) -> None:
 
 @command()
 def score(
-    ruleset: Annotated[str, typer.Option("--ruleset", help="Ruleset id (mcr, nanchang, sichuan, changsha).")] = "mcr",
+    ruleset: Annotated[str, typer.Option("--ruleset", help="Ruleset id (mcr, nanchang, sichuan, changsha), or a preset of one with --vectors (e.g. ganzhou: cases without a \"preset\" field are scored under it).")] = "mcr",
     vectors: Annotated[Path | None, typer.Option("--vectors", help="JSON Lines of situations (schema: tests/data/<ruleset>/README.md); '-' for stdin.")] = None,
     out: Annotated[Path | None, typer.Option("--out", help="Write the JSON Lines here instead of stdout.")] = None,
     hand: Annotated[str | None, typer.Option("--hand", help='Concealed tiles without the winning tile, e.g. "W1 W2 W3 ..." or "123m456p".')] = None,
@@ -77,10 +92,17 @@ def score(
 ) -> None:
     """Score winning hands: in bulk from a vectors file (one JSON line out per case), or one
     hand given with --hand/--win, explained fan by fan with the tiles each fan counts."""
+    preset = None
     if ruleset not in _SCORING_RULESETS:
-        raise CliError(f"unknown ruleset {ruleset!r} for scoring (known: {', '.join(_SCORING_RULESETS)})")
+        from replayer.rules.base import presets
+
+        base = presets().get(ruleset, (None, {}))[0]
+        if base not in _SCORING_RULESETS or vectors is None:
+            raise CliError(f"unknown ruleset {ruleset!r} for scoring (known: {', '.join(_SCORING_RULESETS)}, "
+                           "or a preset of one with --vectors)")
+        ruleset, preset = base, ruleset
     if vectors is not None:
-        _score_vectors(ruleset, vectors, out)
+        _score_vectors(ruleset, vectors, out, preset)
         return
     if ruleset != "mcr":
         raise CliError(f"--ruleset {ruleset} scores end-of-hand situations: give --vectors FILE")

@@ -329,12 +329,29 @@ def get_ruleset(ruleset_id: str, options: Mapping[str, Any] | None = None) -> Ru
     ``ruleset_id`` is a ruleset package (``mcr``, ``nanchang`` …) or a preset of
     ``replayer/rules/presets/*.toml`` (a base ruleset plus options: DESIGN.md §6 "variants
     are data"); options given here override the preset's. Raises :class:`RulesetError` for
-    an unknown id or invalid options."""
+    an unknown id or invalid options. A ruleset built from a preset has the preset's name as
+    its ``id``."""
     preset = presets().get(ruleset_id)
     if preset is not None and ruleset_id not in _REGISTRY:
         base, preset_options = preset
-        return get_spec(base).build({**preset_options, **dict(options or {})})
+        rs = get_spec(base).build({**preset_options, **dict(options or {})})
+        return _named(rs, ruleset_id) if ruleset_id != base else rs
     return get_spec(ruleset_id).build(dict(options or {}))
+
+
+def _named(rs: Ruleset, preset: str) -> Ruleset:
+    """A ruleset built from a preset answers to the preset's name (``rs.id``): games record
+    it as their ruleset (game_started, state, export), so analytics keep presets apart and a
+    replay resolves the preset again (docs/analytics.md)."""
+    import dataclasses
+
+    if dataclasses.is_dataclass(rs) and any(f.name == "id" for f in dataclasses.fields(rs)):
+        return dataclasses.replace(rs, id=preset)  # type: ignore[type-var]
+    try:
+        rs.id = preset
+    except (AttributeError, TypeError):
+        raise RulesetError(f"ruleset {type(rs).__name__} cannot carry the preset name {preset!r}") from None
+    return rs
 
 
 @lru_cache(maxsize=1)

@@ -92,7 +92,7 @@ class NanchangOptions(BaseModel):
     chi3_liability: Literal["off", "chi_from_same_player", "chi_same_suit"] = _opt(
         "off", "包: when the winner has chowed 3 times from its 上家 (chi_same_suit: 3 chows of one suit, honor chows one group), the 上家 alone pays the whole win (和多大包多大); counted over the hand, consecutive or not [prov.]", f"{J} §1, §5, §10, §13.13")
     pair_258: bool = _opt(False, "the pair of a standard-shape hand (大七对 included) must be a suited 2, 5 or 8 (a wild may stand for one) [prov.]", f"{J} §1, §10, §13.14")
-    wall_layers: Literal[2, 3] = _opt(2, "stack height of the wall (萍乡 three layers); all tiles stay drawable, no settlement effect", f"{J} §1, §10, §13.15")
+    wall_layers: Literal[2, 3] = _opt(2, "tiles per wall stack (萍乡: three layers); places the jing indicator counted from the dice (top tile of stack #s from the tail); all tiles stay drawable, no settlement effect", f"{J} §1, §10, §13.15")
     last_draw_no_discard: bool = _opt(False, "the player who draws the last wall tile does not discard it (no win on it by discard; on 流局 the drawer keeps 14 − 3·melds tiles)", f"{J} §1, §10, §13.16")
     flower_bao: bool = _opt(False, "the eight flowers are 宝: not wild, never in a set except a 宝 pung of three flowers; each 宝 in the winner's melds (and each flown, with fly_bao_doubling) doubles the win", f"{J} §1, §8, §13.17")
     fly_bao_doubling: bool = _opt(False, "飞宝: each 宝 / jing the winner discarded (claimed or not) doubles its win", f"{J} §1, §8, §11, §13.20")

@@ -33,11 +33,12 @@ from typing import Any
 
 from eventlog import events as ev
 from eventlog import tiles as _tiles
-from replayer.rules.base import MECHANICS_SOURCES, HandPlan, PlayRules, WinContext, WinScore, standard_tile_copies
+from replayer.rules.base import MECHANICS_SOURCES, HandPlan, PlayRules, WinContext, WinScore
 from replayer.rules.nanchang.evaluate import ScoreItem, WinEvaluation, WinInput, evaluate, has_shape
-from replayer.rules.nanchang.jing import JingKinds, jing_kinds
+from replayer.rules.nanchang.jing import NO_JING, JingKinds, jing_kinds
 from replayer.rules.nanchang.options import NanchangOptions, parse_options
 from replayer.rules.nanchang.shape_filter import could_win_any_jing, could_win_shape
+from replayer.rules.nanchang.table_rules import chow_rule, tile_copies
 from replayer.rules.nanchang.settlement import (
     Components,
     HandSituation,
@@ -50,6 +51,7 @@ from replayer.state import DeclaredMeld, Payment, Settlement, TableState, replac
 
 RULESET_ID = "nanchang"
 SPEC = "docs/reference/rules/nanchang.md"
+JX = "docs/reference/rules/jiangxi_variants.md"
 
 SOURCES: dict[str, str] = {
     "tile_count_exceeded": f"{SPEC} §1 (136 tiles, 4 of each kind)",
@@ -77,6 +79,14 @@ SOURCES: dict[str, str] = {
     "dealer_rotation": f"{SPEC} §2 (连庄 only after a dealer win without 抄庄)",
     "game_over": f"{SPEC} §2 (game length from the log)",
     "settlement": f"{SPEC} §9",
+    "tileset": f"{JX} §1 (tileset)",
+    "chi_allowed": f"{JX} §1 (chi_allowed: no chow claims)",
+    "honor_chi": f"{JX} §1, §13.5 (honor_chi: which wind sequences may be chowed)",
+    "discard_win_allowed": f"{JX} §1, §13.9 (discard_win_allowed: self-draw only)",
+    "discard_win_max_jing": f"{JX} §1, §13.4 (discard_win_max_jing)",
+    "last_draw_no_discard": f"{JX} §1, §13.16 (last_draw_no_discard)",
+    "pair_258": f"{JX} §1, §13.14 (pair_258: the pair is a suited 2, 5 or 8)",
+    "flower_bao": f"{JX} §8, §13.17 (宝 are flown or melded, never part of a winning hand)",
 }
 
 
@@ -169,17 +179,18 @@ class NanchangRuleset:
 
     @cached_property
     def play(self) -> PlayRules:
+        o = self.options
         return PlayRules(
-            tile_copies=standard_tile_copies(flowers=False),
+            tile_copies=tile_copies(o),  # jiangxi_variants.md §1 tileset
             dealer_tiles=14,
             other_tiles=13,
-            dead_wall=self.options.dead_wall_tiles,
-            chow="previous_seat",
-            honor_chows=True,  # 东南西北 any three, 中发白 (§5.2)
+            dead_wall=o.dead_wall_tiles,
+            chow="previous_seat" if o.chi_allowed else "none",
+            honor_chows=o.honor_chi != "none",  # 东南西北 any three, 中发白 (§5.2); honor_chi = ordered: check_event
             multiple_winners="first_only",
             robbable_kongs=("added",),
             hand_ends_on_win=True,
-            wildcards=True,
+            wildcards=o.jing_mode != "none",
         )
 
     def options_dict(self) -> dict[str, Any]:
@@ -192,7 +203,7 @@ class NanchangRuleset:
         """A cheap necessary condition (§6.1–6.5, §4.1): the jing are known only in play, so
         True when under some indicator the hand, every held jing wild, reaches an enabled
         shape (:func:`.shape_filter.could_win_any_jing`); never False for a legal win."""
-        return could_win_any_jing(counts, melds, self.options) if self.shape_filter else True
+        return could_win_any_jing(counts, melds, self.options) if self.shape_filter else True  # noqa: E501
 
     # -- seats, dealer rotation ----------------------------------------------------------
 
@@ -217,7 +228,10 @@ class NanchangRuleset:
     # -- hooks: legality before the event, memory after it -------------------------------
 
     def _kinds(self, state: TableState) -> JingKinds | None:
-        return jing_kinds(state.wildcard_indicator) if state.wildcard_indicator else None
+        """The hand's jing (option ``jing_mode``); None while a needed indicator is unknown."""
+        if self.options.jing_mode == "none":
+            return NO_JING
+        return jing_kinds(state.wildcard_indicator, self.options.jing_mode) if state.wildcard_indicator else None
 
     def _memory(self, state: TableState) -> NanchangMemory:
         m = state.rule_memory
@@ -253,6 +267,10 @@ class NanchangRuleset:
     def _check_meld(self, state: TableState, kinds: JingKinds | None, seat: int, tiles: tuple[str, ...],
                     claimed: str | None, what: str) -> list[tuple[str, str, int | None]]:
         out: list[tuple[str, str, int | None]] = []
+        if what == "chow" and _is_sequence(tiles):
+            rule = chow_rule(tiles, self.options)
+            if rule is not None:
+                out.append((rule, f"seat {seat} chows {'-'.join(tiles)}: option {rule} does not allow it", seat))
         if claimed is not None and self._wall_empty(state):
             out.append(("claim_after_wall_empty",
                         f"seat {seat} claims {claimed} by {what} after the wall is empty: only a win may claim", seat))
@@ -288,7 +306,7 @@ class NanchangRuleset:
             return out
         short = [t for t, n in need.items() if not st.holds(t, n)]
         if short and kinds is not None:
-            holds_jing = any(st.holds(j) for j in (kinds.primary, kinds.secondary))
+            holds_jing = any(st.holds(j) for j in kinds.tiles)
             if claimed is not None and kinds.is_jing(claimed):
                 out.append(("discarded_jing_face_value",
                             f"seat {seat} claims the discarded jing {claimed} by {what} without holding "
@@ -349,16 +367,17 @@ class NanchangRuleset:
     def _place_indicator(self, before: TableState, p: ev.WildcardIndicatorRevealed,
                          after: TableState) -> tuple[TableState, list[tuple[str, str, int | None]]]:
         """§3.1/§4.1: with a known wall and two dice, the indicator is the top tile of stack
-        #s from the tail — tail draws take top then bottom, so it is ``wall[-(2s − 1)]`` —
-        and the 下精 indicator (``lower_indicator``, when given; §4.1, §11) the bottom tile of
-        the same stack, ``wall[-2s]``. With ``indicator_removed`` the indicator leaves the
+        #s from the tail — tail draws take top then bottom, so it is ``wall[-(2s − 1)]`` (with
+        ``wall_layers`` n tiles a stack: ``wall[-(n·s − n + 1)]``) — and the 下精 indicator
+        (``lower_indicator``, when given; §4.1, §11) the tile under it, ``wall[-2s]``. With ``indicator_removed`` the indicator leaves the
         wall (A-1); the 下精 indicator always stays (§11.1)."""
         found: list[tuple[str, str, int | None]] = []
         wall = after.wall
         pos = None
         if len(p.dice) == 2:
             s = sum(p.dice)
-            k = 2 * s - 1 if self.options.tail_draw_order == "top_then_bottom" else 2 * s
+            n = self.options.wall_layers  # tiles per stack (萍乡: 3)
+            k = n * s - (n - 1) if self.options.tail_draw_order == "top_then_bottom" else n * s
             if wall is not None and len(wall) >= k:
                 pos = len(wall) - k
                 if wall[pos] != p.indicator:
@@ -395,7 +414,7 @@ class NanchangRuleset:
         else:
             return hand
         qihu = list(hand.qihu)
-        j1, j2 = kinds.indices
+        jidx = kinds.indices
         ti = _tiles.index(tile)
         for seat in range(4):
             st = before.seats[seat]
@@ -404,7 +423,7 @@ class NanchangRuleset:
             # the passed tile (face value, §4.2) cannot complete this hand: no evaluation needed
             c = list(st.counts)
             c[ti] += 1
-            if self.shape_filter and not could_win_shape(tuple(c), (st.counts[j1], st.counts[j2]), (j1, j2),
+            if self.shape_filter and not could_win_shape(tuple(c), tuple(st.counts[j] for j in jidx), jidx,
                                                          len(st.melds), self.options):
                 continue
             res = self._evaluate(before, seat, tile, source, frm, check_blocks=False)
@@ -435,7 +454,8 @@ class NanchangRuleset:
             discards = tuple(d.tile for d in st.discards if d.claimed_by is None and d.seq != win_discard_seq)
             players.append(PlayerTiles(concealed, tuple(melds), discards))
         return HandSituation(
-            indicator=state.wildcard_indicator or "W1",
+            indicator=state.wildcard_indicator if self.options.jing_mode != "none" else None,
+            jing_mode=self.options.jing_mode,
             dealer=state.dealer or 0,
             players=tuple(players),  # type: ignore[arg-type]
             outcome=outcome,  # type: ignore[arg-type]
@@ -467,7 +487,8 @@ class NanchangRuleset:
                 and not mem.claimed and mem.draws[seat] == 1 and no_kong:
             earthly = True
         return WinInput(conc, tuple(_meld_info(m) for m in st.melds), tile, source, seat, dealer,  # type: ignore[arg-type]
-                        frm, kong_replacement, heavenly, earthly)
+                        frm, kong_replacement, heavenly, earthly, tuple(t for t in st.flowers),
+                        tuple(d.tile for d in st.discards), self._wall_empty(state))
 
     def _evaluate(self, state: TableState, seat: int, tile: str, source: str, frm: int | None, *,
                   concealed: tuple[str, ...] | None = None, kong_replacement: bool = False,
@@ -505,7 +526,12 @@ class NanchangRuleset:
         w = self._win_input(state, win.seat, win.tile, source, frm, win.concealed, win.self_drawn and win.kong_related)
         sit = self._situation(state, outcome="win", winner=win.seat, win=w, win_discard_seq=pend,
                               kong_replacement=w.kong_replacement, heavenly=w.heavenly, earthly=w.earthly)
-        comps = settle_hand(sit, self.options, res)
+        if pend is not None and any(w.legal and w.discard_seq == pend and not w.self_drawn for w in state.wins):
+            # a further winner on the same discard (multiple_winners, jiangxi_variants.md §5): the
+            # hand's other components were settled with the first win; this one adds its own win
+            comps = Components((("win", res.win),))
+        else:
+            comps = settle_hand(sit, self.options, res)
         return WinScore(True, res.points, _explain(res, comps), sit)
 
     # -- settlement --------------------------------------------------------------------
@@ -536,7 +562,7 @@ def _offender_pays(seat: int, amount: int) -> tuple[int, int, int, int]:
 
 
 def _meld_info(m: DeclaredMeld) -> MeldInfo:
-    return MeldInfo(m.kind, tuple(m.tiles), m.kong_kind, m.from_seat)
+    return MeldInfo(m.kind, tuple(m.tiles), m.kong_kind, m.from_seat, m.claimed_tile)
 
 
 _COMPONENT_NAMES = {

@@ -70,39 +70,49 @@ def standard_ok(real: tuple[int, ...], wild: int) -> bool:
     return _standard_need(_needs(real)) <= wild
 
 
-def _irregular_ok(real: tuple[int, ...], wild: int, shisanlan: bool) -> bool:
+def _irregular_ok(real: tuple[int, ...], wild: int, options: NanchangOptions) -> bool:
     if _shapes.seven_pairs_fill(real, wild) is not None:
         return True
+    if options.jiuyao_factor is not None and _shapes.thirteen_orphans_fill(real, wild) is not None:
+        return True
     # 七星十三烂 is a 十三烂 (more honors, fewer places for a wild): one check covers both
-    return shisanlan and _shapes.rotten_fill(real, wild) is not None
+    return (options.shisanlan or options.lanhu) and _shapes.rotten_fill(real, wild) is not None
 
 
-def could_win_shape(counts: tuple[int, ...], wild: tuple[int, int], jing: tuple[int, int], melds: int,
+def could_win_shape(counts: tuple[int, ...], wild: tuple[int, ...], jing: tuple[int, ...], melds: int,
                     options: NanchangOptions) -> bool:
     """A necessary condition for a legal win: ``counts`` (34-count vector of the concealed
     tiles *with* the winning tile) and ``melds`` declared sets make 14 tiles and some enabled
-    shape when ``wild`` = (n 正精, n 副精) of the jing kinds ``jing`` (dense indices) are all
-    wild. False → :func:`~replayer.rules.nanchang.evaluate.evaluate` finds no shape."""
+    shape when ``wild`` (n of each jing kind ``jing``, dense indices; empty without jing) are
+    all wild. False → :func:`~replayer.rules.nanchang.evaluate.evaluate` finds no shape.
+    Stricter options (``honor_chi``, ``pair_258``) are not applied: a superset stays a
+    necessary condition."""
     if sum(counts) + 3 * melds != 14:
         return False
-    a, b = wild
-    if a or b:
+    if any(wild):
         c = list(counts)
-        c[jing[0]] -= a
-        c[jing[1]] -= b
+        for j, n in zip(jing, wild):
+            c[j] -= n
         counts = tuple(c)
-    if standard_ok(counts, a + b):
+    w = sum(wild)
+    if standard_ok(counts, w):
         return True  # 大七对 (pungs only) is one division of the standard shape
-    return melds == 0 and _irregular_ok(counts, a + b, options.shisanlan)
+    return melds == 0 and _irregular_ok(counts, w, options)
 
 
 def could_win_any_jing(counts: tuple[int, ...], melds: int, options: NanchangOptions) -> bool:
     """:func:`could_win_shape` for an unknown indicator: True when under some indicator
-    (every held jing wild) the hand reaches a shape — never False for a hand that
-    :func:`~replayer.rules.nanchang.evaluate.evaluate` finds legal under any indicator."""
+    (every held jing wild, 正精 and 副精) the hand reaches a shape — never False for a hand
+    that :func:`~replayer.rules.nanchang.evaluate.evaluate` finds legal under any indicator
+    and any ``jing_mode`` (successor-only jing are a subset; ``none`` is checked without)."""
     if sum(counts) + 3 * melds != 14:
         return False
-    return _any_jing(tuple(counts), melds == 0, options.shisanlan)
+    if options.jing_mode == "none":
+        return could_win_shape(tuple(counts), (), (), melds, options)
+    if options.jiuyao_factor is not None and melds == 0 and \
+            sum(1 for i in range(34) if counts[i] and i not in _shapes.THIRTEEN_ORPHANS) <= 2:
+        return True  # 九幺 with its non-orphan kinds as wild jing (checked exactly by evaluate)
+    return _any_jing(tuple(counts), melds == 0, options.shisanlan or options.lanhu)
 
 
 @lru_cache(maxsize=1 << 16)

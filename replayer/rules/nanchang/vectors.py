@@ -13,7 +13,6 @@ Options resolve as nanchang.md §10 defaults ← jiangxi_variants.md §1 default
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Iterator
 from typing import Any
 

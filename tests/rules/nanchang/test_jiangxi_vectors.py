@@ -143,3 +143,17 @@ def test_presets_carry_city_names_and_confidence():
         assert presets()[name][0] == "nanchang"
         assert zh[name] in infos[name].title
         assert infos[name].spec_confidence == ("low" if conf[name] == "low" else "")
+
+
+def test_cli_takes_a_preset_as_the_ruleset(tmp_path):
+    # the Ganzhou cases without their preset field, scored with --ruleset ganzhou
+    src = tmp_path / "ganzhou.jsonl"
+    cases = [c for c in CASES if c["preset"] == "ganzhou"]
+    src.write_text("".join(json.dumps({k: v for k, v in c.items() if k != "preset"}) + "\n" for c in cases),
+                   encoding="utf-8")
+    out = tmp_path / "out.jsonl"
+    r = CliRunner().invoke(app, ["score", "--ruleset", "ganzhou", "--vectors", str(src), "--out", str(out)])
+    assert r.exit_code == 0, r.output
+    for got, case in zip((json.loads(x) for x in out.read_text(encoding="utf-8").splitlines()), cases, strict=True):
+        exp = case["expected"]
+        assert got.get("rule") == exp["error"] if "error" in exp else got["total"] == exp["total"]

@@ -71,6 +71,7 @@ def test_presets_are_valid_nanchang_options():
     for name, p in presets.items():
         rs = get_ruleset(p["base"], p["options"])
         assert rs.id == "nanchang", name
+        assert get_ruleset(name).id == name
 
 
 def test_optional_jing_rules_of_section_11():
