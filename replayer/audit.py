@@ -104,9 +104,10 @@ def _fan_lines(win: WinRecord) -> tuple[FanLine, ...]:
 
 
 def _unreadable(name: str) -> bool:
-    """A fan name damaged in the source (e.g. an encoding loss turned it into ``???``)."""
+    """A fan name damaged in the source: an encoding loss turned it into ``???`` or left
+    U+FFFD replacement characters in it."""
     n = name.strip()
-    return not n or all(c in "?\ufffd" for c in n)
+    return not n or all(c in "?\ufffd" for c in n) or "\ufffd" in n
 
 
 def _compare_fans(
@@ -130,6 +131,16 @@ def _compare_fans(
     def key_of_reported(name: str) -> str:
         n = name.strip()
         return by_name.get(n) or by_name.get(n.lower()) or fan_key(n)
+
+    def known(name: str) -> bool:
+        n = name.strip()
+        return n in by_name or n.lower() in by_name or fan_key(n) != n
+
+    # Names are compared only when every reported name is a known one (of a computed
+    # line, or an MCR fan spelling): a name that decodes to nothing known — a file read
+    # in the wrong encoding — says nothing about the fans; the totals are still compared.
+    if not all(known(name) for name, _p, _c in reported):
+        return None
 
     mine: dict[str, int] = {}
     for f in computed:

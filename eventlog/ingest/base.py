@@ -14,13 +14,15 @@ the store's idempotent append makes the second import a no-op.
 from __future__ import annotations
 
 import codecs
+import hashlib
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol, runtime_checkable
 
 from eventlog.errors import InvalidArgument
-from eventlog.events import NewEvent
+from eventlog.events import NewEvent, canonical_bytes
 
 __all__ = [
     "ImportedGame",
@@ -34,6 +36,9 @@ __all__ = [
     "sniff",
     "parse_file",
     "read_lines",
+    "issue_reason",
+    "decode_text",
+    "fingerprint",
     "SNIFF_BYTES",
 ]
 
@@ -86,6 +91,19 @@ class ParseIssue:
 class IngestError(InvalidArgument):
     """Raised inside an importer for a malformed game; the importer turns it into a
     :class:`ParseIssue` at the current location and goes on with the next game."""
+
+
+def issue_reason(e: BaseException) -> str:
+    """The one-line reason a :class:`ParseIssue` gives for ``e`` raised while reading a
+    game: an :class:`IngestError`'s own text; for anything else that hostile input can
+    provoke in a parser (nesting too deep for the JSON reader, a number Python cannot
+    read, a value of the wrong type) a description of what could not be read."""
+    if isinstance(e, IngestError):
+        return str(e)
+    if isinstance(e, RecursionError):
+        return "unreadable: nested too deeply"
+    text = " ".join(str(e).split())[:200]
+    return f"unreadable: {text or type(e).__name__}"
 
 
 class UnknownFormatError(InvalidArgument):
@@ -179,15 +197,90 @@ def parse_file(
     importer = get_importer(format) if format is not None else get_importer(sniff(p))
     if not p.is_file():
         raise FileNotFoundError(f"no such file: {p}")
-    return importer.parse(p)
+    return _guarded(p, importer.parse(p))
+
+
+def _guarded(
+    path: Path, items: Iterator[ImportedGame | ParseIssue]
+) -> Iterator[ImportedGame | ParseIssue]:
+    """The importer's items; if it fails in a way it did not catch itself, one
+    :class:`ParseIssue` for the rest of this file instead of an exception that would
+    stop a whole ingest run (the other files still load)."""
+    try:
+        yield from items
+    except Exception as e:  # hostile input must never abort the run (issue 12 item 5)
+        yield ParseIssue(str(path), None, f"{issue_reason(e)} (the rest of this file was skipped)")
+
+
+_LINE_END = re.compile(r"\r\n|\r|\n")
+
+#: Tried in order when a file is not UTF-8: the Chinese national standard (a superset of
+#: GBK and GB2312, what Chinese Windows tools write), then Big5.
+FALLBACK_ENCODINGS = ("gb18030", "big5")
+
+
+def decode_text(raw: bytes) -> tuple[str, str]:
+    """``(text, encoding)`` of a source file's bytes.
+
+    UTF-8 (a byte order mark is dropped) when the bytes are valid UTF-8. A file that is
+    mostly UTF-8 with some damaged bytes (more well-formed multi-byte characters than
+    bad bytes) stays UTF-8 with U+FFFD for the damage (``"utf-8 (damaged)"``): the
+    audit recognises the damaged fan names and compares totals only. Otherwise the
+    first of :data:`FALLBACK_ENCODINGS` that decodes every byte (GBK files written by
+    Chinese Windows tools), and as a last resort damaged UTF-8 again.
+    Importers record the encoding with each game (``encoding`` in the metadata of its
+    ``game_started`` event)."""
+    try:
+        return raw.decode("utf-8-sig"), "utf-8"
+    except UnicodeDecodeError:
+        pass
+    damaged = raw.decode("utf-8", errors="replace").lstrip("\ufeff")
+    bad = damaged.count("\ufffd")
+    good = sum(1 for c in damaged if ord(c) > 127 and c != "\ufffd")
+    if good > bad:
+        return damaged, "utf-8 (damaged)"
+    for enc in FALLBACK_ENCODINGS:
+        try:
+            return raw.decode(enc), enc
+        except UnicodeDecodeError:
+            continue
+    return damaged, "utf-8 (damaged)"
 
 
 def read_lines(path: Path) -> Iterator[tuple[int, str]]:
-    """``(line_number, text)`` for each line of a text file, 1-based, streamed.
+    """``(line_number, text)`` for each line of a text file, 1-based.
 
-    Line endings are removed whatever they are (LF, CRLF, CR); a UTF-8 byte order mark
-    is dropped; bytes that are not UTF-8 become U+FFFD instead of failing, so a file
-    with a damaged encoding still imports (its fan names keep the damage)."""
-    with open(path, encoding="utf-8-sig", errors="replace", newline=None) as f:
-        for n, line in enumerate(f, start=1):
-            yield n, line.rstrip("\r\n")
+    The file is decoded by :func:`decode_text` (UTF-8, else GB18030/Big5, else a
+    detector's guess, else UTF-8 with U+FFFD). Importers that record the encoding
+    call :func:`decode_text` and :func:`lines_of` themselves. Line endings are removed whatever they are (LF,
+    CRLF, CR)."""
+    yield from lines_of(decode_text(path.read_bytes())[0])
+
+
+def lines_of(text: str) -> Iterator[tuple[int, str]]:
+    """``(line_number, line)`` of ``text``, 1-based, any line ending (LF, CRLF, CR)."""
+    if not text:
+        return
+    parts = _LINE_END.split(text)
+    if parts and parts[-1] == "":
+        parts.pop()
+    for n, line in enumerate(parts, start=1):
+        yield n, line
+
+
+def fingerprint(events: list[NewEvent]) -> str:
+    """A game's content identity: SHA-256 (hex) of the type and payload of every event
+    but ``game_started`` — the deal, the actions and the reported results, not the file
+    name, container, player names or source link. The same match read from a
+    ``_lite.json``, a downloaded ``.log`` or a renamed copy has one fingerprint; the
+    ingest load keeps it in the ``game_started`` event's metadata (``fingerprint``),
+    which the store indexes (:meth:`EventStore.game_with_fingerprint`)."""
+    h = hashlib.sha256()
+    for e in events:
+        if e.type == "game_started":
+            continue
+        h.update(e.type.encode())
+        h.update(b"\x00")
+        h.update(canonical_bytes(e.payload_json()))
+        h.update(b"\n")
+    return h.hexdigest()

@@ -34,7 +34,15 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from eventlog.events import ReportedFan
-from eventlog.ingest.base import ImportedGame, IngestError, ParseIssue, read_lines, register
+from eventlog.ingest.base import (
+    ImportedGame,
+    IngestError,
+    ParseIssue,
+    decode_text,
+    issue_reason,
+    lines_of,
+    register,
+)
 from eventlog.ingest.builder import GameBuilder, check_tile, chow_run
 
 NAME = "botzone-text"
@@ -57,7 +65,7 @@ def _claim_tiles(claim: str, tile: str | None) -> list[str]:
 
 
 def _seat(text: str) -> int:
-    if not text.isdigit() or not 0 <= int(text) <= 3:
+    if text not in ("0", "1", "2", "3"):
         raise IngestError(f"not a seat: {text!r} (expected 0..3)")
     return int(text)
 
@@ -71,10 +79,9 @@ def _one_tile(arg: str | None, action: str) -> str:
 
 def _ints(text: str, n: int, what: str) -> list[int]:
     parts = text.split()
-    try:
-        values = [int(p) for p in parts]
-    except ValueError:
-        raise IngestError(f"{what}: not integers: {text!r}") from None
+    if not all(re.fullmatch(r"[-+]?[0-9]{1,9}", p) for p in parts):
+        raise IngestError(f"{what}: not integers: {text[:60]!r}")
+    values = [int(p) for p in parts]
     if len(values) != n:
         raise IngestError(f"{what}: expected {n} numbers, got {len(values)}")
     return values
@@ -86,17 +93,16 @@ def parse_fans(text: str) -> tuple[int | None, list[ReportedFan]]:
     Fan names are kept verbatim, damage included (a name turned into ``???`` by a lost
     encoding stays ``???``); a part without ``*count`` counts once."""
     total_text, _, desc = text.strip().partition(" ")
-    try:
-        total: int | None = int(total_text)
-    except ValueError:
-        raise IngestError(f"Fan: total is not an integer: {total_text!r}") from None
+    if not re.fullmatch(r"-?[0-9]{1,9}", total_text):
+        raise IngestError(f"Fan: total is not an integer: {total_text!r}")
+    total: int | None = int(total_text)
     fans = []
     for part in desc.strip().split("+"):
         part = part.strip()
         if not part:
             continue
         name, star, count = part.rpartition("*")
-        if star and count.strip().isdigit() and name:
+        if star and re.fullmatch(r"[0-9]{1,6}", count.strip()) and name:
             fans.append(ReportedFan(name=name, count=int(count)))
         else:
             fans.append(ReportedFan(name=part, count=1))
@@ -104,9 +110,16 @@ def parse_fans(text: str) -> tuple[int | None, list[ReportedFan]]:
 
 
 #: Botzone's judge plays MCR with 136 tiles (no flowers) and four walls of 34, one per seat,
-#: each seat drawing from its own (a hand ends when the seat due to draw has none left).
-#: Both Botzone formats store these as the game's ruleset options.
-BOTZONE_RULESET_OPTIONS: dict[str, object] = {"flowers": False, "wall_layout": "per_seat"}
+#: each seat drawing from its own (a hand ends when the seat due to draw has none left);
+#: a false win (``WH``, fewer than 8 fans) costs the offender 30 and pays each other seat
+#: 10 (judge/main.cpp ``playerError``). Both Botzone formats store these as the game's
+#: ruleset options (the "Botzone profile").
+BOTZONE_RULESET_OPTIONS: dict[str, object] = {
+    "flowers": False,
+    "wall_layout": "per_seat",
+    "false_win_penalty": True,
+    "false_win_penalty_points": 10,
+}
 
 
 def objectid_date(match_id: str | None) -> str | None:
@@ -120,12 +133,12 @@ def objectid_date(match_id: str | None) -> str | None:
 class _Block:
     """One ``Match`` block being read."""
 
-    def __init__(self, path: Path, match_id: str, line: int) -> None:
+    def __init__(self, path: Path, match_id: str, line: int, encoding: str = "utf-8") -> None:
         self.game_id = f"botzone-{match_id}"
         self.first_line = line
         self.b = GameBuilder(self.game_id, {"source": path.name, "format": NAME})
         date = objectid_date(match_id)
-        self.b.at(line=line, **({"date": date} if date else {})).game_started(
+        self.b.at(line=line, encoding=encoding, **({"date": date} if date else {})).game_started(
             [f"Player {i}" for i in range(4)],
             source=f"https://botzone.org.cn/match/{match_id}",
             ruleset_options=dict(BOTZONE_RULESET_OPTIONS),
@@ -165,7 +178,7 @@ class _Block:
             self.fan_line = (total, fans, text.strip())
         elif word == "Score":
             scores = _ints(rest, 4, "Score")
-            if self.b.phase not in ("won", "drawn_game"):
+            if not self.b.hand_over:
                 raise IngestError("a Score line before Hu or Huang")
             if self.winner is not None and self.fan_line is None:
                 raise IngestError("a Score line without the Fan line of the win")
@@ -248,7 +261,8 @@ class BotzoneTextImporter:
     def parse(self, path: Path) -> Iterator[ImportedGame | ParseIssue]:
         block: _Block | None = None
         skipping = False  # inside a block already reported, or stray lines already reported
-        for n, text in read_lines(path):
+        source, encoding = decode_text(path.read_bytes())
+        for n, text in lines_of(source):
             stripped = text.strip()
             if stripped.startswith("Match ") or stripped == "Match":
                 if block is not None:
@@ -259,7 +273,11 @@ class BotzoneTextImporter:
                     yield ParseIssue(str(path), n, f"bad Match line: {stripped!r}")
                     skipping = True
                 else:
-                    block = _Block(path, match_id, n)
+                    try:
+                        block = _Block(path, match_id, n, encoding)
+                    except Exception as e:
+                        yield ParseIssue(str(path), n, issue_reason(e), f"botzone-{match_id[:40]}")
+                        skipping = True
                 continue
             if not stripped:
                 continue
@@ -270,8 +288,8 @@ class BotzoneTextImporter:
                 continue
             try:
                 block.line(n, text)
-            except IngestError as e:
-                yield ParseIssue(str(path), n, str(e), block.game_id)
+            except Exception as e:  # this game only (issue 12 item 5)
+                yield ParseIssue(str(path), n, issue_reason(e), block.game_id)
                 block, skipping = None, True
         if block is not None:
             yield self._close(path, block)
@@ -280,8 +298,8 @@ class BotzoneTextImporter:
     def _close(path: Path, block: _Block) -> ImportedGame | ParseIssue:
         try:
             return block.finish(path)
-        except IngestError as e:
-            return ParseIssue(str(path), block.last_line, str(e), block.game_id)
+        except Exception as e:
+            return ParseIssue(str(path), block.last_line, issue_reason(e), block.game_id)
 
 
 IMPORTER = register(BotzoneTextImporter())

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from eventlog.events import EventError, NewEvent, parse_event
-from eventlog.ingest.base import ImportedGame, ParseIssue, read_lines, register
+from eventlog.ingest.base import ImportedGame, ParseIssue, issue_reason, read_lines, register
 
 NAME = "jsonl"
 _OWN = ("source", "line", "format")
@@ -61,10 +61,14 @@ class JsonlImporter:
                 raw: Any = json.loads(text)
             except json.JSONDecodeError as e:
                 raw, err = None, f"not JSON: {e.msg} at column {e.colno}"
+            except (RecursionError, ValueError) as e:  # nesting too deep, huge numbers
+                raw, err = None, issue_reason(e)
             else:
                 err = None if isinstance(raw, dict) else "a line is not a JSON object"
             gid = raw.get("game_id") if isinstance(raw, dict) else None
             gid = gid if isinstance(gid, str) and gid else None
+            if gid is not None and len(gid) > 200:
+                gid, err = None, err or "game_id longer than 200 characters"
             starts = isinstance(raw, dict) and raw.get("type") == "game_started"
             if cur is None or starts or (gid is not None and cur.game_id not in (None, gid)):
                 if cur is not None:
@@ -79,6 +83,8 @@ class JsonlImporter:
                     ev = parse_event(raw)
                 except EventError as e:
                     err = str(e)
+                except Exception as e:  # hostile input (issue 12 item 5)
+                    err = issue_reason(e)
             if err is not None:
                 cur.error = ParseIssue(str(path), n, err, cur.game_id)
                 continue

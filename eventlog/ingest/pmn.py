@@ -41,7 +41,15 @@ from pathlib import Path
 from urllib.parse import parse_qs, urlparse
 
 from eventlog.events import ReportedFan
-from eventlog.ingest.base import ImportedGame, IngestError, ParseIssue, read_lines, register
+from eventlog.ingest.base import (
+    ImportedGame,
+    IngestError,
+    ParseIssue,
+    decode_text,
+    issue_reason,
+    lines_of,
+    register,
+)
 from eventlog.ingest.builder import GameBuilder
 
 NAME = "pmn"
@@ -66,7 +74,7 @@ FAN_NAMES = (
 def pmn_tile(suit: str, digit: str) -> str:
     """One PMN tile (``c7``) → canonical code (``W7``); IngestError if not a tile."""
     ranks = {"c": 9, "d": 9, "b": 9, "w": 4, "r": 3, "f": 8}
-    if suit not in _SUIT or not digit.isdigit() or not 1 <= int(digit) <= ranks[suit]:
+    if suit not in _SUIT or digit not in "123456789" or len(digit) != 1 or int(digit) > ranks[suit]:
         raise IngestError(f"unknown tile code {suit}{digit!s}")
     return f"{_SUIT[suit]}{digit}"
 
@@ -84,7 +92,7 @@ def parse_fan(text: str) -> list[ReportedFan]:
     fans = []
     for part in text.split("."):
         nums = part.split("/")
-        if len(nums) not in (2, 3) or not all(n.isdigit() for n in nums):
+        if len(nums) not in (2, 3) or not all(re.fullmatch(r"[0-9]{1,6}", n) for n in nums):
             raise IngestError(f"Fan entry {part!r} is not no/count or no/points/count")
         no = int(nums[0])
         name = FAN_NAMES[no - 1] if 1 <= no <= len(FAN_NAMES) else f"#{no}"
@@ -95,14 +103,17 @@ def parse_fan(text: str) -> list[ReportedFan]:
 
 def _four(text: str, tag: str) -> list[int]:
     parts = text.split()
-    if len(parts) != 4 or not all(re.fullmatch(r"-?\d+", p) for p in parts):
+    if len(parts) != 4 or not all(re.fullmatch(r"-?[0-9]{1,9}", p) for p in parts):
         raise IngestError(f"{tag} is not four integers: {text!r}")
     return [int(p) for p in parts]
 
 
 def _game_id(tags: dict[str, tuple[int, str]], path: Path, index: int) -> str:
     site = tags.get("Site", (0, ""))[1]
-    u = urlparse(site)
+    try:
+        u = urlparse(site)
+    except ValueError:  # e.g. "Invalid IPv6 URL": not a site we can name the game by
+        return f"pmn-{path.stem}-{index}"
     q = parse_qs(u.query)
     parts = [q.get(k, [""])[0] for k in ("session", "game", "table")]
     if u.netloc and all(parts):
@@ -110,7 +121,8 @@ def _game_id(tags: dict[str, tuple[int, str]], path: Path, index: int) -> str:
     return f"pmn-{path.stem}-{index}"
 
 
-def _build(b: GameBuilder, path: Path, tags: dict[str, tuple[int, str]]) -> None:
+def _build(b: GameBuilder, path: Path, tags: dict[str, tuple[int, str]],
+           encoding: str = "utf-8") -> None:
     """Emit the record's events into ``b``; IngestError on a malformed record."""
 
     def tag(name: str, default: str | None = None) -> tuple[int, str]:
@@ -126,7 +138,7 @@ def _build(b: GameBuilder, path: Path, tags: dict[str, tuple[int, str]]) -> None
     if scoring not in ("MCR", "Duplicate", "Duplicate MCR"):
         raise IngestError(f"Scoring must be MCR or Duplicate MCR, got {scoring!r}")
     header = {k.lower(): tags[k][1] for k in ("Event", "Date", "Scoring") if k in tags}
-    b.at(line=first, **header).game_started(
+    b.at(line=first, encoding=encoding, **header).game_started(
         [tag(t, "")[1] for t in _SEAT_TAGS],
         source=tags.get("Site", (0, path.name))[1],
         initial_scores=_four(starting, "Starting"),
@@ -136,7 +148,7 @@ def _build(b: GameBuilder, path: Path, tags: dict[str, tuple[int, str]]) -> None
     )
     board_line, board = tag("Board", "1")
     b.at(line=board_line)
-    if not board.isdigit() or int(board) < 1:
+    if not re.fullmatch(r"[0-9]{1,6}", board) or int(board) < 1:
         raise IngestError(f"Board must be a positive integer, got {board!r}")
     wind_line, wind = tag("PWind", "E")
     b.at(line=wind_line)
@@ -249,14 +261,15 @@ class PmnImporter:
         tags: dict[str, tuple[int, str]] = {}
         bad: tuple[int, str] | None = None
         index = 0
-        for n, text in read_lines(path):
+        source, encoding = decode_text(path.read_bytes())
+        for n, text in lines_of(source):
             s = text.strip()
             if s.startswith("%"):
                 continue
             m = _TAG.match(s)
             if (not s or (m and m.group(1) in tags)) and (tags or bad):
                 index += 1
-                yield self._record(path, tags, bad, index)
+                yield self._record(path, tags, bad, index, encoding)
                 tags, bad = {}, None
             if not s:
                 continue
@@ -266,26 +279,31 @@ class PmnImporter:
                 bad = (n, f"not a PMN tag pair: {s[:60]!r}")
         if tags or bad:
             index += 1
-            yield self._record(path, tags, bad, index)
+            yield self._record(path, tags, bad, index, encoding)
 
     @staticmethod
     def _record(
-        path: Path, tags: dict[str, tuple[int, str]], bad: tuple[int, str] | None, index: int
+        path: Path, tags: dict[str, tuple[int, str]], bad: tuple[int, str] | None, index: int,
+        encoding: str = "utf-8",
     ) -> ImportedGame | ParseIssue:
-        game_id = _game_id(tags, path, index) if tags else None
+        try:
+            game_id = _game_id(tags, path, index) if tags else None
+        except Exception as e:
+            return ParseIssue(str(path), min((n for n, _ in tags.values()), default=None),
+                              issue_reason(e))
         if bad is not None:
             return ParseIssue(str(path), bad[0], bad[1], game_id)
         first = min(n for n, _ in tags.values())
         assert game_id is not None
         b = GameBuilder(game_id, {"source": path.name, "format": NAME})
         try:
-            _build(b, path, tags)
+            _build(b, path, tags, encoding)
             return b.build(str(path), first)
-        except IngestError as e:
+        except Exception as e:  # this record only (issue 12 item 5)
             loc = b.location
             where = f"Play token {loc['token']} ({_token_text(tags, loc['token'])}): " \
                 if "token" in loc else ""
-            return ParseIssue(str(path), loc.get("line", first), where + str(e), game_id)
+            return ParseIssue(str(path), loc.get("line", first), where + issue_reason(e), game_id)
 
 
 def _token_text(tags: dict[str, tuple[int, str]], k: int) -> str:

@@ -709,6 +709,19 @@ class EventStore(ABC):
             for h in self._stream_heads()
         ]
 
+    def game_with_fingerprint(self, fingerprint: str) -> str | None:
+        """The id of the stored game whose first event carries ``fingerprint`` in its
+        metadata (a game's content identity, set by the ingest load:
+        :func:`eventlog.ingest.base.fingerprint`), or None. The first such game by
+        position. This generic version reads each game's first event; backends with an
+        index override it."""
+        self._check_open()
+        for info in self.list_games():
+            rows = self._fetch_game(info.game_id, 0, 1, False)
+            if rows and _metadata_fingerprint(rows[0]) == fingerprint:
+                return info.game_id
+        return None
+
     def head_position(self) -> int:
         """The last committed global position; 0 when the log is empty."""
         self._check_open()
@@ -841,6 +854,15 @@ class EventStore(ABC):
                     yield CaughtUp(next_position - 1)
                 if not rows:
                     self._wait_for_commit(next_position - 1, poll_interval)
+
+
+def _metadata_fingerprint(row: Row) -> str | None:
+    try:
+        meta = json.loads(row["metadata"]) if isinstance(row["metadata"], str) else row["metadata"]
+    except ValueError:
+        return None
+    fp = meta.get("fingerprint") if isinstance(meta, dict) else None
+    return fp if isinstance(fp, str) else None
 
 
 def open_store(path_or_url: str | Path) -> EventStore:

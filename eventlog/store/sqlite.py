@@ -92,6 +92,14 @@ _SCHEMA = (
     f"PRAGMA user_version = {SCHEMA_VERSION}",
 )
 
+#: Game identity by content (eventlog.ingest.base.fingerprint, kept in the metadata of a
+#: game's first event): an index over it, so ingest finds a stored copy of a game
+#: whatever id or file name it was stored under.
+_FINGERPRINT_INDEX = (
+    "CREATE INDEX IF NOT EXISTS events_fingerprint "
+    "ON events (json_extract(metadata, '$.fingerprint')) WHERE seq = 0"
+)
+
 _COLS = ", ".join(COLUMNS)
 _INSERT = f"INSERT INTO events ({_COLS}) VALUES ({', '.join('?' * len(COLUMNS))})"
 _UPSERT_HEAD = """
@@ -196,6 +204,7 @@ class SqliteStore(EventStore):
         with _translated():
             version = conn.execute("PRAGMA user_version").fetchone()["user_version"]
             if version == SCHEMA_VERSION:
+                self._ensure_fingerprint_index(conn)
                 return
             if version > SCHEMA_VERSION:
                 raise StoreError(
@@ -207,6 +216,18 @@ class SqliteStore(EventStore):
                 if conn.execute("PRAGMA user_version").fetchone()["user_version"] == 0:
                     for statement in _SCHEMA:
                         conn.execute(statement)
+                    conn.execute(_FINGERPRINT_INDEX)
+
+    def _ensure_fingerprint_index(self, conn: sqlite3.Connection) -> None:
+        """Add the fingerprint index to a store made before it existed (an index only:
+        no stored row changes). A read-only file keeps working without it."""
+        if conn.execute(
+            "SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = 'events_fingerprint'"
+        ).fetchone():
+            return
+        with contextlib.suppress(sqlite3.Error):
+            with self._write(conn):
+                conn.execute(_FINGERPRINT_INDEX)
 
     @contextlib.contextmanager
     def _write(self, conn: sqlite3.Connection) -> Iterator[None]:
@@ -304,6 +325,15 @@ class SqliteStore(EventStore):
     def _stream_heads(self) -> list[StreamHead]:
         rows = self._query(f"SELECT {_HEAD_COLS} FROM streams ORDER BY first_position")
         return [StreamHead(**r) for r in rows]
+
+    def game_with_fingerprint(self, fingerprint: str) -> str | None:
+        self._check_open()
+        rows = self._query(
+            "SELECT game_id FROM events WHERE seq = 0 "
+            "AND json_extract(metadata, '$.fingerprint') = ? ORDER BY position LIMIT 1",
+            (fingerprint,),
+        )
+        return rows[0]["game_id"] if rows else None
 
     def _head_position(self) -> int:
         return self._query("SELECT COALESCE(MAX(position), 0) AS p FROM events")[0]["p"]

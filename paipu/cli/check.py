@@ -108,11 +108,12 @@ def quickstart(data: DataOpt = DEFAULT_DATA) -> None:
                     if isinstance(item, ParseIssue):
                         issues.append(item)
                     else:
-                        if store_game(store, item):
+                        done = store_game(store, item)
+                        if done:
                             stored += 1
                         else:
                             dup += 1
-                        chain, audit = _verify_one(store, item.game_id)
+                        chain, audit = _verify_one(store, done.game_id)
                         chains_ok += chain.ok
                         if audit is not None:
                             audits.append(audit)

@@ -118,7 +118,7 @@ def games(server: ServerOpt = None, data: DataOpt = DEFAULT_DATA) -> None:
 
 @command()
 def ingest(
-    files: Annotated[list[Path], typer.Argument(help="Game log files (format sniffed unless --format).", exists=True, dir_okay=False)],
+    files: Annotated[list[Path], typer.Argument(help="Game log files or directories (searched recursively for .txt .json .log .pmn .jsonl); format sniffed per file unless --format.", exists=True)],
     format: Annotated[Optional[str], typer.Option("--format", help="botzone-text | botzone-json | pmn | jsonl")] = None,
     server: Annotated[Optional[str], typer.Option("--server", help="Upload the files to a running `paipu serve` at HOST:PORT (IngestService; needs a recorder token in $PAIPU_TOKEN when the server has tokens) instead of the data directory.")] = None,
     data: DataOpt = DEFAULT_DATA,
@@ -126,10 +126,14 @@ def ingest(
     """Import game logs. Each game is stored whole or not at all; re-importing stores
     nothing twice; a bad game is reported with file and line and the others still load."""
     from eventlog.ingest import known_formats
-    from eventlog.ingest.load import IngestReport, ingest_files
+    from eventlog.ingest.load import IngestReport, expand_paths, ingest_files
 
     if format is not None and format not in known_formats():
         raise CliError(f"unknown format {format!r}; known formats: {', '.join(known_formats())}")
+    files = expand_paths(files)
+    if not files:
+        raise CliError("no game log files found (a directory is searched for "
+                       ".txt .json .log .pmn .jsonl)")
     with open_log(data, server) as log:
         if server:
             report = IngestReport()
@@ -144,8 +148,8 @@ def ingest(
                     bar.advance(task)
         else:
             with progress() as bar:
-                task = bar.add_task("importing", total=None)
-                report = ingest_files(log, files, format=format, on_game=lambda _g: bar.advance(task))
+                task = bar.add_task("importing", total=len(files))
+                report = ingest_files(log, files, format=format, on_file=lambda _f: bar.advance(task))
     say(
         f"{len(report.stored)} games stored ({report.events} events), "
         f"{len(report.duplicates)} already stored, {len(report.errors)} errors"

@@ -34,6 +34,10 @@ def score_reported(ctx: Ctx, state: TableState, p: ev.ScoreReported) -> TableSta
             comp_total = legal[0].points
     elif state.exhaustive_draw and p.winner is None:
         comp_changes = (0, 0, 0, 0)
+    elif p.winner is None and state.phase != "hand_over":
+        # a hand cut short by an offence (a false win, a penalty): what it settled so far
+        ch4 = tuple(a - b for a, b in zip(state.scores, state.hand_start_scores))
+        comp_changes = (ch4[0], ch4[1], ch4[2], ch4[3])
     problems = []
     if p.score_changes is not None and tuple(p.score_changes) != comp_changes:
         problems.append(f"score changes reported {list(p.score_changes)}, computed "

@@ -33,6 +33,7 @@ def test_samples_into_sqlite_twice(tmp_path):
         # 0x61602cb4 (the ObjectId's first 4 bytes of "Match 61602cb4...") = 1633692852 s
         # after 1970-01-01 UTC = 2021-10-08.
         assert stored[0].metadata == {"source": "sample_16_games.txt",
-                                      "format": "botzone-text", "line": 1, "date": "2021-10-08"}
+                                      "format": "botzone-text", "line": 1, "date": "2021-10-08",
+                                          "encoding": "utf-8"}
     finally:
         store.close()
