@@ -57,7 +57,7 @@ def parquet_dir(data: Path) -> Path:
     return data / EXPORT_SUBDIR
 
 
-def IMPORT_HELP(data: Path) -> str:  # noqa: N802 - reads as a constant at the call sites
+def IMPORT_HELP(data: Path) -> str:
     """The commands that fill an empty data directory."""
     return (
         f"paipu quickstart --data {data}          # the bundled real logs\n"

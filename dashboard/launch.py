@@ -7,7 +7,6 @@ paipu/cli/dashboard.py, does). The app runs in a child process
 
 from __future__ import annotations
 
-import os
 import signal
 import socket
 import subprocess

@@ -12,8 +12,9 @@ table — PMN writes numbers).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from replayer.findings import Finding
@@ -79,11 +80,22 @@ class GameAudit:
 
 
 def fan_key(name: str) -> str:
-    """Normalise a reported or computed fan name to a key both sides share: the MCR fan id
-    for any spelling of an MCR fan (replayer.rules.mcr.fans.names), else the name as written."""
-    from replayer.rules.mcr.fans.names import fan_id
+    """Normalise a reported or computed fan name to a key both sides share: the fan id a
+    ruleset's name table (:attr:`~replayer.rules.base.RulesetSpec.fan_id`, e.g. MCR's aliases
+    and numbers) gives any spelling of one of its fans, else the name as written."""
+    for lookup in _fan_tables():
+        key = lookup(name)
+        if key:
+            return key
+    return name.strip()
 
-    return fan_id(name) or name.strip()
+
+@lru_cache(maxsize=1)
+def _fan_tables() -> tuple[Callable[[str], str | None], ...]:
+    """The fan name tables of every registered ruleset (in id order)."""
+    from replayer.rules.base import get_spec, known_rulesets
+
+    return tuple(t for t in (get_spec(r).fan_id for r in known_rulesets()) if t is not None)
 
 
 def _fan_lines(win: WinRecord) -> tuple[FanLine, ...]:
@@ -114,7 +126,7 @@ def _compare_fans(
     computed: tuple[FanLine, ...], reported: tuple[tuple[str, int | None, int], ...]
 ) -> bool | None:
     """Same fans with the same counts? A reported name matches a computed line by either of
-    its names first (any ruleset), then through the MCR name table (aliases, numbers).
+    its names first (any ruleset), then through the rulesets' fan name tables (:func:`fan_key`).
     None when the source's names are unreadable (nothing to compare)."""
     if any(_unreadable(name) for name, _p, _c in reported):
         return None

@@ -92,7 +92,7 @@ st.subheader("Scores: computed versus reported")
 if not reported:
     st.info("The source reported no scores for this game: nothing to compare.")
 else:
-    def _l(v):  # noqa: ANN001, ANN202
+    def _l(v):
         return "–" if v is None else " ".join(f"{x:+d}" for x in v)
 
     st.dataframe(

@@ -105,7 +105,7 @@ def _go(seq: int) -> None:
     ss.rp_seq = max(0, min(last, seq))
 
 
-def _jump(pred) -> None:  # noqa: ANN001
+def _jump(pred) -> None:
     nxt = next((s.event.seq for s in steps[ss.rp_seq + 1:] if pred(s.event)), None)
     if nxt is not None:
         ss.rp_seq = nxt

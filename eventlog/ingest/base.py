@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import codecs
 import hashlib
+import importlib
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -139,9 +140,19 @@ def register(importer: Importer) -> Importer:
     return importer
 
 
+#: The built-in importers, in sniffing order; each registers itself when imported.
+BUILTIN_IMPORTERS = (
+    "eventlog.ingest.botzone_text",
+    "eventlog.ingest.botzone_json",
+    "eventlog.ingest.pmn",
+    "eventlog.ingest.jsonl",
+)
+
+
 def _ensure_builtin() -> None:
-    # The built-in importers register themselves when the package is imported.
-    import eventlog.ingest  # noqa: F401
+    # Imported by name: they import this module, so a static import would be a cycle.
+    for name in BUILTIN_IMPORTERS:
+        importlib.import_module(name)
 
 
 def known_formats() -> list[str]:

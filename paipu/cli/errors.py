@@ -41,7 +41,7 @@ def friendly(fn: Callable[..., Any]) -> Callable[..., Any]:
         except BrokenPipeError:  # output piped into `head` and closed early
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             raise typer.Exit(0) from None
-        except Exception as e:  # noqa: BLE001 - the one place that reports errors
+        except Exception as e:  # the one place that reports errors (BLE: re-raised with --debug)
             if DEBUG["on"]:
                 raise
             say(f"error: {describe(e)}", err=True, style="red")

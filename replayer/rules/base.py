@@ -244,12 +244,16 @@ def standard_shape(counts: tuple[int, ...], melds: int) -> bool:
 
 @dataclass(frozen=True)
 class RulesetSpec:
-    """A registered ruleset: its id, options model, and how to build a bound ruleset."""
+    """A registered ruleset: its id, options model, and how to build a bound ruleset.
+    ``fan_id`` (optional): the ruleset's fan name table — any spelling of one of its fans
+    (aliases, numbers, other scripts) → a key shared by all spellings, None for a name it
+    does not know (the audit matches reported fans to computed ones with it)."""
 
     id: str
     description: str
     options_model: type
     build: Callable[[Mapping[str, Any]], Ruleset]
+    fan_id: Callable[[str], str | None] | None = None
 
 
 # Sources of the mechanics every ruleset shares; a ruleset's rule_source() falls back here.

@@ -67,7 +67,7 @@ class Browser:
         except OSError:
             return []
 
-    def _until(self, probe, what: str):  # noqa: ANN001, ANN202
+    def _until(self, probe, what: str):
         end = time.monotonic() + self.deadline
         while time.monotonic() < end:
             v = probe()

@@ -32,7 +32,7 @@ def test_sixteen_threads_with_forced_evictions(mcr):
                 seq = rng.randrange(len(games[g]))
                 if state_at(games[g], seq, ruleset=mcr, cache=cache) != full[g][seq]:
                     wrong.append((g, seq))
-        except BaseException as e:  # noqa: BLE001 - reported below
+        except BaseException as e:
             errors.append(e)
 
     threads = [threading.Thread(target=worker, args=(k,)) for k in range(16)]

@@ -5,6 +5,7 @@ scoring in :mod:`.fans` (the win situation types in :mod:`.situation`)."""
 from __future__ import annotations
 
 from replayer.rules.base import RulesetSpec, register
+from replayer.rules.mcr.fans.names import fan_id
 from replayer.rules.mcr.play import McrPlayOptions, McrRuleset, build
 
 RULESET = register(
@@ -13,6 +14,7 @@ RULESET = register(
         description="Mahjong Competition Rules (国标麻将), 1998 scoring: seed 001, competition.md Part B",
         options_model=McrPlayOptions,
         build=build,
+        fan_id=fan_id,
     )
 )
 

@@ -44,7 +44,7 @@ from replayer.rules.base import (
     WinScore,
     standard_tile_copies,
 )
-from replayer.rules.mcr import settlement as _settlement
+import replayer.rules.mcr.settlement as _settlement
 from replayer.rules.mcr.situation import FanResult, Meld, WinSituation
 from replayer.state import DeclaredMeld, Settlement, TableState
 

@@ -21,7 +21,7 @@ from itertools import product
 from typing import Literal
 
 from eventlog import tiles as _tiles
-from replayer.rules.nanchang import shape_filter as _shape_filter
+import replayer.rules.nanchang.shape_filter as _shape_filter
 from replayer.rules.nanchang.jing import JingKinds
 from replayer.rules.nanchang.options import NanchangOptions
 from replayer.rules.nanchang.settlement import (

@@ -126,7 +126,7 @@ def test_as_printed_figures_that_stand(case):
         assert -changes[DISCARDER[case]] == printed["discarder_pays"]
 
 
-H = lambda s: tuple(s.split())  # noqa: E731
+H = lambda s: tuple(s.split())
 
 
 def _pung(t: str, frm: int = 1) -> Meld:

@@ -15,22 +15,8 @@ scores them. Interpretations: :class:`replayer.rules.mcr.options.McrOptions`.
 
 from __future__ import annotations
 
-from . import chows, composition, honors, misc, pungs, shapes, waits
 from .base import Fan, WinContext
-
-FANS: tuple[Fan, ...] = tuple(
-    sorted(
-        chows.FANS + composition.FANS + honors.FANS + misc.FANS + pungs.FANS + shapes.FANS + waits.FANS,
-        key=lambda f: f.number,
-    )
-)
-FAN_BY_ID: dict[str, Fan] = {f.id: f for f in FANS}
-
-assert [f.number for f in FANS] == list(range(1, 83)), "fan table must hold rows 1..82 once each"
-for _fan in FANS:
-    for _ex in _fan.excludes:
-        assert (_ex if isinstance(_ex, str) else _ex[0]) in FAN_BY_ID, f"{_fan.id} excludes unknown {_ex}"
-
-from .calculator import McrInputError, score  # noqa: E402  (needs FANS above)
+from .calculator import McrInputError, score
+from .registry import FAN_BY_ID, FANS
 
 __all__ = ["FANS", "FAN_BY_ID", "Fan", "WinContext", "McrInputError", "score"]

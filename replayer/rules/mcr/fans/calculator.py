@@ -21,7 +21,7 @@ from operator import attrgetter
 
 from ..options import DEFAULT_OPTIONS, McrOptions
 from ..situation import FanItem, FanResult, WinSituation
-from . import FAN_BY_ID, FANS
+from .registry import FAN_BY_ID, FANS
 from .base import Fan, WinContext
 from .context import McrInputError, prepare, readings
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from . import FANS
+from .registry import FANS
 
 #: Spellings found in real logs that are none of the above.
 ALIASES = {"单钓将": "single_wait", "单钓": "single_wait", "坎张": "closed_wait"}

@@ -26,7 +26,7 @@ from functools import lru_cache
 from types import MappingProxyType
 from typing import Mapping
 
-from . import FAN_BY_ID, FANS
+from .registry import FAN_BY_ID, FANS
 
 #: The 1998 table, competition.md §B3 (seed 001), by points: fan ids.
 _MCR1998_BY_POINTS: dict[int, tuple[str, ...]] = {
