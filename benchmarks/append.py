@@ -32,8 +32,8 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from eventlog.events import NewEvent, TileDiscarded, canonical_bytes  # noqa: E402
-from eventlog.store import MemoryStore, SqliteStore  # noqa: E402
+from eventlog.events import NewEvent, TileDiscarded, canonical_bytes
+from eventlog.store import MemoryStore, SqliteStore
 
 TILES = ("W1", "W2", "T3", "B4", "F1", "J2")
 GAMES = 10  # batches go round-robin to this many games

@@ -42,9 +42,9 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from eventlog.ingest.load import ingest_files  # noqa: E402
-from eventlog.store import SqliteStore  # noqa: E402
-from eventlog.store.sqlite import COLUMNS  # noqa: E402
+from eventlog.ingest.load import ingest_files
+from eventlog.store import SqliteStore
+from eventlog.store.sqlite import COLUMNS
 
 SAMPLE = ROOT / "paipu" / "samples" / "botzone-mcr-human-sample" / "sample_16_games.txt"
 

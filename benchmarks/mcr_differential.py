@@ -24,13 +24,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests" / "rules" / "mcr"))
 
-from hands import random_situation  # noqa: E402  (test helper, not a package)
+from hands import random_situation
 
-from replayer.rules.mcr.fans import FANS  # noqa: E402
-from replayer.rules.mcr.fans.calculator import found_before_exclusions, score  # noqa: E402
-from replayer.rules.mcr.fans.context import prepare, readings  # noqa: E402
-from replayer.rules.mcr.options import DEFAULT_OPTIONS  # noqa: E402
-from replayer.rules.mcr.vectors import oracle_args  # noqa: E402
+from replayer.rules.mcr.fans import FANS
+from replayer.rules.mcr.fans.calculator import found_before_exclusions, score
+from replayer.rules.mcr.fans.context import prepare, readings
+from replayer.rules.mcr.options import DEFAULT_OPTIONS
+from replayer.rules.mcr.vectors import oracle_args
 
 
 def main() -> None:

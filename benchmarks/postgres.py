@@ -30,10 +30,10 @@ for p in (ROOT, ROOT / "tests"):
     if str(p) not in sys.path:
         sys.path.insert(0, str(p))
 
-import pg_server  # noqa: E402
+import pg_server
 
-from eventlog.events import NewEvent, TileDiscarded  # noqa: E402
-from eventlog.store import open_store  # noqa: E402
+from eventlog.events import NewEvent, TileDiscarded
+from eventlog.store import open_store
 
 TILES = ("W1", "W2", "T3", "B4", "F1", "J2")
 GAMES = 10

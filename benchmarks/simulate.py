@@ -31,12 +31,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from replayer.replay import run  # noqa: E402
-from replayer.rules.base import known_rulesets  # noqa: E402
-from replayer.rules.mcr.vectors import oracle_args  # noqa: E402
-from eventlog.events import canonical_bytes  # noqa: E402
-from replayer.simulate.engine import SimulationConfig, reported_fans, simulate_game  # noqa: E402
-from replayer.state import to_dict  # noqa: E402
+from replayer.replay import run
+from replayer.rules.base import known_rulesets
+from replayer.rules.mcr.vectors import oracle_args
+from eventlog.events import canonical_bytes
+from replayer.simulate.engine import SimulationConfig, reported_fans, simulate_game
+from replayer.state import to_dict
 
 
 def speed(ruleset: str, games: int, seed: str) -> tuple[int, int, int, float, float]:

@@ -12,7 +12,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from replayer.rules.catalog import render_markdown  # noqa: E402
+from replayer.rules.catalog import render_markdown
 
 DOC = ROOT / "docs" / "rulesets.md"
 

@@ -17,11 +17,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from eventlog import events as ev  # noqa: E402
-from replayer.replay import replay  # noqa: E402
-from replayer.rules.base import presets  # noqa: E402
-from replayer.simulate.engine import SimulationConfig, simulate_game  # noqa: E402
-from replayer.state import to_dict  # noqa: E402
+from eventlog import events as ev
+from replayer.replay import replay
+from replayer.rules.base import presets
+from replayer.simulate.engine import SimulationConfig, simulate_game
+from replayer.state import to_dict
 
 
 def check(game, hands: int) -> str | None:

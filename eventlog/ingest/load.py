@@ -193,7 +193,7 @@ def ingest_files(
                         report.events += len(item.events)
                     else:
                         report.duplicates.append(done.game_id)
-                except Exception as e:  # noqa: BLE001 - a store refusal (or a bug) costs this game only
+                except Exception as e:
                     report.errors.append(
                         ParseIssue(str(item.source_path), item.first_line, str(e), item.game_id)
                     )

@@ -203,7 +203,7 @@ class NanchangRuleset:
         """A cheap necessary condition (§6.1–6.5, §4.1): the jing are known only in play, so
         True when under some indicator the hand, every held jing wild, reaches an enabled
         shape (:func:`.shape_filter.could_win_any_jing`); never False for a legal win."""
-        return could_win_any_jing(counts, melds, self.options) if self.shape_filter else True  # noqa: E501
+        return could_win_any_jing(counts, melds, self.options) if self.shape_filter else True
 
     # -- seats, dealer rotation ----------------------------------------------------------
 
