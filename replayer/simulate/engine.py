@@ -344,6 +344,11 @@ class _Game:
         """The one seat that may act (dealer's first turn, a turn after a draw or claim)."""
         st = self.state
         groups = _by_seat(legal_actions(st, self.rs))
+        if not groups and st.phase == "discard" and st.turn is not None and wall_empty_for(st, self.rs.play, st.turn):
+            # the last drawer may not discard (a ruleset's rule, e.g. Pingxiang's last_draw_no_discard)
+            # and did not win: the hand is an exhaustive draw
+            self.emit(ev.ExhaustiveDraw())
+            return
         if len(groups) != 1:
             raise SimulationError(f"{self.game_id}: expected one seat to act in phase {st.phase!r}, "
                                   f"got {[s for s, _ in groups]}")

@@ -253,6 +253,10 @@ class NanchangRuleset:
         elif isinstance(p, ev.TileDiscarded):
             if kinds is None and state.phase in ("dealing", "discard"):
                 out.append(("indicator_missing", f"seat {p.seat} discards before the jing indicator was revealed", p.seat))
+            if self.options.last_draw_no_discard and state.phase == "discard" and self._wall_empty(state):
+                out.append(("last_draw_no_discard",
+                            f"seat {p.seat} drew the last wall tile and discards {p.tile}: the last drawer does not "
+                            "discard (the hand is drawn unless it wins)", p.seat))
         elif isinstance(p, ev.Chow):
             out += self._check_meld(state, kinds, p.seat, tuple(p.tiles), p.claimed_tile, "chow")
         elif isinstance(p, ev.Pung):

@@ -53,7 +53,8 @@ def hand_from_vector(case: dict[str, Any], hand_number: int = 1, dice: tuple[int
     for s in range(4):
         tiles = list(players[s]["concealed"]) + ([rivers[s][0]] if s == dealer else [])
         hp.append(ev.TilesDealt(seat=s, tiles=tiles))
-    hp.append(ev.WildcardIndicatorRevealed(indicator=case["indicator"], dice=list(dice)))
+    if case.get("indicator") is not None:  # no indicator without jing (jiangxi jing_mode = none)
+        hp.append(ev.WildcardIndicatorRevealed(indicator=case["indicator"], dice=list(dice)))
     seq = len(hp)  # index of the next payload within this hand
     k = [0, 0, 0, 0]
     last_discard = None
