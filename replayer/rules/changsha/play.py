@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Any
 
 from eventlog import events as ev
@@ -169,9 +169,7 @@ class ChangshaRuleset:
     def could_win(self, counts: tuple[int, ...], melds: int) -> bool:
         """Any winning shape of §3 (the 2-5-8 pair is left to :meth:`score_win`): a regular
         shape with any pair, seven pairs, 将将胡 (all tiles 2/5/8, melds not seen here)."""
-        if _dec.is_complete(counts) or (melds == 0 and _shapes.is_seven_pairs(counts)):
-            return True
-        return all(n == 0 or (i < 27 and i % 9 in (1, 4, 7)) for i, n in enumerate(counts))
+        return _could_win(counts, melds)
 
     # -- seats, dealer, end of game ------------------------------------------------------------
 
@@ -367,6 +365,16 @@ class ChangshaRuleset:
             return next_dealer(dealer=dealer, start_winners=(), start_bird_rank=None, winners=[], discarder=None,
                                last_replacement=hand.last_replacement)
         return NextDealer(dealer, "B")  # a hand ended without a win or a drawn wall (a ruling): dealer stays
+
+
+_NOT_258 = tuple(i for i in range(34) if not (i < 27 and i % 9 in (1, 4, 7)))
+
+
+@lru_cache(maxsize=1 << 16)
+def _could_win(counts: tuple[int, ...], melds: int) -> bool:
+    if _dec.is_complete(counts) or (melds == 0 and _shapes.is_seven_pairs(counts)):
+        return True
+    return not any(counts[i] for i in _NOT_258)
 
 
 def build(raw: Mapping[str, Any]) -> ChangshaRuleset:
