@@ -42,6 +42,7 @@ from eventlog.events import (
     EventError,
     NewEvent,
     Payload,
+    OpeningWin,
     ReportedFan,
     StoredEvent,
     parse_event,
@@ -51,7 +52,7 @@ from paipu.v1 import events_pb2
 __all__ = ["to_proto", "from_proto", "payload_to_proto", "payload_from_proto", "NESTED_MODELS"]
 
 #: Nested (non-payload) message types and the pydantic model each one maps to.
-NESTED_MODELS: dict[str, type[BaseModel]] = {"paipu.v1.ReportedFan": ReportedFan}
+NESTED_MODELS: dict[str, type[BaseModel]] = {"paipu.v1.ReportedFan": ReportedFan, "paipu.v1.OpeningWin": OpeningWin}
 _SEAT_SCORES = "paipu.v1.SeatScores"
 _JSON_SUFFIX = "_json"
 

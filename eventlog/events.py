@@ -236,6 +236,50 @@ class ExhaustiveDraw(Payload):
     TYPE: ClassVar[str] = "exhaustive_draw"
 
 
+class OpeningWin(BaseModel):
+    """One opening small win as declared: the ruleset's ``kind`` and the ``tiles`` shown."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    kind: Annotated[str, Field(min_length=1, max_length=40)]
+    tiles: Annotated[list[PlayTile], Field(min_length=1, max_length=14)]
+
+
+class OpeningWinsDeclared(Payload):
+    """Opening small wins 起手小胡 (Changsha): a seat shows tiles of its dealt hand before the
+    dealer's first discard and is paid at once; play goes on."""
+
+    TYPE: ClassVar[str] = "opening_wins_declared"
+    seat: Seat
+    wins: Annotated[list[OpeningWin], Field(min_length=1, max_length=8)]
+
+
+class KongTilesRevealed(Payload):
+    """Open kong 开杠 (Changsha): after a kong the seat rolls ``dice`` and exposes the ``tiles``
+    of the stack counted from the tail of the wall, instead of one replacement draw; any seat
+    may win on them (the konger's own win is self-drawn)."""
+
+    TYPE: ClassVar[str] = "kong_tiles_revealed"
+    seat: Seat
+    dice: Annotated[list[Annotated[int, Field(ge=1, le=6)]], Field(min_length=2, max_length=2)]
+    tiles: Annotated[list[PlayTile], Field(min_length=1, max_length=2)]
+
+
+class LastTileDeclined(Payload):
+    """The last tile of the wall 海底 is offered round the table (海底漫游, Changsha): ``seat``
+    does not take it; the next seat is offered it."""
+
+    TYPE: ClassVar[str] = "last_tile_declined"
+    seat: Seat
+
+
+class BirdsTurned(Payload):
+    """Bird tiles 扎鸟 turned after a win (Changsha): the next wall tiles (or the 海底 tile);
+    each hits a seat counted by its rank and doubles what that seat pays or receives."""
+
+    TYPE: ClassVar[str] = "birds_turned"
+    tiles: Annotated[list[PlayTile], Field(max_length=8)]
+
+
 class ReportedFan(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
     name: str
@@ -304,6 +348,10 @@ PAYLOAD_TYPES: dict[str, type[Payload]] = {
         RefereeRuling,
         HandEnded,
         GameEnded,
+        OpeningWinsDeclared,
+        KongTilesRevealed,
+        LastTileDeclined,
+        BirdsTurned,
     )
 }
 EVENT_TYPES: tuple[str, ...] = tuple(PAYLOAD_TYPES)

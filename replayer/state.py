@@ -311,7 +311,7 @@ class ScoreEntry:
     """A score change applied to the seats: a settled win, a penalty, a ruling."""
 
     seq: int
-    kind: Literal["win", "penalty", "ruling", "kong", "exhaustive_draw"]
+    kind: Literal["win", "penalty", "ruling", "kong", "exhaustive_draw", "opening", "opening_bird", "bird"]
     changes: tuple[int, int, int, int]
     reason: str = ""
 

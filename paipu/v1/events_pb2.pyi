@@ -43,7 +43,7 @@ CLAIM_KIND_KONG: ClaimKind
 CLAIM_KIND_WIN: ClaimKind
 
 class Event(_message.Message):
-    __slots__ = ("event_id", "schema_version", "metadata_json", "game_started", "hand_started", "tiles_dealt", "wildcard_indicator_revealed", "flower_replaced", "tile_drawn", "tile_discarded", "chow", "pung", "kong", "win_declared", "exhaustive_draw", "score_reported", "penalty", "referee_ruling", "hand_ended", "game_ended")
+    __slots__ = ("event_id", "schema_version", "metadata_json", "game_started", "hand_started", "tiles_dealt", "wildcard_indicator_revealed", "flower_replaced", "tile_drawn", "tile_discarded", "chow", "pung", "kong", "win_declared", "exhaustive_draw", "score_reported", "penalty", "referee_ruling", "hand_ended", "game_ended", "opening_wins_declared", "kong_tiles_revealed", "last_tile_declined", "birds_turned")
     EVENT_ID_FIELD_NUMBER: _ClassVar[int]
     SCHEMA_VERSION_FIELD_NUMBER: _ClassVar[int]
     METADATA_JSON_FIELD_NUMBER: _ClassVar[int]
@@ -65,6 +65,10 @@ class Event(_message.Message):
     REFEREE_RULING_FIELD_NUMBER: _ClassVar[int]
     HAND_ENDED_FIELD_NUMBER: _ClassVar[int]
     GAME_ENDED_FIELD_NUMBER: _ClassVar[int]
+    OPENING_WINS_DECLARED_FIELD_NUMBER: _ClassVar[int]
+    KONG_TILES_REVEALED_FIELD_NUMBER: _ClassVar[int]
+    LAST_TILE_DECLINED_FIELD_NUMBER: _ClassVar[int]
+    BIRDS_TURNED_FIELD_NUMBER: _ClassVar[int]
     event_id: str
     schema_version: int
     metadata_json: str
@@ -85,7 +89,11 @@ class Event(_message.Message):
     referee_ruling: RefereeRuling
     hand_ended: HandEnded
     game_ended: GameEnded
-    def __init__(self, event_id: _Optional[str] = ..., schema_version: _Optional[int] = ..., metadata_json: _Optional[str] = ..., game_started: _Optional[_Union[GameStarted, _Mapping]] = ..., hand_started: _Optional[_Union[HandStarted, _Mapping]] = ..., tiles_dealt: _Optional[_Union[TilesDealt, _Mapping]] = ..., wildcard_indicator_revealed: _Optional[_Union[WildcardIndicatorRevealed, _Mapping]] = ..., flower_replaced: _Optional[_Union[FlowerReplaced, _Mapping]] = ..., tile_drawn: _Optional[_Union[TileDrawn, _Mapping]] = ..., tile_discarded: _Optional[_Union[TileDiscarded, _Mapping]] = ..., chow: _Optional[_Union[Chow, _Mapping]] = ..., pung: _Optional[_Union[Pung, _Mapping]] = ..., kong: _Optional[_Union[Kong, _Mapping]] = ..., win_declared: _Optional[_Union[WinDeclared, _Mapping]] = ..., exhaustive_draw: _Optional[_Union[ExhaustiveDraw, _Mapping]] = ..., score_reported: _Optional[_Union[ScoreReported, _Mapping]] = ..., penalty: _Optional[_Union[Penalty, _Mapping]] = ..., referee_ruling: _Optional[_Union[RefereeRuling, _Mapping]] = ..., hand_ended: _Optional[_Union[HandEnded, _Mapping]] = ..., game_ended: _Optional[_Union[GameEnded, _Mapping]] = ..., **kwargs) -> None: ...
+    opening_wins_declared: OpeningWinsDeclared
+    kong_tiles_revealed: KongTilesRevealed
+    last_tile_declined: LastTileDeclined
+    birds_turned: BirdsTurned
+    def __init__(self, event_id: _Optional[str] = ..., schema_version: _Optional[int] = ..., metadata_json: _Optional[str] = ..., game_started: _Optional[_Union[GameStarted, _Mapping]] = ..., hand_started: _Optional[_Union[HandStarted, _Mapping]] = ..., tiles_dealt: _Optional[_Union[TilesDealt, _Mapping]] = ..., wildcard_indicator_revealed: _Optional[_Union[WildcardIndicatorRevealed, _Mapping]] = ..., flower_replaced: _Optional[_Union[FlowerReplaced, _Mapping]] = ..., tile_drawn: _Optional[_Union[TileDrawn, _Mapping]] = ..., tile_discarded: _Optional[_Union[TileDiscarded, _Mapping]] = ..., chow: _Optional[_Union[Chow, _Mapping]] = ..., pung: _Optional[_Union[Pung, _Mapping]] = ..., kong: _Optional[_Union[Kong, _Mapping]] = ..., win_declared: _Optional[_Union[WinDeclared, _Mapping]] = ..., exhaustive_draw: _Optional[_Union[ExhaustiveDraw, _Mapping]] = ..., score_reported: _Optional[_Union[ScoreReported, _Mapping]] = ..., penalty: _Optional[_Union[Penalty, _Mapping]] = ..., referee_ruling: _Optional[_Union[RefereeRuling, _Mapping]] = ..., hand_ended: _Optional[_Union[HandEnded, _Mapping]] = ..., game_ended: _Optional[_Union[GameEnded, _Mapping]] = ..., opening_wins_declared: _Optional[_Union[OpeningWinsDeclared, _Mapping]] = ..., kong_tiles_revealed: _Optional[_Union[KongTilesRevealed, _Mapping]] = ..., last_tile_declined: _Optional[_Union[LastTileDeclined, _Mapping]] = ..., birds_turned: _Optional[_Union[BirdsTurned, _Mapping]] = ..., **kwargs) -> None: ...
 
 class RecordedEvent(_message.Message):
     __slots__ = ("event", "game_id", "seq", "position", "recorded_at", "prev_hash", "hash")
@@ -308,3 +316,41 @@ class GameEnded(_message.Message):
     FINAL_SCORES_FIELD_NUMBER: _ClassVar[int]
     final_scores: SeatScores
     def __init__(self, final_scores: _Optional[_Union[SeatScores, _Mapping]] = ...) -> None: ...
+
+class OpeningWin(_message.Message):
+    __slots__ = ("kind", "tiles")
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    TILES_FIELD_NUMBER: _ClassVar[int]
+    kind: str
+    tiles: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, kind: _Optional[str] = ..., tiles: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class OpeningWinsDeclared(_message.Message):
+    __slots__ = ("seat", "wins")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    WINS_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    wins: _containers.RepeatedCompositeFieldContainer[OpeningWin]
+    def __init__(self, seat: _Optional[int] = ..., wins: _Optional[_Iterable[_Union[OpeningWin, _Mapping]]] = ...) -> None: ...
+
+class KongTilesRevealed(_message.Message):
+    __slots__ = ("seat", "dice", "tiles")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    DICE_FIELD_NUMBER: _ClassVar[int]
+    TILES_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    dice: _containers.RepeatedScalarFieldContainer[int]
+    tiles: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, seat: _Optional[int] = ..., dice: _Optional[_Iterable[int]] = ..., tiles: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class LastTileDeclined(_message.Message):
+    __slots__ = ("seat",)
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    def __init__(self, seat: _Optional[int] = ...) -> None: ...
+
+class BirdsTurned(_message.Message):
+    __slots__ = ("tiles",)
+    TILES_FIELD_NUMBER: _ClassVar[int]
+    tiles: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, tiles: _Optional[_Iterable[str]] = ...) -> None: ...

@@ -17,6 +17,7 @@ from replayer.handlers.boundaries import (
     hand_started,
 )
 from replayer.handlers.claims import chow, kong, pass_, pung
+from replayer.handlers.ruleset import RULESET_EVENT_TYPES, ruleset_event
 from replayer.handlers.scores import penalty, referee_ruling, score_reported
 from replayer.handlers.tiles import (
     flower_replaced,
@@ -48,6 +49,7 @@ HANDLERS: dict[str, Handler] = {
     "referee_ruling": referee_ruling,
     "hand_ended": hand_ended,
     "game_ended": game_ended,
+    **{t: ruleset_event for t in RULESET_EVENT_TYPES},
 }
 if set(HANDLERS) != set(ev.EVENT_TYPES):  # one handler per event type, no catch-all
     raise ImportError(f"replayer handlers out of step with event types: "

@@ -225,6 +225,17 @@ class RulesetDefaults:
 
     play: PlayRules
 
+    #: Table events of the ruleset's own (docs/events.md "Table events of one ruleset"): event
+    #: type -> handler ``(ctx, state, payload) -> state`` (replayer/handlers/ruleset.py). None here.
+    event_handlers: Mapping[str, Any] = {}
+
+    def pending_events(self, state: TableState, rng: Any) -> tuple[Any, ...]:
+        """Events of the ruleset's own procedures the table owes now, for the simulator
+        (replayer/simulate/engine.py) to write before it asks for actions — e.g. Changsha's
+        birds after a win, or its opening wins played by the default table policy. ``rng``:
+        the simulator's seeded random.Random of the hand (dice). None by default."""
+        return ()
+
     def could_win(self, counts: tuple[int, ...], melds: int) -> bool:
         if self.play.wildcards:
             return True
@@ -292,6 +303,7 @@ MECHANICS_SOURCES: dict[str, str] = {
     "dealer_rotation": "docs/reference/DESIGN.md §6 (dealer rotation)",
     "game_over": "docs/reference/DESIGN.md §6 (end of game)",
     "event_out_of_order": "docs/reference/DESIGN.md §4 (dense sequence numbers per game)",
+    "event_not_in_ruleset": "docs/events.md (table events of one ruleset: only a ruleset that plays them)",
 }
 
 

@@ -265,7 +265,9 @@ class _Game:
             steps += 1
             if steps > 10_000:
                 raise SimulationError(f"{self.game_id} hand {number}: no end after 10000 steps")
-            self.step(walls, number)
+            if not self.owed_events():
+                self.step(walls, number)
+        self.owed_events()  # e.g. bird tiles turned after the win
         for w in self.wins:
             if w.hand_number == number:
                 self.emit(ev.ScoreReported(winner=w.seat, score_changes=list(w.changes),
@@ -315,6 +317,17 @@ class _Game:
                     self.draw(walls, drawer, "wall")
         else:
             raise SimulationError(f"{self.game_id} hand {number}: nothing to do in phase {ph!r}")
+
+    def owed_events(self) -> bool:
+        """Write the events of the ruleset's own procedures the table owes now (the ruleset's
+        optional ``pending_events`` hook, replayer/rules/base.py); True when there were any."""
+        hook = getattr(self.rs, "pending_events", None)
+        if hook is None:
+            return False
+        owed = hook(self.state, self.hand_rng)
+        for payload in owed:
+            self.emit(payload)
+        return bool(owed)
 
     def reveal_indicator(self, walls: _Walls) -> None:
         """Turn up the wildcard indicator after the deal (rulesets with ``PlayRules.wildcards``).

@@ -198,6 +198,15 @@ PAYLOADS = {
     "referee_ruling": _fixed(ref_seq=seq, ruling=text, _optional={"score_changes": _opt(four_scores)}),
     "hand_ended": _fixed(hand_number=st.integers(0, 2**32 - 1)),
     "game_ended": _fixed(_optional={"final_scores": _opt(four_scores)}),
+    "opening_wins_declared": _fixed(
+        seat=seat,
+        wins=st.lists(_fixed(kind=st.sampled_from(["two_pungs", "no_258", "四喜"]),
+                             tiles=st.lists(play_tile, min_size=1, max_size=14)), min_size=1, max_size=8),
+    ),
+    "kong_tiles_revealed": _fixed(seat=seat, dice=st.lists(st.integers(1, 6), min_size=2, max_size=2),
+                                  tiles=st.lists(play_tile, min_size=1, max_size=2)),
+    "last_tile_declined": _fixed(seat=seat),
+    "birds_turned": _fixed(tiles=st.lists(play_tile, max_size=8)),
 }
 
 

@@ -231,3 +231,69 @@ def check_declaration(kind: str, tiles: Sequence[str], *, dealer: bool) -> None:
         raise DeclarationError("opening_not_proved", f"板板胡: the hand holds a 2, 5 or 8: {list(tiles)} ({src})")
     if kind == "missing_suit" and len({_tiles.suit_of(t) for t in tiles}) == 3:
         raise DeclarationError("opening_not_proved", f"缺一色: every suit is in the hand: {list(tiles)} ({src})")
+
+
+_OPENING_ORDER = {u.id: u.order for u in OPENING_UNITS}
+
+
+def check_declarations(decls: Sequence[tuple[str, Sequence[str]]], *, dealer: bool,
+                       hand: Sequence[str] | None = None) -> tuple[Unit, ...]:
+    """One seat's opening declarations ``(kind, tiles shown)`` checked together (§3.2, §8.5):
+    each proved by its tiles; 板板胡 / 缺一色 / 六六顺 at most once, a quartet once; every shown
+    tile inside the shown whole hand (if one is shown) and inside the seat's dealt ``hand``
+    when known (the whole-hand kinds show exactly that hand). Returns the units (count per
+    kind, canonical order). Raises :class:`DeclarationError`."""
+    src = "docs/reference/rules/changsha.md §3.2"
+    kinds: Counter[str] = Counter()
+    whole: Counter[str] | None = None
+    quartets: set[str] = set()
+    for kind, tiles in decls:
+        check_declaration(kind, tiles, dealer=dealer)
+        kinds[kind] += 1
+        if kind in ("no_258", "missing_suit"):
+            shown = Counter(tiles)
+            if whole is not None and shown != whole:
+                raise DeclarationError("opening_not_proved", f"two different dealt hands are shown ({src})")
+            whole = shown
+        if kind == "four_identical":
+            if tiles[0] in quartets:
+                raise DeclarationError("opening_not_proved", f"the quartet {tiles[0]} is declared twice ({src})")
+            quartets.add(tiles[0])
+    for kind in ("no_258", "missing_suit", "two_pungs"):
+        if kinds[kind] > 1:
+            raise DeclarationError("opening_not_proved", f"{UNIT_BY_ID[kind].chinese} counts once, declared "
+                                                         f"{kinds[kind]} times (docs/reference/rules/changsha.md §8.5)")
+    held = Counter(hand) if hand is not None else None
+    for kind, tiles in decls:
+        if whole is not None and Counter(tiles) - whole:
+            raise DeclarationError("opening_not_proved", f"the tiles {list(tiles)} of {kind} are not in the shown "
+                                                         f"dealt hand ({src})")
+        if held is not None:
+            if Counter(tiles) - held:
+                raise DeclarationError("opening_not_proved", f"{UNIT_BY_ID[kind].chinese}: the seat does not hold "
+                                                             f"{sorted((Counter(tiles) - held).elements())} ({src})")
+            if kind in ("no_258", "missing_suit") and Counter(tiles) != held:
+                raise DeclarationError("opening_not_proved", f"{UNIT_BY_ID[kind].chinese} shows the whole dealt "
+                                                             f"hand ({src})")
+    return tuple(Unit(k, n, tuple(t for kk, ts in decls if kk == k for t in ts))
+                 for k, n in sorted(kinds.items(), key=lambda kv: _OPENING_ORDER[kv[0]]))
+
+
+def shown_opening_wins(hand: Sequence[str]) -> list[tuple[str, list[str]]]:
+    """Every opening small win ``hand`` holds with the tiles that prove it (what a player who
+    declares all of them shows): each quartet; the whole hand for 板板胡 and 缺一色; the first
+    two pungs for 六六顺."""
+    c = Counter(hand)
+    held = opening_holdings(hand)
+    out: list[tuple[str, list[str]]] = []
+    for t in sorted((t for t, n in c.items() if n == 4), key=_tiles.sort_key):
+        out.append(("four_identical", [t] * 4))
+    whole = _tiles.sort_tiles(hand)
+    if "no_258" in held:
+        out.append(("no_258", list(whole)))
+    if "missing_suit" in held:
+        out.append(("missing_suit", list(whole)))
+    if "two_pungs" in held:
+        pungs = sorted((t for t, n in c.items() if n >= 3), key=_tiles.sort_key)[:2]
+        out.append(("two_pungs", [pungs[0]] * 3 + [pungs[1]] * 3))
+    return out

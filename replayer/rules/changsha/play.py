@@ -86,7 +86,7 @@ class ScoreItem:
 
 @dataclass(frozen=True)
 class ComponentParts:
-    """The settlement of one win split by component: ``parts`` = (("win", vec), ("bird", vec))."""
+    """The settlement of one win by component: ``parts`` = (("win", vec),)."""
 
     parts: tuple[tuple[str, Vec], ...]
 
@@ -94,14 +94,12 @@ class ComponentParts:
 @dataclass(frozen=True)
 class ChangshaScore:
     """The explained score of a Changsha win: ``category`` (small | big), ``fans`` (the units
-    as :class:`ScoreItem`), ``unit_count``, ``birds`` (bird tiles turned), ``bird_seats``
-    (seat each hits), ``components`` (win and bird vectors), ``evaluation``."""
+    as :class:`ScoreItem`), ``unit_count``, ``components`` (the win vector; the birds come
+    with ``birds_turned``), ``evaluation``."""
 
     category: str
     fans: tuple[ScoreItem, ...]
     unit_count: int
-    birds: tuple[str, ...]
-    bird_seats: tuple[int, ...]
     components: ComponentParts
     evaluation: WinEvaluation
 
@@ -116,13 +114,23 @@ class HandMemory:
     """What a hand remembers: ``discards`` made, ``claimed`` (a chow/pung/kong happened),
     ``blocked`` (漏胡: tile kinds each seat may not win on by discard until its next draw),
     ``haidi_taker`` (drew the last wall tile), ``last_replacement`` (drew the last tile as a
-    kong replacement: no 海底)."""
+    kong replacement: no 海底), ``dice`` (the dealer's dice sum), ``declared``/``openings``
+    (opening small wins declared and their settlement), ``start_bird`` (the rank of the bird at
+    the start of the hand for dealer rule G), ``birds`` (bird tiles turned; None before),
+    ``first_offered``/``decliners`` (海底漫游)."""
 
     discards: int = 0
     claimed: bool = False
     blocked: tuple[tuple[str, ...], ...] = _EMPTY4
     haidi_taker: int | None = None
     last_replacement: int | None = None
+    dice: int | None = None
+    declared: tuple[int, ...] = ()
+    openings: tuple[Any, ...] = ()
+    start_bird: int | None = None
+    birds: tuple[str, ...] | None = None
+    first_offered: int | None = None
+    decliners: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -145,6 +153,13 @@ class ChangshaRuleset:
     options: ChangshaOptions
     raw_options: tuple[tuple[str, Any], ...] = ()
     id: str = RULESET_ID
+
+    @property
+    def event_handlers(self) -> Mapping[str, Any]:
+        """The table events Changsha plays (replayer/rules/changsha/table.py)."""
+        from replayer.rules.changsha import table
+
+        return table.HANDLERS
 
     @cached_property
     def play(self) -> PlayRules:
@@ -193,9 +208,16 @@ class ChangshaRuleset:
 
     # -- wins --------------------------------------------------------------------------------
 
-    def _memory(self, state: TableState) -> ChangshaMemory:
+    def memory(self, state: TableState) -> ChangshaMemory:
+        """What the ruleset remembers in ``state`` (:class:`ChangshaMemory`)."""
         m = state.rule_memory
         return m if isinstance(m, ChangshaMemory) else ChangshaMemory()
+
+    _memory = memory
+
+    def with_hand(self, state: TableState, hand: HandMemory) -> TableState:
+        """``state`` remembering ``hand``."""
+        return replace(state, rule_memory=replace(self.memory(state), hand=hand))
 
     def _context(self, state: TableState, win: WinContext) -> str:
         hand = self._memory(state).hand
@@ -224,24 +246,15 @@ class ChangshaRuleset:
             return WinScore(False, 0, None, None, ev_.rule_id, ev_.message)
         return WinScore(True, ev_.unit_count, self._explain(state, win, ev_), ev_)
 
-    def _birds(self, state: TableState, win: WinContext, ev_: WinEvaluation) -> tuple[str, ...]:
-        """The bird tiles (§5.1): the 海底 tile for a 海底 win, else the next ``birds`` tiles
-        of the wall (fewer when fewer are left); () when the wall is not recorded."""
-        if any(u.id in ("last_tile_draw", "last_tile_claim") for u in ev_.units):
-            return (win.tile,)
-        if state.wall is None:
-            return ()
-        return tuple(state.wall[: min(self.options.birds, len(state.wall))])
-
     def _explain(self, state: TableState, win: WinContext, ev_: WinEvaluation) -> ChangshaScore:
-        birds = self._birds(state, win, ev_)
+        """The win without its birds: they are turned after the win(s) (``birds_turned``,
+        settled as the ``bird`` component, replayer/rules/changsha/table.py)."""
         res = settle_winner(win.seat, ev_, discarder=None if win.self_drawn else win.from_seat,
-                            dealer=state.dealer or 0, birds=birds, options=self.options)
+                            dealer=state.dealer or 0, birds=(), options=self.options)
         value = self.options.unit * (6 if ev_.category == "big" else 1)
         items = tuple(ScoreItem(u.id, u.kind.name, u.kind.chinese, value, u.count, u.tiles, u.kind.source)
                       for u in ev_.units)
-        return ChangshaScore(ev_.category or "small", items, ev_.unit_count, birds, res.bird_seats,
-                             ComponentParts((("win", res.win), ("bird", res.bird))), ev_)
+        return ChangshaScore(ev_.category or "small", items, ev_.unit_count, ComponentParts((("win", res.win),)), ev_)
 
     # -- settlement --------------------------------------------------------------------------
 
@@ -286,10 +299,71 @@ class ChangshaRuleset:
             if pend is not None and pend.last_of_wall and hand.last_replacement is None:
                 out.append(("haidi_claimed", f"seat {p.seat} claims the exposed 海底 tile by {type(p).__name__.lower()}: only a win may",
                             p.seat))
-        elif isinstance(p, ev.WinDeclared) and not p.self_drawn and not p.robbing_kong and p.tile in hand.blocked[p.seat]:
-            msg = f"seat {p.seat} wins on {p.tile} after passing a win on {p.tile} without drawing since (漏胡)"
-            out.append(("passed_win", msg, p.seat))
+        elif isinstance(p, ev.WinDeclared) and not p.self_drawn and not p.robbing_kong:
+            if p.tile in hand.blocked[p.seat]:
+                msg = f"seat {p.seat} wins on {p.tile} after passing a win on {p.tile} without drawing since (漏胡)"
+                out.append(("passed_win", msg, p.seat))
+            pend = state.pending
+            if (not self.options.haidi_passer_may_win and pend is not None and pend.last_of_wall
+                    and p.seat in hand.decliners):
+                out.append(("haidi_passer", (f"seat {p.seat} declined the 海底 and may not win on it "
+                                            "(option haidi_passer_may_win)"), p.seat))
         return out
+
+    # -- the simulator's table policy for Changsha's own procedures ---------------------------
+
+    def pending_events(self, state: TableState, rng: Any) -> tuple[Any, ...]:
+        """What the table does now without a bot's choice (replayer/simulate/engine.py): after
+        the deal every seat declares every opening small win it holds (§3.2; free points); with
+        one tile left, a seat that is not ready declines the 海底 (it cannot win on it and would
+        pay a 海底炮, §4); after the win(s) the birds are turned (§5.1)."""
+        hand = self.memory(state).hand
+        ph = state.phase
+        if ph == "dealing":
+            if not all(s.dealt for s in state.seats) or hand.discards or hand.claimed or state.last_draw is not None:
+                return ()
+            from replayer.rules.changsha.evaluate import shown_opening_wins
+
+            out = []
+            for k in range(4):
+                seat = ((state.dealer or 0) + k) % 4
+                st = state.seats[seat]
+                if seat in hand.declared or st.hidden or st.melds:
+                    continue
+                wins = shown_opening_wins(st.tiles)
+                if wins:
+                    out.append(ev.OpeningWinsDeclared(seat=seat, wins=[ev.OpeningWin(kind=kd, tiles=ts) for kd, ts in wins]))
+            return tuple(out)
+        if ph == "claims" and state.wall_remaining == 1 and state.seat_walls is None and state.turn is not None:
+            drawer = state.turn
+            if drawer in hand.decliners or self._ready(state.seats[drawer]):
+                return ()
+            if state.pending is not None:
+                from replayer.actions import legal_actions
+
+                if any(a.kind != "pass" for a in legal_actions(state, self)):
+                    return ()  # the claims on the last discard come first
+            return (ev.LastTileDeclined(seat=drawer),)
+        if ph == "hand_over" and hand.birds is None and any(w.legal for w in state.wins):
+            from replayer.rules.changsha.table import expected_birds
+
+            n, want = expected_birds(self, state)
+            if n and want is not None:
+                return (ev.BirdsTurned(tiles=list(want)),)
+        return ()
+
+    def _ready(self, st: Any) -> bool:
+        """Could one more tile give the seat a winning shape (§3; the policy's 听牌 test)?"""
+        if st.hidden:
+            return True
+        counts = list(st.counts[:34])
+        for i in range(27):
+            counts[i] += 1
+            ok = self.could_win(tuple(counts), len(st.melds))
+            counts[i] -= 1
+            if ok:
+                return True
+        return False
 
     def observe(self, before: TableState, p: Any, after: TableState) -> tuple[TableState, list[tuple[str, str, int | None]]]:
         """Update :class:`ChangshaMemory` after an event."""
@@ -298,10 +372,20 @@ class ChangshaRuleset:
         if isinstance(p, ev.GameStarted):
             return replace(after, rule_memory=ChangshaMemory()), []
         if isinstance(p, ev.HandStarted):
-            return replace(after, rule_memory=replace(mem, hand=HandMemory())), []
+            dice = sum(p.dice) if len(p.dice) == 2 else None
+            start_bird = dice if self.options.opening_bird == "dice" else None
+            return replace(after, rule_memory=replace(mem, hand=HandMemory(dice=dice, start_bird=start_bird))), []
         if isinstance(p, ev.HandEnded):
+            found: list[tuple[str, str, int | None]] = []
+            if before.phase == "hand_over" and hand.birds is None:
+                from replayer.rules.changsha.table import expected_birds
+
+                n, _ = expected_birds(self, before)
+                if n:
+                    found.append(("birds_not_turned", (f"hand {p.hand_number} ends without its {n} bird tile(s) "
+                                                      "turned after the win (扎鸟)"), None))
             nd = self._decide_dealer(before, hand)
-            return replace(after, rule_memory=replace(mem, next_dealers=mem.next_dealers + (nd,))), []
+            return replace(after, rule_memory=replace(mem, next_dealers=mem.next_dealers + (nd,))), found
         if isinstance(p, ev.TileDiscarded):
             hand = replace(hand, discards=hand.discards + 1)
         elif isinstance(p, ev.Pass):
@@ -351,19 +435,27 @@ class ChangshaRuleset:
         return hand
 
     def _decide_dealer(self, state: TableState, hand: HandMemory) -> NextDealer:
+        """§2 A–G at the end of a hand (G: §8.12)."""
         dealer = state.dealer or 0
         wins = [w for w in state.wins if w.legal]
         winners = [w.seat for w in wins]
         discarder = next((w.from_seat for w in wins if not w.self_drawn), None)
+        start = set(hand.declared)
+        if any(u.id == "heavenly" for w in wins for u in w.score.evaluation.units):
+            start.add(dealer)
+        common = {"dealer": dealer, "start_winners": start, "start_bird_rank": hand.start_bird}
         if winners:
-            return next_dealer(dealer=dealer, start_winners=(), start_bird_rank=None, winners=winners,
-                               discarder=discarder)
+            return next_dealer(**common, winners=winners, discarder=discarder)
+        if hand.decliners and len(set(hand.decliners)) >= 4:
+            return next_dealer(**common, winners=[], discarder=None, haidi_first_offered=hand.first_offered)
         if hand.haidi_taker is not None:
-            return next_dealer(dealer=dealer, start_winners=(), start_bird_rank=None, winners=[], discarder=None,
-                               haidi_first_offered=hand.haidi_taker, haidi_taker=hand.haidi_taker)
+            first = hand.first_offered if hand.first_offered is not None else hand.haidi_taker
+            return next_dealer(**common, winners=[], discarder=None, haidi_first_offered=first,
+                               haidi_taker=hand.haidi_taker)
         if hand.last_replacement is not None:
-            return next_dealer(dealer=dealer, start_winners=(), start_bird_rank=None, winners=[], discarder=None,
-                               last_replacement=hand.last_replacement)
+            return next_dealer(**common, winners=[], discarder=None, last_replacement=hand.last_replacement)
+        if len(start) >= 2 and hand.start_bird is not None:
+            return next_dealer(**common, winners=[], discarder=None, last_replacement=dealer)
         return NextDealer(dealer, "B")  # a hand ended without a win or a drawn wall (a ruling): dealer stays
 
 

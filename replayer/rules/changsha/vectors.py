@@ -11,7 +11,6 @@ naming the rule and its section.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable, Iterator
 from typing import Annotated, Any, Literal
 
@@ -30,7 +29,7 @@ from replayer.rules.changsha.evaluate import (
     DeclarationError,
     Unit,
     WinInput,
-    check_declaration,
+    check_declarations,
     evaluate_win,
 )
 from replayer.rules.changsha.options import ChangshaOptions, parse_options
@@ -43,7 +42,6 @@ from replayer.rules.changsha.settlement import (
     settle_opening,
     settle_winner,
 )
-from replayer.rules.changsha.units import OPENING_UNITS
 from replayer.rules.shared.vector_lines import score_lines as _score_lines
 from replayer.state import DeclaredMeld
 
@@ -192,47 +190,16 @@ def _meld(m: Meld) -> DeclaredMeld:
                         kong_kind=m.kong_kind)
 
 
-_OPENING_ORDER = {u.id: u.order for u in OPENING_UNITS}
-
-
 def _openings(sit: Situation, options: ChangshaOptions) -> list[OpeningResult]:
     by_seat: dict[int, list[Declaration]] = {}
     for d in sit.opening.declarations:
         by_seat.setdefault(d.seat, []).append(d)
     out = []
     for seat in sorted(by_seat):
-        decls = by_seat[seat]
-        whole: Counter[str] | None = None
-        kinds: Counter[str] = Counter()
-        quartets: set[str] = set()
-        for d in decls:
-            try:
-                check_declaration(d.kind, d.tiles, dealer=seat == sit.dealer)
-            except DeclarationError as e:
-                raise RuleBreach(e.rule_id, f"seat {seat}: {e}") from None
-            kinds[d.kind] += 1
-            if d.kind in ("no_258", "missing_suit"):
-                hand = Counter(d.tiles)
-                if whole is not None and hand != whole:
-                    raise RuleBreach("opening_not_proved", f"seat {seat} shows two different dealt hands "
-                                                            "(changsha.md §3.2)")
-                whole = hand
-            if d.kind == "four_identical":
-                if d.tiles[0] in quartets:
-                    raise RuleBreach("opening_not_proved", f"seat {seat} declares the quartet {d.tiles[0]} twice "
-                                                            "(each quartet counts once, changsha.md §3.2)")
-                quartets.add(d.tiles[0])
-        for kind in ("no_258", "missing_suit", "two_pungs"):
-            if kinds[kind] > 1:
-                raise RuleBreach("opening_not_proved", f"seat {seat} declares {kind} twice; it counts once "
-                                                        "(changsha.md §8.5)")
-        if whole is not None:
-            for d in decls:
-                if Counter(d.tiles) - whole:
-                    raise RuleBreach("opening_not_proved", f"seat {seat}: the tiles {d.tiles} of {d.kind} are not in "
-                                                            "its shown dealt hand (changsha.md §3.2)")
-        units = tuple(Unit(k, n, tuple(t for d in decls if d.kind == k for t in d.tiles))
-                      for k, n in sorted(kinds.items(), key=lambda kv: _OPENING_ORDER[kv[0]]))
+        try:
+            units = check_declarations([(d.kind, d.tiles) for d in by_seat[seat]], dealer=seat == sit.dealer)
+        except DeclarationError as e:
+            raise RuleBreach(e.rule_id, f"seat {seat}: {e}") from None
         out.append(settle_opening(seat, units, dealer=sit.dealer, dice=sit.opening.dice, options=options))
     return out
 

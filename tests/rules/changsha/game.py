@@ -44,9 +44,11 @@ _FILLER_ORDER = [f"{s}{r}" for r in (1, 9, 4, 7, 3, 6) for s in "WTB"] + [f"{s}{
 
 
 def scripted_hand(*, start: int, hand_number: int, dealer: int, hands: dict[int, str], turns: list[tuple],
-                  birds: list[str] = (), end: bool = True) -> list[ev.Payload]:
+                  birds: list[str] = (), end: bool = True, turned: list[str] | None = None) -> list[ev.Payload]:
     """The payloads of one hand; ``start`` is the seq of its ``hand_started`` (discard_seq
-    values are absolute). Raises ValueError when the script needs a fifth copy of a tile."""
+    values are absolute). After a win the ``birds`` (or ``turned``: a 海底 win turns the 海底
+    tile) are turned (``birds_turned``) before ``hand_ended``. Raises ValueError when the
+    script needs a fifth copy of a tile."""
     fixed = {s: T.parse(t) for s, t in hands.items()}
     need = Counter(t for ts in fixed.values() for t in ts)
     for step in turns:
@@ -135,6 +137,10 @@ def scripted_hand(*, start: int, hand_number: int, dealer: int, hands: dict[int,
     wall = deal_order + front + list(birds) + rest + back[::-1]
     assert len(wall) == 108, len(wall)
     out[0] = out[0].model_copy(update={"wall": wall})
+    won = any(isinstance(p, ev.WinDeclared) for p in out)
+    shown = list(birds) if turned is None else list(turned)
+    if end and won and shown:
+        out.append(ev.BirdsTurned(tiles=shown))
     if end:
         out.append(ev.HandEnded(hand_number=hand_number))
     return out

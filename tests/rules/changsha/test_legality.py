@@ -17,10 +17,10 @@ N_HAND = "W4 W6 T5 T5 B1 B2 B3 B7 B8 B9 T6 T7 T8"  # waits on 5m (4-6 + 55s pair
 S_HAND = "W1 W2 W3 W5 T2 T3 T4 T7 T8 T9 B4 B5 B6"  # waits on 5m (pair 55m)
 
 
-def replay(turns, *, hands, birds=(), dealer=0, options=None, mode="audit", extra=()):
+def replay(turns, *, hands, birds=(), dealer=0, options=None, mode="audit", extra=(), turned=None):
     payloads = new_game(options)
     payloads += scripted_hand(start=len(payloads), hand_number=0, dealer=dealer, hands=hands, turns=turns,
-                              birds=list(birds), end=not extra)
+                              birds=list(birds), end=not extra, turned=turned)
     payloads += list(extra)
     return run(as_events(payloads), mode=mode)
 
@@ -32,10 +32,10 @@ def rules(res):
 def test_passed_win_blocks_the_same_tile_until_the_next_draw():
     # N passes a win on E's 5m; S discards another 5m before N draws: N may not win on it (漏胡 §4)
     turns = [("turn", 0, None, "W5"), ("pass", 3, "win"), ("turn", 1, "W5", "W5"), ("win", 3, "W5", 1)]
-    res = replay(turns, hands={0: "W5", 3: N_HAND})
+    res = replay(turns, hands={0: "W5", 3: N_HAND}, birds=["B3"])
     assert [r for r, _ in rules(res)] == ["passed_win"] and "changsha.md §4" in res.findings[0].source
     with pytest.raises(ReplayError, match="passed_win"):
-        replay(turns, hands={0: "W5", 3: N_HAND}, mode="strict")
+        replay(turns, hands={0: "W5", 3: N_HAND}, birds=["B3"], mode="strict")
     # after N's own draw the block is gone
     ok = [("turn", 0, None, "W5"), ("pass", 3, "win"), ("turn", 1, None, None), ("turn", 2, None, None),
           ("turn", 3, "T1", "T1"), ("turn", 0, "W5", "W5"), ("win", 3, "W5", 0)]
@@ -46,7 +46,7 @@ def test_passed_win_blocks_the_same_tile_until_the_next_draw():
 def test_a_win_passed_silently_also_blocks():
     # N could win on E's 5m and nobody claims it: S draws; then S's 5m cannot be won on by N
     turns = [("turn", 0, None, "W5"), ("turn", 1, "W5", "W5"), ("win", 3, "W5", 1)]
-    assert [r for r, _ in rules(replay(turns, hands={0: "W5", 3: N_HAND}))] == ["passed_win"]
+    assert [r for r, _ in rules(replay(turns, hands={0: "W5", 3: N_HAND}, birds=["B3"]))] == ["passed_win"]
 
 
 def test_small_win_needs_a_258_pair_in_play():
@@ -81,12 +81,15 @@ def test_haidi_win_contexts_and_bird_is_the_haidi_tile():
     turns = [("turn", 0, None, None)] + [("turn", s % 4, None, None) for s in range(1, 55)]
     last = 55 % 4
     assert last == 3
-    res = replay(turns + [("turn", 3, "W5", "W5"), ("win", 1, "W5", 3)], hands={1: S_HAND})
+    res = replay(turns + [("turn", 3, "W5", "W5"), ("win", 1, "W5", 3)], hands={1: S_HAND}, turned=["W5"])
     assert res.findings == ()
     [w] = res.state.wins
     assert [f.id for f in w.score.fans] == ["last_tile_claim"]
     # rank 5 from the dealer (E) hits E: not the winner nor the discarder -> no double: 60
-    assert w.score.birds == ("W5",) and w.settlement.changes == (0, 60, 0, -60)
+    assert w.settlement.changes == (0, 60, 0, -60) and res.state.scores == (0, 60, 0, -60)
+    # the bird must be the 海底 tile itself
+    bad = replay(turns + [("turn", 3, "W5", "W5"), ("win", 1, "W5", 3)], hands={1: S_HAND}, turned=["W1"])
+    assert [f.rule_id for f in bad.findings] == ["wrong_birds"]
 
 
 def test_earthly_win_on_the_dealers_first_discard_and_heavenly_win():
@@ -98,12 +101,14 @@ def test_earthly_win_on_the_dealers_first_discard_and_heavenly_win():
     hand = "W1 W2 W3 W5 W5 T2 T3 T4 T7 T8 T9 B4 B5 B6"
     payloads = new_game()
     h = scripted_hand(start=1, hand_number=0, dealer=0, hands={0: hand}, turns=[], birds=["B2"], end=False)
-    payloads += h + [ev.WinDeclared(seat=0, tile="W5", self_drawn=True), ev.HandEnded(hand_number=0)]
+    payloads += h + [ev.WinDeclared(seat=0, tile="W5", self_drawn=True), ev.BirdsTurned(tiles=["B2"]),
+                     ev.HandEnded(hand_number=0)]
     res = run(as_events(payloads), mode="strict")
     [w] = res.state.wins
     assert [f.id for f in w.score.fans] == ["heavenly"]
     # 1 big unit, dealer self-draw: 70 from each; bird 2 -> S (not the winner): S pays double
-    assert w.settlement.changes == (280, -140, -70, -70)
+    assert w.settlement.changes == (210, -70, -70, -70)
+    assert res.state.scores == (280, -140, -70, -70)
 
 
 def test_robbing_an_added_kong():

@@ -32,8 +32,9 @@ def test_example_1_small_discard_win_with_a_bird_on_the_discarder():
     assert res.state.scores == (0, 20, -20, 0)
     [w] = res.state.wins
     assert [(f.id, f.name_zh, f.count) for f in w.score.fans] == [("small_win", "小胡 / 平胡", 1)]
-    assert w.score.birds == ("B7",) and w.score.bird_seats == (2,)
-    assert dict(w.score.components.parts) == {"win": (0, 10, -10, 0), "bird": (0, 10, -10, 0)}
+    assert dict(w.score.components.parts) == {"win": (0, 10, -10, 0)}
+    birds = [e for e in res.state.score_log if e.kind == "bird"]
+    assert [e.changes for e in birds] == [(0, 10, -10, 0)]  # 7p -> 对家 of the dealer = W, the discarder
 
 
 def test_example_2_dealer_discards_not_first_bird_elsewhere():

@@ -1,0 +1,144 @@
+"""Changsha's table events (docs/events.md "Table events of one ruleset"), replayed by the
+ruleset: opening small wins declared and paid at once (§3.2, §5), the 海底 offered round the
+table (海底漫游, §4), bird tiles turned after the win(s) (扎鸟, §5.1). Each handler has the
+core's handler signature ``(ctx, state, payload) -> state``; breaches name the spec section.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from eventlog import events as ev
+from eventlog import tiles as _tiles
+from replayer.accounting import apply_settlement, seen_plus
+from replayer.context import Ctx
+from replayer.rules.changsha.evaluate import DeclarationError, check_declarations
+from replayer.rules.changsha.settlement import settle_opening, settle_winner
+from replayer.state import Payment, Settlement, TableState, replace
+
+if TYPE_CHECKING:
+    from replayer.rules.changsha.play import ChangshaRuleset
+
+__all__ = ["HANDLERS", "birds_turned", "expected_birds", "last_tile_declined", "opening_wins_declared"]
+
+_SPEC = "docs/reference/rules/changsha.md"
+
+
+def _settlement(vec: tuple[int, int, int, int], seat: int, reason: str) -> Settlement:
+    return Settlement.from_payments([Payment(s, seat, -vec[s], reason) for s in range(4) if s != seat and vec[s] < 0]
+                                    + [Payment(seat, s, vec[s], reason) for s in range(4) if s != seat and vec[s] > 0])
+
+
+def opening_wins_declared(ctx: Ctx, state: TableState, p: ev.OpeningWinsDeclared) -> TableState:
+    """§3.2: after the deal, before the dealer's first discard; the shown tiles prove each
+    win and lie in the seat's dealt hand; paid at once as a small self-draw (§5), with the
+    opening dice bird when ``opening_bird = dice`` (§8.11)."""
+    rs: ChangshaRuleset = ctx.ruleset  # type: ignore[assignment]
+    mem = rs.memory(state)
+    hand = mem.hand
+    seat = p.seat
+    if state.phase != "dealing" or not all(s.dealt for s in state.seats) or hand.discards or hand.claimed:
+        ctx.breach("opening_out_of_phase", f"seat {seat} declares opening small wins in phase {state.phase!r}: "
+                                           "they are shown after the deal, before the dealer's first discard", seat)
+        return state
+    if seat in hand.declared:
+        ctx.breach("opening_out_of_phase", f"seat {seat} declares opening small wins a second time", seat)
+        return state
+    st = state.seats[seat]
+    held = None if st.hidden else [t for t in st.tiles if not _tiles.is_flower(t)]
+    try:
+        units = check_declarations([(w.kind, w.tiles) for w in p.wins], dealer=seat == state.dealer, hand=held)
+    except DeclarationError as e:
+        ctx.breach(e.rule_id, f"seat {seat}: {e}", seat)
+        return state
+    dice = hand.dice if rs.options.opening_bird == "dice" else None
+    if rs.options.opening_bird == "dice" and dice is None:
+        ctx.breach("opening_dice_missing", "opening_bird = dice needs the dealer's dice in hand_started", seat)
+        return state
+    res = settle_opening(seat, units, dealer=state.dealer or 0, dice=dice, options=rs.options)
+    state = apply_settlement(state, ctx.seq, "opening", _settlement(res.opening, seat, f"opening small wins ({_SPEC} §3.2)"),
+                             f"opening small wins of seat {seat}")
+    if any(res.opening_bird):
+        state = apply_settlement(state, ctx.seq, "opening_bird",
+                                 _settlement(res.opening_bird, seat, f"opening dice bird ({_SPEC} §8.11)"),
+                                 f"opening dice bird on seat {res.bird_seat}")
+    hand = replace(hand, declared=hand.declared + (seat,), openings=hand.openings + (res,))
+    return rs.with_hand(state, hand)
+
+
+def last_tile_declined(ctx: Ctx, state: TableState, p: ev.LastTileDeclined) -> TableState:
+    """§4 海底漫游: with one tile left, the seat due to draw may leave it to the next seat; when
+    every seat declined the hand is drawn (dealer rule D)."""
+    rs: ChangshaRuleset = ctx.ruleset  # type: ignore[assignment]
+    hand = rs.memory(state).hand
+    seat = p.seat
+    if state.phase != "claims" or state.wall_remaining != 1 or state.seat_walls is not None:
+        ctx.breach("haidi_not_offered", f"seat {seat} declines the last tile, but the wall has "
+                                        f"{state.wall_remaining} tiles (phase {state.phase!r})", seat)
+        return state
+    if state.turn is not None and seat != state.turn:
+        ctx.breach("wrong_seat_to_act", f"seat {seat} declines the last tile, but it is offered to seat {state.turn}",
+                   seat)
+    first = hand.first_offered if hand.first_offered is not None else seat
+    decliners = hand.decliners + (seat,)
+    state = rs.with_hand(state, replace(hand, first_offered=first, decliners=decliners))
+    if len(set(decliners)) >= 4:
+        return replace(state, phase="hand_over", exhaustive_draw=True, turn=None, pending=None, pending_kong=None)
+    return replace(state, turn=(seat + 1) % 4, pending=None)
+
+
+def expected_birds(rs: ChangshaRuleset, state: TableState) -> tuple[int, tuple[str, ...] | None]:
+    """How many bird tiles a finished hand turns and, when known, which (§5.1, §8.10): the
+    海底 tile after a 海底 win; else the next ``birds`` tiles of the wall (fewer when fewer are
+    left; none after a 开杠 that took the last tiles)."""
+    wins = [w for w in state.wins if w.legal]
+    if not wins:
+        return 0, ()
+    haidi = [w for w in wins if any(f.id in ("last_tile_draw", "last_tile_claim") for f in w.score.fans)]
+    if haidi:
+        return 1, (haidi[0].tile,)
+    n = min(rs.options.birds, state.wall_remaining)
+    if state.wall is None:
+        return n, None
+    return n, tuple(state.wall[:n])
+
+
+def birds_turned(ctx: Ctx, state: TableState, p: ev.BirdsTurned) -> TableState:
+    """§5.1: after the win(s) the bird tiles are turned; each winner's payers pay the extra
+    (several winners share the birds, §5.2)."""
+    rs: ChangshaRuleset = ctx.ruleset  # type: ignore[assignment]
+    hand = rs.memory(state).hand
+    wins = [w for w in state.wins if w.legal]
+    if state.phase != "hand_over" or not wins or hand.birds is not None:
+        ctx.breach("birds_out_of_phase", "bird tiles are turned once, after a win (扎鸟)")
+        return state
+    n, want = expected_birds(rs, state)
+    tiles = tuple(p.tiles)
+    if len(tiles) != n or (want is not None and tiles != want):
+        what = list(want) if want is not None else f"{n} tile(s)"
+        ctx.breach("wrong_birds", f"birds {list(tiles)} turned; the rules turn {what}")
+    haidi_bird = any(any(f.id in ("last_tile_draw", "last_tile_claim") for f in w.score.fans) for w in wins)
+    if not haidi_bird:
+        seen = state.seen
+        for t in tiles:
+            seen = seen_plus(ctx, seen, t, None)
+        state = replace(state, seen=seen)
+    dealer = state.dealer or 0
+    start_bird = hand.start_bird
+    for w in wins:
+        res = settle_winner(w.seat, w.score.evaluation, discarder=None if w.self_drawn else w.from_seat,
+                            dealer=dealer, birds=tiles, options=rs.options)
+        if any(res.bird):
+            state = apply_settlement(state, ctx.seq, "bird", _settlement(res.bird, w.seat, f"birds ({_SPEC} §5.1)"),
+                                     f"birds {' '.join(tiles)} for seat {w.seat}")
+        if w.score.evaluation.units and any(u.id == "heavenly" for u in w.score.evaluation.units) \
+                and start_bird is None and tiles:
+            start_bird = _tiles.rank_of(tiles[0])  # §8.12: the 天胡's first bird
+    return rs.with_hand(state, replace(rs.memory(state).hand, birds=tiles, start_bird=start_bird))
+
+
+HANDLERS = {
+    "opening_wins_declared": opening_wins_declared,
+    "last_tile_declined": last_tile_declined,
+    "birds_turned": birds_turned,
+}
