@@ -281,19 +281,22 @@ def _claim_actions(state: TableState, ruleset: Ruleset) -> list[Action]:
         if st.hidden:
             continue  # hidden tiles cannot be judged (imported logs only)
         mine: list[Action] = []
-        if ruleset.could_win(_counts_with(st, tile), len(st.melds)):
-            ctx = _context(state, ruleset, seat, tile, st.tiles, self_drawn=False, from_seat=discarder,
-                           robbing=False, kong_related=False, last_of_wall=pend.last_of_wall,
-                           visible=state.visible_count(tile) - 1)
-            score = _win_score(state, ruleset, ctx)
-            if score is not None:
-                mine.append(Action(seat, "win", tile, discard_seq=dseq, from_seat=discarder, score=score,
-                                   context=ctx))
-        if st.counts[i] == 3 and not wall_empty_for(state, play, seat):
+        for t in dict.fromkeys(pend.tiles):  # a kong's revealed tiles: a win on either (杠上炮)
+            if ruleset.could_win(_counts_with(st, t), len(st.melds)):
+                ctx = _context(state, ruleset, seat, t, st.tiles, self_drawn=False, from_seat=discarder,
+                               robbing=False, kong_related=False, last_of_wall=pend.last_of_wall,
+                               visible=state.visible_count(t) - 1)
+                score = _win_score(state, ruleset, ctx)
+                if score is not None:
+                    mine.append(Action(seat, "win", t, discard_seq=dseq, from_seat=discarder, score=score,
+                                       context=ctx))
+                    break
+        claimable = not pend.also  # several exposed tiles: only a win may take them
+        if claimable and st.counts[i] == 3 and not wall_empty_for(state, play, seat):
             mine.append(Action(seat, "melded_kong", tile, discard_seq=dseq, from_seat=discarder))
-        if st.counts[i] >= 2:
+        if claimable and st.counts[i] >= 2:
             mine.append(Action(seat, "pung", tile, discard_seq=dseq, from_seat=discarder))
-        if play.chow == "previous_seat" and k == 1:
+        if claimable and play.chow == "previous_seat" and k == 1:
             for run in _chows_with(i, play.honor_chows):
                 if all(st.counts[r] for r in run if r != i):
                     mine.append(Action(seat, "chow", tile, tuple(_tiles.code(r) for r in run),

@@ -190,13 +190,23 @@ class SeatState:
 @dataclass(frozen=True)
 class PendingDiscard:
     """The latest discard while claims on it are open. ``passed`` holds the claims recorded
-    as lost or declined (``pass`` events): (seat, claim kind or None)."""
+    as lost or declined (``pass`` events): (seat, claim kind or None). ``also``: more tiles
+    exposed together with ``tile`` that only a win may take (a kong that reveals two tiles,
+    Changsha 开杠); ``owner_may_win``: the seat that exposed them may win on them too, as a
+    self-draw (杠上开花)."""
 
     seq: int
     seat: int
     tile: str
     passed: tuple[tuple[int, str | None], ...] = ()
     last_of_wall: bool = False
+    also: tuple[str, ...] = ()
+    owner_may_win: bool = False
+
+    @property
+    def tiles(self) -> tuple[str, ...]:
+        """Every tile open to a win: ``tile`` and ``also``."""
+        return (self.tile, *self.also)
 
 
 @fast_init

@@ -39,6 +39,15 @@ class _WinSource:
 
 def _self_drawn_source(ctx: Ctx, state: TableState, p: ev.WinDeclared) -> _WinSource:
     seat, st = p.seat, state.seats[p.seat]
+    pend = state.pending
+    if state.phase == "claims" and pend is not None and pend.owner_may_win and pend.seat == seat:
+        # a win on a tile the seat exposed itself (a kong's revealed tiles: 杠上开花)
+        if p.tile not in pend.tiles:
+            ctx.breach("claim_tile_mismatch", f"seat {seat} wins on {p.tile}; its exposed tiles are "
+                                              f"{', '.join(pend.tiles)}", seat)
+        check_size(ctx, state, seat, 13, "when winning on its exposed tile")
+        return _WinSource(st.tiles, kong_related=True, last_of_wall=pend.last_of_wall,
+                          visible=state.visible_count(p.tile) - 1, discard_seq=pend.seq)
     if state.phase == "dealing":
         if seat != state.dealer:
             ctx.breach("wrong_seat_to_act", f"seat {seat} declares a self-drawn win during the deal", seat)
@@ -99,6 +108,8 @@ def _discard_source(ctx: Ctx, state: TableState, p: ev.WinDeclared) -> _WinSourc
     if state.phase == "hand_over" and earlier is not None:
         # a further winner on a discard already won on (several winners)
         discarder, tile, discard_seq = earlier.from_seat, earlier.tile, earlier.discard_seq
+        if pend is not None and pend.seq == discard_seq and p.tile in pend.tiles:
+            tile = p.tile  # several exposed tiles: each winner names the one it takes
         last = pend.last_of_wall if pend is not None else False
         visible = state.visible_count(p.tile)  # the discard is marked taken: not counted
     elif state.phase == "claims" and pend is not None:
@@ -107,6 +118,8 @@ def _discard_source(ctx: Ctx, state: TableState, p: ev.WinDeclared) -> _WinSourc
             rule = "discard_already_claimed" if found and found[2].claimed_by is not None else "claim_not_latest_discard"
             ctx.breach(rule, f"seat {seat} wins on discard {p.discard_seq}; the latest open discard is {pend.seq}", seat)
         discarder, tile, discard_seq, last = pend.seat, pend.tile, pend.seq, pend.last_of_wall
+        if p.tile in pend.also:
+            tile = p.tile
         for other, claimed in pend.passed:
             if claimed == "win" and play.multiple_winners == "first_only" and \
                     (other - discarder) % 4 < (seat - discarder) % 4:

@@ -39,9 +39,9 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from eventlog.errors import PaipuError
 from eventlog import events as ev
 from eventlog import tiles as _tiles
+from eventlog.errors import PaipuError
 from replayer.actions import Action, legal_actions, resolve_claims, wall_empty_for
 from replayer.findings import ReplayError
 from replayer.replay import apply
@@ -50,14 +50,14 @@ from replayer.simulate.bots import Bot, make_bot
 from replayer.state import TableState
 
 __all__ = [
-    "SimulationConfig",
-    "SimulatedWin",
     "SimulatedGame",
+    "SimulatedWin",
+    "SimulationConfig",
     "SimulationError",
-    "simulate",
-    "simulate_game",
     "derive_seed",
     "reported_fans",
+    "simulate",
+    "simulate_game",
 ]
 
 
@@ -326,7 +326,13 @@ class _Game:
             return False
         owed = hook(self.state, self.hand_rng)
         for payload in owed:
-            self.emit(payload)
+            seq = self.emit(payload)
+            if isinstance(payload, ev.WinDeclared):  # a win the table's procedure gives (e.g. 杠上开花)
+                rec = self.state.wins[-1]
+                if rec.legal and rec.settlement is not None:
+                    act = Action(payload.seat, "self_drawn_win", payload.tile, context=rec.context)
+                    self.wins.append(SimulatedWin(seq, self.state.hand_number or 0, payload.seat, act,
+                                                  rec.points or 0, reported_fans(rec.score), rec.settlement.changes))
         return bool(owed)
 
     def reveal_indicator(self, walls: _Walls) -> None:

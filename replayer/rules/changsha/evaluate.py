@@ -83,13 +83,16 @@ class WinInput:
     """A declared win: ``concealed`` (without the win tile), ``melds``, ``win_tile``,
     ``self_drawn``, and the ``context`` (§3.3: ``plain`` — any ordinary discard or
     self-draw, a 补张 replacement included; ``heavenly`` 天胡; ``earthly`` 地胡; ``haidi`` the
-    海底 tile; ``kaigang`` a tile revealed by a 开杠; ``robbed_kong`` 抢杠)."""
+    海底 tile; ``kaigang`` a tile revealed by a 开杠; ``robbed_kong`` 抢杠). ``earthly_too``: the
+    win is also 地胡 (a tile of the dealer's 开杠 before his first discard, option
+    ``kaigang_reveal_earthly``)."""
 
     concealed: tuple[str, ...]
     melds: tuple[DeclaredMeld, ...]
     win_tile: str
     self_drawn: bool
     context: WinContextKind = "plain"
+    earthly_too: bool = False
 
 
 @dataclass(frozen=True)
@@ -168,6 +171,8 @@ def evaluate_win(win: WinInput, options: ChangshaOptions) -> WinEvaluation:
         context.append(Unit("kong_replacement_win" if win.self_drawn else "kong_reveal_claim", 1, wt))
     elif win.context == "robbed_kong":
         context.append(Unit("robbing_the_kong", 1, wt))
+    if win.earthly_too and win.context != "earthly":
+        context.append(Unit("earthly", 1, wt))
 
     big = sorted(shape + context, key=lambda u: UNIT_BY_ID[u.id].order)
     if big:

@@ -64,6 +64,20 @@ SOURCES: dict[str, str] = {
     "exhaustive_draw_with_tiles_left": f"{_SPEC} §4 (海底: the hand is drawn when nobody wins the last tile)",
     "flowers_not_used": f"{_SPEC} §1 (no flowers)",
     "wildcards_not_used": f"{_SPEC} §1 (no wildcards)",
+    "opening_not_proved": f"{_SPEC} §3.2, §8.5 (起手小胡: the shown tiles prove each win)",
+    "opening_out_of_phase": f"{_SPEC} §3.2 (起手小胡: after the deal, before the dealer's first discard, once)",
+    "opening_dice_missing": f"{_SPEC} §5.1, §8.11 (opening_bird = dice)",
+    "haidi_not_offered": f"{_SPEC} §4 (海底漫游: when exactly one tile remains)",
+    "haidi_passer": f"{_SPEC} §4, §8.17 (option haidi_passer_may_win)",
+    "birds_out_of_phase": f"{_SPEC} §5.1 (扎鸟: after a win)",
+    "wrong_birds": f"{_SPEC} §5.1, §8.10 (the next wall tiles; the 海底 tile after a 海底 win)",
+    "birds_not_turned": f"{_SPEC} §5.1 (扎鸟: after a win the bird tiles are turned)",
+    "kaigang_out_of_phase": f"{_SPEC} §4 (开杠: right after the kong, instead of its replacement)",
+    "kaigang_not_ready": f"{_SPEC} §4 (开杠 only when ready)",
+    "wrong_kong_tiles": f"{_SPEC} §4 (开杠: the d-th stack from the tail, the last stack when d exceeds them)",
+    "kaigang_self_first": f"{_SPEC} §4 (if either tile completes the konger's hand: 杠上开花)",
+    "kaigang_claimed": f"{_SPEC} §4 (开杠 tiles: others may win on them)",
+    "locked_after_kaigang": f"{_SPEC} §4 (after 开杠 the hand is locked: draw and discard only)",
 }
 
 
@@ -117,7 +131,8 @@ class HandMemory:
     kong replacement: no 海底), ``dice`` (the dealer's dice sum), ``declared``/``openings``
     (opening small wins declared and their settlement), ``start_bird`` (the rank of the bird at
     the start of the hand for dealer rule G), ``birds`` (bird tiles turned; None before),
-    ``first_offered``/``decliners`` (海底漫游)."""
+    ``first_offered``/``decliners`` (海底漫游), ``kaigang`` (the open 开杠 reveal: seat, tiles,
+    event), ``locked`` (seats that made a 开杠: draw and discard only)."""
 
     discards: int = 0
     claimed: bool = False
@@ -131,6 +146,8 @@ class HandMemory:
     birds: tuple[str, ...] | None = None
     first_offered: int | None = None
     decliners: tuple[int, ...] = ()
+    kaigang: tuple[int, tuple[str, ...], int] | None = None
+    locked: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -224,6 +241,9 @@ class ChangshaRuleset:
         if win.robbing_kong:
             return "robbed_kong"
         haidi = win.last_of_wall and hand.last_replacement is None and not win.kong_related
+        kg = hand.kaigang
+        if kg is not None and (win.seat == kg[0] if win.self_drawn else win.from_seat == kg[0]) and win.tile in kg[1]:
+            return "kaigang"
         if win.self_drawn:
             if state.phase == "dealing" and win.seat == state.dealer and not win.melds and hand.discards == 0:
                 return "heavenly"
@@ -236,8 +256,12 @@ class ChangshaRuleset:
 
     def evaluate(self, state: TableState, win: WinContext) -> WinEvaluation:
         """The units of a declared win in its table context (§3)."""
+        context = self._context(state, win)
+        hand = self.memory(state).hand
+        earthly_too = (context == "kaigang" and not win.self_drawn and self.options.kaigang_reveal_earthly
+                       and win.from_seat == state.dealer and hand.discards == 0)
         wi = WinInput(tuple(win.concealed), tuple(win.melds), win.tile, win.self_drawn,
-                      self._context(state, win))  # type: ignore[arg-type]
+                      context, earthly_too)  # type: ignore[arg-type]
         return evaluate_win(wi, self.options)
 
     def score_win(self, state: TableState, win: WinContext) -> WinScore:
@@ -290,16 +314,30 @@ class ChangshaRuleset:
         ld = state.last_draw
         haidi_drawn = (ld is not None and ld.last_of_wall and ld.source == "wall"
                        and hand.last_replacement is None)
+        locked = getattr(p, "seat", None) in hand.locked
         if isinstance(p, ev.TileDiscarded):
             if haidi_drawn and ld is not None and ld.seat == p.seat and ld.tile is not None and p.tile != ld.tile:
                 msg = f"seat {p.seat} took the 海底 tile {ld.tile} and discards {p.tile}: the 海底 tile is exposed as it is"
                 out.append(("haidi_exchanged", msg, p.seat))
+            elif locked and ld is not None and ld.seat == p.seat and ld.tile is not None and p.tile != ld.tile:
+                out.append(("locked_after_kaigang", (f"seat {p.seat} discards {p.tile}, not the {ld.tile} it drew: "
+                                                    "after its 开杠 the hand is locked"), p.seat))
+        elif isinstance(p, (ev.Chow, ev.Pung, ev.Kong)) and locked:
+            out.append(("locked_after_kaigang", (f"seat {p.seat} declares a {type(p).__name__.lower()} after its 开杠: "
+                                                "the hand is locked (draw and discard only)"), p.seat))
         elif isinstance(p, (ev.Chow, ev.Pung, ev.Kong)) and getattr(p, "discard_seq", None) is not None:
             pend = state.pending
-            if pend is not None and pend.last_of_wall and hand.last_replacement is None:
+            if pend is not None and pend.owner_may_win:
+                out.append(("kaigang_claimed", (f"seat {p.seat} claims a 开杠 tile by {type(p).__name__.lower()}: "
+                                               "only a win may take it"), p.seat))
+            elif pend is not None and pend.last_of_wall and hand.last_replacement is None:
                 out.append(("haidi_claimed", f"seat {p.seat} claims the exposed 海底 tile by {type(p).__name__.lower()}: only a win may",
                             p.seat))
         elif isinstance(p, ev.WinDeclared) and not p.self_drawn and not p.robbing_kong:
+            kg = hand.kaigang
+            if kg is not None and p.from_seat == kg[0] and set(self.winning_tiles(state.seats[kg[0]])) & set(kg[1]):
+                out.append(("kaigang_self_first", (f"seat {p.seat} wins on seat {kg[0]}'s 开杠 tiles, but they complete "
+                                                  f"seat {kg[0]}'s own hand (杠上开花 first)"), p.seat))
             if p.tile in hand.blocked[p.seat]:
                 msg = f"seat {p.seat} wins on {p.tile} after passing a win on {p.tile} without drawing since (漏胡)"
                 out.append(("passed_win", msg, p.seat))
@@ -334,6 +372,25 @@ class ChangshaRuleset:
                 if wins:
                     out.append(ev.OpeningWinsDeclared(seat=seat, wins=[ev.OpeningWin(kind=kd, tiles=ts) for kd, ts in wins]))
             return tuple(out)
+        pk = state.pending_kong
+        if ph in ("replacement", "robbing") and pk is not None and pk.seat == state.turn and state.wall is not None \
+                and state.seats[pk.seat].replacements_due > 0 and self.ready_to_win(state.seats[pk.seat]):
+            if ph == "robbing":
+                from replayer.actions import legal_actions
+
+                if any(a.kind != "pass" for a in legal_actions(state, self)):
+                    return ()  # a robber may take the kong first
+            from replayer.rules.changsha.table import kaigang_stack
+
+            dice = [rng.randint(1, 6), rng.randint(1, 6)]
+            tiles = [state.wall[i] for i in kaigang_stack(len(state.wall), sum(dice))]
+            return (ev.KongTilesRevealed(seat=pk.seat, dice=dice, tiles=tiles),)  # a ready seat opens its kong
+        pend = state.pending
+        if ph == "claims" and pend is not None and pend.owner_may_win:
+            wins = [t for t in pend.tiles if t in self.winning_tiles(state.seats[pend.seat])]
+            if wins:
+                return (ev.WinDeclared(seat=pend.seat, tile=wins[0], self_drawn=True),)  # 杠上开花
+            return ()
         if ph == "claims" and state.wall_remaining == 1 and state.seat_walls is None and state.turn is not None:
             drawer = state.turn
             if drawer in hand.decliners or self._ready(state.seats[drawer]):
@@ -352,18 +409,28 @@ class ChangshaRuleset:
                 return (ev.BirdsTurned(tiles=list(want)),)
         return ()
 
-    def _ready(self, st: Any) -> bool:
-        """Could one more tile give the seat a winning shape (§3; the policy's 听牌 test)?"""
+    def winning_tiles(self, st: Any) -> tuple[str, ...]:
+        """The tiles that would complete the seat's hand (13 tiles with its sets) into a legal
+        win of §3 (2-5-8 pair or a shape big win); () for a hand with hidden tiles."""
         if st.hidden:
-            return True
+            return ()
+        concealed = tuple(t for t in st.tiles if not _tiles.is_flower(t))
         counts = list(st.counts[:34])
+        out = []
         for i in range(27):
             counts[i] += 1
             ok = self.could_win(tuple(counts), len(st.melds))
             counts[i] -= 1
-            if ok:
-                return True
-        return False
+            if ok and evaluate_win(WinInput(concealed, st.melds, _tiles.code(i), False), self.options).legal:
+                out.append(_tiles.code(i))
+        return tuple(out)
+
+    def ready_to_win(self, st: Any) -> bool:
+        """听牌: some tile completes the seat's hand into a legal win (§4: 开杠 only when ready)."""
+        return bool(self.winning_tiles(st))
+
+    def _ready(self, st: Any) -> bool:
+        return st.hidden > 0 or self.ready_to_win(st)
 
     def observe(self, before: TableState, p: Any, after: TableState) -> tuple[TableState, list[tuple[str, str, int | None]]]:
         """Update :class:`ChangshaMemory` after an event."""
@@ -398,7 +465,7 @@ class ChangshaRuleset:
         elif isinstance(p, ev.TileDrawn):
             if p.source == "wall":
                 hand = self._close_discard(before, hand, taker=None)
-            hand = replace(hand, blocked=_set(hand.blocked, p.seat, ()))
+            hand = replace(hand, blocked=_set(hand.blocked, p.seat, ()), kaigang=None)
             if after.wall_remaining == 0 and after.seat_walls is None:
                 if p.source == "wall":
                     hand = replace(hand, haidi_taker=p.seat)

@@ -10,16 +10,24 @@ from typing import TYPE_CHECKING
 
 from eventlog import events as ev
 from eventlog import tiles as _tiles
-from replayer.accounting import apply_settlement, seen_plus
+from replayer.accounting import apply_settlement, kong_payment, seen_plus
 from replayer.context import Ctx
 from replayer.rules.changsha.evaluate import DeclarationError, check_declarations
 from replayer.rules.changsha.settlement import settle_opening, settle_winner
-from replayer.state import Payment, Settlement, TableState, replace
+from replayer.state import (
+    Discard,
+    Payment,
+    PendingDiscard,
+    Settlement,
+    TableState,
+    replace,
+)
 
 if TYPE_CHECKING:
     from replayer.rules.changsha.play import ChangshaRuleset
 
-__all__ = ["HANDLERS", "birds_turned", "expected_birds", "last_tile_declined", "opening_wins_declared"]
+__all__ = ["HANDLERS", "birds_turned", "expected_birds", "kaigang_stack", "kong_tiles_revealed", "last_tile_declined",
+           "opening_wins_declared"]
 
 _SPEC = "docs/reference/rules/changsha.md"
 
@@ -63,6 +71,63 @@ def opening_wins_declared(ctx: Ctx, state: TableState, p: ev.OpeningWinsDeclared
                                  _settlement(res.opening_bird, seat, f"opening dice bird ({_SPEC} §8.11)"),
                                  f"opening dice bird on seat {res.bird_seat}")
     hand = replace(hand, declared=hand.declared + (seat,), openings=hand.openings + (res,))
+    return rs.with_hand(state, hand)
+
+
+def kaigang_stack(remaining: int, dice_sum: int) -> tuple[int, ...]:
+    """Positions (indices into the remaining wall, front = next draw) of the stack a 开杠 takes
+    (§4): stacks of two counted from the tail, the ``dice_sum``-th; the last stack when the
+    dice exceed the stacks left; a stack missing its top tile gives its lower one."""
+    if remaining <= 0:
+        return ()
+    stacks = (remaining + 1) // 2
+    k = min(dice_sum, stacks)
+    hi = remaining - 2 * (k - 1)  # exclusive end of the k-th stack from the tail
+    return tuple(range(max(hi - 2, 0), hi))
+
+
+def kong_tiles_revealed(ctx: Ctx, state: TableState, p: ev.KongTilesRevealed) -> TableState:
+    """§4 开杠: right after its kong (instead of the one replacement of 补张) a ready seat
+    exposes the stack its dice count from the tail; it may win on either tile (杠上开花, a
+    self-draw) and, if it does not, the others may (杠上炮, the konger pays as discarder);
+    only the 海底 left: that tile, which loses its 海底 function. The seat is locked after."""
+    rs: ChangshaRuleset = ctx.ruleset  # type: ignore[assignment]
+    hand = rs.memory(state).hand
+    seat = p.seat
+    pk = state.pending_kong
+    st = state.seats[seat]
+    if state.phase not in ("replacement", "robbing") or pk is None or pk.seat != seat or st.replacements_due <= 0:
+        ctx.breach("kaigang_out_of_phase", f"seat {seat} reveals kong tiles, but no kong of its own waits for its "
+                                           "replacement (开杠 comes right after the kong)", seat)
+        return state
+    if not st.hidden and not rs.ready_to_win(st):
+        ctx.breach("kaigang_not_ready", f"seat {seat} opens a kong (开杠) without being ready", seat)
+    tiles = tuple(p.tiles)
+    n = state.wall_remaining
+    wall = state.wall
+    if wall is not None:
+        idx = kaigang_stack(len(wall), sum(p.dice))
+        want = tuple(wall[i] for i in idx)
+        if tiles != want:
+            ctx.breach("wrong_kong_tiles", f"seat {seat} reveals {list(tiles)}; dice {sum(p.dice)} count the stack "
+                                           f"{list(want)} from the tail", seat)
+        wall = tuple(t for i, t in enumerate(wall) if i not in idx)
+    elif len(tiles) != min(2, n):
+        ctx.breach("wrong_kong_tiles", f"seat {seat} reveals {len(tiles)} tiles with {n} left in the wall", seat)
+    seen = state.seen
+    for t in tiles:
+        seen = seen_plus(ctx, seen, t, seat)
+    st = replace(st, replacements_due=st.replacements_due - 1,
+                 discards=st.discards + tuple(Discard(ctx.seq, t) for t in tiles))
+    remaining = n - len(tiles)
+    state = replace(state.with_seat(seat, st), wall=wall, wall_remaining=remaining, seen=seen)
+    if pk.kind == "added":  # an added kong is paid when it can no longer be robbed
+        state = kong_payment(ctx, state, seat, pk.tile)
+    state = replace(state, phase="claims", turn=(seat + 1) % 4, pending_kong=None, last_draw=None,
+                    pending=PendingDiscard(ctx.seq, seat, tiles[0], also=tiles[1:], owner_may_win=True)
+                    if tiles else None)
+    hand = replace(hand, kaigang=(seat, tiles, ctx.seq), locked=hand.locked + (seat,),
+                   last_replacement=seat if remaining == 0 else hand.last_replacement)
     return rs.with_hand(state, hand)
 
 
@@ -139,6 +204,7 @@ def birds_turned(ctx: Ctx, state: TableState, p: ev.BirdsTurned) -> TableState:
 
 HANDLERS = {
     "opening_wins_declared": opening_wins_declared,
+    "kong_tiles_revealed": kong_tiles_revealed,
     "last_tile_declined": last_tile_declined,
     "birds_turned": birds_turned,
 }

@@ -17,7 +17,11 @@ Turn steps (``seat``: 0..3; tiles as codes):
 * ``("kong", seat, kind, tile)`` then ``("replacement", seat, tile)`` — a kong and its 补张;
 * ``("win", seat, tile, from_seat)`` — a win on the last discard (several in a row: 通炮);
 * ``("selfwin", seat, tile)`` — draw ``tile`` and win on it; ``("rob", seat, tile, from)``;
-* ``("pass", seat, claim)`` — a pass on the last discard.
+* ``("pass", seat, claim)`` — a pass on the last discard;
+* ``("opening", seat, [(kind, "tiles"), ...])`` — opening small wins declared (起手小胡);
+* ``("reveal", seat, (d1, d2), "t1 t2")`` — 开杠: the tiles are placed in the wall at the stack
+  the dice count from the tail at that moment;
+* ``("decline", seat)`` — the 海底 declined.
 """
 
 from __future__ import annotations
@@ -44,7 +48,8 @@ _FILLER_ORDER = [f"{s}{r}" for r in (1, 9, 4, 7, 3, 6) for s in "WTB"] + [f"{s}{
 
 
 def scripted_hand(*, start: int, hand_number: int, dealer: int, hands: dict[int, str], turns: list[tuple],
-                  birds: list[str] = (), end: bool = True, turned: list[str] | None = None) -> list[ev.Payload]:
+                  birds: list[str] = (), end: bool = True, turned: list[str] | None = None,
+                  dice: list[int] = ()) -> list[ev.Payload]:
     """The payloads of one hand; ``start`` is the seq of its ``hand_started`` (discard_seq
     values are absolute). After a win the ``birds`` (or ``turned``: a 海底 win turns the 海底
     tile) are turned (``birds_turned``) before ``hand_ended``. Raises ValueError when the
@@ -54,6 +59,8 @@ def scripted_hand(*, start: int, hand_number: int, dealer: int, hands: dict[int,
     for step in turns:
         if step[0] == "turn" and step[2] is not None or step[0] in ("selfwin", "replacement", "draw"):
             need[step[2]] += 1
+        elif step[0] == "reveal":
+            need.update(T.parse(step[3]))
     need.update(birds)
     pool = Counter(ALL)
     pool.subtract(need)
@@ -73,12 +80,14 @@ def scripted_hand(*, start: int, hand_number: int, dealer: int, hands: dict[int,
         dealt[s] = list(fixed.get(s, []))
         while len(dealt[s]) < size:
             dealt[s].append(filler())
-    out: list[ev.Payload] = [ev.HandStarted(hand_number=hand_number, prevalent_wind="F1", dealer=dealer)]
+    out: list[ev.Payload] = [ev.HandStarted(hand_number=hand_number, prevalent_wind="F1", dealer=dealer,
+                                            dice=list(dice))]
     for k in range(4):
         s = (dealer + k) % 4
         out.append(ev.TilesDealt(seat=s, tiles=dealt[s]))
     front: list[str] = []
     back: list[str] = []
+    pinned: dict[int, str] = {}  # absolute wall index -> tile (开杠 reveals)
     last_discard: int | None = None
     last_kong: int | None = None
 
@@ -126,6 +135,22 @@ def scripted_hand(*, start: int, hand_number: int, dealer: int, hands: dict[int,
             front.append(step[2])
             out.append(ev.TileDrawn(seat=step[1], tile=step[2]))
             out.append(ev.WinDeclared(seat=step[1], tile=step[2], self_drawn=True))
+        elif kind == "opening":
+            out.append(ev.OpeningWinsDeclared(seat=step[1], wins=[ev.OpeningWin(kind=k, tiles=T.parse(t))
+                                                                  for k, t in step[2]]))
+        elif kind == "reveal":
+            from replayer.rules.changsha.table import kaigang_stack
+
+            _, s, dice, shown = step
+            tiles = T.parse(shown)
+            start_i = 53 + len(front)
+            remaining = 108 - start_i - len(back) - len(pinned)
+            for i, t in zip(kaigang_stack(remaining, sum(dice)), tiles):
+                pinned[start_i + i] = t
+            last_discard = seq()  # wins on the revealed tiles name the reveal
+            out.append(ev.KongTilesRevealed(seat=s, dice=list(dice), tiles=tiles))
+        elif kind == "decline":
+            out.append(ev.LastTileDeclined(seat=step[1]))
         elif kind == "pass":
             out.append(ev.Pass(seat=step[1], discard_seq=last_discard, claim=step[2]))
         elif kind == "exhaustive_draw":
@@ -134,8 +159,17 @@ def scripted_hand(*, start: int, hand_number: int, dealer: int, hands: dict[int,
             raise ValueError(f"unknown step {step!r}")
     rest = [t for t in sorted(pool.elements(), key=T.sort_key)]
     deal_order = [t for k in range(4) for t in dealt[(dealer + k) % 4]]
-    wall = deal_order + front + list(birds) + rest + back[::-1]
-    assert len(wall) == 108, len(wall)
+    slots: list[str | None] = [None] * 108
+    for i, t in enumerate(deal_order + front + list(birds)):
+        slots[i] = t
+    for k, t in enumerate(back):
+        slots[107 - k] = t
+    for i, t in pinned.items():
+        assert slots[i] is None, f"a 开杠 tile lands on a used wall position {i}"
+        slots[i] = t
+    it = iter(rest)
+    wall = [t if t is not None else next(it) for t in slots]
+    assert len(wall) == 108 and next(it, None) is None
     out[0] = out[0].model_copy(update={"wall": wall})
     won = any(isinstance(p, ev.WinDeclared) for p in out)
     shown = list(birds) if turned is None else list(turned)
