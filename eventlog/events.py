@@ -20,7 +20,6 @@ line; ``docs/events.md`` shows one example per type.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import uuid
 from typing import Annotated, Any, ClassVar, Literal
@@ -38,9 +37,9 @@ from pydantic import (
 
 from eventlog.errors import InvalidArgument
 from eventlog import tiles as _tiles
+from eventlog.hashing import GENESIS_HASH, canonical_bytes, chain_hash
 
 SCHEMA_VERSION = 1
-GENESIS_HASH = "0" * 64
 
 
 def _tile(v: str) -> str:
@@ -484,42 +483,6 @@ def parse_event(data: dict[str, Any] | str) -> NewEvent:
         raise EventError(f"{loc}: {err['msg']}", loc) from None
 
 
-def canonical_bytes(obj: Any) -> bytes:
-    """Canonical JSON encoding: sorted keys, no spaces, UTF-8."""
-    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
-
-
-def chain_hash(
-    prev_hash: str,
-    *,
-    game_id: str,
-    seq: int,
-    event_id: str,
-    type_: str,
-    schema_version: int,
-    payload: dict[str, Any],
-    metadata: dict[str, Any],
-    recorded_at: str,
-) -> str:
-    """SHA-256 (hex) over ``prev_hash`` and the canonical encoding of the event.
-
-    Covers everything stored about the event except its global ``position`` (which is
-    the log's, not the game's), so any later edit of a stored event breaks the chain."""
-    body = canonical_bytes(
-        {
-            "event_id": event_id,
-            "game_id": game_id,
-            "metadata": metadata,
-            "payload": payload,
-            "recorded_at": recorded_at,
-            "schema_version": schema_version,
-            "seq": seq,
-            "type": type_,
-        }
-    )
-    return hashlib.sha256(prev_hash.encode() + b"\n" + body).hexdigest()
-
-
 def expected_hash(ev: StoredEvent) -> str:
     """Recompute the hash a stored event should carry (for verification)."""
     return chain_hash(
@@ -532,4 +495,21 @@ def expected_hash(ev: StoredEvent) -> str:
         payload=ev.payload_json(),
         metadata=ev.metadata,
         recorded_at=ev.recorded_at,
+    )
+
+
+def provisional_hash(prev_hash: str, event: Any, seq: int) -> str:
+    """The chain link (:func:`chain_hash`) of an event that is not stored yet (a
+    :class:`NewEvent` or any object with ``type`` and ``payload``): no game, no commit
+    time. A content key, e.g. for the replayer's snapshot cache; never a stored hash."""
+    return chain_hash(
+        prev_hash,
+        game_id="",
+        seq=seq,
+        event_id=getattr(event, "event_id", ""),
+        type_=event.type,
+        schema_version=getattr(event, "schema_version", SCHEMA_VERSION),
+        payload=event.payload.model_dump(mode="json"),
+        metadata=dict(getattr(event, "metadata", {}) or {}),
+        recorded_at="",
     )

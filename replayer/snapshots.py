@@ -11,7 +11,6 @@ are evicted. The states themselves are immutable and safe to share.
 
 from __future__ import annotations
 
-import hashlib
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -127,9 +126,7 @@ def _digests(events: Sequence[Any], upto: int) -> list[str]:
         e = events[i]
         h = getattr(e, "hash", "") or ""
         if not h:
-            body = ev.canonical_bytes({"type": e.type, "payload": e.payload.model_dump(mode="json"),
-                                       "event_id": getattr(e, "event_id", "")})
-            h = hashlib.sha256(prev.encode() + b"\n" + body).hexdigest()
+            h = ev.provisional_hash(prev, e, i)
         out.append(h)
         prev = h
     return out

@@ -1,32 +1,45 @@
-"""The event store (shared/DESIGN.md §5): interface in :mod:`.base`, backends in
-:mod:`.sqlite` (embedded default) and :mod:`.memory` (reference model)."""
+"""The event store (shared/DESIGN.md §5).
 
-from eventlog.store.base import (
+Modules: :mod:`.types` (value types), :mod:`.errors`, :mod:`.rows` (reading and
+checking stored rows), :mod:`.planning` (append planning), :mod:`.base` (the abstract
+store), backends :mod:`.sqlite` (embedded default, with :mod:`.checkpoint`) and
+:mod:`.memory` (reference model), and :mod:`.opener` (:func:`open_store`)."""
+
+from eventlog.store.base import EventStore
+from eventlog.store.errors import (
+    CorruptEvent,
+    GameNotFound,
+    IdempotencyConflict,
+    LogTruncated,
+    MissingEvents,
+    NotAStore,
+    PositionOutOfRange,
+    StoreClosed,
+    StoreError,
+    StoreNotFound,
+    StreamAlreadyExists,
+    WrongExpectedVersion,
+)
+from eventlog.store.memory import MemoryStore
+from eventlog.store.opener import STORE_FILE, open_store
+from eventlog.store.sqlite import SqliteStore
+from eventlog.store.types import (
     ANY,
     COLUMNS,
     NO_STREAM,
     AppendResult,
     CaughtUp,
-    CorruptEvent,
-    EventStore,
     ExpectedVersion,
     GameInfo,
-    GameNotFound,
-    IdempotencyConflict,
-    StoreClosed,
-    StoreError,
-    StreamAlreadyExists,
+    LogHead,
     StreamHead,
-    WrongExpectedVersion,
-    open_store,
 )
-from eventlog.store.memory import MemoryStore
-from eventlog.store.sqlite import SqliteStore
 
 __all__ = [
     "ANY",
     "COLUMNS",
     "NO_STREAM",
+    "STORE_FILE",
     "AppendResult",
     "CaughtUp",
     "CorruptEvent",
@@ -35,10 +48,16 @@ __all__ = [
     "GameInfo",
     "GameNotFound",
     "IdempotencyConflict",
+    "LogHead",
+    "LogTruncated",
     "MemoryStore",
+    "MissingEvents",
+    "NotAStore",
+    "PositionOutOfRange",
     "SqliteStore",
     "StoreClosed",
     "StoreError",
+    "StoreNotFound",
     "StreamAlreadyExists",
     "StreamHead",
     "WrongExpectedVersion",

@@ -8,15 +8,10 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Iterator
 
-from eventlog.store.base import (
-    AppendResult,
-    Batch,
-    EventStore,
-    Row,
-    StoreClosed,
-    StreamHead,
-    utc_now,
-)
+from eventlog.store.base import EventStore, utc_now
+from eventlog.store.errors import StoreClosed
+from eventlog.store.planning import Batch
+from eventlog.store.types import AppendResult, LogHead, Row, StreamHead
 
 __all__ = ["MemoryStore"]
 
@@ -30,6 +25,7 @@ class MemoryStore(EventStore):
         self._positions: dict[str, list[int]] = {}  # game -> positions, index = seq
         self._by_event_id: dict[str, int] = {}  # event_id -> position
         self._heads: dict[str, StreamHead] = {}  # insertion order = first position
+        self._log = LogHead()
         self._cond = threading.Condition(threading.RLock())
         self._closed = False
 
@@ -53,17 +49,16 @@ class MemoryStore(EventStore):
                 for i in batch.event_ids
                 if i in self._by_event_id
             ]
-            plan = batch.plan(
-                stored, self._heads.get(batch.game_id), len(self._rows) + 1, self._clock()
-            )
+            plan = batch.plan(stored, self._heads.get(batch.game_id), self._log, self._clock())
             if plan.rows:
                 positions = self._positions.setdefault(batch.game_id, [])
                 for row in plan.rows:
                     self._rows.append(dict(row))
                     positions.append(row["position"])
                     self._by_event_id[row["event_id"]] = row["position"]
-                assert plan.head is not None
+                assert plan.head is not None and plan.log is not None
                 self._heads[batch.game_id] = plan.head
+                self._log = plan.log
                 self._cond.notify_all()
             return plan.result
 
@@ -99,10 +94,10 @@ class MemoryStore(EventStore):
             self._guard()
             return list(self._heads.values())
 
-    def _head_position(self) -> int:
+    def _log_head(self) -> LogHead:
         with self._cond:
             self._guard()
-            return len(self._rows)
+            return self._log
 
     def _wait_for_commit(self, after_position: int, timeout: float) -> None:
         with self._cond:

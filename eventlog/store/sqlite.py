@@ -2,20 +2,35 @@
 
 Durability and order:
 
-* WAL journal, ``synchronous=FULL``: a commit returns only after the WAL is synced,
-  so :meth:`append` acknowledges durable data.
-* Every append runs in ``BEGIN IMMEDIATE``: the write lock is taken *before* the
+* WAL journal, ``synchronous=FULL``: a commit returns only after the WAL is synced.
+* After each commit, still holding the write lock, the store writes and fsyncs its
+  *writer checkpoint* (``events.sqlite-checkpoint``, :mod:`eventlog.store.checkpoint`:
+  last position, that event's hash, the running hash of the whole log). Only then is the
+  append acknowledged. SQLite recovers a damaged WAL by silently dropping every commit
+  after the bad frame; the checkpoint is what tells: on open, on every append and in
+  ``paipu verify`` a log shorter than its checkpoint (or with another running hash at
+  the checkpoint's position) raises :class:`LogTruncated` (gRPC DATA_LOSS).
+* Every append runs in ``BEGIN IMMEDIATE`` (and, across processes, under an exclusive
+  ``flock`` of the checkpoint file taken first): the write lock is held *before* the
   idempotency check, the version check and the choice of positions, so writers (threads
-  or processes) are serialised and positions are assigned in commit order. A WAL reader
-  sees a snapshot of whole commits, hence always a gap-free prefix of positions — a
-  tailing reader never skips one.
+  or processes) are serialised, positions are assigned in commit order and checkpoints
+  are written in that order. A WAL reader sees a snapshot of whole commits, hence always
+  a gap-free prefix of positions — a tailing reader never skips one.
 * ``busy_timeout`` (default 30 s) makes concurrent writers from other processes wait
   for the lock instead of failing. Writers in *this* process first queue on a Python
   lock: SQLite's busy handler waits by sleeping (up to 100 ms a try), which gave 8
   writer threads a p99 append latency of ~130 ms against ~14 ms with the lock.
-* Triggers abort any ``UPDATE`` or ``DELETE`` on ``events``: the log is append-only
-  even for someone with a SQL shell (who would have to drop them first — which
-  :mod:`eventlog.verify` then catches through the hash chain).
+* Triggers abort any ``UPDATE`` or ``DELETE`` on ``events``, any ``DELETE`` on
+  ``streams`` and ``log_head``, and any ``UPDATE`` of them that does not move forward
+  (a stream's game id, first position and ruleset never change; versions and positions
+  only grow). Someone with a SQL shell must drop them first — which the hash chains, the
+  log's running hash and the checkpoint then catch (:mod:`eventlog.verify`).
+
+Files: a new store is created only where there is no file, atomically (built beside
+under a temporary name, then linked into place), with ``PRAGMA application_id``
+:data:`APPLICATION_ID`. An existing file that is empty (a failed copy), not SQLite, or
+another program's database is refused (:class:`NotAStore`), never re-initialised. With
+``create=False`` a missing file is :class:`StoreNotFound` (readers never create a store).
 
 Threads: each operation borrows a connection from a small pool (one thread uses a
 connection at a time; the pool grows to the peak number of concurrent calls), so one
@@ -23,38 +38,38 @@ store object can serve a gRPC thread pool. Readers page through results (one sho
 read transaction per page, each on a borrowed connection) instead of holding a cursor
 across ``yield``.
 
-Tables: ``events`` (one row per event, ``position`` is the rowid) and ``streams`` (the
-head of each game: version, first/last position, last hash, ruleset), written in the
-same transaction as the events. ``PRAGMA user_version`` is the schema version.
+Tables: ``events`` (one row per event, ``position`` is the rowid), ``streams`` (the
+head of each game: version, first/last position, last hash, ruleset) and ``log_head``
+(one row: last position, running log hash), written in the same transaction as the
+events. ``PRAGMA user_version`` is the schema version (1 → 2 is upgraded on open).
 """
 
 from __future__ import annotations
 
 import contextlib
+import os
 import sqlite3
 import threading
+import uuid
+import warnings
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from eventlog.store.base import (
-    COLUMNS,
-    AppendResult,
-    Batch,
-    EventStore,
-    Row,
-    StoreClosed,
-    StoreError,
-    StreamHead,
-    utc_now,
-)
+from eventlog.hashing import GENESIS_HASH, log_hash
+from eventlog.store.base import EventStore, utc_now
+from eventlog.store.checkpoint import Checkpoint, CheckpointFile
+from eventlog.store.errors import LogTruncated, NotAStore, StoreClosed, StoreError, StoreNotFound
+from eventlog.store.planning import Batch
+from eventlog.store.types import COLUMNS, AppendResult, LogHead, Row, StreamHead
 
-__all__ = ["SqliteStore", "SCHEMA_VERSION"]
+__all__ = ["SqliteStore", "SCHEMA_VERSION", "APPLICATION_ID", "checkpoint_path"]
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+#: ``PRAGMA application_id`` of a paipu store ("PAIP").
+APPLICATION_ID = 0x50414950
 
-_SCHEMA = (
-    """
+_EVENTS = """
     CREATE TABLE events (
         position       INTEGER PRIMARY KEY,  -- global order from 1; the rowid, never reused
         game_id        TEXT    NOT NULL,
@@ -69,8 +84,8 @@ _SCHEMA = (
         hash           TEXT    NOT NULL,
         UNIQUE (game_id, seq)
     )
-    """,
-    """
+"""
+_STREAMS = """
     CREATE TABLE streams (
         game_id        TEXT    PRIMARY KEY,
         version        INTEGER NOT NULL,
@@ -79,7 +94,10 @@ _SCHEMA = (
         last_hash      TEXT    NOT NULL,
         ruleset        TEXT
     )
-    """,
+"""
+_V1 = (
+    _EVENTS,
+    _STREAMS,
     "CREATE INDEX streams_by_first_position ON streams (first_position)",
     """
     CREATE TRIGGER events_no_update BEFORE UPDATE ON events
@@ -89,7 +107,38 @@ _SCHEMA = (
     CREATE TRIGGER events_no_delete BEFORE DELETE ON events
     BEGIN SELECT RAISE(ABORT, 'events are immutable: DELETE refused'); END
     """,
-    f"PRAGMA user_version = {SCHEMA_VERSION}",
+)
+#: Added by schema 2 (on a new file, and when a version-1 file is upgraded).
+_V2 = (
+    """
+    CREATE TRIGGER streams_no_delete BEFORE DELETE ON streams
+    BEGIN SELECT RAISE(ABORT, 'stream records are kept: DELETE refused'); END
+    """,
+    """
+    CREATE TRIGGER streams_only_forward BEFORE UPDATE ON streams
+    WHEN NEW.game_id IS NOT OLD.game_id
+      OR NEW.first_position IS NOT OLD.first_position
+      OR NEW.version <= OLD.version
+      OR NEW.last_position <= OLD.last_position
+      OR (OLD.ruleset IS NOT NULL AND NEW.ruleset IS NOT OLD.ruleset)
+    BEGIN SELECT RAISE(ABORT, 'stream records only move forward: UPDATE refused'); END
+    """,
+    """
+    CREATE TABLE log_head (
+        id       INTEGER PRIMARY KEY CHECK (id = 1),
+        position INTEGER NOT NULL,
+        log_hash TEXT    NOT NULL
+    )
+    """,
+    """
+    CREATE TRIGGER log_head_no_delete BEFORE DELETE ON log_head
+    BEGIN SELECT RAISE(ABORT, 'the log head is kept: DELETE refused'); END
+    """,
+    """
+    CREATE TRIGGER log_head_only_forward BEFORE UPDATE ON log_head
+    WHEN NEW.position <= OLD.position
+    BEGIN SELECT RAISE(ABORT, 'the log head only moves forward: UPDATE refused'); END
+    """,
 )
 
 #: Game identity by content (eventlog.ingest.base.fingerprint, kept in the metadata of a
@@ -111,8 +160,19 @@ _UPSERT_HEAD = """
         last_hash = excluded.last_hash,
         ruleset = excluded.ruleset
 """
+_UPSERT_LOG = """
+    INSERT INTO log_head (id, position, log_hash) VALUES (1, ?, ?)
+    ON CONFLICT (id) DO UPDATE SET position = excluded.position, log_hash = excluded.log_hash
+"""
 _HEAD_COLS = "game_id, version, first_position, last_position, last_hash, ruleset"
 _ID_CHUNK = 500  # well under SQLite's bound-parameter limit
+_SQLITE_MAGIC = b"SQLite format 3\0"
+
+
+def checkpoint_path(db_path: str | Path) -> Path:
+    """Where the writer checkpoint of the database ``db_path`` lives (``…-checkpoint``)."""
+    p = Path(db_path)
+    return p.with_name(p.name + "-checkpoint")
 
 
 def _dict_row(cursor: sqlite3.Cursor, row: tuple[Any, ...]) -> dict[str, Any]:
@@ -128,16 +188,32 @@ def _translated() -> Iterator[None]:
         raise StoreError(f"sqlite: {e}") from e
 
 
-class SqliteStore(EventStore):
-    """The SQLite backend. ``path`` is the database file (created if missing).
+def _fsync_dir(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
-    ``busy_timeout``: seconds a writer waits for another's lock (other processes).
-    ``clock``: returns ``recorded_at`` strings (tests may fix it; default UTC now)."""
+
+class SqliteStore(EventStore):
+    """The SQLite backend. ``path`` is the database file.
+
+    ``create``: make a new store when there is no file at ``path`` (else
+    :class:`StoreNotFound`). ``salvage``: open even when the log lost committed events
+    (for ``paipu verify`` to report what survives; :attr:`damage` then holds the
+    :class:`LogTruncated`) — otherwise that raises. ``busy_timeout``: seconds a writer
+    waits for another's lock (other processes). ``clock``: returns ``recorded_at``
+    strings (tests may fix it; default UTC now).
+
+    Raises :class:`NotAStore` for an existing file that is not a paipu store."""
 
     def __init__(
         self,
         path: str | Path,
         *,
+        create: bool = True,
+        salvage: bool = False,
         busy_timeout: float = 30.0,
         clock: Callable[[], str] = utc_now,
     ) -> None:
@@ -150,12 +226,85 @@ class SqliteStore(EventStore):
         self._closed = False
         self._committed = threading.Condition()
         self._last_committed = 0  # by this object; other processes are seen by polling
+        self._ckpt: CheckpointFile | None = None
+        #: The data loss found on open (``salvage=True`` only), else None.
+        self.damage: LogTruncated | None = None
         try:
+            self._open_file(create)
             with self._connection() as conn:
-                self._init_schema(conn)
+                upgraded = self._init_schema(conn)
+            self._open_checkpoint(upgraded, salvage)
         except BaseException:
             self._close()
             raise
+
+    # ---- files ---------------------------------------------------------------------
+
+    def _open_file(self, create: bool) -> None:
+        path = self.path
+        if path.is_dir():
+            raise NotAStore(path, "it is a directory")
+        if not path.exists():
+            ck = checkpoint_path(path)
+            if ck.exists():
+                with contextlib.closing(CheckpointFile(ck)) as f:
+                    c = f.read()
+                if c is not None and c.position > 0:
+                    raise LogTruncated(
+                        str(path), c.position, 0,
+                        f"{path.name} is missing but its checkpoint records {c.position} committed "
+                        f"events; restore the database file (do not delete {ck.name})",
+                    )
+            if not create:
+                raise StoreNotFound(path.parent if path.name == "events.sqlite" else path)
+            self._create_file()
+            return
+        with open(path, "rb") as f:
+            magic = f.read(len(_SQLITE_MAGIC))
+        if not magic:
+            raise NotAStore(path, "the file is empty (a failed copy?); restore it from a copy, or "
+                                  "remove it to start a new, empty store")
+        if magic != _SQLITE_MAGIC:
+            raise NotAStore(path, "not an SQLite database")
+        with contextlib.closing(sqlite3.connect(str(path), timeout=self._busy_timeout)) as conn:
+            try:
+                app = conn.execute("PRAGMA application_id").fetchone()[0]
+                tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            except sqlite3.Error as e:
+                raise NotAStore(path, f"SQLite cannot read it ({e})") from None
+        if app != APPLICATION_ID and not (app == 0 and {"events", "streams"} <= tables):
+            raise NotAStore(path, "an SQLite database of another program (no paipu tables)")
+
+    def _create_file(self) -> None:
+        """Build the schema in a temporary file beside ``path``, then link it into place
+        (so a crash never leaves a half-made store, and a concurrent creator wins)."""
+        path = self.path
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.{uuid.uuid4().hex[:8]}.new")
+        try:
+            with contextlib.closing(sqlite3.connect(str(tmp), isolation_level=None)) as conn:
+                conn.execute("BEGIN")
+                for statement in (*_V1, *_V2, _FINGERPRINT_INDEX):
+                    conn.execute(statement)
+                conn.execute("INSERT INTO log_head (id, position, log_hash) VALUES (1, 0, ?)", (GENESIS_HASH,))
+                conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+                conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+                conn.execute("COMMIT")
+            with open(tmp, "rb+") as f:
+                os.fsync(f.fileno())
+            ck = CheckpointFile(checkpoint_path(path), create=True)
+            try:
+                with ck.locked():
+                    if not path.exists():
+                        ck.initialise(Checkpoint(0, GENESIS_HASH, ""))
+                    with contextlib.suppress(FileExistsError):  # another creator was first
+                        os.link(tmp, path)
+            finally:
+                ck.close()
+            _fsync_dir(path.parent)
+        finally:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(tmp)
 
     # ---- connections ---------------------------------------------------------------
 
@@ -200,23 +349,34 @@ class SqliteStore(EventStore):
                 raise
         return conn
 
-    def _init_schema(self, conn: sqlite3.Connection) -> None:
+    def _init_schema(self, conn: sqlite3.Connection) -> bool:
+        """Check the schema version; upgrade a version-1 file. True when upgraded."""
         with _translated():
             version = conn.execute("PRAGMA user_version").fetchone()["user_version"]
             if version == SCHEMA_VERSION:
                 self._ensure_fingerprint_index(conn)
-                return
+                return False
             if version > SCHEMA_VERSION:
                 raise StoreError(
                     f"{self.path}: schema version {version} is newer than this paipu "
                     f"understands ({SCHEMA_VERSION})"
                 )
+            if version != 1:
+                raise NotAStore(self.path, f"unknown schema version {version}")
             with self._write(conn):
-                # Another process may have created it while we waited for the lock.
-                if conn.execute("PRAGMA user_version").fetchone()["user_version"] == 0:
-                    for statement in _SCHEMA:
-                        conn.execute(statement)
-                    conn.execute(_FINGERPRINT_INDEX)
+                # Another process may have upgraded it while we waited for the lock.
+                if conn.execute("PRAGMA user_version").fetchone()["user_version"] != 1:
+                    return False
+                for statement in _V2:
+                    conn.execute(statement)
+                running, last = GENESIS_HASH, 0
+                for row in conn.execute("SELECT position, hash FROM events ORDER BY position"):
+                    running, last = log_hash(running, row["position"], row["hash"]), row["position"]
+                conn.execute(_UPSERT_LOG, (last, running))
+                conn.execute(_FINGERPRINT_INDEX)
+                conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+                conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            return True
 
     def _ensure_fingerprint_index(self, conn: sqlite3.Connection) -> None:
         """Add the fingerprint index to a store made before it existed (an index only:
@@ -228,6 +388,69 @@ class SqliteStore(EventStore):
         with contextlib.suppress(sqlite3.Error):
             with self._write(conn):
                 conn.execute(_FINGERPRINT_INDEX)
+
+    def _open_checkpoint(self, upgraded: bool, salvage: bool) -> None:
+        ck_path = checkpoint_path(self.path)
+        missing = not ck_path.exists()
+        self._ckpt = CheckpointFile(ck_path, create=True)
+        with self._ckpt.locked(), self._connection() as conn, _translated():
+            log = self._log(conn)
+            c = self._ckpt.read()
+            if c is None:
+                if not (upgraded or missing or log.position == 0):
+                    problem = LogTruncated(str(self.path), 0, log.position,
+                                           f"the checkpoint file {ck_path.name} is damaged")
+                    if not salvage:
+                        raise problem
+                    self.damage = problem
+                elif not upgraded and log.position > 0:
+                    warnings.warn(
+                        f"{self.path}: no checkpoint file ({ck_path.name}); anchoring the log as it "
+                        f"is now (position {log.position}). Copy it with the database.",
+                        stacklevel=3,
+                    )
+                self._ckpt.initialise(self._checkpoint_of(conn, log))
+                return
+            problem = self._compare(conn, c, log)
+            if problem is not None:
+                if not salvage:
+                    raise problem
+                self.damage = problem
+                return
+            if c.position < log.position:  # a crash between commit and checkpoint write
+                self._ckpt.write(self._checkpoint_of(conn, log))
+
+    def _checkpoint_of(self, conn: sqlite3.Connection, log: LogHead) -> Checkpoint:
+        row = conn.execute("SELECT hash FROM events WHERE position = ?", (log.position,)).fetchone()
+        return Checkpoint(log.position, log.log_hash, row["hash"] if row else "")
+
+    def _compare(self, conn: sqlite3.Connection, c: Checkpoint, log: LogHead) -> LogTruncated | None:
+        """The data loss the checkpoint ``c`` reveals in the database, or None."""
+        where = str(self.path)
+        top = conn.execute("SELECT COALESCE(MAX(position), 0) AS p FROM events").fetchone()["p"]
+        found = min(top, log.position)
+        if c.position > found:
+            return LogTruncated(
+                where, c.position, found,
+                f"the log ends at position {found} but its checkpoint records {c.position} "
+                f"committed events: positions {found + 1}..{c.position} are lost (a damaged or "
+                f"truncated {self.path.name}-wal?). Restore from a backup; `paipu verify` "
+                "lists the games that survive",
+            )
+        if c.position == log.position and c.log_hash != log.log_hash:
+            return LogTruncated(
+                where, c.position, found,
+                f"the log's running hash at position {c.position} differs from its checkpoint "
+                "(events or games were removed or rewritten)",
+            )
+        if c.position and c.position <= found:
+            row = conn.execute("SELECT hash FROM events WHERE position = ?", (c.position,)).fetchone()
+            if row is None or row["hash"] != c.event_hash:
+                return LogTruncated(
+                    where, c.position, found,
+                    f"the event at the checkpoint's position {c.position} is not the one committed there",
+                )
+        return None
 
     @contextlib.contextmanager
     def _write(self, conn: sqlite3.Connection) -> Iterator[None]:
@@ -253,33 +476,63 @@ class SqliteStore(EventStore):
         for conn in idle:  # connections in use are closed when they come back
             with contextlib.suppress(sqlite3.Error):
                 conn.close()
+        with self._write_lock:
+            if self._ckpt is not None:
+                self._ckpt.close()
         with self._committed:
             self._committed.notify_all()
+
+    def checkpoint(self) -> LogHead | None:
+        self._check_open()
+        assert self._ckpt is not None
+        with self._write_lock:
+            c = self._ckpt.read()
+        return LogHead(c.position, c.log_hash) if c is not None else None
 
     # ---- append ----------------------------------------------------------------------
 
     def _append_batch(self, batch: Batch) -> AppendResult:
-        with self._write_lock, self._connection() as conn, _translated():
+        assert self._ckpt is not None
+        with self._write_lock, self._ckpt.locked(), self._connection() as conn, _translated():
             with self._write(conn):
+                log = self._log(conn)
+                ck = self._ckpt.read()
+                if ck is not None and ck.position > log.position:
+                    problem = self._compare(conn, ck, log)
+                    if problem is not None:
+                        raise problem
                 stored = self._rows_by_event_id(conn, batch.event_ids)
                 head = self._head(conn, batch.game_id)
-                next_position = conn.execute(
-                    "SELECT COALESCE(MAX(position), 0) + 1 AS p FROM events"
-                ).fetchone()["p"]
-                plan = batch.plan(stored, head, next_position, self._clock())
+                plan = batch.plan(stored, head, log, self._clock())
                 if plan.rows:
                     conn.executemany(_INSERT, [tuple(r[c] for c in COLUMNS) for r in plan.rows])
-                    h = plan.head
-                    assert h is not None
+                    h, new_log = plan.head, plan.log
+                    assert h is not None and new_log is not None
                     conn.execute(
                         _UPSERT_HEAD,
                         (h.game_id, h.version, h.first_position, h.last_position, h.last_hash, h.ruleset),
                     )
+                    conn.execute(_UPSERT_LOG, (new_log.position, new_log.log_hash))
+            if plan.rows:
+                assert plan.log is not None
+                try:
+                    self._ckpt.write(Checkpoint(plan.log.position, plan.log.log_hash, plan.rows[-1]["hash"]))
+                except OSError as e:
+                    raise StoreError(
+                        f"{self.path}: the append committed (positions {plan.result.first_position}.."
+                        f"{plan.result.last_position}) but its checkpoint could not be written ({e}); "
+                        "retry the same batch"
+                    ) from e
         if plan.rows:
             with self._committed:
                 self._last_committed = max(self._last_committed, plan.result.last_position)
                 self._committed.notify_all()
         return plan.result
+
+    @staticmethod
+    def _log(conn: sqlite3.Connection) -> LogHead:
+        row = conn.execute("SELECT position, log_hash FROM log_head WHERE id = 1").fetchone()
+        return LogHead(row["position"], row["log_hash"]) if row is not None else LogHead()
 
     def _rows_by_event_id(self, conn: sqlite3.Connection, ids: list[str]) -> list[Row]:
         rows: list[Row] = []
@@ -335,8 +588,9 @@ class SqliteStore(EventStore):
         )
         return rows[0]["game_id"] if rows else None
 
-    def _head_position(self) -> int:
-        return self._query("SELECT COALESCE(MAX(position), 0) AS p FROM events")[0]["p"]
+    def _log_head(self) -> LogHead:
+        with self._connection() as conn, _translated():
+            return self._log(conn)
 
     def _wait_for_commit(self, after_position: int, timeout: float) -> None:
         # Commits by this object wake us at once; other processes' are seen by polling.

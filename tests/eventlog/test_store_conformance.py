@@ -12,6 +12,7 @@ import pytest
 
 from eventlog.events import GENESIS_HASH, NewEvent, TileDiscarded, chain_hash, expected_hash
 from eventlog.store import (
+    PositionOutOfRange,
     ANY,
     NO_STREAM,
     AppendResult,
@@ -304,12 +305,25 @@ def test_subscribe_on_an_empty_log_is_caught_up_at_zero(store):
 
 
 def test_subscribe_past_the_head(store, discards):
+    """From head + 1 a subscriber waits for the next event; from further on nothing could
+    ever be delivered in order, so it is refused at once (issue 12 item 9: it used to
+    report caught-up at 999999998 and never deliver)."""
     store.append("g", discards(2))
     stop = threading.Event()
-    sub = store.subscribe(10, stop=stop, poll_interval=0.01)
-    assert next(sub) == CaughtUp(9)
+    sub = store.subscribe(3, stop=stop, poll_interval=0.01)
+    assert next(sub) == CaughtUp(2)
     stop.set()
     assert list(sub) == []
+    for past in (4, 10, 999_999_999):
+        with pytest.raises(PositionOutOfRange, match=f"from_position {past} is past the end of the log"):
+            store.subscribe(past)
+    for huge in (2**63, 2**64 - 1):
+        with pytest.raises(PositionOutOfRange, match="from_position must be from"):
+            store.subscribe(huge)
+        with pytest.raises(PositionOutOfRange, match="from_position must be from"):
+            store.read_all(huge)
+        with pytest.raises(PositionOutOfRange, match="from_seq must be from"):
+            store.read_game("g", huge)
 
 
 # ---- closing -----------------------------------------------------------------------------

@@ -17,7 +17,8 @@ def test_the_file_is_wal_with_full_sync_and_a_busy_timeout(sqlite_store):
     conn = sqlite3.connect(sqlite_store.path)
     try:
         assert conn.execute("PRAGMA journal_mode").fetchone() == ("wal",)
-        assert conn.execute("PRAGMA user_version").fetchone() == (1,)
+        assert conn.execute("PRAGMA user_version").fetchone() == (2,)
+        assert conn.execute("PRAGMA application_id").fetchone() == (0x50414950,)
     finally:
         conn.close()
     with sqlite_store._connection() as own:  # a connection of the store's pool
@@ -86,7 +87,8 @@ def test_a_file_that_is_not_a_database_raises_a_store_error(tmp_path):
 def test_a_newer_schema_is_refused(tmp_path):
     path = tmp_path / "future.sqlite"
     conn = sqlite3.connect(path)
-    conn.execute("PRAGMA user_version = 99")
+    conn.execute("PRAGMA application_id = 1346455888")  # a paipu store ("PAIP") …
+    conn.execute("PRAGMA user_version = 99")  # … from a newer paipu
     conn.close()
     with pytest.raises(StoreError, match="schema version 99"):
         SqliteStore(path)

@@ -1,0 +1,112 @@
+"""The hash chain, defined once (shared/DESIGN.md §4 ``prev_hash``/``hash``, §5).
+
+Every stored event carries ``hash = SHA-256(prev_hash + "\\n" + body)`` where ``body`` is
+the canonical JSON object (sorted keys, no spaces, UTF-8) of everything stored about the
+event except its global position::
+
+    {"event_id":…,"game_id":…,"metadata":{…},"payload":{…},"recorded_at":…,
+     "schema_version":…,"seq":…,"type":…}
+
+``prev_hash`` is the hash of the game's previous event, :data:`GENESIS_HASH` for seq 0.
+:func:`chain_body_text` builds the body from the stored JSON texts of payload and metadata
+(the store's fast path), :func:`chain_hash` from decoded objects; both give the same bytes.
+
+The *log hash* (:func:`log_hash`) chains every event of the whole log in position order —
+``log_hash(prev, position, event_hash)`` — so a store can anchor the set of games and the
+log's length in a checkpoint the database cannot lose together with its tail.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+__all__ = [
+    "GENESIS_HASH",
+    "canonical_bytes",
+    "canonical_text",
+    "chain_body_text",
+    "link_hash",
+    "chain_hash",
+    "log_hash",
+]
+
+#: ``prev_hash`` of a game's seq 0, and the log hash of an empty log.
+GENESIS_HASH = "0" * 64
+
+#: A string as canonical JSON.
+_json_string = json.JSONEncoder(ensure_ascii=False).encode
+
+
+def canonical_bytes(obj: Any) -> bytes:
+    """Canonical JSON encoding: sorted keys, no spaces, UTF-8."""
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def canonical_text(obj: Any) -> str:
+    """:func:`canonical_bytes` as text."""
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def chain_body_text(
+    *,
+    game_id: str,
+    seq: int,
+    event_id: str,
+    type_: str,
+    schema_version: int,
+    payload_text: str,
+    metadata_text: str,
+    recorded_at: str,
+) -> str:
+    """The hashed body of one event, from the canonical JSON texts of its payload and
+    metadata (exactly what :func:`canonical_bytes` writes for the whole object)."""
+    s = _json_string
+    return (
+        f'{{"event_id":{s(event_id)},"game_id":{s(game_id)},"metadata":{metadata_text},'
+        f'"payload":{payload_text},"recorded_at":{s(recorded_at)},'
+        f'"schema_version":{int(schema_version)},"seq":{int(seq)},"type":{s(type_)}}}'
+    )
+
+
+def link_hash(prev_hash: str, body: str) -> str:
+    """One link of the chain: SHA-256 (hex) of ``prev_hash``, a newline and ``body``."""
+    return hashlib.sha256(prev_hash.encode() + b"\n" + body.encode()).hexdigest()
+
+
+def chain_hash(
+    prev_hash: str,
+    *,
+    game_id: str,
+    seq: int,
+    event_id: str,
+    type_: str,
+    schema_version: int,
+    payload: dict[str, Any],
+    metadata: dict[str, Any],
+    recorded_at: str,
+) -> str:
+    """SHA-256 (hex) over ``prev_hash`` and the canonical encoding of the event.
+
+    Covers everything stored about the event except its global ``position`` (which is
+    the log's, not the game's), so any later edit of a stored event breaks the chain."""
+    return link_hash(
+        prev_hash,
+        chain_body_text(
+            game_id=game_id,
+            seq=seq,
+            event_id=event_id,
+            type_=type_,
+            schema_version=schema_version,
+            payload_text=canonical_text(payload),
+            metadata_text=canonical_text(metadata),
+            recorded_at=recorded_at,
+        ),
+    )
+
+
+def log_hash(prev_log_hash: str, position: int, event_hash: str) -> str:
+    """The running hash of the whole log after the event at ``position`` (hash
+    ``event_hash``); :data:`GENESIS_HASH` before position 1."""
+    return hashlib.sha256(f"{prev_log_hash}\n{int(position)}\n{event_hash}".encode()).hexdigest()

@@ -1,0 +1,126 @@
+"""The writer checkpoint: the log's head kept in a small file beside the database.
+
+SQLite recovers a damaged ``-wal`` file by stopping at the first bad frame and silently
+discarding every later commit (its documented behaviour). So the SQLite store keeps, in
+``events.sqlite-checkpoint``, the last committed position, that event's hash and the
+running hash of the whole log (:class:`~eventlog.store.types.LogHead`), written and
+fsynced after every commit and *before* the append is acknowledged — the idea of
+KurrentDB's writer checkpoint beside its chunks. On open and in ``paipu verify`` a log
+shorter than its checkpoint, or with another running hash at the same position, is data
+loss (:class:`~eventlog.store.errors.LogTruncated`).
+
+Format: two 64-byte slots, written alternately so a torn write leaves the other intact::
+
+    magic "PAIPUCK1" (8) | position (8, big-endian) | log hash (32) | event hash (32)
+    | crc32 of the preceding 80 bytes (4) | padding to 96 … (slot size 96)
+
+The valid slot with the highest position wins. Writers (threads and processes) hold an
+exclusive ``flock`` on the file across commit and checkpoint write, so checkpoints are
+written in commit order.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import os
+import struct
+import zlib
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+__all__ = ["Checkpoint", "CheckpointFile"]
+
+_MAGIC = b"PAIPUCK1"
+_BODY = struct.Struct(">8sQ32s32s")  # 80 bytes
+_SLOT = 96
+
+
+@dataclass(frozen=True)
+class Checkpoint:
+    """``position`` (0: empty log), ``log_hash`` (running hash up to it) and
+    ``event_hash`` (the hash of the event at ``position``; "" when empty)."""
+
+    position: int
+    log_hash: str
+    event_hash: str
+
+
+def _encode(c: Checkpoint) -> bytes:
+    body = _BODY.pack(
+        _MAGIC,
+        c.position,
+        bytes.fromhex(c.log_hash),
+        bytes.fromhex(c.event_hash) if c.event_hash else bytes(32),
+    )
+    return (body + struct.pack(">I", zlib.crc32(body))).ljust(_SLOT, b"\0")
+
+
+def _decode(raw: bytes) -> Checkpoint | None:
+    if len(raw) < _BODY.size + 4:
+        return None
+    body, (crc,) = raw[: _BODY.size], struct.unpack(">I", raw[_BODY.size : _BODY.size + 4])
+    if zlib.crc32(body) != crc:
+        return None
+    magic, position, log_hash, event_hash = _BODY.unpack(body)
+    if magic != _MAGIC:
+        return None
+    return Checkpoint(position, log_hash.hex(), event_hash.hex() if position else "")
+
+
+class CheckpointFile:
+    """The checkpoint file at ``path`` (opened, or created when ``create``)."""
+
+    def __init__(self, path: str | Path, *, create: bool = False) -> None:
+        self.path = Path(path)
+        flags = os.O_RDWR | (os.O_CREAT if create else 0)
+        self._fd = os.open(self.path, flags, 0o644)
+        self._slot = 0
+
+    @staticmethod
+    def exists(path: str | Path) -> bool:
+        return Path(path).exists()
+
+    def close(self) -> None:
+        if self._fd >= 0:
+            os.close(self._fd)
+            self._fd = -1
+
+    @contextlib.contextmanager
+    def locked(self) -> Iterator[None]:
+        """Exclusive lock across processes (and across store objects in one process)."""
+        fcntl.flock(self._fd, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(self._fd, fcntl.LOCK_UN)
+
+    def read(self) -> Checkpoint | None:
+        """The newest valid checkpoint, or None when the file holds none."""
+        raw = os.pread(self._fd, 2 * _SLOT, 0)
+        found = [(c, i) for i in (0, 1) if (c := _decode(raw[i * _SLOT : (i + 1) * _SLOT])) is not None]
+        if not found:
+            return None
+        best, slot = max(found, key=lambda x: x[0].position)
+        self._slot = 1 - slot  # write the other slot next
+        return best
+
+    def write(self, c: Checkpoint) -> None:
+        """Write ``c`` over the older slot and fsync (data only: the size never changes
+        after the first write)."""
+        os.pwrite(self._fd, _encode(c), self._slot * _SLOT)
+        os.fdatasync(self._fd)
+        self._slot = 1 - self._slot
+
+    def initialise(self, c: Checkpoint) -> None:
+        """Write both slots (a new file) and fsync the file and its directory."""
+        data = _encode(c) * 2
+        os.pwrite(self._fd, data, 0)
+        os.fsync(self._fd)
+        dir_fd = os.open(self.path.parent, os.O_RDONLY)
+        try:
+            os.fsync(dir_fd)
+        finally:
+            os.close(dir_fd)
+        self._slot = 0

@@ -1,0 +1,225 @@
+"""Append planning, backend-neutral: check and encode a batch once (:meth:`Batch.encode`),
+then decide inside the backend's write transaction what to write (:meth:`Batch.plan`):
+the idempotent-retry rule, the expected-version check, seqs, positions, the hash chain
+(:func:`eventlog.hashing.chain_hash`) and the log's running hash
+(:func:`eventlog.hashing.log_hash`). A backend only reads what ``plan`` needs and writes
+what it returns."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic_core import to_jsonable_python
+
+from eventlog.errors import InvalidArgument
+from eventlog.events import NewEvent, StoredEvent
+from eventlog.hashing import GENESIS_HASH, canonical_text, chain_hash, log_hash
+from eventlog.store.errors import IdempotencyConflict, StreamAlreadyExists, WrongExpectedVersion
+from eventlog.store.types import (
+    NO_STREAM,
+    AppendResult,
+    ExpectedVersion,
+    LogHead,
+    Row,
+    StreamHead,
+    check_game_id,
+    normalize_expected,
+)
+
+__all__ = ["Batch", "AppendPlan"]
+
+
+@dataclass(frozen=True)
+class _Encoded:
+    event_id: str
+    type: str
+    schema_version: int
+    payload: str  # canonical JSON text
+    metadata: str  # canonical JSON text
+    payload_obj: dict[str, Any]
+    metadata_obj: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class AppendPlan:
+    """What a backend writes for one append: ``rows`` (empty for a duplicate), the
+    stream's and the log's new heads (None for a duplicate), and the result to return
+    after commit."""
+
+    result: AppendResult
+    rows: tuple[Row, ...]
+    head: StreamHead | None
+    log: LogHead | None  # the log's new head (None for a duplicate)
+
+
+@dataclass(frozen=True)
+class Batch:
+    """A checked, encoded batch for one stream. Backends call :meth:`plan` inside their
+    write transaction with what they read there."""
+
+    game_id: str
+    expected: ExpectedVersion
+    events: tuple[_Encoded, ...]
+
+    @classmethod
+    def encode(cls, game_id: str, events: Sequence[NewEvent], expected_version: Any) -> Batch:
+        """Raises :class:`~eventlog.errors.InvalidArgument` (a ValueError) for an empty batch, a non-event, a repeated event id or a bad
+        game id / expected version."""
+        check_game_id(game_id)
+        expected = normalize_expected(expected_version)
+        if isinstance(events, (NewEvent, StoredEvent)) or not isinstance(events, Sequence):
+            raise InvalidArgument("events must be a sequence of NewEvent", "events")
+        if not events:
+            raise InvalidArgument("an append needs at least one event", "events")
+        encoded = []
+        seen: set[str] = set()
+        for i, ev in enumerate(events):
+            if not isinstance(ev, (NewEvent, StoredEvent)):
+                raise InvalidArgument(f"events[{i}] is a {type(ev).__name__}, not a NewEvent", f"events[{i}]")
+            if ev.event_id in seen:
+                raise InvalidArgument(f"events[{i}]: event_id {ev.event_id} appears twice in the batch", f"events[{i}]")
+            seen.add(ev.event_id)
+            payload = ev.payload_json()
+            metadata = to_jsonable_python(ev.metadata)
+            encoded.append(
+                _Encoded(
+                    event_id=ev.event_id,
+                    type=ev.type,
+                    schema_version=ev.schema_version,
+                    payload=canonical_text(payload),
+                    metadata=canonical_text(metadata),
+                    payload_obj=payload,
+                    metadata_obj=metadata,
+                )
+            )
+        return cls(game_id, expected, tuple(encoded))
+
+    @property
+    def event_ids(self) -> list[str]:
+        return [e.event_id for e in self.events]
+
+    def plan(
+        self,
+        stored: Sequence[Row],
+        head: StreamHead | None,
+        log: LogHead,
+        recorded_at: str,
+    ) -> AppendPlan:
+        """Decide the append, given ``stored`` (the stored rows whose event_id is in this
+        batch, any order), the stream's ``head`` (None: no stream) and the log's head
+        (its last position and running hash). Raises :class:`IdempotencyConflict`,
+        :class:`WrongExpectedVersion`."""
+        next_position = log.position + 1
+        if stored:
+            return self._duplicate(stored, head)
+        current = head.version if head is not None else -1
+        if self.expected == NO_STREAM and head is not None:
+            raise StreamAlreadyExists(self.game_id, self.expected, current)
+        if isinstance(self.expected, int) and self.expected != current:
+            raise WrongExpectedVersion(self.game_id, self.expected, current)
+        prev = head.last_hash if head is not None else GENESIS_HASH
+        ruleset = head.ruleset if head is not None else None
+        rows = []
+        for i, e in enumerate(self.events):
+            seq = current + 1 + i
+            h = chain_hash(
+                prev,
+                game_id=self.game_id,
+                seq=seq,
+                event_id=e.event_id,
+                type_=e.type,
+                schema_version=e.schema_version,
+                payload=e.payload_obj,
+                metadata=e.metadata_obj,
+                recorded_at=recorded_at,
+            )
+            rows.append(
+                {
+                    "position": next_position + i,
+                    "game_id": self.game_id,
+                    "seq": seq,
+                    "event_id": e.event_id,
+                    "type": e.type,
+                    "schema_version": e.schema_version,
+                    "payload": e.payload,
+                    "metadata": e.metadata,
+                    "recorded_at": recorded_at,
+                    "prev_hash": prev,
+                    "hash": h,
+                }
+            )
+            if ruleset is None and e.type == "game_started":
+                ruleset = e.payload_obj.get("ruleset")
+            prev = h
+        running = log.log_hash
+        for r in rows:
+            running = log_hash(running, r["position"], r["hash"])
+        last = rows[-1]
+        new_log = LogHead(last["position"], running)
+        new_head = StreamHead(
+            game_id=self.game_id,
+            version=last["seq"],
+            first_position=head.first_position if head is not None else next_position,
+            last_position=last["position"],
+            last_hash=last["hash"],
+            ruleset=ruleset,
+        )
+        result = AppendResult(
+            game_id=self.game_id,
+            first_seq=rows[0]["seq"],
+            last_seq=last["seq"],
+            first_position=rows[0]["position"],
+            last_position=last["position"],
+            version=last["seq"],
+            duplicate=False,
+        )
+        return AppendPlan(result, tuple(rows), new_head, new_log)
+
+    def _duplicate(self, stored: Sequence[Row], head: StreamHead | None) -> AppendPlan:
+        by_id = {r["event_id"]: r for r in stored}
+        missing = [e.event_id for e in self.events if e.event_id not in by_id]
+        if missing:
+            first_stored = next(e.event_id for e in self.events if e.event_id in by_id)
+            raise IdempotencyConflict(
+                self.game_id,
+                first_stored,
+                f"the batch partly overlaps stored events ({len(by_id)} of "
+                f"{len(self.events)} ids are stored; first new id {missing[0]})",
+            )
+        rows = [by_id[e.event_id] for e in self.events]
+        for e, r in zip(self.events, rows):
+            if r["game_id"] != self.game_id:
+                raise IdempotencyConflict(
+                    self.game_id, e.event_id, f"the id is already stored in game {r['game_id']!r}"
+                )
+            if (r["type"], r["schema_version"], r["payload"], r["metadata"]) != (
+                e.type,
+                e.schema_version,
+                e.payload,
+                e.metadata,
+            ):
+                raise IdempotencyConflict(
+                    self.game_id,
+                    e.event_id,
+                    f"the id is already stored (seq {r['seq']}) with other content",
+                )
+        seqs = [r["seq"] for r in rows]
+        if seqs != list(range(seqs[0], seqs[0] + len(seqs))):
+            raise IdempotencyConflict(
+                self.game_id,
+                self.events[0].event_id,
+                f"the ids are stored, but at seqs {seqs}, not as one run in this order",
+            )
+        version = head.version if head is not None else seqs[-1]
+        result = AppendResult(
+            game_id=self.game_id,
+            first_seq=seqs[0],
+            last_seq=seqs[-1],
+            first_position=rows[0]["position"],
+            last_position=rows[-1]["position"],
+            version=version,
+            duplicate=True,
+        )
+        return AppendPlan(result, (), None, None)

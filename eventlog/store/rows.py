@@ -1,0 +1,269 @@
+"""Reading stored rows: turn one row into a :class:`StoredEvent` trusting nothing
+(:func:`inspect_row`), and check that a run of rows has no hole (:class:`GameLinks`,
+:class:`LogLinks`). Every read path of every backend goes through here.
+
+Payloads handed to readers are shared between readers (parsed once per distinct stored
+text) and deeply immutable: their lists and dicts are :class:`FrozenList` /
+:class:`FrozenDict`, which compare and serialise like ``list``/``dict`` but refuse any
+change, so one reader can never change what another reads.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any, NoReturn
+
+from pydantic import BaseModel, ValidationError
+
+from eventlog.events import EventError, StoredEvent, parse_payload
+from eventlog.hashing import GENESIS_HASH, chain_body_text, chain_hash, link_hash
+from eventlog.store.errors import CorruptEvent, MissingEvents
+from eventlog.store.types import Row
+
+__all__ = ["inspect_row", "FrozenList", "FrozenDict", "freeze", "GameLinks", "LogLinks"]
+
+
+# --------------------------------------------------------------------------- immutable payloads
+
+
+def _refuse(self: Any, *args: Any, **kwargs: Any) -> NoReturn:
+    raise TypeError(f"{type(self).__name__} is read-only: a stored event's payload cannot be changed "
+                    "(copy it first, e.g. list(x) / dict(x))")
+
+
+class FrozenList(list):
+    """A ``list`` that refuses every change (equal to, and serialised as, a plain list)."""
+
+    __slots__ = ()
+    append = extend = insert = pop = remove = clear = sort = reverse = _refuse
+    __setitem__ = __delitem__ = __iadd__ = __imul__ = _refuse
+
+    def __reduce__(self):
+        return (FrozenList, (list(self),))
+
+    def __hash__(self) -> int:  # immutable, hence hashable like a tuple
+        return hash(tuple(self))
+
+
+class FrozenDict(dict):
+    """A ``dict`` that refuses every change (equal to, and serialised as, a plain dict)."""
+
+    __slots__ = ()
+    pop = popitem = clear = update = setdefault = _refuse
+    __setitem__ = __delitem__ = __ior__ = _refuse
+
+    def __reduce__(self):
+        return (FrozenDict, (dict(self),))
+
+
+def freeze(value: Any) -> Any:
+    """Make ``value`` deeply immutable in place where it is a (frozen) pydantic model, and
+    return frozen copies of lists and dicts. Other values are returned as they are."""
+    if isinstance(value, BaseModel):
+        for name, item in value.__dict__.items():
+            frozen = freeze(item)
+            if frozen is not item:
+                value.__dict__[name] = frozen
+        return value
+    if isinstance(value, FrozenList | FrozenDict):
+        return value
+    if isinstance(value, list | tuple) and not isinstance(value, str):
+        items = [freeze(v) for v in value]
+        return tuple(items) if isinstance(value, tuple) else FrozenList(items)
+    if isinstance(value, dict):
+        return FrozenDict({k: freeze(v) for k, v in value.items()})
+    return value
+
+
+# --------------------------------------------------------------------------- one row
+
+#: What NewEvent stores as event_id: str(uuid.UUID(...)), lower-case hex with hyphens.
+_CANONICAL_UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+
+#: Parsed (frozen) payloads by (type, stored payload text): draws and discards repeat.
+_PAYLOAD_CACHE_SIZE = 50_000
+_payload_cache: dict[tuple[str, str], Any] = {}
+
+_COLUMN_TYPES: tuple[tuple[str, type], ...] = (
+    ("position", int),
+    ("game_id", str),
+    ("seq", int),
+    ("event_id", str),
+    ("type", str),
+    ("schema_version", int),
+    ("payload", str),
+    ("metadata", str),
+    ("recorded_at", str),
+    ("prev_hash", str),
+    ("hash", str),
+)
+
+
+def _hash_of_stored_text(row: Row) -> str:
+    """The row's chain hash built straight from its stored JSON texts (the store writes
+    payload and metadata as canonical JSON). Only a match is trusted; any other row is
+    checked the slow way, through decoded objects."""
+    return link_hash(
+        row["prev_hash"],
+        chain_body_text(
+            game_id=row["game_id"],
+            seq=row["seq"],
+            event_id=row["event_id"],
+            type_=row["type"],
+            schema_version=row["schema_version"],
+            payload_text=row["payload"],
+            metadata_text=row["metadata"],
+            recorded_at=row["recorded_at"],
+        ),
+    )
+
+
+def _parsed_payload(type_: str, text: str, value: dict[str, Any]) -> Any:
+    key = (type_, text)
+    payload = _payload_cache.get(key)
+    if payload is None:
+        payload = freeze(parse_payload(type_, value))
+        if len(_payload_cache) >= _PAYLOAD_CACHE_SIZE:
+            _payload_cache.clear()
+        _payload_cache[key] = payload
+    return payload
+
+
+def inspect_row(row: Row) -> StoredEvent:
+    """Turn a stored row into a :class:`StoredEvent`, trusting nothing.
+
+    Checks the column types, that ``payload``/``metadata`` are JSON objects, that
+    ``hash`` equals :func:`~eventlog.hashing.chain_hash` over the row as stored (not as
+    re-encoded by today's models, so a later schema change cannot break old chains), and
+    that the event parses. Raises :class:`CorruptEvent` saying what is wrong. Links
+    between rows are :class:`GameLinks`' / :class:`LogLinks`'.
+
+    The payload is shared with other readers of the same stored text and immutable; the
+    metadata dict is the caller's own."""
+    gid, seq, pos = row.get("game_id"), row.get("seq"), row.get("position")
+
+    def bad(reason: str) -> CorruptEvent:
+        return CorruptEvent(gid, seq, pos, reason)
+
+    for col, typ in _COLUMN_TYPES:
+        value = row.get(col)
+        if not isinstance(value, typ) or isinstance(value, bool):
+            raise bad(f"column {col} holds {type(value).__name__}, not {typ.__name__}")
+    decoded: dict[str, dict[str, Any]] = {}
+    cached = _payload_cache.get((row["type"], row["payload"]))  # this text parsed before
+    for col in ("payload", "metadata"):
+        if col == "payload" and cached is not None:
+            continue
+        try:
+            value = json.loads(row[col])
+        except (ValueError, RecursionError) as e:
+            raise bad(f"{col} is not JSON: {str(e)[:200]}") from None
+        if not isinstance(value, dict):
+            raise bad(f"{col} is not a JSON object")
+        decoded[col] = value
+    if _hash_of_stored_text(row) != row["hash"]:
+        if "payload" not in decoded:
+            decoded["payload"] = json.loads(row["payload"])
+        computed = chain_hash(
+            row["prev_hash"],
+            game_id=gid,
+            seq=seq,
+            event_id=row["event_id"],
+            type_=row["type"],
+            schema_version=row["schema_version"],
+            payload=decoded["payload"],
+            metadata=decoded["metadata"],
+            recorded_at=row["recorded_at"],
+        )
+        if computed != row["hash"]:
+            raise bad(f"hash mismatch: stored {row['hash'][:16]}…, content hashes to {computed[:16]}…")
+    try:
+        payload = cached if cached is not None else _parsed_payload(row["type"], row["payload"], decoded["payload"])
+        if not _CANONICAL_UUID.fullmatch(row["event_id"]):
+            raise EventError(f"event_id is not a canonical UUID: {row['event_id'][:80]!r}", "event_id")
+    except (EventError, ValidationError, ValueError) as e:
+        raise bad(f"does not parse: {str(e)[:300]}") from None
+    # Every field is checked above (types, JSON objects, hash, UUID, payload model), so the
+    # envelope is assembled without a second validation pass.
+    return StoredEvent.model_construct(
+        event_id=row["event_id"], type=row["type"], payload=payload, metadata=decoded["metadata"],
+        schema_version=row["schema_version"], game_id=gid, seq=seq, position=pos,
+        recorded_at=row["recorded_at"], prev_hash=row["prev_hash"], hash=row["hash"],
+    )
+
+
+# --------------------------------------------------------------------------- runs of rows
+
+
+class GameLinks:
+    """Checks a run of one game's rows as a reader receives them: seqs consecutive
+    (ascending, or descending for a backward read), each ``prev_hash`` linking to the
+    previous event's ``hash``. Raises :class:`MissingEvents` at the first hole.
+
+    ``anchor``: for a forward read from seq ``s`` > 0, the hash of seq ``s - 1``; for a
+    backward read, the ``prev_hash`` the first row's successor carries (None: unknown)."""
+
+    def __init__(self, game_id: str, first_seq: int, backward: bool, anchor: str | None) -> None:
+        self.game_id = game_id
+        self.expected = first_seq
+        self.backward = backward
+        self.link = anchor if (backward or first_seq > 0) else GENESIS_HASH
+        self.last: StoredEvent | None = None
+
+    def check(self, row: Row) -> None:
+        """Call with each row before inspecting it (row values may be of any type)."""
+        seq, pos = row.get("seq"), row.get("position")
+        if seq != self.expected:
+            raise MissingEvents(
+                self.game_id, self.expected, pos,
+                f"seq {self.expected} is missing (the next stored event is seq {seq!r})",
+            )
+        if self.backward:
+            if self.link is not None and row.get("hash") != self.link:
+                raise MissingEvents(self.game_id, seq, pos,
+                                    f"seq {seq} is not the event seq {seq + 1} links to (prev_hash)")
+            self.link = row.get("prev_hash")
+            self.expected -= 1
+        else:
+            if self.link is not None and row.get("prev_hash") != self.link:
+                which = "the genesis hash" if seq == 0 else f"the hash of seq {seq - 1}"
+                raise MissingEvents(self.game_id, seq, pos, f"seq {seq}: prev_hash does not link to {which}")
+            self.link = row.get("hash")
+            self.expected += 1
+
+
+class LogLinks:
+    """Checks a run of the whole log's rows by position: positions consecutive from
+    ``first_position`` (descending for a backward read), and within each game seen seqs
+    consecutive with ``prev_hash`` links. Raises :class:`MissingEvents` at the first hole."""
+
+    def __init__(self, first_position: int, backward: bool) -> None:
+        self.expected = first_position
+        self.backward = backward
+        self.games: dict[str, tuple[int, str]] = {}  # game -> (seq, link) at the frontier
+
+    def check(self, row: Row) -> None:
+        pos, gid, seq = row.get("position"), row.get("game_id"), row.get("seq")
+        if pos != self.expected:
+            raise MissingEvents(
+                gid, seq, self.expected,
+                f"position {self.expected} is missing (the next stored event is at position {pos!r})",
+                message=f"the log has a hole: position {self.expected} is missing "
+                        f"(the next stored event is at position {pos!r})",
+            )
+        self.expected += -1 if self.backward else 1
+        if not isinstance(gid, str) or not isinstance(seq, int):
+            return  # inspect_row reports the row itself
+        known = self.games.get(gid)
+        if self.backward:
+            if known is not None and (seq != known[0] - 1 or row.get("hash") != known[1]):
+                raise MissingEvents(gid, known[0] - 1, pos, f"seq {known[0] - 1} is missing or unlinked")
+            self.games[gid] = (seq, row.get("prev_hash"))  # type: ignore[assignment]
+        else:
+            if known is None:
+                if seq == 0 and row.get("prev_hash") != GENESIS_HASH:
+                    raise MissingEvents(gid, 0, pos, "seq 0: prev_hash is not the genesis hash")
+            elif seq != known[0] + 1 or row.get("prev_hash") != known[1]:
+                raise MissingEvents(gid, known[0] + 1, pos, f"seq {known[0] + 1} is missing or unlinked")
+            self.games[gid] = (seq, row.get("hash"))  # type: ignore[assignment]
