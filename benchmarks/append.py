@@ -9,7 +9,9 @@ comparable table under the same pragmas (WAL, ``synchronous=FULL``, one
 ``BEGIN IMMEDIATE`` … ``COMMIT`` per batch). The raw rows are encoded before the clock
 starts, so the ratio is the whole cost of the store (pydantic → canonical JSON,
 SHA-256 chain, idempotency and version checks, stream head) over bare SQLite. The
-in-memory backend is timed as well: the same per-event work without SQLite.
+in-memory backend is timed as well: the same per-event work without SQLite; and the
+store with its writer checkpoint file switched off, to show what the checkpoint (one
+more ``fdatasync`` per append, issue 12) costs per append in the same run.
 
 Each benchmark is a function ``(batches, directory) -> Rate`` registered in
 :data:`BENCHMARKS`; another transport (e.g. a streamed gRPC append) adds itself there
@@ -82,6 +84,40 @@ def bench_store_append(batches: Batches, directory: Path) -> Rate:
     return Rate("SqliteStore.append", sum(len(b) for _, b in batches), seconds)
 
 
+class _NoCheckpointFile:
+    """Stands in for the writer checkpoint file: no lock, nothing read or written."""
+
+    def locked(self):
+        import contextlib
+
+        return contextlib.nullcontext()
+
+    def read(self):
+        return None
+
+    def write(self, checkpoint) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+def bench_store_append_without_checkpoint(batches: Batches, directory: Path) -> Rate:
+    """The same store with its checkpoint file switched off (the pre-issue-12 cost: no
+    flock, no checkpoint read, no extra fdatasync per append)."""
+    store = SqliteStore(directory / "store.sqlite")
+    store._ckpt.close()
+    store._ckpt = _NoCheckpointFile()  # type: ignore[assignment]
+    try:
+        t = time.perf_counter()
+        for game, batch in batches:
+            store.append(game, batch)
+        seconds = time.perf_counter() - t
+    finally:
+        store.close()
+    return Rate("SqliteStore.append, no checkpoint file", sum(len(b) for _, b in batches), seconds)
+
+
 def bench_memory_append(batches: Batches, directory: Path) -> Rate:
     store = MemoryStore()
     t = time.perf_counter()
@@ -140,6 +176,7 @@ def bench_raw_executemany(batches: Batches, directory: Path) -> Rate:
 BENCHMARKS: dict[str, Callable[[Batches, Path], Rate]] = {
     "raw": bench_raw_executemany,
     "store": bench_store_append,
+    "store-no-checkpoint": bench_store_append_without_checkpoint,
     "memory": bench_memory_append,
 }
 
@@ -165,12 +202,19 @@ def main(argv: list[str] | None = None) -> None:
     rates = run(args.events, args.batch, args.only)
     reference = rates[0]
     print(f"{args.events} events in batches of {args.batch}")
+    appends = -(-args.events // args.batch)
     for r in rates:
         ratio = reference.per_second / r.per_second
         print(
-            f"  {r.name:<34} {r.per_second:>12,.0f} events/s  ({r.seconds:6.2f} s)"
-            f"  {ratio:5.2f}x the time of {reference.name}"
+            f"  {r.name:<40} {r.per_second:>10,.0f} events/s  ({r.seconds:6.2f} s, "
+            f"{r.seconds / appends * 1e6:8.0f} µs/append)  {ratio:5.2f}x the time of {reference.name}"
         )
+    by = {r.name: r for r in rates}
+    with_ck, without = by.get("SqliteStore.append"), by.get("SqliteStore.append, no checkpoint file")
+    if with_ck and without:
+        extra = (with_ck.seconds - without.seconds) / appends * 1e6
+        print(f"  the writer checkpoint costs {extra:+.0f} µs per append "
+              f"({with_ck.seconds / without.seconds:.2f}x the time without it)")
 
 
 if __name__ == "__main__":

@@ -117,7 +117,7 @@ def _open(data: Path):
 
     if not has_log(data):
         raise FileNotFoundError(f"no event log in {data}")
-    return SqliteStore(data / LOG_FILE)
+    return SqliteStore(data / LOG_FILE, create=False)
 
 
 @st.cache_data(show_spinner=False, max_entries=32)

@@ -15,6 +15,13 @@ and the chain must end where the store's stream record says (version and last ha
 so a truncated tail or a re-hashed last event is caught too. The first failure is
 reported with its seq and why; verification never raises on bad data.
 
+The log as a whole (:func:`verify_log`): walking every stored row by position, the
+positions must be dense from 1 and the running log hash
+(:func:`eventlog.hashing.log_hash`) must end at the log head the store recorded and at
+its checkpoint (SQLite: the ``events.sqlite-checkpoint`` file written after each commit),
+so a lost WAL tail, a deleted game (rows and stream record) or a removed row is named.
+Games are found from the events themselves, not only from the stream records.
+
 Replaying the games (the other half of ``paipu verify``) is the replayer's.
 """
 
@@ -22,10 +29,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from eventlog.events import GENESIS_HASH
-from eventlog.store.base import CorruptEvent, EventStore, GameNotFound, inspect_row
+from eventlog.hashing import GENESIS_HASH, log_hash
+from eventlog.store.base import EventStore
+from eventlog.store.errors import CorruptEvent, GameNotFound
+from eventlog.store.rows import inspect_row
 
-__all__ = ["ChainReport", "verify_game", "verify_all"]
+__all__ = ["ChainReport", "LogReport", "verify_game", "verify_all", "verify_log"]
 
 
 @dataclass(frozen=True)
@@ -108,3 +117,58 @@ def verify_all(store: EventStore) -> list[ChainReport]:
     """:func:`verify_game` for every game the store has rows or a stream record for,
     ordered by first position."""
     return [verify_game(store, g) for g in store.raw_game_ids()]
+
+
+@dataclass(frozen=True)
+class LogReport:
+    """The verdict on the whole log: ``events`` rows walked, ``head`` the position the
+    store recorded, ``checkpoint`` the checkpoint's position (None: the backend keeps
+    none), ``problems`` in words (empty when ``ok``)."""
+
+    ok: bool
+    events: int
+    head: int
+    checkpoint: int | None
+    problems: tuple[str, ...]
+
+
+def verify_log(store: EventStore) -> LogReport:
+    """Walk every stored row by position (see the module doc); never raises on bad data."""
+    problems: list[str] = []
+    expected = 1
+    running = GENESIS_HASH
+    count = 0
+    ck = store.checkpoint()
+    at_ck = GENESIS_HASH if ck is not None and ck.position == 0 else None
+    for row in store.iter_raw_log():
+        count += 1
+        pos = row.get("position")
+        if pos != expected and len(problems) < 5:
+            problems.append(f"position {expected} is missing (the next stored event is at position {pos!r})")
+        if isinstance(pos, int):
+            expected = pos + 1
+            running = log_hash(running, pos, str(row.get("hash")))
+            if ck is not None and pos == ck.position:
+                at_ck = running
+    last = expected - 1
+    head = store.log_head()
+    if head.position > last:
+        problems.append(
+            f"positions {last + 1}..{head.position} are missing: the log's recorded head is "
+            f"position {head.position}, the stored events stop at {last}"
+        )
+    elif head.position < last:
+        problems.append(f"the log's recorded head is position {head.position}, but events go up to {last}")
+    elif head.log_hash != running:
+        problems.append("the log's running hash differs from the one recorded at commit "
+                        "(events or whole games were removed, added or rewritten)")
+    if ck is not None:
+        if ck.position > last:
+            problems.append(
+                f"DATA LOSS: the checkpoint records {ck.position} committed events, the log ends at "
+                f"position {last}: positions {last + 1}..{ck.position} are lost (a damaged write-ahead log?)"
+            )
+        elif ck.log_hash != at_ck:
+            problems.append(f"DATA LOSS: the log's running hash at position {ck.position} differs from "
+                            "its checkpoint (events or whole games were removed or rewritten)")
+    return LogReport(not problems, count, head.position, ck.position if ck is not None else None, tuple(problems))

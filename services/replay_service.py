@@ -252,7 +252,7 @@ class ReplayServicer(pb_grpc.ReplayServiceServicer):
         self._snapshots = SnapshotCache()  # this servicer's own, locked: gRPC threads share it
 
     def _events(self, game_id: str) -> list[StoredEvent]:
-        events = list(self._store.read_game(game_id))
+        events = list(self._store.read_game(game_id))  # the store checks seqs are 0..n-1 (index = seq)
         if not events:
             raise GameNotFound(game_id)
         return events

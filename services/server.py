@@ -191,6 +191,7 @@ def serve(
     tokens: Mapping[str, str] | None = None,
     insecure: bool = False,
     access_log: bool = False,
+    create: bool = False,
 ) -> None:
     """Serve the event store in ``data_dir`` (see :func:`eventlog.store.open_store`) on
     ``host:port`` until SIGINT or SIGTERM (or ``KeyboardInterrupt``), then shut down
@@ -203,7 +204,8 @@ def serve(
     let anyone on the network write: ValueError unless ``insecure``, which prints a warning
     instead (shared/DESIGN.md §9: loopback unless told otherwise, writes need a token).
     Unexpected exceptions are logged to stderr with their traceback and request id;
-    ``access_log`` adds one JSON line per call (:mod:`services.calls`)."""
+    ``access_log`` adds one JSON line per call (:mod:`services.calls`).
+    ``create``: make an empty store when ``data_dir`` has none (else :class:`StoreNotFound`)."""
     from eventlog.store import open_store
     from eventlog.store.postgres import redact_url
 
@@ -220,7 +222,7 @@ def serve(
             flush=True,
         )
     _log_to_stderr(access_log)
-    store = open_store(data_dir)
+    store = open_store(data_dir, create=create)  # never an empty store by accident (a --data typo)
     try:
         server, bound = build_server(
             store, host, port, max_workers=max_workers, tokens=tokens, access_log=access_log

@@ -89,7 +89,7 @@ def test_serve_refuses_any_interface_without_tokens(tmp_path):
 def test_serve_insecure_warns_and_serves(tmp_path):
     proc = subprocess.Popen(
         [sys.executable, "-c", "from paipu.cli import main; main()", "serve", "--data", str(tmp_path / "d"),
-         "--host", "0.0.0.0", "--port", "0", "--insecure"],
+         "--host", "0.0.0.0", "--port", "0", "--insecure", "--create"],
         cwd=ROOT, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True,
         env={**os.environ, "PYTHONPATH": str(ROOT)},
     )

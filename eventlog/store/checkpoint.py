@@ -9,10 +9,10 @@ KurrentDB's writer checkpoint beside its chunks. On open and in ``paipu verify``
 shorter than its checkpoint, or with another running hash at the same position, is data
 loss (:class:`~eventlog.store.errors.LogTruncated`).
 
-Format: two 64-byte slots, written alternately so a torn write leaves the other intact::
+Format: two 96-byte slots, written alternately so a torn write leaves the other intact::
 
     magic "PAIPUCK1" (8) | position (8, big-endian) | log hash (32) | event hash (32)
-    | crc32 of the preceding 80 bytes (4) | padding to 96 … (slot size 96)
+    | crc32 of the preceding 80 bytes (4) | zero padding (12)
 
 The valid slot with the highest position wins. Writers (threads and processes) hold an
 exclusive ``flock`` on the file across commit and checkpoint write, so checkpoints are

@@ -127,7 +127,7 @@ def _note_lag(data: Path, checkpoint: int) -> None:
         return
     from eventlog.store import open_store
 
-    store = open_store(data)
+    store = open_store(data, create=False)
     try:
         head = store.head_position()
     finally:

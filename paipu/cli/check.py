@@ -65,19 +65,30 @@ def verify(
     """Re-compute every hash chain and replay every game under its ruleset (audit mode):
     findings, computed vs reported fans and scores. Exit 0 only when all is intact."""
     from eventlog.parallel import map_games
+    from eventlog.verify import verify_log
 
-    store = open_store(data, must_exist=True)
+    store = open_store(data, must_exist=True, salvage=True)
     bad = 0
     try:
-        ids = game_ids or [g.game_id for g in store.list_games()]
+        damage = getattr(store, "damage", None)
+        if damage is not None:
+            say(f"DATA LOSS: {damage}", err=True, style="bold red")
+        ids = game_ids or store.raw_game_ids()  # from the events themselves, not only the records
         with map_games(store, ids, _verify_one, cluster=cluster) as results:
             for chain, audit in results:
                 if not _print_audit(chain, audit, verbose=not quiet):
                     bad += 1
+        log = verify_log(store) if not game_ids else None
     finally:
         store.close()
     say(f"{len(ids) - bad} of {len(ids)} games intact")
-    if bad:
+    if log is not None:
+        for problem in log.problems:
+            say(f"log: {problem}", err=True, style="bold red")
+        if log.ok and damage is None:
+            say(f"log intact: {log.events} events, positions 1..{log.head}"
+                + (f", checkpoint at {log.checkpoint}" if log.checkpoint is not None else ""))
+    if bad or damage is not None or (log is not None and not log.ok):
         raise typer.Exit(1)
 
 

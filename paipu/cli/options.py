@@ -70,8 +70,9 @@ def token() -> str | None:
     return os.environ.get("PAIPU_TOKEN") or None
 
 
-def open_store(data: Path, *, must_exist: bool = False) -> EventStore:
-    """The embedded event store in ``data`` (created when missing unless ``must_exist``).
+def open_store(data: Path, *, must_exist: bool = False, salvage: bool = False) -> EventStore:
+    """The embedded event store in ``data`` (created when missing unless ``must_exist``:
+    readers never create one). ``salvage``: open a log that lost events (verify only).
     Raises CliError when ``data`` is a file or, with ``must_exist``, holds no store."""
     from eventlog.store import open_store as _open
 
@@ -84,8 +85,9 @@ def open_store(data: Path, *, must_exist: bool = False) -> EventStore:
             f"no event store in {data} (run `paipu quickstart` or `paipu ingest FILE` first, "
             "or point --data / $PAIPU_DATA at a data directory)"
         )
-    data.mkdir(parents=True, exist_ok=True)
-    return _open(data)
+    if not must_exist:
+        data.mkdir(parents=True, exist_ok=True)
+    return _open(data, create=not must_exist, salvage=salvage)
 
 
 @contextmanager

@@ -21,6 +21,7 @@ def serve(
     tokens: Annotated[Optional[Path], typer.Option("--tokens", help="File of `ROLE TOKEN` lines (viewer, recorder, referee); without it the server needs no token.", exists=True, dir_okay=False)] = None,
     insecure: Annotated[bool, typer.Option("--insecure", help="Allow a non-loopback --host without --tokens (anyone who reaches it can write).")] = False,
     access_log: Annotated[bool, typer.Option("--access-log", help="Log every call as one JSON line on stderr (request_id, method, peer, code, ms).")] = False,
+    create: Annotated[bool, typer.Option("--create", help="Create an empty store in DATA if it has none (without it, a directory with no store is refused).")] = False,
 ) -> None:
     """Run the gRPC services on DATA: EventLogService (append, read, list, subscribe),
     IngestService (upload a log file), ReplayService (state at an event, step through,
@@ -35,6 +36,5 @@ def serve(
     if STORE["url"]:  # `paipu --store postgresql://… serve`: several servers may share it
         _serve(STORE["url"], host=host, port=port, tokens=load_tokens(tokens) if tokens else None, insecure=insecure)
         return
-    data.mkdir(parents=True, exist_ok=True)
     _serve(data, host=host, port=port, tokens=load_tokens(tokens) if tokens else None, insecure=insecure,
-           access_log=access_log)
+           access_log=access_log, create=create)

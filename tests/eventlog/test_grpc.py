@@ -288,6 +288,43 @@ def test_tampered_event_is_data_loss_never_served(tmp_path, store, stub, client)
     assert "hash mismatch" in ce.value.reason
 
 
+def test_a_deleted_event_is_data_loss_for_every_read_rpc(tmp_path, store, stub, channel, client) -> None:
+    """Issue 12 item 2: a hole (one row deleted behind the log's back) is DATA_LOSS for
+    ReadGame, Subscribe and the replay service, never a shorter game."""
+    from paipu.v1 import replay_service_pb2 as rpb
+    from paipu.v1 import replay_service_pb2_grpc as rpb_grpc
+
+    client.append("g1", opening("g1"))
+    db = sqlite3.connect(tmp_path / "data" / "events.sqlite")
+    with db:
+        db.execute("DROP TRIGGER events_no_delete")
+        db.execute("DELETE FROM events WHERE seq = 5")
+    db.close()
+    with pytest.raises(grpc.RpcError) as exc:
+        list(stub.ReadGame(pb.ReadGameRequest(game_id="g1"), timeout=DEADLINE))
+    assert exc.value.code() == grpc.StatusCode.DATA_LOSS and "seq 5 is missing" in exc.value.details()
+    with pytest.raises(grpc.RpcError) as exc:
+        for _ in stub.Subscribe(pb.SubscribeRequest(from_position=1), timeout=DEADLINE):
+            pass
+    assert exc.value.code() == grpc.StatusCode.DATA_LOSS and "position 6 is missing" in exc.value.details()
+    replay = rpb_grpc.ReplayServiceStub(channel)
+    with pytest.raises(grpc.RpcError) as exc:
+        replay.GetState(rpb.GetStateRequest(game_id="g1", seq=5), timeout=DEADLINE)
+    assert exc.value.code() == grpc.StatusCode.DATA_LOSS
+
+
+def test_positions_beyond_64_bits_and_past_the_end_are_invalid_arguments(store, stub, client) -> None:
+    client.append("g1", opening("g1"))
+    for position in (2**63, 2**64 - 1, 999_999_999):
+        with pytest.raises(grpc.RpcError) as exc:
+            next(iter(stub.Subscribe(pb.SubscribeRequest(from_position=position), timeout=DEADLINE)))
+        assert exc.value.code() == grpc.StatusCode.INVALID_ARGUMENT, position
+        assert len(exc.value.details()) < 300
+    with pytest.raises(grpc.RpcError) as exc:
+        list(stub.ReadGame(pb.ReadGameRequest(game_id="g1", from_seq=2**63), timeout=DEADLINE))
+    assert exc.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+
+
 def test_stored_value_beyond_the_contract_is_internal_naming_the_event(store, client) -> None:
     # JSON has no integer limit, the contract has 64 bits: a local append can exceed it
     store.append("big", [NewEvent.of(Penalty(seat=0, score_changes=[2**70, 0, 0, 0]), id_seed="big/0")])
@@ -429,7 +466,7 @@ def test_reflection_lists_and_describes_the_service(channel) -> None:
 def test_serve_runs_until_sigterm_and_keeps_the_data(tmp_path) -> None:
     data = tmp_path / "data"
     proc = subprocess.Popen(
-        [sys.executable, "-c", "import sys; from services.server import serve; serve(sys.argv[1], port=0)", str(data)],
+        [sys.executable, "-c", "import sys; from services.server import serve; serve(sys.argv[1], port=0, create=True)", str(data)],
         cwd=ROOT,
         stderr=subprocess.PIPE,
         text=True,

@@ -1,0 +1,399 @@
+"""The log's guarantees under damage (issue 12): what was acknowledged is there, and what
+is served is what was written — or the reader is told, loudly (DATA_LOSS).
+
+A small, fast version of ``scripts/reliability.py``: a writer process SIGKILLed a few
+dozen times; crash images of a real store whose write-ahead log is then flipped, zeroed
+or truncated (SQLite silently drops every commit after a bad frame — the checkpoint file
+must tell); rows and whole games deleted behind the store's back; empty and foreign
+store files; hostile sizes. Expected outcomes come from the issue's contract, not from
+the code under test.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from eventlog.events import NewEvent, TileDiscarded
+from eventlog.store import (
+    LogTruncated,
+    MissingEvents,
+    NotAStore,
+    PositionOutOfRange,
+    SqliteStore,
+    StoreError,
+    StoreNotFound,
+    open_store,
+)
+from eventlog.store.sqlite import checkpoint_path
+from eventlog.verify import verify_all, verify_game, verify_log
+from paipu.cli import app
+
+ROOT = Path(__file__).resolve().parents[2]
+KILLS = 24  # SIGKILLs of a writer process
+runner = CliRunner()
+
+# One writer process: appends batches of 1..5 events to three games and prints each
+# acknowledged batch's last position (flushed) until it is killed.
+WRITER = r"""
+import sys
+from eventlog.events import NewEvent, TileDiscarded
+from eventlog.store import SqliteStore
+store = SqliteStore(sys.argv[1])
+run = sys.argv[2]
+print("ready", flush=True)
+b = 0
+while True:
+    n = 1 + (b * 7 + len(run)) % 5
+    batch = [NewEvent.of(TileDiscarded(seat=i % 4, tile="B5"), metadata={"batch": f"{run}-{b}", "n": n})
+             for i in range(n)]
+    r = store.append(f"g{b % 3}", batch)
+    print(r.last_position, flush=True)
+    b += 1
+"""
+
+
+def _batch(tag: str, n: int) -> list[NewEvent]:
+    return [NewEvent.of(TileDiscarded(seat=i % 4, tile="W1"), metadata={"tag": tag, "i": i}) for i in range(n)]
+
+
+def _cli(*args: str):
+    return runner.invoke(app, list(args), catch_exceptions=False)
+
+
+# ----------------------------------------------------------------------------- SIGKILL
+
+
+def test_a_writer_sigkilled_again_and_again_loses_no_acknowledged_append(tmp_path):
+    path = tmp_path / "events.sqlite"
+    rng = random.Random(12)
+    acknowledged = 0
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    for k in range(KILLS):
+        proc = subprocess.Popen([sys.executable, "-c", WRITER, str(path), f"r{k}"], stdout=subprocess.PIPE,
+                                text=True, env=env, cwd=ROOT)
+        try:
+            assert proc.stdout.readline().strip() == "ready"
+            for _ in range(rng.randrange(0, 25)):
+                acknowledged = max(acknowledged, int(proc.stdout.readline()))
+        finally:
+            proc.send_signal(signal.SIGKILL)
+            proc.wait()
+        with SqliteStore(path, create=False) as store:  # the checkpoint agrees on open
+            events = list(store.read_all())
+            assert events[-1].position >= acknowledged
+            sizes = Counter(e.metadata["batch"] for e in events)
+            assert all(sizes[e.metadata["batch"]] == e.metadata["n"] for e in events)  # no partial batch
+    with SqliteStore(path, create=False) as store:
+        assert all(r.ok for r in verify_all(store))
+        assert verify_log(store).ok
+
+
+# ----------------------------------------------------------------------------- WAL damage
+
+
+def _crash_image(tmp_path: Path, commits: int = 12) -> tuple[Path, int]:
+    """A store directory as a crash would leave it: the database, its write-ahead log
+    (not yet checkpointed into the database) and the checkpoint file. Returns the copy
+    and the acknowledged last position."""
+    live, image = tmp_path / "live", tmp_path / "image"
+    store = open_store(live)
+    last = 0
+    for c in range(commits):
+        last = store.append(f"g{c % 2}", _batch(f"c{c}", 3)).last_position
+    image.mkdir()
+    for name in ("events.sqlite", "events.sqlite-wal", "events.sqlite-checkpoint"):
+        shutil.copyfile(live / name, image / name)
+    store.close()
+    return image, last
+
+
+def _frames(wal: Path) -> tuple[int, int]:
+    data = wal.read_bytes()
+    page = int.from_bytes(data[8:12], "big")
+    return page + 24, (len(data) - 32) // (page + 24)
+
+
+@pytest.mark.parametrize("damage", ["flip", "zero", "truncate"])
+def test_a_damaged_write_ahead_log_is_data_loss_everywhere(tmp_path, damage):
+    image, acknowledged = _crash_image(tmp_path)
+    wal = image / "events.sqlite-wal"
+    frame, n = _frames(wal)
+    assert n >= 6
+    at = 32 + frame * (n // 2) + 24 + 100  # inside a frame in the middle of the log
+    data = bytearray(wal.read_bytes())
+    if damage == "flip":
+        data[at] ^= 0xFF
+    elif damage == "zero":
+        start = 32 + frame * (n // 2)
+        data[start : start + frame] = bytes(frame)  # the whole frame, header and page
+    else:
+        del data[at:]
+    wal.write_bytes(bytes(data))
+
+    with pytest.raises(LogTruncated, match=rf"checkpoint records {acknowledged} committed events"):
+        SqliteStore(image / "events.sqlite")
+    res = _cli("games", "--data", str(image))  # a reader: one line, exit 2
+    assert res.exit_code == 2 and "DATA LOSS" in res.output and len(res.output.strip().splitlines()) == 1
+    res = _cli("verify", "--data", str(image))  # verify: says what survives, and fails
+    assert res.exit_code == 1 and "DATA LOSS" in res.output, res.output
+    with SqliteStore(image / "events.sqlite", salvage=True) as store:
+        assert isinstance(store.damage, LogTruncated)
+        report = verify_log(store)
+        assert not report.ok and report.checkpoint == acknowledged and report.head < acknowledged
+        with pytest.raises(LogTruncated):
+            store.append("new", _batch("after", 1))  # nothing is written on top of a loss
+
+
+def test_a_checkpoint_behind_the_log_is_brought_forward(tmp_path):
+    """A crash between a commit and its checkpoint write leaves the checkpoint behind:
+    not a loss (the append was never acknowledged); the next open re-anchors it."""
+    live = tmp_path / "behind"
+    store = open_store(live)
+    for c in range(4):
+        store.append("g", _batch(f"b{c}", 2))
+    saved = checkpoint_path(live / "events.sqlite").read_bytes()
+    store.append("g", _batch("b4", 2))
+    store.close()
+    checkpoint_path(live / "events.sqlite").write_bytes(saved)  # as if the last write never happened
+    with open_store(live, create=False) as store:
+        assert store.checkpoint().position == store.head_position() == 10
+        assert verify_log(store).ok
+
+
+# ----------------------------------------------------------------------------- rows and games removed
+
+
+@pytest.fixture
+def log(tmp_path):
+    store = SqliteStore(tmp_path / "events.sqlite")
+    store.append("g", _batch("g", 4))
+    store.append("h", _batch("h", 3))
+    store.append("g", _batch("g2", 4))
+    yield store
+    store.close()
+
+
+def _shell(store: SqliteStore, *sql: str) -> None:
+    conn = sqlite3.connect(store.path, isolation_level=None)
+    try:
+        for statement in sql:
+            conn.execute(statement)
+    finally:
+        conn.close()
+
+
+def test_a_deleted_row_is_missing_for_every_reader(log):
+    _shell(log, "DROP TRIGGER events_no_delete", "DELETE FROM events WHERE game_id = 'g' AND seq = 5")
+    with pytest.raises(MissingEvents, match="seq 5 is missing"):
+        list(log.read_game("g"))
+    with pytest.raises(MissingEvents, match="seq 5 is missing"):
+        list(log.read_game("g", from_seq=6))  # the link to seq 5 is checked too
+    with pytest.raises(MissingEvents, match="seq 5 is missing"):
+        list(log.read_game("g", backward=True, from_seq=-1))
+    with pytest.raises(MissingEvents, match="position 9 is missing"):
+        list(log.read_all())
+    with pytest.raises(MissingEvents):
+        list(log.read_all(from_position=-1, backward=True))
+    assert [e.seq for e in log.read_game("g", limit=5)] == [0, 1, 2, 3, 4]  # the intact prefix still reads
+    assert not verify_game(log, "g").ok
+    assert not verify_log(log).ok
+
+
+def test_a_deleted_last_row_is_missing(log):
+    _shell(log, "DROP TRIGGER events_no_delete", "DELETE FROM events WHERE game_id = 'g' AND seq = 7")
+    with pytest.raises(MissingEvents, match="record says version 7"):
+        list(log.read_game("g"))
+    with pytest.raises(MissingEvents, match="position 11 is missing"):
+        list(log.read_all())
+
+
+def test_a_subscriber_stops_at_a_hole(log):
+    _shell(log, "DROP TRIGGER events_no_delete", "DELETE FROM events WHERE position = 3")
+    sub = log.subscribe(1)
+    assert [next(sub).position for _ in range(2)] == [1, 2]
+    with pytest.raises(MissingEvents, match="position 3 is missing"):
+        next(sub)
+
+
+def test_the_stream_records_are_guarded_like_the_events(log):
+    for sql in (
+        "DELETE FROM streams WHERE game_id = 'h'",
+        "UPDATE streams SET first_position = 2 WHERE game_id = 'h'",
+        "UPDATE streams SET ruleset = 'sichuan' WHERE game_id = 'g' AND ruleset IS NOT NULL",
+        "UPDATE streams SET version = 1 WHERE game_id = 'h'",
+        "DELETE FROM log_head",
+        "UPDATE log_head SET position = 3",
+    ):
+        conn = sqlite3.connect(log.path)
+        try:
+            cur = conn.execute(sql) if "ruleset" in sql else None
+            if cur is None:
+                with pytest.raises(sqlite3.DatabaseError, match="refused"):
+                    conn.execute(sql)
+        finally:
+            conn.close()
+    assert [g.game_id for g in log.list_games()] == ["g", "h"]
+
+
+def test_a_whole_deleted_game_is_named_by_verify(log, tmp_path):
+    _shell(
+        log,
+        "DROP TRIGGER events_no_delete",
+        "DROP TRIGGER streams_no_delete",
+        "DELETE FROM events WHERE game_id = 'h'",
+        "DELETE FROM streams WHERE game_id = 'h'",
+    )
+    report = verify_log(log)
+    assert not report.ok
+    assert any("positions 5..7" in p or "position 5 is missing" in p for p in report.problems), report.problems
+    res = _cli("verify", "--data", str(Path(log.path).parent))
+    assert res.exit_code == 1 and "position 5 is missing" in res.output, res.output
+
+
+def test_a_stream_record_deleted_alone_still_verifies_the_game_from_its_events(log):
+    _shell(log, "DROP TRIGGER streams_no_delete", "DELETE FROM streams WHERE game_id = 'h'")
+    res = _cli("verify", "--data", str(Path(log.path).parent))
+    assert res.exit_code == 1
+    # (game g fails its audit: these test games have no game_started; h fails its chain)
+    assert "FAIL h: chain BROKEN" in res.output and "no stream record" in res.output, res.output
+
+
+# ----------------------------------------------------------------------------- store files
+
+
+def test_an_empty_store_file_is_refused_not_reinitialised(tmp_path):
+    (tmp_path / "events.sqlite").write_bytes(b"")
+    with pytest.raises(NotAStore, match="empty"):
+        open_store(tmp_path)
+    assert (tmp_path / "events.sqlite").stat().st_size == 0
+    res = _cli("verify", "--data", str(tmp_path))
+    assert res.exit_code == 2 and "not a paipu event store" in res.output and "empty" in res.output
+
+
+@pytest.mark.parametrize("content", [b"hello, not a database\n" * 10, "sqlite"])
+def test_a_foreign_file_is_refused(tmp_path, content):
+    path = tmp_path / "events.sqlite"
+    if content == "sqlite":
+        conn = sqlite3.connect(path)
+        conn.execute("CREATE TABLE photos (id INTEGER)")
+        conn.commit()
+        conn.close()
+    else:
+        path.write_bytes(content)
+    before = path.read_bytes()
+    with pytest.raises(NotAStore):
+        SqliteStore(path)
+    assert path.read_bytes() == before
+
+
+def test_readers_and_serve_never_create_a_store(tmp_path):
+    typo = tmp_path / "dtaa"
+    for args in (["games"], ["verify"], ["read", "g"], ["replay", "g"]):
+        res = _cli(*args, "--data", str(typo))
+        assert res.exit_code == 2 and str(typo) in res.output, (args, res.output)
+    res = _cli("serve", "--data", str(typo), "--port", "0")
+    assert res.exit_code == 2 and "no event store in" in res.output and "--create" in res.output, res.output
+    assert not typo.exists()
+    with pytest.raises(StoreNotFound):
+        open_store(typo, create=False)
+    with pytest.raises(StoreNotFound):
+        SqliteStore(typo / "events.sqlite", create=False)
+    assert not typo.exists()
+
+
+def test_a_missing_database_with_a_checkpoint_is_data_loss(tmp_path):
+    with open_store(tmp_path) as store:
+        store.append("g", _batch("g", 2))
+    (tmp_path / "events.sqlite").unlink()
+    for suffix in ("-wal", "-shm"):
+        (tmp_path / f"events.sqlite{suffix}").unlink(missing_ok=True)
+    with pytest.raises(LogTruncated, match="events.sqlite is missing"):
+        open_store(tmp_path)
+
+
+def test_a_version_1_store_is_upgraded_and_anchored(tmp_path):
+    path = tmp_path / "events.sqlite"
+    with SqliteStore(path) as store:
+        store.append("g", _batch("g", 3))
+        store.append("h", _batch("h", 2))
+    conn = sqlite3.connect(path, isolation_level=None)
+    for t in ("streams_no_delete", "streams_only_forward", "log_head_no_delete", "log_head_only_forward"):
+        conn.execute(f"DROP TRIGGER {t}")
+    conn.execute("DROP TABLE log_head")
+    conn.execute("PRAGMA application_id = 0")
+    conn.execute("PRAGMA user_version = 1")
+    conn.close()
+    checkpoint_path(path).unlink()
+    with SqliteStore(path, create=False) as store:
+        assert store.head_position() == 5 and store.checkpoint().position == 5
+        assert verify_log(store).ok
+        assert [e.seq for e in store.read_game("g")] == [0, 1, 2]
+
+
+# ----------------------------------------------------------------------------- hostile sizes
+
+
+@pytest.mark.parametrize("value", [2**63, 2**64 - 1, 10**30, -2])
+def test_positions_outside_64_bits_are_refused_as_arguments(log, value):
+    for call in (
+        lambda: log.read_all(value),
+        lambda: log.read_game("g", value),
+        lambda: log.subscribe(value),
+    ):
+        with pytest.raises(PositionOutOfRange) as e:
+            call()
+        assert isinstance(e.value, ValueError) and len(str(e.value)) < 200
+
+
+def test_a_huge_game_id_is_refused_without_echoing_it(log):
+    with pytest.raises(ValueError) as e:
+        log.append("x" * 70_000, _batch("x", 1))
+    assert len(str(e.value)) < 200
+    with pytest.raises(ValueError) as e:
+        log.read_game("\n" * 70_000)
+    assert len(str(e.value)) < 300
+
+
+def test_store_errors_are_store_errors(log):
+    assert issubclass(LogTruncated, StoreError) and issubclass(MissingEvents, StoreError)
+
+
+# ----------------------------------------------------------------------------- shared payloads
+
+
+def test_two_readers_of_one_payload_cannot_change_each_other(log):
+    log.append("t", [NewEvent.of(TileDiscarded(seat=1, tile="T5"))])
+    from eventlog.events import GameStarted
+
+    log.append("s", [NewEvent.of(GameStarted(ruleset="mcr", players=["a", "b", "c", "d"]))])
+    log.append("s2", [NewEvent.of(GameStarted(ruleset="mcr", players=["a", "b", "c", "d"]))])
+    (first,) = log.read_game("s")
+    (second,) = log.read_game("s2")
+    assert first.payload is second.payload  # parsed once, shared …
+    with pytest.raises(TypeError, match="read-only"):
+        first.payload.players[0] = "mallory"  # … and so immutable, deeply
+    with pytest.raises(TypeError, match="read-only"):
+        first.payload.players.append("e")
+    with pytest.raises(TypeError, match="read-only"):
+        first.payload.ruleset_options["flowers"] = True
+    assert second.payload.players == ["a", "b", "c", "d"] and second.payload.ruleset_options == {}
+    import copy
+    import pickle
+
+    assert pickle.loads(pickle.dumps(first)).payload.players == ["a", "b", "c", "d"]
+    assert copy.deepcopy(first).payload == first.payload
+    assert first.payload.model_dump(mode="json")["players"] == ["a", "b", "c", "d"]
+    first.metadata["mine"] = 1  # metadata is each reader's own
+    (again,) = log.read_game("s")
+    assert "mine" not in again.metadata
