@@ -20,18 +20,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
-from eventlog.events import GENESIS_HASH
-from eventlog.store.base import (
-    COLUMNS,
-    AppendPlan,
-    AppendResult,
-    CorruptEvent,
-    EventStore,
-    IdempotencyConflict,
-    Row,
-    StreamHead,
-    inspect_row,
-)
+from eventlog.hashing import GENESIS_HASH, log_hash
+from eventlog.store.base import EventStore
+from eventlog.store.errors import CorruptEvent, IdempotencyConflict
+from eventlog.store.planning import AppendPlan
+from eventlog.store.rows import inspect_row
+from eventlog.store.types import COLUMNS, AppendResult, LogHead, Row, StreamHead
 
 __all__ = ["CopyProgress", "StoredBatch", "copy_log"]
 
@@ -52,10 +46,11 @@ class StoredBatch:
     def event_ids(self) -> list[str]:
         return [r["event_id"] for r in self.rows]
 
-    def plan(self, stored: Sequence[Row], head: StreamHead | None, next_position: int, recorded_at: str) -> AppendPlan:
+    def plan(self, stored: Sequence[Row], head: StreamHead | None, log: LogHead, recorded_at: str) -> AppendPlan:
         """Raises :class:`IdempotencyConflict` when the rows do not continue the target's
         stream (another seq or last hash) or are partly stored already."""
         first, last = self.rows[0], self.rows[-1]
+        next_position = log.position + 1
         if stored:
             mine = {r["event_id"]: r["hash"] for r in self.rows}
             same = len(stored) == len(self.rows) and all(mine.get(r["event_id"]) == r["hash"] for r in stored)
@@ -69,7 +64,7 @@ class StoredBatch:
             a, b = by_id[first["event_id"]], by_id[last["event_id"]]
             result = AppendResult(self.game_id, a["seq"], b["seq"], a["position"], b["position"],
                                   head.version if head else b["seq"], True)
-            return AppendPlan(result, (), None)
+            return AppendPlan(result, (), None, None)
         version = head.version if head is not None else -1
         prev = head.last_hash if head is not None else GENESIS_HASH
         if first["seq"] != version + 1 or first["prev_hash"] != prev:
@@ -92,7 +87,10 @@ class StoredBatch:
         )
         result = AppendResult(self.game_id, first["seq"], last["seq"], next_position,
                               rows[-1]["position"], last["seq"], False)
-        return AppendPlan(result, rows, new_head)
+        running = log.log_hash
+        for r in rows:
+            running = log_hash(running, r["position"], r["hash"])
+        return AppendPlan(result, rows, new_head, LogHead(rows[-1]["position"], running))
 
 
 @dataclass(frozen=True)

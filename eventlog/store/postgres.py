@@ -22,7 +22,8 @@ head forward. Someone with the rights to drop the triggers can still edit; the h
 chains and the stream heads then show it to :mod:`eventlog.verify`.
 
 Tables live in the connection's ``search_path`` schema (``public`` unless the URL says
-``?options=-csearch_path%3DNAME``): ``paipu_log`` (schema version, head position),
+``?options=-csearch_path%3DNAME``): ``paipu_log`` (schema version, head position and the
+log's running hash, :func:`eventlog.hashing.log_hash`),
 ``paipu_events`` (one row per event, the columns of :data:`~eventlog.store.base.COLUMNS`;
 payload and metadata stored as the canonical JSON *text* the hash covers, not ``jsonb``,
 which would re-encode it), ``paipu_streams`` (the head of each game).
@@ -35,21 +36,15 @@ import threading
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from eventlog.store.base import (
-    COLUMNS,
-    AppendResult,
-    Batch,
-    EventStore,
-    Row,
-    StoreClosed,
-    StoreError,
-    StreamHead,
-    utc_now,
-)
+from eventlog.hashing import GENESIS_HASH, log_hash
+from eventlog.store.base import EventStore, utc_now
+from eventlog.store.errors import StoreClosed, StoreError
+from eventlog.store.planning import Batch
+from eventlog.store.types import COLUMNS, AppendResult, LogHead, Row, StreamHead
 
 __all__ = ["PostgresStore", "SCHEMA_VERSION", "is_postgres_url", "redact_url"]
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: paipu_log.log_hash, the log's running hash (1 is upgraded on open)
 
 #: The NOTIFY channel; the payload is the last position of the committed append.
 CHANNEL = "paipu_log"
@@ -57,15 +52,26 @@ CHANNEL = "paipu_log"
 #: Any constant: the advisory lock that serialises schema creation between processes.
 _SCHEMA_LOCK = 0x7061697075  # "paipu"
 
+_LOG_FORWARD = """
+    CREATE OR REPLACE FUNCTION paipu_log_forward() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+        IF NEW.head_position < OLD.head_position OR NEW.schema_version < OLD.schema_version THEN
+            RAISE EXCEPTION 'paipu: UPDATE of paipu_log refused: the head only moves forward';
+        END IF;
+        RETURN NEW;
+    END $$
+"""
+
 _SCHEMA = (
     """
     CREATE TABLE paipu_log (
         id             smallint PRIMARY KEY CHECK (id = 1),
         schema_version integer  NOT NULL,
-        head_position  bigint   NOT NULL  -- last committed global position; 0 when empty
+        head_position  bigint   NOT NULL, -- last committed global position; 0 when empty
+        log_hash       text     NOT NULL  -- running hash of the log up to head_position
     )
     """,
-    f"INSERT INTO paipu_log VALUES (1, {SCHEMA_VERSION}, 0)",
+    f"INSERT INTO paipu_log VALUES (1, {SCHEMA_VERSION}, 0, '{GENESIS_HASH}')",
     """
     CREATE TABLE paipu_events (
         position       bigint  PRIMARY KEY,  -- global order from 1, never reused
@@ -110,15 +116,7 @@ _SCHEMA = (
         RETURN NEW;
     END $$
     """,
-    """
-    CREATE FUNCTION paipu_log_forward() RETURNS trigger LANGUAGE plpgsql AS $$
-    BEGIN
-        IF NEW.head_position < OLD.head_position OR NEW.schema_version <> OLD.schema_version THEN
-            RAISE EXCEPTION 'paipu: UPDATE of paipu_log refused: the head only moves forward';
-        END IF;
-        RETURN NEW;
-    END $$
-    """,
+    _LOG_FORWARD,
     "CREATE TRIGGER paipu_events_immutable BEFORE UPDATE OR DELETE ON paipu_events "
     "FOR EACH ROW EXECUTE FUNCTION paipu_refuse()",
     "CREATE TRIGGER paipu_events_no_truncate BEFORE TRUNCATE ON paipu_events "
@@ -257,6 +255,16 @@ class PostgresStore(EventStore):
                     f"{redact_url(self.url)}: schema version {version['schema_version']} is newer "
                     f"than this paipu understands ({SCHEMA_VERSION})"
                 )
+            if version["schema_version"] == 1:  # add the running log hash, computed once
+                conn.execute("SELECT head_position FROM paipu_log WHERE id = 1 FOR UPDATE")
+                conn.execute(_LOG_FORWARD)
+                conn.execute("ALTER TABLE paipu_log ADD COLUMN log_hash text")
+                running = GENESIS_HASH
+                for row in conn.execute("SELECT position, hash FROM paipu_events ORDER BY position"):
+                    running = log_hash(running, row["position"], row["hash"])
+                conn.execute("UPDATE paipu_log SET log_hash = %s, schema_version = %s WHERE id = 1",
+                             (running, SCHEMA_VERSION))
+                conn.execute("ALTER TABLE paipu_log ALTER COLUMN log_hash SET NOT NULL")
 
     def _is_closed(self) -> bool:
         return self._closed
@@ -277,14 +285,15 @@ class PostgresStore(EventStore):
     def _append_batch(self, batch: Batch) -> AppendResult:
         with self._conn() as conn, conn.transaction():
             # The lock that orders every append of every server (module docstring).
-            head_position = conn.execute(
-                "SELECT head_position FROM paipu_log WHERE id = 1 FOR UPDATE"
-            ).fetchone()["head_position"]
+            locked = conn.execute(
+                "SELECT head_position, log_hash FROM paipu_log WHERE id = 1 FOR UPDATE"
+            ).fetchone()
+            log = LogHead(locked["head_position"], locked["log_hash"])
             stored = conn.execute(
                 f"SELECT {_COLS} FROM paipu_events WHERE event_id = ANY(%s)", (batch.event_ids,)
             ).fetchall()
             head = self._head(conn, batch.game_id)
-            plan = batch.plan(stored, head, head_position + 1, self._clock())
+            plan = batch.plan(stored, head, log, self._clock())
             if plan.rows:
                 with conn.cursor() as cur:
                     cur.executemany(_INSERT, [tuple(r[c] for c in COLUMNS) for r in plan.rows])
@@ -295,7 +304,9 @@ class PostgresStore(EventStore):
                     (h.game_id, h.version, h.first_position, h.last_position, h.last_hash, h.ruleset),
                 )
                 last = plan.result.last_position
-                conn.execute("UPDATE paipu_log SET head_position = %s WHERE id = 1", (last,))
+                assert plan.log is not None
+                conn.execute("UPDATE paipu_log SET head_position = %s, log_hash = %s WHERE id = 1",
+                             (last, plan.log.log_hash))
                 conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, str(last)))
         if plan.rows:
             with self._committed:
@@ -339,8 +350,9 @@ class PostgresStore(EventStore):
         rows = self._query(f"SELECT {_HEAD_COLS} FROM paipu_streams ORDER BY first_position")
         return [StreamHead(**r) for r in rows]
 
-    def _head_position(self) -> int:
-        return self._query("SELECT head_position AS p FROM paipu_log WHERE id = 1")[0]["p"]
+    def _log_head(self) -> LogHead:
+        row = self._query("SELECT head_position, log_hash FROM paipu_log WHERE id = 1")[0]
+        return LogHead(row["head_position"], row["log_hash"])
 
     # ---- live subscriptions ------------------------------------------------------------
 
