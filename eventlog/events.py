@@ -37,7 +37,8 @@ from pydantic import (
 
 from eventlog.errors import InvalidArgument
 from eventlog import tiles as _tiles
-from eventlog.hashing import GENESIS_HASH, canonical_bytes, chain_hash
+from eventlog.hashing import GENESIS_HASH, chain_hash
+from eventlog.hashing import canonical_bytes as canonical_bytes  # re-exported: ev.canonical_bytes
 
 SCHEMA_VERSION = 1
 
