@@ -22,7 +22,7 @@ from typing import Literal
 
 from eventlog import tiles as _tiles
 import replayer.rules.nanchang.shape_filter as _shape_filter
-from replayer.rules.nanchang.jing import JingKinds
+from replayer.rules.nanchang.jing import NO_JING, JingKinds
 from replayer.rules.nanchang.options import NanchangOptions
 from replayer.rules.nanchang.settlement import (
     MeldInfo,
@@ -622,6 +622,8 @@ def evaluate(win: WinInput, kinds: JingKinds, options: NanchangOptions, *, nobod
     ``discard_win_max_jing``, ``jingdiao_discard_win`` — or the blocked one."""
     if blocked is not None:
         return _illegal(blocked[0], blocked[1])
+    if options.jing_mode == "none":
+        kinds = NO_JING  # the option decides: no wild, no 德国, whatever indicator the caller knew
     concealed = win.concealed
     hand = concealed + (win.win_tile,)
     discard = win.source == "discard"

@@ -19,4 +19,5 @@ def win(concealed: str, tile: str, *, indicator: str, source: str = "self_drawn"
     if source != "self_drawn" and from_seat is None:
         from_seat = (seat + 3) % 4
     w = WinInput(tl(concealed), melds, tile, source, seat, dealer, from_seat, **flags)
-    return evaluate(w, jing_kinds(indicator), options or NanchangOptions(), nobody_holds_jing=nobody)
+    options = options or NanchangOptions()
+    return evaluate(w, jing_kinds(indicator, options.jing_mode), options, nobody_holds_jing=nobody)
