@@ -23,5 +23,11 @@ def describe_event(event: Any) -> str:
             v = f"{T.to_unicode(v)}{v}"
         elif isinstance(v, list) and v and all(isinstance(x, str) and T.is_valid(x) for x in v):
             v = " ".join(v) if len(v) > 20 else T.to_unicode(v) + " " + " ".join(v)
+        elif isinstance(v, list) and v and all(isinstance(x, dict) for x in v):
+            # nested records (opening wins shown): "kind: tiles; kind: tiles"
+            v = "; ".join(
+                " ".join(f"{T.to_unicode(y)} {' '.join(y)}" if isinstance(y, list) and all(
+                    isinstance(z, str) and T.is_valid(z) for z in y) else str(y) for y in x.values())
+                for x in v)
         parts.append(f"{k}={v}")
     return f"#{getattr(event, 'seq', '?')} {event.type} " + " ".join(parts)

@@ -9,6 +9,8 @@ are listed and marked at their events.
 
 from __future__ import annotations
 
+import html
+
 import streamlit as st
 
 from dashboard import data as D
@@ -172,6 +174,16 @@ for w in step.state.wins:
     st.success(f"Win: seat {w.seat}, {how}, {'legal' if w.legal else 'NOT LEGAL'}; "
                f"{w.points} points: {fan_txt}"
                + (f"; score changes {list(w.settlement.changes)}" if w.settlement else ""))
+
+hand_start = max((h for h in hand_starts if h <= seq), default=None)
+entries = [e for e in step.state.score_log if hand_start is not None and e.seq > hand_start]
+if entries:
+    # every score change of this hand so far, by kind: wins, kong money, and what a ruleset pays
+    # on its own (Changsha: opening small wins at once, birds after the win and whom they hit)
+    st.markdown("**Score changes this hand**  \n" + "  \n".join(
+        f"event {e.seq} · {html.escape(e.kind)} · {list(e.changes)} · {html.escape(e.reason, quote=False)}"
+        for e in entries),
+        unsafe_allow_html=True)
 
 st.page_link(PAGE, label=f"🔗 Link to this event (game {game_id}, event {seq})", query_params=params)
 

@@ -64,12 +64,13 @@ def opening_wins_declared(ctx: Ctx, state: TableState, p: ev.OpeningWinsDeclared
         ctx.breach("opening_dice_missing", "opening_bird = dice needs the dealer's dice in hand_started", seat)
         return state
     res = settle_opening(seat, units, dealer=state.dealer or 0, dice=dice, options=rs.options)
+    shown = ", ".join(f"{u.kind.chinese} ×{u.count}" if u.count > 1 else u.kind.chinese for u in units)
     state = apply_settlement(state, ctx.seq, "opening", _settlement(res.opening, seat, f"opening small wins ({_SPEC} §3.2)"),
-                             f"opening small wins of seat {seat}")
+                             f"opening small wins of seat {seat}: {shown}")
     if any(res.opening_bird):
         state = apply_settlement(state, ctx.seq, "opening_bird",
                                  _settlement(res.opening_bird, seat, f"opening dice bird ({_SPEC} §8.11)"),
-                                 f"opening dice bird on seat {res.bird_seat}")
+                                 f"opening dice bird of seat {seat}'s opening wins: dice {dice}→seat {res.bird_seat}")
     hand = replace(hand, declared=hand.declared + (seat,), openings=hand.openings + (res,))
     return rs.with_hand(state, hand)
 
@@ -194,8 +195,9 @@ def birds_turned(ctx: Ctx, state: TableState, p: ev.BirdsTurned) -> TableState:
         res = settle_winner(w.seat, w.score.evaluation, discarder=None if w.self_drawn else w.from_seat,
                             dealer=dealer, birds=tiles, options=rs.options)
         if any(res.bird):
+            hits = ", ".join(f"{t}→seat {s}" for t, s in zip(tiles, res.bird_seats))
             state = apply_settlement(state, ctx.seq, "bird", _settlement(res.bird, w.seat, f"birds ({_SPEC} §5.1)"),
-                                     f"birds {' '.join(tiles)} for seat {w.seat}")
+                                     f"birds of seat {w.seat}'s win: {hits}")
         if w.score.evaluation.units and any(u.id == "heavenly" for u in w.score.evaluation.units) \
                 and start_bird is None and tiles:
             start_bird = _tiles.rank_of(tiles[0])  # §8.12: the 天胡's first bird
