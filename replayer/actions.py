@@ -5,7 +5,7 @@ their priority" belong to the ruleset; the mechanics are shared).
 replayer's :class:`~replayer.state.TableState`, the ruleset's :class:`PlayRules` data and
 two ruleset hooks (``could_win``: a cheap shape filter; ``score_win``: the verdict on a
 win). :func:`resolve_claims` picks among several claims on one discard (or one kong) by
-``PlayRules.claim_priority`` and ``PlayRules.multiple_winners``. An :class:`Action`
+``PlayRules.claim_priority`` and ``PlayRules.winners_per_discard``. An :class:`Action`
 becomes the payload of the event it produces (:meth:`Action.to_payload`).
 
 What is a choice and what is not: draws from the wall, kong and flower replacement draws,
@@ -44,6 +44,8 @@ from typing import Literal
 
 from eventlog import events as ev
 from eventlog import tiles as _tiles
+from eventlog.seats import distance, next_seat, seats_after
+from replayer.accounting import wall_empty_for
 from replayer.rules.base import ClaimKind, PlayRules, Ruleset, WinContext, WinScore
 from replayer.state import SeatState, TableState
 
@@ -123,14 +125,6 @@ class Action:
         return ev.Pass(seat=self.seat, discard_seq=self.discard_seq, claim=claim, tiles=list(self.tiles))
 
 
-def wall_empty_for(state: TableState, play: PlayRules, seat: int) -> bool:
-    """True when ``seat`` has nothing left to draw (the replayer's rule: the shared wall is
-    down to its dead part, or — per-seat walls — the seat's own wall is empty)."""
-    if state.seat_walls is not None:
-        return state.seat_walls[seat] <= 0
-    return state.wall_remaining <= play.dead_wall
-
-
 def legal_actions(state: TableState, ruleset: Ruleset) -> list[Action]:
     """Every choice open at ``state``, grouped by seat in turn order from the seat in turn
     (claims: from the discarder's next seat). Empty when nothing is a choice (a draw, a
@@ -140,8 +134,7 @@ def legal_actions(state: TableState, ruleset: Ruleset) -> list[Action]:
         if not all(st.dealt for st in state.seats) or any(st.replacements_due for st in state.seats):
             return []
         dealer = state.dealer or 0
-        for k in range(4):
-            seat = (dealer + k) % 4
+        for seat in (dealer, *seats_after(dealer, state.in_hand)):
             fl = _flower_actions(state, ruleset.play, seat)
             if fl:
                 return fl
@@ -155,7 +148,7 @@ def legal_actions(state: TableState, ruleset: Ruleset) -> list[Action]:
             return fl
         ld = state.last_draw
         return _turn_actions(state, ruleset, seat, drew=ld is not None and ld.seat == seat)
-    if ph == "claims" and state.pending is not None:
+    if ph == "claims" and state.pending is not None and not _won(state, state.pending.seq):
         return _claim_actions(state, ruleset)
     if ph == "robbing" and state.pending_kong is not None:
         return _robbing_actions(state, ruleset)
@@ -169,8 +162,8 @@ def resolve_claims(
 
     The highest ``play_rules.priority`` wins (e.g. win > pung/kong > chow); among equals,
     the nearest seat in turn order from ``discarder``. Several wins: all of them, nearest
-    first, when ``multiple_winners`` is "all" (一炮多响), else only the nearest (截和, seed
-    001). Passes are ignored. ``lost``: the other claims, nearest first. Raises ValueError
+    first, up to ``winners_per_discard`` of them (3: all, 一炮多响; 1: only the nearest, 截和,
+    seed 001). Passes are ignored. ``lost``: the other claims, nearest first. Raises ValueError
     when a seat claims twice or the discarder claims."""
     live = [a for a in claims if a.kind != "pass"]
     seats = [a.seat for a in live]
@@ -181,13 +174,13 @@ def resolve_claims(
     for a in live:
         if a.claim is None:
             raise ValueError(f"a {a.kind} is not a claim")
-    order = sorted(live, key=lambda a: (-play_rules.priority(a.claim), (a.seat - discarder) % 4))
+    order = sorted(live, key=lambda a: (-play_rules.priority(a.claim), distance(a.seat, discarder)))
     if not order:
         return [], []
     top = order[0]
     if top.claim == "win":
         wins = [a for a in order if a.claim == "win"]
-        taken = wins if play_rules.multiple_winners == "all" else wins[:1]
+        taken = wins[:play_rules.winners_per_discard]
     else:
         taken = [top]
     return taken, [a for a in order if a not in taken]
@@ -275,8 +268,8 @@ def _claim_actions(state: TableState, ruleset: Ruleset) -> list[Action]:
     tile, discarder, dseq = pend.tile, pend.seat, pend.seq
     i = _tiles.index(tile)
     out: list[Action] = []
-    for k in range(1, 4):
-        seat = (discarder + k) % 4
+    chower = next_seat(discarder, state.in_hand)
+    for seat in seats_after(discarder, state.in_hand):
         st = state.seats[seat]
         if st.hidden:
             continue  # hidden tiles cannot be judged (imported logs only)
@@ -296,7 +289,7 @@ def _claim_actions(state: TableState, ruleset: Ruleset) -> list[Action]:
             mine.append(Action(seat, "melded_kong", tile, discard_seq=dseq, from_seat=discarder))
         if claimable and st.counts[i] >= 2:
             mine.append(Action(seat, "pung", tile, discard_seq=dseq, from_seat=discarder))
-        if claimable and play.chow == "previous_seat" and k == 1:
+        if claimable and play.chow == "previous_seat" and seat == chower:
             for run in _chows_with(i, play.honor_chows):
                 if all(st.counts[r] for r in run if r != i):
                     mine.append(Action(seat, "chow", tile, tuple(_tiles.code(r) for r in run),
@@ -306,6 +299,12 @@ def _claim_actions(state: TableState, ruleset: Ruleset) -> list[Action]:
             out.append(Action(seat, "pass", discard_seq=dseq))
             out.extend(mine)
     return out
+
+
+def _won(state: TableState, discard_seq: int) -> bool:
+    """A win was declared on the discard ``discard_seq``: in a hand that goes on, its claims
+    were settled together (resolve_claims) and nothing is left to choose on it."""
+    return any(w.legal and w.discard_seq == discard_seq for w in state.wins)
 
 
 def _chows_with(i: int, honor_chows: bool) -> list[tuple[int, int, int]]:
@@ -338,8 +337,7 @@ def _robbing_actions(state: TableState, ruleset: Ruleset) -> list[Action]:
     if pk.kind not in ruleset.play.robbable_kongs:
         return []
     out: list[Action] = []
-    for k in range(1, 4):
-        seat = (pk.seat + k) % 4
+    for seat in seats_after(pk.seat, state.in_hand):
         st = state.seats[seat]
         if st.hidden:
             continue

@@ -16,7 +16,7 @@ from replayer.findings import Finding, Mode, ReplayError
 from replayer.rules.base import MECHANICS_SOURCES, Ruleset
 from replayer.state import TableState
 
-__all__ = ["Ctx", "Handler", "need_game", "in_phase", "check_turn"]
+__all__ = ["Ctx", "Handler", "need_game", "in_phase", "check_turn", "check_in_hand"]
 
 
 class Ctx:
@@ -65,3 +65,10 @@ def in_phase(ctx: Ctx, state: TableState, what: str, *phases: str) -> bool:
 def check_turn(ctx: Ctx, state: TableState, seat: int, what: str) -> None:
     if state.turn is not None and seat != state.turn:
         ctx.breach("wrong_seat_to_act", f"seat {seat} {what}, but it is seat {state.turn}'s turn", seat)
+
+
+def check_in_hand(ctx: Ctx, state: TableState, seat: int, what: str) -> None:
+    """A seat that has left the hand (``TableState.in_hand``: it won in a hand that goes on)
+    acts: the ``seat_out_of_hand`` breach."""
+    if not state.in_hand[seat]:
+        ctx.breach("seat_out_of_hand", f"seat {seat} {what}, but it has left the hand", seat)

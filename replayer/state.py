@@ -7,7 +7,8 @@ unchanged seats are shared).
 :func:`to_dict` gives the JSON form (``paipu replay``).
 
 Seats are absolute (0..3 in turn order, DESIGN.md §3); the next seat to act after seat
-``s`` is ``(s + 1) % 4`` (下家), the previous one ``(s - 1) % 4`` (上家).
+``s`` is :func:`eventlog.seats.next_seat` — its 下家, skipping seats that have left the hand
+(``TableState.in_hand``: 血战到底 winners).
 
 Phases of a hand (``TableState.phase``)::
 
@@ -16,6 +17,8 @@ Phases of a hand (``TableState.phase``)::
                                claims ─chow/pung─▶ discard (claimant)
     discard/claims ─kong─▶ replacement (concealed/melded) | robbing (added) ─draw─▶ discard
     claims/discard/robbing ─win_declared─▶ hand_over ─hand_ended─▶ idle ─game_ended─▶ game_over
+    claims/discard/robbing ─win_declared, the hand goes on (PlayRules.hand_end)─▶ claims
+        (the winner is out; the seat after the last winner draws next)
     claims ─exhaustive_draw─▶ hand_over
 
 ``turn`` is the seat expected to act next: the drawer in ``claims`` (the discarder's
@@ -28,6 +31,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from eventlog import seats as _seats
 from eventlog import tiles as _tiles
 
 Phase = Literal[
@@ -363,7 +367,8 @@ class TableState:
     ``score_log`` (every applied score change), ``wildcard_indicator``, ``game_over`` (the
     ruleset's end of game reached), ``hand_start_scores``, ``rule_memory`` (what the ruleset
     remembers across events through its optional ``observe`` hook — e.g. Nanchang 弃胡, 抄庄;
-    None for rulesets without one).
+    None for rulesets without one), ``in_hand`` (per seat: still playing this hand; a winner
+    leaves a hand that goes on after a win, ``PlayRules.hand_end``).
     """
 
     seq: int = -1
@@ -402,6 +407,7 @@ class TableState:
     game_over: bool = False
     hand_start_scores: tuple[int, int, int, int] = (0, 0, 0, 0)
     rule_memory: Any = None
+    in_hand: tuple[bool, bool, bool, bool] = (True, True, True, True)
 
     @property
     def scores(self) -> tuple[int, int, int, int]:
@@ -410,6 +416,10 @@ class TableState:
 
     def seat(self, i: int) -> SeatState:
         return self.seats[i]
+
+    def next_seat(self, seat: int) -> int:
+        """The seat after ``seat`` in turn order that is still in the hand."""
+        return _seats.next_seat(seat, self.in_hand)
 
     def with_seat(self, i: int, seat: SeatState) -> TableState:
         seats = list(self.seats)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from eventlog import events as ev
 from eventlog import tiles as _tiles
+from eventlog.seats import ALL_IN
 from replayer.context import Ctx, need_game
 from replayer.state import (
     HandResult,
@@ -95,6 +96,7 @@ def hand_started(ctx: Ctx, state: TableState, p: ev.HandStarted) -> TableState:
         reported=(),
         wildcard_indicator=None,
         hand_start_scores=state.scores,
+        in_hand=ALL_IN,
     )
 
 

@@ -9,7 +9,7 @@ from replayer.accounting import (
     mark_claimed,
     take,
 )
-from replayer.context import Ctx, check_turn, in_phase, need_game
+from replayer.context import Ctx, check_in_hand, check_turn, in_phase, need_game
 from replayer.state import (
     DeclaredMeld,
     PendingKong,
@@ -64,13 +64,14 @@ def add_meld(state: TableState, seat: int, meld: DeclaredMeld) -> TableState:
 def chow(ctx: Ctx, state: TableState, p: ev.Chow) -> TableState:
     if not need_game(ctx, state):
         return state
+    check_in_hand(ctx, state, p.seat, "chows")
     play = ctx.ruleset.play
     if play.chow == "none":
         ctx.breach("chow_not_allowed", f"seat {p.seat} chows; the ruleset has no chow", p.seat)
     state, discarder = _claim(ctx, state, p.seat, p.discard_seq, p.claimed_tile, "chow")
-    if discarder is not None and p.seat != (discarder + 1) % 4:
+    if discarder is not None and p.seat != state.next_seat(discarder):
         ctx.breach("chow_wrong_seat",
-                   f"seat {p.seat} chows seat {discarder}'s discard; only seat {(discarder + 1) % 4} "
+                   f"seat {p.seat} chows seat {discarder}'s discard; only seat {state.next_seat(discarder)} "
                    "(the next player) may chow it", p.seat)
     rest = list(p.tiles)
     rest.remove(p.claimed_tile)
@@ -84,6 +85,7 @@ def chow(ctx: Ctx, state: TableState, p: ev.Chow) -> TableState:
 def pung(ctx: Ctx, state: TableState, p: ev.Pung) -> TableState:
     if not need_game(ctx, state):
         return state
+    check_in_hand(ctx, state, p.seat, f"pungs {p.tile}")
     state, discarder = _claim(ctx, state, p.seat, p.discard_seq, p.tile, "pung")
     state = take(ctx, state, p.seat, p.tile, 2)
     meld = DeclaredMeld("pung", (p.tile,) * 3, ctx.seq, p.tile, discarder, p.discard_seq)
@@ -94,6 +96,7 @@ def pung(ctx: Ctx, state: TableState, p: ev.Pung) -> TableState:
 def kong(ctx: Ctx, state: TableState, p: ev.Kong) -> TableState:
     if not need_game(ctx, state):
         return state
+    check_in_hand(ctx, state, p.seat, f"declares a {p.kind} kong")
     seat = p.seat
     if p.kind == "melded":
         assert p.discard_seq is not None  # the payload model requires it
@@ -144,6 +147,7 @@ def kong(ctx: Ctx, state: TableState, p: ev.Kong) -> TableState:
 def pass_(ctx: Ctx, state: TableState, p: ev.Pass) -> TableState:
     if not need_game(ctx, state):
         return state
+    check_in_hand(ctx, state, p.seat, "passes a claim")
     pend = state.pending
     if pend is not None and state.phase == "claims" and p.discard_seq in (None, pend.seq):
         return replace(state, pending=replace(pend, passed=pend.passed + ((p.seat, p.claim),)))

@@ -16,7 +16,7 @@ from replayer.accounting import (
     wall_empty_for,
     with_seat,
 )
-from replayer.context import Ctx, check_turn, in_phase, need_game
+from replayer.context import Ctx, check_in_hand, check_turn, in_phase, need_game
 from replayer.state import (
     Discard,
     LastDraw,
@@ -64,6 +64,7 @@ def tiles_dealt(ctx: Ctx, state: TableState, p: ev.TilesDealt) -> TableState:
 def tile_drawn(ctx: Ctx, state: TableState, p: ev.TileDrawn) -> TableState:
     if not need_game(ctx, state):
         return state
+    check_in_hand(ctx, state, p.seat, "draws a tile")
     play = ctx.ruleset.play
     seat = p.seat
     st = state.seats[seat]
@@ -133,7 +134,7 @@ def tile_drawn(ctx: Ctx, state: TableState, p: ev.TileDrawn) -> TableState:
     seat_walls = seat_wall_minus(state.seat_walls, seat, 1)
     seats = with_seat(state.seats, seat, add_tile(st, tile))
     last = LastDraw(ctx.seq, seat, tile, p.source, after_kong=after_kong,
-                    last_of_wall=wall_empty(seat_walls, wall_remaining, play, (seat + 1) % 4))
+                    last_of_wall=wall_empty(seat_walls, wall_remaining, play, state.next_seat(seat)))
     if close_kong is not None and close_kong.kind == "added":
         state = replace(state, seats=seats, seen=seen, wall_remaining=wall_remaining, seat_walls=seat_walls)
         state = kong_payment(ctx, state, close_kong.seat, close_kong.tile)
@@ -157,6 +158,7 @@ def tile_drawn(ctx: Ctx, state: TableState, p: ev.TileDrawn) -> TableState:
 def flower_replaced(ctx: Ctx, state: TableState, p: ev.FlowerReplaced) -> TableState:
     if not need_game(ctx, state):
         return state
+    check_in_hand(ctx, state, p.seat, f"sets aside flower {p.flower}")
     if not ctx.ruleset.play.flowers:
         ctx.breach("flowers_not_used", f"seat {p.seat} sets aside {p.flower}; the ruleset has no flowers", p.seat)
     ph = state.phase
@@ -176,6 +178,7 @@ def flower_replaced(ctx: Ctx, state: TableState, p: ev.FlowerReplaced) -> TableS
 def tile_discarded(ctx: Ctx, state: TableState, p: ev.TileDiscarded) -> TableState:
     if not need_game(ctx, state):
         return state
+    check_in_hand(ctx, state, p.seat, f"discards {p.tile}")
     play = ctx.ruleset.play
     seat = p.seat
     if state.phase == "dealing":
@@ -196,8 +199,8 @@ def tile_discarded(ctx: Ctx, state: TableState, p: ev.TileDiscarded) -> TableSta
         seats=with_seat(state.seats, seat, st),
         seen=seen,
         phase="claims",
-        turn=(seat + 1) % 4,
-        pending=PendingDiscard(ctx.seq, seat, p.tile, last_of_wall=wall_empty_for(state, play, (seat + 1) % 4)),
+        turn=state.next_seat(seat),
+        pending=PendingDiscard(ctx.seq, seat, p.tile, last_of_wall=wall_empty_for(state, play, state.next_seat(seat))),
         pending_kong=None,
         last_draw=None,
     )

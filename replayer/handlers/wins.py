@@ -6,14 +6,15 @@ from dataclasses import dataclass
 
 from eventlog import events as ev
 from eventlog import tiles as _tiles
+from eventlog.seats import distance, next_seat
 from replayer.accounting import (
     apply_settlement,
     check_size,
     mark_claimed,
     wall_empty_for,
 )
-from replayer.context import Ctx, check_turn, in_phase, need_game
-from replayer.rules.base import WinContext
+from replayer.context import Ctx, check_in_hand, check_turn, in_phase, need_game
+from replayer.rules.base import PlayRules, WinContext
 from replayer.state import (
     PendingKong,
     Settlement,
@@ -74,7 +75,8 @@ def _robbing_source(ctx: Ctx, state: TableState, p: ev.WinDeclared) -> _WinSourc
     discard_seq = p.discard_seq
     earlier = next((w for w in state.wins if w.robbing_kong and w.legal
                     and (discard_seq is None or w.discard_seq == discard_seq)), None)
-    if state.phase == "hand_over" and earlier is not None:
+    if earlier is not None and (state.phase == "hand_over" or (
+            state.phase == "claims" and pk is not None and pk.seq == earlier.discard_seq)):
         # a second seat robs the same kong (seed 003: the nearest after the konger wins);
         # the first robbery already took the tile off the kong
         check_size(ctx, state, seat, 13, "when robbing a kong")
@@ -105,8 +107,9 @@ def _discard_source(ctx: Ctx, state: TableState, p: ev.WinDeclared) -> _WinSourc
     target = p.discard_seq if p.discard_seq is not None else (pend.seq if pend else None)
     earlier = next((w for w in state.wins if w.discard_seq is not None and w.discard_seq == target), None)
     discarder: int | None
-    if state.phase == "hand_over" and earlier is not None:
-        # a further winner on a discard already won on (several winners)
+    if earlier is not None and (state.phase == "hand_over" or (
+            state.phase == "claims" and pend is not None and pend.seq == target and earlier.legal)):
+        # a further winner on a discard already won on (several winners; the hand may go on)
         discarder, tile, discard_seq = earlier.from_seat, earlier.tile, earlier.discard_seq
         if pend is not None and pend.seq == discard_seq and p.tile in pend.tiles:
             tile = p.tile  # several exposed tiles: each winner names the one it takes
@@ -120,12 +123,17 @@ def _discard_source(ctx: Ctx, state: TableState, p: ev.WinDeclared) -> _WinSourc
         discarder, tile, discard_seq, last = pend.seat, pend.tile, pend.seq, pend.last_of_wall
         if p.tile in pend.also:
             tile = p.tile
-        for other, claimed in pend.passed:
-            if claimed == "win" and play.multiple_winners == "first_only" and \
-                    (other - discarder) % 4 < (seat - discarder) % 4:
+        nearer = [other for other, claimed in pend.passed
+                  if claimed == "win" and distance(other, discarder) < distance(seat, discarder)]
+        if play.winners_per_discard == 1:
+            for other in nearer:
                 ctx.breach("one_winner_per_discard",
                            f"seat {other} also claimed the win and is nearer in turn order to the discarder "
                            f"(seat {discarder}): only the first wins (截和)", seat)
+        elif len(nearer) >= play.winners_per_discard:
+            ctx.breach("too_many_winners",
+                       f"seats {nearer} also claimed the win and are nearer in turn order to the discarder "
+                       f"(seat {discarder}): at most {play.winners_per_discard} seats win on one discard", seat)
         visible = state.visible_count(p.tile) - 1  # the winning discard still lies in the river
         earlier = None
     else:
@@ -151,6 +159,8 @@ def win_declared(ctx: Ctx, state: TableState, p: ev.WinDeclared) -> TableState:
     rs, play, seat = ctx.ruleset, ctx.ruleset.play, p.seat
     if any(w.seat == seat and w.legal for w in state.wins):
         ctx.breach("winner_already_won", f"seat {seat} has already won this hand", seat)
+    else:
+        check_in_hand(ctx, state, seat, f"declares a win on {p.tile}")
     if p.self_drawn:
         src = _self_drawn_source(ctx, state, p)
     elif p.robbing_kong:
@@ -167,18 +177,25 @@ def win_declared(ctx: Ctx, state: TableState, p: ev.WinDeclared) -> TableState:
         if len(robbers) + 1 >= play.robbers_void:
             return _void_hand(ctx, state, robbers + [unsettled()])
         first, konger = src.earlier, src.earlier.from_seat if src.earlier.from_seat is not None else 0
-        if play.multiple_winners == "first_only" and (seat - konger) % 4 > (first.seat - konger) % 4:
+        if play.winners_per_discard == 1 and distance(seat, konger) > distance(first.seat, konger):
             return replace(state, wins=state.wins + (unsettled(),))  # a farther robber: a lost claim
-    if src.earlier is not None and play.multiple_winners == "first_only":
-        first = src.earlier
-        fd = first.from_seat if first.from_seat is not None else 0
-        nearer = (seat - fd) % 4 < (first.seat - fd) % 4
-        why = (f"; seat {seat} is nearer in turn order to the discarder and should have won instead of "
-               f"seat {first.seat}") if nearer else ""
-        ctx.breach("one_winner_per_discard",
-                   f"seat {seat} also wins on discard {src.discard_seq}, already won by seat {first.seat}: "
-                   f"only one winner per discard (截和){why}", seat)
-        return replace(state, wins=state.wins + (unsettled(),))
+    if src.earlier is not None:
+        already = [w.seat for w in state.wins if w.discard_seq == src.discard_seq and not w.self_drawn]
+        if len(already) >= play.winners_per_discard:
+            first = src.earlier
+            fd = first.from_seat if first.from_seat is not None else 0
+            if play.winners_per_discard == 1:
+                nearer = distance(seat, fd) < distance(first.seat, fd)
+                why = (f"; seat {seat} is nearer in turn order to the discarder and should have won instead of "
+                       f"seat {first.seat}") if nearer else ""
+                ctx.breach("one_winner_per_discard",
+                           f"seat {seat} also wins on discard {src.discard_seq}, already won by seat {first.seat}: "
+                           f"only one winner per discard (截和){why}", seat)
+            else:
+                ctx.breach("too_many_winners",
+                           f"seat {seat} also wins on discard {src.discard_seq}, already won by seats {already}: "
+                           f"at most {play.winners_per_discard} seats win on one discard", seat)
+            return replace(state, wins=state.wins + (unsettled(),))
 
     st = state.seats[seat]
     wc = WinContext(
@@ -215,14 +232,36 @@ def win_declared(ctx: Ctx, state: TableState, p: ev.WinDeclared) -> TableState:
                     score.situation, score.explained, score.points, settlement, src.discard_seq, wc)
     state = apply_settlement(state, ctx.seq, "win", settlement, f"win by seat {seat}")
     state = replace(state, wins=state.wins + (rec,))
-    if p.robbing_kong and state.pending_kong is not None:
+    if p.robbing_kong and state.pending_kong is not None and src.earlier is None:
         state = _unrob(state, state.pending_kong)
     elif not p.self_drawn and src.discard_seq is not None:
         state = mark_claimed(state, src.discard_seq, seat)
-    if play.hand_ends_on_win:
-        return replace(state, phase="hand_over", turn=None, pending_kong=None,
-                       pending=state.pending if play.multiple_winners == "all" else None)
-    return state
+    return _after_win(state, play, p, src)
+
+
+def _after_win(state: TableState, play: PlayRules, p: ev.WinDeclared, src: _WinSource) -> TableState:
+    """The table after a legal win (PlayRules.hand_end): the hand is over, or the winner
+    leaves it and the seat after the last winner in turn order from the discarder (after a
+    self-drawn win: after the winner) draws next, while the discard (or robbed kong) stays
+    open to the further winners ``winners_per_discard`` allows."""
+    in_hand = state.in_hand
+    if play.hand_end != "first_win":
+        flags = list(in_hand)
+        flags[p.seat] = False
+        in_hand = (flags[0], flags[1], flags[2], flags[3])
+    winners = sum(1 for w in state.wins if w.legal)
+    if play.hand_over_after_win(winners, sum(in_hand)):
+        return replace(state, phase="hand_over", turn=None, pending_kong=None, in_hand=in_hand,
+                       pending=state.pending if play.winners_per_discard > 1 else None)
+    if p.self_drawn:
+        last = p.seat
+    else:
+        origin = p.from_seat if p.from_seat is not None else p.seat
+        last = max((w.seat for w in state.wins if w.legal and w.discard_seq == src.discard_seq and not w.self_drawn),
+                   key=lambda s: distance(s, origin), default=p.seat)
+    return replace(state, in_hand=in_hand, phase="claims", turn=next_seat(last, in_hand), last_draw=None,
+                   pending=state.pending if not p.self_drawn and not p.robbing_kong else None,
+                   pending_kong=state.pending_kong if p.robbing_kong else None)
 
 
 def _void_hand(ctx: Ctx, state: TableState, robbers: list[WinRecord]) -> TableState:
@@ -257,7 +296,7 @@ def exhaustive_draw(ctx: Ctx, state: TableState, p: ev.ExhaustiveDraw) -> TableS
     in_phase(ctx, state, "an exhaustive draw", "claims", "discard")
     drawer = state.turn if state.phase == "claims" and state.turn is not None else None
     if drawer is None and state.turn is not None:
-        drawer = (state.turn + 1) % 4
+        drawer = state.next_seat(state.turn)
     if not wall_empty_for(state, ctx.ruleset.play, drawer if drawer is not None else 0):
         left = state.wall_remaining if state.seat_walls is None else state.seat_walls[drawer or 0]
         where = "the wall" if state.seat_walls is None else f"seat {drawer}'s wall"

@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from replayer.state import DeclaredMeld, Settlement, TableState
 
 ClaimKind = Literal["chow", "pung", "kong", "win"]
+HandEnd = Literal["first_win", "winners", "one_seat_left"]
 
 
 def standard_tile_copies(*, flowers: bool, honors: bool = True) -> tuple[int, ...]:
@@ -57,10 +58,15 @@ class PlayRules:
     Sichuan 108. ``dealer_tiles``/``other_tiles``: tiles dealt. ``dead_wall``: tiles that
     are never drawn (0 in MCR: the hand ends when the wall is empty). ``chow``: "previous_seat"
     (only the discarder's 下家 may chow) or "none". ``claim_priority``: higher wins when
-    several seats claim one discard. ``multiple_winners``: "first_only" (截和: the first
-    claimant in turn order from the discarder wins) or "all" (一炮多响).
-    ``robbable_kongs``: kong kinds that may be robbed (抢杠). ``hand_ends_on_win``: False
-    for 血战到底 (play continues after a win). ``wildcards``: a wildcard indicator is used.
+    several seats claim one discard. ``winners_per_discard``: how many seats may win on one
+    discard or one robbed kong — 1 (截和: the nearest claimant in turn order from the
+    discarder), 2, or 3 (= all, 一炮多响); the nearest win first.
+    ``robbable_kongs``: kong kinds that may be robbed (抢杠). ``hand_end``: when a hand is
+    over after a win — "first_win" (the first win event; several winners on one discard are
+    one event), "winners" (once ``hand_end_winners`` seats have won), "one_seat_left" (only
+    one seat has not won: 血战到底). While the hand goes on, each winner leaves it
+    (``TableState.in_hand``) and play resumes from the seat after the last winner in turn
+    order from the discarder (after a self-drawn win: after the winner). ``wildcards``: a wildcard indicator is used.
     ``wall_layout``: "shared" (one wall: the hand is exhausted when it is empty) or
     "per_seat" (four walls of ``total_tiles / 4``, each seat is dealt and draws from its own,
     and the hand is exhausted when the seat to draw has none left: Botzone's
@@ -68,7 +74,7 @@ class PlayRules:
     中发白 (Nanchang); legal actions (replayer/actions.py) offer such chows only when set.
     ``robbers_void``: when this many seats rob one kong the hand is void (平盘: no win, the
     dealer deals again, no continuation — seed 003, competition.md §B1); 0 = never. With
-    fewer robbers and ``multiple_winners`` = "first_only" the nearest after the konger wins.
+    fewer robbers and ``winners_per_discard`` = 1 the nearest after the konger wins.
     ``max_suits``: a winning hand holds tiles of at most that many suits (Sichuan 缺一门: 2);
     None = no such rule. Bots (replayer/simulate/bots.py) then void a suit first.
     """
@@ -81,14 +87,32 @@ class PlayRules:
     claim_priority: tuple[tuple[ClaimKind, int], ...] = (
         ("win", 3), ("kong", 2), ("pung", 2), ("chow", 1),
     )
-    multiple_winners: Literal["first_only", "all"] = "first_only"
+    winners_per_discard: int = 1
     robbable_kongs: tuple[str, ...] = ("added",)
-    hand_ends_on_win: bool = True
+    hand_end: HandEnd = "first_win"
+    hand_end_winners: int = 3
     wildcards: bool = False
     wall_layout: Literal["shared", "per_seat"] = "shared"
     honor_chows: bool = False
     robbers_void: int = 0
     max_suits: int | None = None
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.winners_per_discard <= 3:
+            raise RulesetError(f"winners_per_discard must be 1, 2 or 3, got {self.winners_per_discard}")
+        if not 1 <= self.hand_end_winners <= 3:
+            raise RulesetError(f"hand_end_winners must be 1, 2 or 3, got {self.hand_end_winners}")
+        if self.hand_end not in ("first_win", "winners", "one_seat_left"):
+            raise RulesetError(f"hand_end must be first_win, winners or one_seat_left, got {self.hand_end!r}")
+
+    def hand_over_after_win(self, winners: int, seats_in: int) -> bool:
+        """Is the hand over after a win, with ``winners`` seats having won this hand and
+        ``seats_in`` seats still in it (the winners already out)?"""
+        if self.hand_end == "first_win":
+            return True
+        if self.hand_end == "winners":
+            return winners >= self.hand_end_winners
+        return seats_in <= 1
 
     @property
     def total_tiles(self) -> int:
@@ -286,6 +310,8 @@ MECHANICS_SOURCES: dict[str, str] = {
     "no_such_pung": "docs/reference/DESIGN.md §4 (an added kong promotes the seat's own pung)",
     "win_tile_not_drawn": "docs/reference/DESIGN.md §4 (a self-drawn win is on the tile just drawn)",
     "winner_already_won": "docs/reference/DESIGN.md §4",
+    "seat_out_of_hand": "docs/reference/DESIGN.md §4 (a seat that has left the hand — e.g. after its win in a hand that goes on — takes no further part)",
+    "too_many_winners": "docs/reference/DESIGN.md §6 (legal claims: how many seats may win on one discard)",
     "unverifiable_win": "docs/reference/DESIGN.md §6 (fans are computed from the tiles; hidden tiles cannot be scored)",
     "exhaustive_draw_with_tiles_left": "docs/reference/DESIGN.md §4 (exhaustive draw: the wall ran out)",
     "hand_not_finished": "docs/reference/DESIGN.md §4 (hand ended after a win or an exhaustive draw)",

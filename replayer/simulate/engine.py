@@ -42,6 +42,7 @@ from typing import Any
 from eventlog import events as ev
 from eventlog import tiles as _tiles
 from eventlog.errors import PaipuError
+from eventlog.seats import seats_after
 from replayer.actions import Action, legal_actions, resolve_claims, wall_empty_for
 from replayer.findings import ReplayError
 from replayer.replay import apply
@@ -256,9 +257,8 @@ class _Game:
         self.emit(ev.HandStarted(hand_number=number, prevalent_wind=wind, dealer=dealer, dice=dice,
                                  wall=wall, seed=hand_seed))
         walls = _Walls(wall, play, dealer)
-        for k in range(4):
-            seat = (dealer + k) % 4
-            n = play.dealer_tiles if k == 0 else play.other_tiles
+        for seat in (dealer, *seats_after(dealer)):
+            n = play.dealer_tiles if seat == dealer else play.other_tiles
             self.emit(ev.TilesDealt(seat=seat, tiles=walls.take(seat, n)))
         steps = 0
         while self.state.phase != "hand_over":
@@ -279,7 +279,8 @@ class _Game:
         st, play = self.state, self.rs.play
         ph = st.phase
         if ph == "dealing":
-            due = next((s for s in _from(st.dealer or 0) if st.seats[s].replacements_due), None)
+            dealer = st.dealer or 0
+            due = next((s for s in (dealer, *seats_after(dealer, st.in_hand)) if st.seats[s].replacements_due), None)
             if due is not None:
                 self.draw(walls, due, "flower_replacement")
                 return
@@ -310,7 +311,7 @@ class _Game:
             elif ph == "robbing":
                 self.draw(walls, st.turn if st.turn is not None else discarder, "kong_replacement")
             else:
-                drawer = st.turn if st.turn is not None else (discarder + 1) % 4
+                drawer = st.turn if st.turn is not None else st.next_seat(discarder)
                 if wall_empty_for(st, play, drawer):
                     self.emit(ev.ExhaustiveDraw())
                 else:
@@ -391,10 +392,6 @@ class _Game:
     def draw(self, walls: _Walls, seat: int, source: str) -> None:
         (tile,) = walls.take(seat, 1, replacement=source != "wall", state=self.state)
         self.emit(ev.TileDrawn(seat=seat, tile=tile, source=source))
-
-
-def _from(seat: int) -> list[int]:
-    return [(seat + k) % 4 for k in range(4)]
 
 
 def _by_seat(actions: Sequence[Action]) -> list[tuple[int, list[Action]]]:

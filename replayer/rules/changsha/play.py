@@ -186,9 +186,9 @@ class ChangshaRuleset:
             other_tiles=13,
             dead_wall=0,
             chow="previous_seat",
-            multiple_winners="all",
+            winners_per_discard=3,
             robbable_kongs=("added",),
-            hand_ends_on_win=True,
+            hand_end="first_win",
             wildcards=False,
         )
 

@@ -187,9 +187,9 @@ class NanchangRuleset:
             dead_wall=o.dead_wall_tiles,
             chow="previous_seat" if o.chi_allowed else "none",
             honor_chows=o.honor_chi != "none",  # 东南西北 any three, 中发白 (§5.2); honor_chi = ordered: check_event
-            multiple_winners="first_only",
+            winners_per_discard=1,  # several winners: table_rules (option multiple_winners)
             robbable_kongs=("added",),
-            hand_ends_on_win=True,
+            hand_end="first_win",
             wildcards=o.jing_mode != "none",
         )
 

@@ -152,9 +152,9 @@ class SichuanRuleset(RulesetDefaults):
             dead_wall=0,
             chow="none",
             claim_priority=(("win", 3), ("kong", 2), ("pung", 2)),
-            multiple_winners="all",
+            winners_per_discard=3,
             robbable_kongs=("added",),
-            hand_ends_on_win=self.options.mode == "standard",
+            hand_end="first_win" if self.options.mode == "standard" else "one_seat_left",
             wildcards=False,
             max_suits=2,
         )
