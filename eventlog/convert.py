@@ -46,6 +46,7 @@ from eventlog.events import (
     ReportedFan,
     StoredEvent,
     parse_event,
+    payload_model,
 )
 from paipu.v1 import events_pb2
 
@@ -54,6 +55,7 @@ __all__ = ["to_proto", "from_proto", "payload_to_proto", "payload_from_proto", "
 #: Nested (non-payload) message types and the pydantic model each one maps to.
 NESTED_MODELS: dict[str, type[BaseModel]] = {"paipu.v1.ReportedFan": ReportedFan, "paipu.v1.OpeningWin": OpeningWin}
 _SEAT_SCORES = "paipu.v1.SeatScores"
+RULESET_CASE = "ruleset_event"  # the oneof case of every ruleset's own event type
 _JSON_SUFFIX = "_json"
 
 
@@ -188,6 +190,15 @@ def payload_to_proto(payload: Payload) -> tuple[str, Message]:
     """``(oneof case, message)`` for a payload; the case is the event type.
 
     Raises EventError when a value does not fit its proto field (e.g. int64 overflow)."""
+    if payload.TYPE not in PAYLOAD_TYPES:  # a ruleset's own event type
+        proto = type(payload).PROTO
+        if proto is None:
+            raise EventError(f"{payload.TYPE}: the ruleset declares no protobuf message for it", "type")
+        own = proto()
+        _fill(own, payload.model_dump(mode="json"), "payload")
+        wrapper = events_pb2.RulesetEvent(type=payload.TYPE)
+        wrapper.payload.Pack(own)
+        return RULESET_CASE, wrapper
     msg = getattr(events_pb2, type(payload).__name__)()
     _fill(msg, payload.model_dump(mode="json"), "payload")
     return payload.TYPE, msg
@@ -200,6 +211,16 @@ def payload_from_proto(ev: events_pb2.Event) -> tuple[str, dict[str, Any]]:
     case = ev.WhichOneof("payload")
     if case is None:
         raise EventError("the event has no payload (set one of the payload oneof)", "payload")
+    if case == RULESET_CASE:
+        t = ev.ruleset_event.type
+        model = payload_model(t)
+        if model is None or model.PROTO is None:
+            raise EventError(f"unknown event type {t!r}: no ruleset declares it with a protobuf message", "type")
+        own = model.PROTO()
+        if not ev.ruleset_event.payload.Unpack(own):
+            raise EventError(f"{t}: the payload is {ev.ruleset_event.payload.type_url!r}, expected "
+                             f"{own.DESCRIPTOR.full_name}", "payload")
+        return t, _read(own, model)
     return case, _read(getattr(ev, case), PAYLOAD_TYPES[case])
 
 

@@ -21,15 +21,17 @@ line; ``docs/events.md`` shows one example per type.
 from __future__ import annotations
 
 import json
+import re
 import uuid
+from collections.abc import Callable
 from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import (
     AfterValidator,
     BaseModel,
     ConfigDict,
-    SerializeAsAny,
     Field,
+    SerializeAsAny,
     ValidationError,
     field_validator,
     model_validator,
@@ -80,6 +82,9 @@ class Payload(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
     TYPE: ClassVar[str]
+    #: A ruleset's own payload: its protobuf message class (eventlog/convert.py packs it
+    #: into ``RulesetEvent``); the core payloads are the messages of events.proto.
+    PROTO: ClassVar[Any] = None
 
 
 class GameStarted(Payload):
@@ -129,7 +134,7 @@ class FlowerReplaced(Payload):
 
     TYPE: ClassVar[str] = "flower_replaced"
     seat: Seat
-    flower: FlowerTile
+    flower: Tile  # H1..H8, or a tile the ruleset sets aside like one (PlayRules.flower_tiles)
 
 
 class TileDrawn(Payload):
@@ -356,16 +361,71 @@ PAYLOAD_TYPES: dict[str, type[Payload]] = {
 }
 EVENT_TYPES: tuple[str, ...] = tuple(PAYLOAD_TYPES)
 
+# ----------------------------------------------------------------------------- ruleset events
+#: A ruleset's own event type: "<ruleset id>.<name>", e.g. "sichuan.void_suit_declared".
+RULESET_EVENT_TYPE = re.compile(r"^([a-z][a-z0-9_]*)\.[a-z][a-z0-9_]*$")
+_RULESET_PAYLOADS: dict[str, type[Payload]] = {}
+_ruleset_loader: Callable[[str], object] | None = None
+
+
+def register_payload(model: type[Payload]) -> type[Payload]:
+    """Register a ruleset's own event type (a table event only that ruleset uses, such as a
+    void suit declared or bird tiles turned): ``model.TYPE`` is ``"<ruleset id>.<name>"``.
+    Idempotent for the same class; usable as a class decorator. Raises ValueError for a
+    type that is not namespaced, is a core type, or is registered by another class."""
+    t = getattr(model, "TYPE", None)
+    if not isinstance(t, str) or not RULESET_EVENT_TYPE.match(t):
+        raise ValueError(f"a ruleset event type is '<ruleset id>.<name>' (lower case), got {t!r}")
+    old = _RULESET_PAYLOADS.get(t)
+    if old is not None and old is not model:
+        raise ValueError(f"event type {t!r} is already registered by {old.__qualname__}")
+    _RULESET_PAYLOADS[t] = model
+    return model
+
+
+def set_ruleset_loader(loader: Callable[[str], object]) -> None:
+    """Install how a ruleset's event types are found on first sight of one of them: the
+    replayer installs a loader that imports the ruleset named by the type's namespace
+    (this layer never names a ruleset)."""
+    global _ruleset_loader
+    _ruleset_loader = loader
+
+
+def payload_model(type_: str) -> type[Payload] | None:
+    """The payload class of event type ``type_`` (core or a ruleset's), or None."""
+    cls = PAYLOAD_TYPES.get(type_) or _RULESET_PAYLOADS.get(type_)
+    if cls is None and _ruleset_loader is not None:
+        m = RULESET_EVENT_TYPE.match(type_)
+        if m:
+            try:
+                _ruleset_loader(m.group(1))
+            except Exception:  # noqa: BLE001 - an unknown namespace is an unknown type
+                return None
+            cls = _RULESET_PAYLOADS.get(type_)
+    return cls
+
+
+def ruleset_event_types() -> tuple[str, ...]:
+    """The ruleset event types registered so far (sorted)."""
+    return tuple(sorted(_RULESET_PAYLOADS))
+
+
+def _unknown(type_: str) -> str:
+    if RULESET_EVENT_TYPE.match(type_):
+        return f"unknown event type {type_!r}: no ruleset {type_.split('.')[0]!r} declares it"
+    return f"unknown event type {type_!r} (known: {', '.join(EVENT_TYPES)}, or '<ruleset>.<name>')"
+
 
 class EventError(InvalidArgument):
     """A malformed event. ``field`` names the offending field (dotted path)."""
 
 
 def parse_payload(type_: str, payload: dict[str, Any] | Payload) -> Payload:
-    """Validate ``payload`` as the payload of ``type_``. Raises :class:`EventError`."""
-    cls = PAYLOAD_TYPES.get(type_)
+    """Validate ``payload`` as the payload of ``type_`` (a core type, or a ruleset's own
+    ``"<ruleset>.<name>"``). Raises :class:`EventError`."""
+    cls = payload_model(type_)
     if cls is None:
-        raise EventError(f"unknown event type {type_!r} (known: {', '.join(EVENT_TYPES)})", "type")
+        raise EventError(_unknown(type_), "type")
     if isinstance(payload, cls):
         return payload
     if isinstance(payload, Payload):
@@ -401,12 +461,8 @@ class _Envelope(BaseModel):
         if isinstance(data, dict):
             t = data.get("type")
             p = data.get("payload", {})
-            if isinstance(t, str) and t in PAYLOAD_TYPES:
+            if isinstance(t, str):
                 data = {**data, "payload": parse_payload(t, p if p is not None else {})}
-            elif isinstance(t, str):
-                raise EventError(
-                    f"unknown event type {t!r} (known: {', '.join(EVENT_TYPES)})", "type"
-                )
         return data
 
     def payload_json(self) -> dict[str, Any]:

@@ -205,7 +205,7 @@ def _flower_actions(state: TableState, play: PlayRules, seat: int) -> list[Actio
         return []
     seen: list[str] = []
     for t in st.tiles:
-        if _tiles.is_flower(t) and t not in seen:
+        if play.is_flower(t) and t not in seen:
             seen.append(t)
     return [Action(seat, "flower", t) for t in seen]
 
@@ -227,7 +227,7 @@ def _context(state: TableState, ruleset: Ruleset, seat: int, tile: str, conceale
     return WinContext(
         seat=seat, tile=tile, self_drawn=self_drawn, from_seat=from_seat, robbing_kong=robbing,
         kong_related=kong_related, last_of_wall=last_of_wall, visible_copies=max(visible, 0),
-        concealed=tuple(t for t in concealed if not _tiles.is_flower(t)), melds=st.melds,
+        concealed=tuple(t for t in concealed if not ruleset.play.is_flower(t)), melds=st.melds,
         seat_wind=st.wind or ruleset.seat_wind(seat, state.dealer or 0),
         prevalent_wind=state.prevalent_wind or "F1", flowers=st.flowers,
     )
@@ -241,8 +241,8 @@ def _turn_actions(state: TableState, ruleset: Ruleset, seat: int, *, drew: bool)
     play = ruleset.play
     # the self-drawn win: on the tile just drawn (the dealer's first turn: the last tile received)
     ld = state.last_draw if state.last_draw is not None and state.last_draw.seat == seat else None
-    tile = ld.tile if ld is not None else next((t for t in reversed(st.tiles) if not _tiles.is_flower(t)), None)
-    if tile is not None and not _tiles.is_flower(tile) and st.holds(tile):
+    tile = ld.tile if ld is not None else next((t for t in reversed(st.tiles) if not play.is_flower(t)), None)
+    if tile is not None and not play.is_flower(tile) and st.holds(tile):
         if ruleset.could_win(st.counts, len(st.melds)):
             k = st.tiles.index(tile)
             ctx = _context(state, ruleset, seat, tile, st.tiles[:k] + st.tiles[k + 1:], self_drawn=True,
@@ -325,10 +325,7 @@ def _allowed(state: TableState, ruleset: Ruleset, actions: list[Action]) -> list
     """Drop the actions whose event the ruleset's optional ``check_event`` hook (replayer/
     replay.py: ruleset-specific breaches, e.g. Nanchang 弃碰, claims after the wall is
     empty) would refuse. A seat's pass stays whenever it has another choice."""
-    check = getattr(ruleset, "check_event", None)
-    if check is None:
-        return actions
-    return [a for a in actions if a.kind == "pass" or not check(state, a.to_payload())]
+    return [a for a in actions if a.kind == "pass" or not ruleset.check_event(state, a.to_payload())]
 
 
 def _robbing_actions(state: TableState, ruleset: Ruleset) -> list[Action]:

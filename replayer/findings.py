@@ -40,6 +40,17 @@ class Finding:
         return f"event {self.seq}{who}: [{self.rule_id}] {self.message} ({self.source})"
 
 
+@dataclass(frozen=True)
+class Breach:
+    """A rule breach as a ruleset's hook reports it (:meth:`Ruleset.check_event`,
+    :meth:`Ruleset.observe`, a ruleset event's handler): the replayer adds the event's seq,
+    the rule's source and the hand to make it a :class:`Finding`."""
+
+    rule_id: str
+    message: str
+    seat: int | None = None
+
+
 class ReplayError(PaipuError):
     """Raised in strict mode at the first rule breach; ``finding`` says which (its ``seq``
     and ``rule_id`` are the error's fields)."""

@@ -28,10 +28,10 @@ from functools import lru_cache
 from typing import Any
 
 from eventlog import events as ev
-from replayer.context import Ctx
+from replayer.context import Ctx, Handler, need_game
 from replayer.findings import MODES, Finding, Mode
 from replayer.handlers import HANDLERS
-from replayer.rules.base import Ruleset, get_ruleset
+from replayer.rules.base import Ruleset, get_ruleset, ruleset_handler
 from replayer.state import TableState, fast_init, replace
 
 __all__ = ["ReplayStep", "ReplayResult", "apply", "replay", "run"]
@@ -82,20 +82,18 @@ def apply(
     ctx = Ctx(seq, state, rs, mode)
     if seq != state.seq + 1:
         ctx.breach("event_out_of_order", f"event seq {seq} follows seq {state.seq}")
-    # Optional ruleset hooks (duck-typed, see replayer/rules/nanchang/play.py): check_event
-    # names ruleset-specific breaches before the shared handler runs; observe updates what
-    # the ruleset remembers (TableState.rule_memory) once the event is applied. Both are
-    # methods of the ruleset's class (looked up once per class).
-    has_check, has_observe = _hooks(type(rs))
-    if has_check:
-        check = rs.check_event  # type: ignore[union-attr]
-        for rule_id, message, seat in check(state, payload):
-            ctx.breach(rule_id, message, seat)
-    new_state = HANDLERS[event.type](ctx, state, payload)
-    if has_observe:
-        new_state, later = rs.observe(state, payload, new_state)  # type: ignore[union-attr]
-        for rule_id, message, seat in later:
-            ctx.breach(rule_id, message, seat)
+    # The ruleset's hooks (replayer/rules/base.py Ruleset): check_event names its own
+    # breaches before the handler runs; observe updates what it remembers
+    # (TableState.rule_memory) once the event is applied.
+    if rs is None:
+        new_state = _handler(None, event.type)(ctx, state, payload)
+    else:
+        for b in rs.check_event(state, payload):
+            ctx.breach(b.rule_id, b.message, b.seat)
+        new_state = _handler(rs, event.type)(ctx, state, payload)
+        new_state, later = rs.observe(state, payload, new_state)
+        for b in later:
+            ctx.breach(b.rule_id, b.message, b.seat)
     game_id = getattr(event, "game_id", None) or new_state.game_id
     return replace(new_state, seq=seq, game_id=game_id), tuple(ctx.findings)
 
@@ -122,11 +120,21 @@ def run(events: Iterable[Any], *, mode: Mode = "audit", ruleset: Ruleset | None 
     return ReplayResult(state, tuple(found))
 
 
-@lru_cache(maxsize=None)
-def _hooks(ruleset_type: type) -> tuple[bool, bool]:
-    """Whether a ruleset class has the optional ``check_event`` / ``observe`` hooks."""
-    return (getattr(ruleset_type, "check_event", None) is not None,
-            getattr(ruleset_type, "observe", None) is not None)
+def _handler(rs: Ruleset | None, type_: str) -> Handler:
+    """The one handler of an event type: the core's (replayer.handlers), else the one the
+    game's ruleset declares for its own event type (RulesetSpec.events)."""
+    h = HANDLERS.get(type_)
+    if h is None and rs is not None:
+        h = ruleset_handler(rs.id, type_)
+    return h if h is not None else _foreign_event
+
+
+def _foreign_event(ctx: Ctx, state: TableState, p: ev.Payload) -> TableState:
+    """A ruleset event type the game's ruleset does not declare: a finding, no change."""
+    if need_game(ctx, state):
+        ctx.breach("event_not_in_ruleset",
+                   f"event type {p.TYPE!r} is not an event of ruleset {ctx.ruleset.id!r}")
+    return state
 
 
 @lru_cache(maxsize=64)

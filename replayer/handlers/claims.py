@@ -130,7 +130,7 @@ def kong(ctx: Ctx, state: TableState, p: ev.Kong) -> TableState:
                 meld = replace(old, kind="kong", tiles=(p.tile,) * 4, kong_kind="added", added_seq=ctx.seq)
                 state = state.with_seat(seat, replace(st, melds=st.melds[:k] + (meld,) + st.melds[k + 1:]))
     st = state.seats[seat]
-    state = state.with_seat(seat, replace(st, replacements_due=st.replacements_due + 1))
+    state = state.with_seat(seat, replace(st, replacements_due=st.replacements_due + ctx.ruleset.play.kong_replacements))
     robbable = p.kind in ctx.ruleset.play.robbable_kongs
     if not robbable:
         state = kong_payment(ctx, state, seat, p.tile)

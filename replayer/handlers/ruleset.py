@@ -22,7 +22,7 @@ RULESET_EVENT_TYPES: tuple[str, ...] = (
 def ruleset_event(ctx: Ctx, state: TableState, p: Any) -> TableState:
     if not need_game(ctx, state):
         return state
-    handler = (getattr(ctx.ruleset, "event_handlers", None) or {}).get(p.TYPE)
+    handler = ctx.ruleset.event_handlers.get(p.TYPE)
     if handler is None:
         ctx.breach("event_not_in_ruleset", f"{p.TYPE} is not an event of ruleset {ctx.ruleset.id!r}")
         return state

@@ -147,7 +147,9 @@ def tile_drawn(ctx: Ctx, state: TableState, p: ev.TileDrawn) -> TableState:
         seat_walls=seat_walls,
         wall=wall,
         deal_pool=pool,
-        phase="dealing" if ph == "dealing" else "discard",
+        phase="dealing" if ph == "dealing" else (
+            "replacement" if replacement and ph in ("replacement", "robbing") and seats[seat].replacements_due > 0
+            else "discard"),
         turn=state.dealer if ph == "dealing" else seat,
         pending=None,
         pending_kong=None,
@@ -161,6 +163,8 @@ def flower_replaced(ctx: Ctx, state: TableState, p: ev.FlowerReplaced) -> TableS
     check_in_hand(ctx, state, p.seat, f"sets aside flower {p.flower}")
     if not ctx.ruleset.play.flowers:
         ctx.breach("flowers_not_used", f"seat {p.seat} sets aside {p.flower}; the ruleset has no flowers", p.seat)
+    elif not ctx.ruleset.play.is_flower(p.flower):
+        ctx.breach("not_a_flower", f"seat {p.seat} sets aside {p.flower}, which is not a flower of the ruleset", p.seat)
     ph = state.phase
     if ph == "discard":
         check_turn(ctx, state, p.seat, f"sets aside flower {p.flower}")
@@ -207,8 +211,23 @@ def tile_discarded(ctx: Ctx, state: TableState, p: ev.TileDiscarded) -> TableSta
 
 
 def wildcard_indicator_revealed(ctx: Ctx, state: TableState, p: ev.WildcardIndicatorRevealed) -> TableState:
+    """The indicator is turned up; with ``PlayRules.indicator_leaves_wall`` it leaves the
+    wall (at the ruleset's :meth:`indicator_position`, else the last copy of it in the known
+    wall) and is counted out of the wall."""
     if not need_game(ctx, state):
         return state
-    if not ctx.ruleset.play.wildcards:
+    play = ctx.ruleset.play
+    if not play.wildcards:
         ctx.breach("wildcards_not_used", f"wildcard indicator {p.indicator} revealed; the ruleset has no wildcards")
-    return replace(state, wildcard_indicator=p.indicator)
+    state = replace(state, wildcard_indicator=p.indicator)
+    if not play.indicator_leaves_wall:
+        return state
+    wall = state.wall
+    if wall is not None:
+        pos = ctx.ruleset.indicator_position(state, p)
+        if pos is None or not 0 <= pos < len(wall) or wall[pos] != p.indicator:
+            pos = max((i for i, t in enumerate(wall) if t == p.indicator), default=None)
+        if pos is not None:
+            wall = wall[:pos] + wall[pos + 1:]
+    return replace(state, wall=wall, wall_remaining=state.wall_remaining - 1,
+                   seen=seen_plus(ctx, state.seen, p.indicator, None))

@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from eventlog import events as ev
-from eventlog import tiles as _tiles
 from eventlog.seats import distance, next_seat
 from replayer.accounting import (
     apply_settlement,
@@ -207,7 +206,7 @@ def win_declared(ctx: Ctx, state: TableState, p: ev.WinDeclared) -> TableState:
         kong_related=src.kong_related,
         last_of_wall=src.last_of_wall,
         visible_copies=max(src.visible, 0),
-        concealed=tuple(t for t in src.concealed if not _tiles.is_flower(t)),
+        concealed=tuple(t for t in src.concealed if not play.is_flower(t)),
         melds=st.melds,
         seat_wind=st.wind or rs.seat_wind(seat, state.dealer or 0),
         prevalent_wind=state.prevalent_wind or "F1",
@@ -233,7 +232,7 @@ def win_declared(ctx: Ctx, state: TableState, p: ev.WinDeclared) -> TableState:
     state = apply_settlement(state, ctx.seq, "win", settlement, f"win by seat {seat}")
     state = replace(state, wins=state.wins + (rec,))
     if p.robbing_kong and state.pending_kong is not None and src.earlier is None:
-        state = _unrob(state, state.pending_kong)
+        state = _unrob(state, state.pending_kong, play.kong_replacements)
     elif not p.self_drawn and src.discard_seq is not None:
         state = mark_claimed(state, src.discard_seq, seat)
     return _after_win(state, play, p, src)
@@ -278,7 +277,7 @@ def _void_hand(ctx: Ctx, state: TableState, robbers: list[WinRecord]) -> TableSt
                    pending=None, pending_kong=None)
 
 
-def _unrob(state: TableState, pk: PendingKong) -> TableState:
+def _unrob(state: TableState, pk: PendingKong, replacements: int) -> TableState:
     """The robbed tile leaves the added kong: it is a pung again (seed 003 抢杠), and no
     replacement is due."""
     kst = state.seats[pk.seat]
@@ -287,7 +286,7 @@ def _unrob(state: TableState, pk: PendingKong) -> TableState:
         if m.kind == "kong" and m.tiles[0] == pk.tile and m.kong_kind == "added" else m
         for m in kst.melds
     )
-    return state.with_seat(pk.seat, replace(kst, melds=melds, replacements_due=max(kst.replacements_due - 1, 0)))
+    return state.with_seat(pk.seat, replace(kst, melds=melds, replacements_due=max(kst.replacements_due - replacements, 0)))
 
 
 def exhaustive_draw(ctx: Ctx, state: TableState, p: ev.ExhaustiveDraw) -> TableState:

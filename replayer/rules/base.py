@@ -21,13 +21,14 @@ from __future__ import annotations
 
 import importlib
 import re
-from functools import lru_cache
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
+from eventlog import events as _ev
 from eventlog import tiles as _tiles
-from replayer.findings import RulesetError
+from replayer.findings import Breach, RulesetError
 
 if TYPE_CHECKING:
     from replayer.state import DeclaredMeld, Settlement, TableState
@@ -77,6 +78,12 @@ class PlayRules:
     fewer robbers and ``winners_per_discard`` = 1 the nearest after the konger wins.
     ``max_suits``: a winning hand holds tiles of at most that many suits (Sichuan 缺一门: 2);
     None = no such rule. Bots (replayer/simulate/bots.py) then void a suit first.
+    ``kong_replacements``: tiles a kong takes from the back of the wall (1; Changsha 开杠
+    takes 2). ``flower_tiles``: the tiles set aside and replaced like a flower (None: the
+    flowers H1..H8 of the tile set; Jiujiang adds 发 J2). ``indicator_leaves_wall``: the
+    turned-up wildcard indicator is out of play — the replayer takes it out of the wall at
+    the ruleset's :meth:`Ruleset.indicator_position` (or the last copy of it there) and counts
+    it out of the wall.
     """
 
     tile_copies: tuple[int, ...]
@@ -96,6 +103,9 @@ class PlayRules:
     honor_chows: bool = False
     robbers_void: int = 0
     max_suits: int | None = None
+    kong_replacements: int = 1
+    flower_tiles: tuple[str, ...] | None = None
+    indicator_leaves_wall: bool = False
 
     def __post_init__(self) -> None:
         if not 1 <= self.winners_per_discard <= 3:
@@ -120,7 +130,18 @@ class PlayRules:
 
     @property
     def flowers(self) -> bool:
-        return any(self.tile_copies[34:])
+        """The ruleset sets tiles aside as flowers."""
+        return bool(self.flower_set)
+
+    @cached_property
+    def flower_set(self) -> frozenset[str]:
+        if self.flower_tiles is not None:
+            return frozenset(self.flower_tiles)
+        return frozenset(_tiles.code(i) for i in range(34, 42) if self.tile_copies[i])
+
+    def is_flower(self, tile: str) -> bool:
+        """``tile`` is set aside and replaced like a flower under this ruleset."""
+        return tile in self.flower_set
 
     def priority(self, claim: str | None) -> int:
         for kind, p in self.claim_priority:
@@ -240,9 +261,35 @@ class Ruleset(Protocol):
         only when this is True. Default in :class:`RulesetDefaults`."""
         ...
 
+    def check_event(self, state: TableState, payload: Any) -> Sequence[Breach]:
+        """The ruleset's own breaches of an event about to be applied to ``state`` (legal
+        actions also drop an action whose event this refuses). Default: none."""
+        ...
+
+    def observe(self, before: TableState, payload: Any, after: TableState) -> tuple[TableState, Sequence[Breach]]:
+        """After the event: update what the ruleset remembers (``TableState.rule_memory``
+        only — the table itself is the core's) and report breaches seen only now.
+        Default: ``(after, ())``."""
+        ...
+
+    def indicator_position(self, state: TableState, payload: Any) -> int | None:
+        """With ``PlayRules.indicator_leaves_wall``: the index in ``state.wall`` of the
+        wildcard indicator just revealed (``payload``: its event), or None (then the last
+        copy of it in the wall). Default: None."""
+        ...
+
+    #: The shared table events it plays (docs/events.md "Table events of one ruleset"):
+    #: event type -> handler ``(ctx, state, payload) -> state``. Default: none.
+    event_handlers: Mapping[str, Any]
+
+    def pending_events(self, state: TableState, rng: Any) -> tuple[Any, ...]:
+        """Events of its own procedures the table owes now, for the simulator. Default: ()."""
+        ...
+
 
 class RulesetDefaults:
-    """Default hooks for a :class:`Ruleset` (inherit it). ``could_win``: the regular shape
+    """Default hooks for a :class:`Ruleset` (inherit it): no own breaches, nothing to
+    remember, no indicator position. ``could_win``: the regular shape
     (sets and a pair, shared decomposition) or, with no declared sets, seven pairs or
     thirteen orphans; always True with wildcards (the wildcard is only known in play), so
     that legal actions then leave every judgement to :meth:`Ruleset.score_win`."""
@@ -265,6 +312,15 @@ class RulesetDefaults:
             return True
         return standard_shape(counts, melds)
 
+    def check_event(self, state: TableState, payload: Any) -> Sequence[Breach]:
+        return ()
+
+    def observe(self, before: TableState, payload: Any, after: TableState) -> tuple[TableState, Sequence[Breach]]:
+        return after, ()
+
+    def indicator_position(self, state: TableState, payload: Any) -> int | None:
+        return None
+
 
 @lru_cache(maxsize=1 << 16)
 def standard_shape(counts: tuple[int, ...], melds: int) -> bool:
@@ -279,16 +335,21 @@ def standard_shape(counts: tuple[int, ...], melds: int) -> bool:
 
 @dataclass(frozen=True)
 class RulesetSpec:
-    """A registered ruleset: its id, options model, and how to build a bound ruleset.
-    ``fan_id`` (optional): the ruleset's fan name table — any spelling of one of its fans
-    (aliases, numbers, other scripts) → a key shared by all spellings, None for a name it
-    does not know (the audit matches reported fans to computed ones with it)."""
+    """A registered ruleset: its id, options model, how to build a bound ruleset, and its
+    own event types: ``events``, ``(payload class, handler)`` pairs — a payload class has
+    ``TYPE = "<id>.<name>"`` and ``PROTO``, its protobuf message (proto/paipu/v1/); the one
+    handler of each is ``(ctx, state, payload) -> state`` like the core's
+    (replayer/handlers/). ``fan_id`` (optional): the ruleset's fan name table — any spelling
+    of one of its fans (aliases, numbers, other scripts) → a key shared by all spellings,
+    None for a name it does not know (the audit matches reported fans to computed ones with
+    it)."""
 
     id: str
     description: str
     options_model: type
     build: Callable[[Mapping[str, Any]], Ruleset]
     fan_id: Callable[[str], str | None] | None = None
+    events: tuple[tuple[type, Callable[..., Any]], ...] = ()
 
 
 # Sources of the mechanics every ruleset shares; a ruleset's rule_source() falls back here.
@@ -330,6 +391,7 @@ MECHANICS_SOURCES: dict[str, str] = {
     "game_over": "docs/reference/DESIGN.md §6 (end of game)",
     "event_out_of_order": "docs/reference/DESIGN.md §4 (dense sequence numbers per game)",
     "event_not_in_ruleset": "docs/events.md (table events of one ruleset: only a ruleset that plays them)",
+    "not_a_flower": "docs/reference/DESIGN.md §4 (flower replaced: the ruleset's flowers only)",
 }
 
 
@@ -337,13 +399,36 @@ _ID = re.compile(r"^[a-z][a-z0-9_]*$")
 _REGISTRY: dict[str, RulesetSpec] = {}
 
 
+_EVENT_HANDLERS: dict[tuple[str, str], Callable[..., Any]] = {}
+
+
 def register(spec: RulesetSpec) -> RulesetSpec:
-    """Register ``spec`` under ``spec.id`` (idempotent for the same spec)."""
+    """Register ``spec`` under ``spec.id`` (idempotent for the same spec), with its own
+    event types (eventlog.events.register_payload). Raises :class:`RulesetError` for an id
+    taken by another spec, or an event type outside the ruleset's namespace or given two
+    handlers."""
     old = _REGISTRY.get(spec.id)
     if old is not None and old is not spec:
         raise RulesetError(f"ruleset {spec.id!r} is already registered")
+    seen: set[str] = set()
+    for cls, handler in spec.events:
+        t = getattr(cls, "TYPE", "")
+        if not t.startswith(spec.id + ".") or t in seen or not callable(handler):
+            raise RulesetError(f"ruleset {spec.id!r}: event type {t!r} needs the prefix {spec.id + '.'!r} "
+                               "and exactly one handler")
+        seen.add(t)
+        try:
+            _ev.register_payload(cls)
+        except ValueError as e:
+            raise RulesetError(f"ruleset {spec.id!r}: {e}") from None
+        _EVENT_HANDLERS[(spec.id, t)] = handler
     _REGISTRY[spec.id] = spec
     return spec
+
+
+def ruleset_handler(ruleset_id: str, type_: str) -> Callable[..., Any] | None:
+    """The handler ruleset ``ruleset_id`` declares for its own event type ``type_``."""
+    return _EVENT_HANDLERS.get((ruleset_id, type_))
 
 
 def get_spec(ruleset_id: str) -> RulesetSpec:
@@ -479,3 +564,7 @@ def known_rulesets() -> list[str]:
             continue  # a shared package, not a ruleset
         out.append(m.name)
     return sorted(out)
+
+
+# the event log finds a ruleset's own event types by importing the ruleset they name
+_ev.set_ruleset_loader(get_spec)

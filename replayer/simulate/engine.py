@@ -322,10 +322,7 @@ class _Game:
     def owed_events(self) -> bool:
         """Write the events of the ruleset's own procedures the table owes now (the ruleset's
         optional ``pending_events`` hook, replayer/rules/base.py); True when there were any."""
-        hook = getattr(self.rs, "pending_events", None)
-        if hook is None:
-            return False
-        owed = hook(self.state, self.hand_rng)
+        owed = self.rs.pending_events(self.state, self.hand_rng)
         for payload in owed:
             seq = self.emit(payload)
             if isinstance(payload, ev.WinDeclared):  # a win the table's procedure gives (e.g. 杠上开花)
@@ -348,7 +345,7 @@ class _Game:
         tail = list(st.wall[::-1]) if st.wall is not None else [_tiles.code(i) for i in range(34)]
         tried: list[str] = []
         for tile in tail:
-            if tile in tried or _tiles.is_flower(tile):
+            if tile in tried or self.rs.play.is_flower(tile):
                 continue
             tried.append(tile)
             payload = ev.WildcardIndicatorRevealed(indicator=tile, dice=dice)

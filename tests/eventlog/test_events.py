@@ -105,7 +105,7 @@ UID = "3f0e8a52-5b7c-4d3e-9a41-0c6f2b1d7eff"
         ("tile_discarded", {"seat": 0, "tile": "H2"}, "payload.tile"),  # flowers are never discarded
         ("tile_discarded", {"seat": 0, "tile": "W0"}, "payload.tile"),
         ("hand_started", {"hand_number": 0, "prevalent_wind": "J1", "dealer": 0}, "payload.prevalent_wind"),
-        ("flower_replaced", {"seat": 0, "flower": "F1"}, "payload.flower"),
+        ("flower_replaced", {"seat": 0, "flower": "X9"}, "payload.flower"),
         ("chow", {"seat": 1, "tiles": ["W2", "W4", "W5"], "claimed_tile": "W4", "discard_seq": 3}, "payload"),
         ("chow", {"seat": 1, "tiles": ["W2", "W3", "W4"], "claimed_tile": "W5", "discard_seq": 3}, "payload"),
         ("kong", {"seat": 1, "kind": "melded", "tile": "W2"}, "payload"),  # names no discard

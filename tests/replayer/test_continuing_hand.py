@@ -147,3 +147,35 @@ def test_simulated_continuing_hands_replay_strictly():
             ends.append((len(h.winners), h.exhaustive_draw))
         assert sum(sim.state.scores) == 0
     assert any(n == 3 for n, _ in ends)
+
+
+def test_kong_takes_the_rulesets_number_of_replacements():
+    """PlayRules.kong_replacements = 2 (Changsha 开杠 takes two tiles): after the first
+    replacement draw a second is still due; a third is unexpected. (What happens to the
+    extra tile — Changsha exposes both — is the ruleset's own event.)"""
+    g, d = _start({"kong_replacements": 2})
+    g.payloads = g.payloads[:-1]  # no B9 discard: the dealer konges instead
+    g.payloads[2] = ev.TilesDealt(seat=0, tiles="W5 W5 W5 W5 W7 W7 W8 W8 T5 T6 T7 B5 B6 B9".split())
+    k = g.kong(0, "concealed", "W5")
+    g.draw(0, "T9", "kong_replacement")
+    g.draw(0, "T8", "kong_replacement")
+    steps = [s.state for s in replay(g.events(), mode="strict")]
+    assert steps[k + 1].phase == "replacement" and steps[k + 1].seats[0].replacements_due == 1
+    assert steps[k + 2].phase == "discard" and steps[k + 2].seats[0].replacements_due == 0
+    g.draw(0, "T7", "kong_replacement")
+    assert "unexpected_replacement" in [f.rule_id for f in run(g.events()).findings]
+
+
+def test_flowers_are_the_rulesets_data():
+    """PlayRules.flower_tiles: 发 (J2) set aside and replaced like a flower (Jiujiang);
+    a tile that is not one of the ruleset's flowers is not_a_flower."""
+    g, d = _start({"flower_tiles": ["J2"]})
+    g.payloads = g.payloads[:-1]
+    g.payloads[2] = ev.TilesDealt(seat=0, tiles="W5 W5 W6 W6 W7 W7 W8 W8 T5 T6 T7 B5 J2 B9".split())
+    g.add(ev.FlowerReplaced(seat=0, flower="J2"))
+    g.draw(0, "B6", "flower_replacement")
+    g.discard(0, "B9")
+    result = run(g.events(), mode="strict")
+    assert result.state.seats[0].flowers == ("J2",)
+    g.add(ev.FlowerReplaced(seat=1, flower="T1"))
+    assert "not_a_flower" in [f.rule_id for f in run(g.events()).findings]

@@ -24,10 +24,12 @@ from typing import Any
 
 from eventlog import events as ev
 from eventlog import tiles as _tiles
+from replayer.findings import Breach
 from replayer.rules.base import (
     MECHANICS_SOURCES,
     HandPlan,
     PlayRules,
+    RulesetDefaults,
     WinContext,
     WinScore,
     standard_tile_copies,
@@ -164,7 +166,7 @@ def _set(t: tuple, i: int, v: Any) -> tuple:
 
 
 @dataclass(frozen=True)
-class ChangshaRuleset:
+class ChangshaRuleset(RulesetDefaults):
     """Changsha bound to its options (:class:`ChangshaOptions`)."""
 
     options: ChangshaOptions
@@ -307,9 +309,9 @@ class ChangshaRuleset:
 
     # -- hooks: legality before an event, memory after it ------------------------------------
 
-    def check_event(self, state: TableState, p: Any) -> list[tuple[str, str, int | None]]:
-        """Changsha breaches of an event about to be applied: (rule_id, message, seat)."""
-        out: list[tuple[str, str, int | None]] = []
+    def check_event(self, state: TableState, p: Any) -> list[Breach]:
+        """Changsha breaches of an event about to be applied."""
+        out: list[Breach] = []
         hand = self._memory(state).hand
         ld = state.last_draw
         haidi_drawn = (ld is not None and ld.last_of_wall and ld.source == "wall"
@@ -318,33 +320,33 @@ class ChangshaRuleset:
         if isinstance(p, ev.TileDiscarded):
             if haidi_drawn and ld is not None and ld.seat == p.seat and ld.tile is not None and p.tile != ld.tile:
                 msg = f"seat {p.seat} took the 海底 tile {ld.tile} and discards {p.tile}: the 海底 tile is exposed as it is"
-                out.append(("haidi_exchanged", msg, p.seat))
+                out.append(Breach("haidi_exchanged", msg, p.seat))
             elif locked and ld is not None and ld.seat == p.seat and ld.tile is not None and p.tile != ld.tile:
-                out.append(("locked_after_kaigang", (f"seat {p.seat} discards {p.tile}, not the {ld.tile} it drew: "
+                out.append(Breach("locked_after_kaigang", (f"seat {p.seat} discards {p.tile}, not the {ld.tile} it drew: "
                                                     "after its 开杠 the hand is locked"), p.seat))
         elif isinstance(p, (ev.Chow, ev.Pung, ev.Kong)) and locked:
-            out.append(("locked_after_kaigang", (f"seat {p.seat} declares a {type(p).__name__.lower()} after its 开杠: "
+            out.append(Breach("locked_after_kaigang", (f"seat {p.seat} declares a {type(p).__name__.lower()} after its 开杠: "
                                                 "the hand is locked (draw and discard only)"), p.seat))
         elif isinstance(p, (ev.Chow, ev.Pung, ev.Kong)) and getattr(p, "discard_seq", None) is not None:
             pend = state.pending
             if pend is not None and pend.owner_may_win:
-                out.append(("kaigang_claimed", (f"seat {p.seat} claims a 开杠 tile by {type(p).__name__.lower()}: "
+                out.append(Breach("kaigang_claimed", (f"seat {p.seat} claims a 开杠 tile by {type(p).__name__.lower()}: "
                                                "only a win may take it"), p.seat))
             elif pend is not None and pend.last_of_wall and hand.last_replacement is None:
-                out.append(("haidi_claimed", f"seat {p.seat} claims the exposed 海底 tile by {type(p).__name__.lower()}: only a win may",
+                out.append(Breach("haidi_claimed", f"seat {p.seat} claims the exposed 海底 tile by {type(p).__name__.lower()}: only a win may",
                             p.seat))
         elif isinstance(p, ev.WinDeclared) and not p.self_drawn and not p.robbing_kong:
             kg = hand.kaigang
             if kg is not None and p.from_seat == kg[0] and set(self.winning_tiles(state.seats[kg[0]])) & set(kg[1]):
-                out.append(("kaigang_self_first", (f"seat {p.seat} wins on seat {kg[0]}'s 开杠 tiles, but they complete "
+                out.append(Breach("kaigang_self_first", (f"seat {p.seat} wins on seat {kg[0]}'s 开杠 tiles, but they complete "
                                                   f"seat {kg[0]}'s own hand (杠上开花 first)"), p.seat))
             if p.tile in hand.blocked[p.seat]:
                 msg = f"seat {p.seat} wins on {p.tile} after passing a win on {p.tile} without drawing since (漏胡)"
-                out.append(("passed_win", msg, p.seat))
+                out.append(Breach("passed_win", msg, p.seat))
             pend = state.pending
             if (not self.options.haidi_passer_may_win and pend is not None and pend.last_of_wall
                     and p.seat in hand.decliners):
-                out.append(("haidi_passer", (f"seat {p.seat} declined the 海底 and may not win on it "
+                out.append(Breach("haidi_passer", (f"seat {p.seat} declined the 海底 and may not win on it "
                                             "(option haidi_passer_may_win)"), p.seat))
         return out
 
@@ -432,8 +434,12 @@ class ChangshaRuleset:
     def _ready(self, st: Any) -> bool:
         return st.hidden > 0 or self.ready_to_win(st)
 
-    def observe(self, before: TableState, p: Any, after: TableState) -> tuple[TableState, list[tuple[str, str, int | None]]]:
+    def observe(self, before: TableState, p: Any, after: TableState) -> tuple[TableState, list[Breach]]:
         """Update :class:`ChangshaMemory` after an event."""
+        after, found = self._observe(before, p, after)
+        return after, [Breach(*b) for b in found]
+
+    def _observe(self, before: TableState, p: Any, after: TableState) -> tuple[TableState, list[tuple[str, str, int | None]]]:
         mem = self._memory(before)
         hand = mem.hand
         if isinstance(p, ev.GameStarted):

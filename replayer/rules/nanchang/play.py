@@ -15,7 +15,8 @@ does not know, this ruleset adds through its hooks:
 * ``observe`` (after it, keeping :class:`NanchangMemory` in ``TableState.rule_memory``):
   弃胡 (§7.2), 抄庄 (§9.4), the first discards and intakes (天胡 / 地胡, §6.11), the dealt
   hands and the 下精 indicator (§11), the indicator position when the wall and dice are
-  known (§3.1, §4.1).
+  known (§3.1, §4.1). With ``indicator_removed`` the replayer itself takes the indicator out
+  of the wall (PlayRules.indicator_leaves_wall) at :meth:`indicator_position`.
 * ``score_win``: :func:`.evaluate.evaluate` (shapes, jing as wild or face value, 精钓, 德国 …)
   priced by :mod:`.settlement`; an illegal win (弃胡, 精钓 on a discard, no winning shape) is
   a 诈胡 (§7.3, §8.3). ``settle_win`` / ``settle_exhaustive_draw`` / ``false_win_penalty``
@@ -33,7 +34,8 @@ from typing import Any
 
 from eventlog import events as ev
 from eventlog import tiles as _tiles
-from replayer.rules.base import MECHANICS_SOURCES, HandPlan, PlayRules, WinContext, WinScore
+from replayer.findings import Breach
+from replayer.rules.base import MECHANICS_SOURCES, HandPlan, PlayRules, RulesetDefaults, WinContext, WinScore
 from replayer.rules.nanchang.evaluate import ScoreItem, WinEvaluation, WinInput, evaluate, has_shape
 from replayer.rules.nanchang.jing import NO_JING, JingKinds, jing_kinds
 from replayer.rules.nanchang.options import NanchangOptions, parse_options
@@ -47,7 +49,13 @@ from replayer.rules.nanchang.settlement import (
     nobody_holds_jing,
     settle_hand,
 )
-from replayer.state import DeclaredMeld, Payment, Settlement, TableState, replace  # replace: the fast copy of a frozen dataclass
+from replayer.state import (  # replace: the fast copy of a frozen dataclass
+    DeclaredMeld,
+    Payment,
+    Settlement,
+    TableState,
+    replace,
+)
 
 RULESET_ID = "nanchang"
 SPEC = "docs/reference/rules/nanchang.md"
@@ -166,7 +174,7 @@ def _is_sequence(tiles: tuple[str, ...]) -> bool:
 
 
 @dataclass(frozen=True)
-class NanchangRuleset:
+class NanchangRuleset(RulesetDefaults):
     """Nanchang bound to its options (:class:`NanchangOptions`). ``shape_filter``: skip the
     evaluation of hands that cannot make a winning shape (:mod:`.shape_filter`; False gives
     the slow reference path — ``could_win`` always True, every 弃胡 check evaluated — with the
@@ -191,6 +199,7 @@ class NanchangRuleset:
             robbable_kongs=("added",),
             hand_end="first_win",
             wildcards=o.jing_mode != "none",
+            indicator_leaves_wall=self.options.indicator_removed,
         )
 
     def options_dict(self) -> dict[str, Any]:
@@ -240,8 +249,11 @@ class NanchangRuleset:
     def _wall_empty(self, state: TableState) -> bool:
         return state.wall_remaining <= self.play.dead_wall
 
-    def check_event(self, state: TableState, p: Any) -> list[tuple[str, str, int | None]]:
-        """Nanchang breaches of an event about to be applied: (rule_id, message, seat)."""
+    def check_event(self, state: TableState, p: Any) -> list[Breach]:
+        """Nanchang breaches of an event about to be applied."""
+        return [Breach(*b) for b in self._check_event(state, p)]
+
+    def _check_event(self, state: TableState, p: Any) -> list[tuple[str, str, int | None]]:
         out: list[tuple[str, str, int | None]] = []
         kinds = self._kinds(state)
         if isinstance(p, ev.WildcardIndicatorRevealed):
@@ -321,8 +333,12 @@ class NanchangRuleset:
                             "never wild in a chow, pung or kong", seat))
         return out
 
-    def observe(self, before: TableState, p: Any, after: TableState) -> tuple[TableState, list[tuple[str, str, int | None]]]:
+    def observe(self, before: TableState, p: Any, after: TableState) -> tuple[TableState, list[Breach]]:
         """Update :class:`NanchangMemory` after an event; returns the state and any breach."""
+        after, found = self._observe(before, p, after)
+        return after, [Breach(*b) for b in found]
+
+    def _observe(self, before: TableState, p: Any, after: TableState) -> tuple[TableState, list[tuple[str, str, int | None]]]:
         mem = self._memory(before)
         hand = mem.hand
         found: list[tuple[str, str, int | None]] = []
@@ -339,8 +355,7 @@ class NanchangRuleset:
             hand = replace(hand, dealt=_set(hand.dealt, p.seat, tuple(p.tiles)))
         elif isinstance(p, ev.WildcardIndicatorRevealed):
             hand = replace(hand, indicator_seen=True, lower_indicator=p.lower_indicator)
-            after, more = self._place_indicator(before, p, after)
-            found += more
+            found += self._check_indicator(before, p)
         elif isinstance(p, ev.TileDiscarded):
             n = hand.discards + 1
             first = hand.first_discards + ((p.tile,) if not hand.claimed and n <= 4 else ())
@@ -368,41 +383,42 @@ class NanchangRuleset:
             return after, found  # nothing to remember (a pass without 弃碰, a win, …)
         return replace(after, rule_memory=replace(mem, hand=hand)), found
 
-    def _place_indicator(self, before: TableState, p: ev.WildcardIndicatorRevealed,
-                         after: TableState) -> tuple[TableState, list[tuple[str, str, int | None]]]:
+    def _indicator_index(self, wall: tuple[str, ...] | None, dice: list[int]) -> int | None:
         """§3.1/§4.1: with a known wall and two dice, the indicator is the top tile of stack
         #s from the tail — tail draws take top then bottom, so it is ``wall[-(2s − 1)]`` (with
-        ``wall_layers`` n tiles a stack: ``wall[-(n·s − n + 1)]``) — and the 下精 indicator
-        (``lower_indicator``, when given; §4.1, §11) the tile under it, ``wall[-2s]``. With ``indicator_removed`` the indicator leaves the
-        wall (A-1); the 下精 indicator always stays (§11.1)."""
+        ``wall_layers`` n tiles a stack: ``wall[-(n·s − n + 1)]``; ``wall[-n·s]`` with
+        ``tail_draw_order`` bottom first); None when unknown."""
+        if wall is None or len(dice) != 2:
+            return None
+        n = self.options.wall_layers  # tiles per stack (萍乡: 3)
+        k = n * sum(dice) - (n - 1) if self.options.tail_draw_order == "top_then_bottom" else n * sum(dice)
+        return len(wall) - k if len(wall) >= k else None
+
+    def indicator_position(self, state: TableState, payload: Any) -> int | None:
+        """Where the indicator leaves the wall with ``indicator_removed`` (A-1): see
+        :meth:`_indicator_index`."""
+        return self._indicator_index(state.wall, payload.dice)
+
+    def _check_indicator(self, before: TableState, p: ev.WildcardIndicatorRevealed) -> list[tuple[str, str, int | None]]:
+        """The indicator and the 下精 indicator (``lower_indicator``, when given; the bottom
+        tile of the same stack, §4.1, §11) where the dice put them in the known wall. With
+        ``indicator_removed`` the replayer takes the indicator out of the wall
+        (PlayRules.indicator_leaves_wall, :meth:`indicator_position`); the 下精 indicator
+        always stays (§11.1)."""
         found: list[tuple[str, str, int | None]] = []
-        wall = after.wall
-        pos = None
-        if len(p.dice) == 2:
-            s = sum(p.dice)
-            n = self.options.wall_layers  # tiles per stack (萍乡: 3)
-            k = n * s - (n - 1) if self.options.tail_draw_order == "top_then_bottom" else n * s
-            if wall is not None and len(wall) >= k:
-                pos = len(wall) - k
-                if wall[pos] != p.indicator:
-                    found.append(("indicator_position",
-                                  f"dice {p.dice[0]}+{p.dice[1]}: the indicator is {wall[pos]} in the wall, "
-                                  f"the log says {p.indicator}", None))
-                low = pos - 1 if self.options.tail_draw_order == "top_then_bottom" else pos + 1
-                if p.lower_indicator is not None and 0 <= low < len(wall) and wall[low] != p.lower_indicator:
-                    found.append(("indicator_position",
-                                  f"dice {p.dice[0]}+{p.dice[1]}: the 下精 indicator (under the indicator) is "
-                                  f"{wall[low]} in the wall, the log says {p.lower_indicator}", None))
-        if self.options.indicator_removed:
-            if wall is not None:
-                if pos is None or wall[pos] != p.indicator:
-                    pos = max((i for i, t in enumerate(wall) if t == p.indicator), default=None)
-                if pos is not None:
-                    wall = wall[:pos] + wall[pos + 1:]
-            seen = list(after.seen)
-            seen[_tiles.index(p.indicator)] += 1
-            after = replace(after, wall=wall, wall_remaining=after.wall_remaining - 1, seen=tuple(seen))
-        return after, found
+        wall = before.wall
+        pos = self._indicator_index(wall, p.dice)
+        if wall is not None and pos is not None:
+            if wall[pos] != p.indicator:
+                found.append(("indicator_position",
+                              f"dice {p.dice[0]}+{p.dice[1]}: the indicator is {wall[pos]} in the wall, "
+                              f"the log says {p.indicator}", None))
+            low = pos - 1 if self.options.tail_draw_order == "top_then_bottom" else pos + 1
+            if p.lower_indicator is not None and 0 <= low < len(wall) and wall[low] != p.lower_indicator:
+                found.append(("indicator_position",
+                              f"dice {p.dice[0]}+{p.dice[1]}: the 下精 indicator (under the indicator) is "
+                              f"{wall[low]} in the wall, the log says {p.lower_indicator}", None))
+        return found
 
     def _close_claims(self, before: TableState, p: Any, hand: HandMemory) -> HandMemory:
         """弃胡 (§7.2): when claims on a discard (or an added kong open to robbing) close

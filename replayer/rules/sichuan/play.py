@@ -28,6 +28,7 @@ from typing import Any
 
 from eventlog import events as ev
 from eventlog import tiles as _tiles
+from replayer.findings import Breach
 from replayer.rules.base import (
     MECHANICS_SOURCES,
     HandPlan,
@@ -268,7 +269,10 @@ class SichuanRuleset(RulesetDefaults):
 
     # -- legality and memory -------------------------------------------------------------
 
-    def check_event(self, state: TableState, p: Any) -> list[tuple[str, str, int | None]]:
+    def check_event(self, state: TableState, p: Any) -> list[Breach]:
+        return [Breach(*b) for b in self._check_event(state, p)]
+
+    def _check_event(self, state: TableState, p: Any) -> list[tuple[str, str, int | None]]:
         """Sichuan breaches of an event about to be applied: (rule_id, message, seat)."""
         out: list[tuple[str, str, int | None]] = []
         mem = self.memory(state).hand
@@ -316,7 +320,11 @@ class SichuanRuleset(RulesetDefaults):
     def _store(self, state: TableState, hm: HandMemory | None, **more: Any) -> TableState:
         return replace(state, rule_memory=replace(self.memory(state), hand=hm, **more))
 
-    def observe(self, before: TableState, p: Any, after: TableState) -> tuple[TableState, list[tuple[str, str, int | None]]]:
+    def observe(self, before: TableState, p: Any, after: TableState) -> tuple[TableState, list[Breach]]:
+        after, found = self._observe(before, p, after)
+        return after, [Breach(*b) for b in found]
+
+    def _observe(self, before: TableState, p: Any, after: TableState) -> tuple[TableState, list[tuple[str, str, int | None]]]:
         """Update :class:`SichuanMemory` after an event; returns the state and any breach."""
         found: list[tuple[str, str, int | None]] = []
         if isinstance(p, ev.GameStarted):
