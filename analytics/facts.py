@@ -22,6 +22,7 @@ from datetime import date, datetime, timezone
 from typing import Any
 
 from eventlog.events import StoredEvent
+from replayer.explained import ExplainedScore, ScoreLine
 from replayer.replay import replay
 from replayer.state import TableState, WinRecord
 
@@ -72,9 +73,9 @@ def game_date(first: StoredEvent) -> date | None:
     return rec.date() if rec else None
 
 
-def _fan_items(score: Any) -> list[Any]:
-    items = getattr(score, "fans", None) or ()
-    return [f for f in items if all(hasattr(f, a) for a in ("name_en", "name_zh", "points", "count"))]
+def _fan_items(score: ExplainedScore | None) -> tuple[ScoreLine, ...]:
+    """The items of a win's explained score (replayer/explained.py)."""
+    return score.lines() if score is not None else ()
 
 
 def _reported_changes(state: TableState) -> tuple[int, ...] | None:
@@ -311,7 +312,7 @@ def _hand_rows(rows: dict[str, list[dict[str, Any]]], game_id: str, players: Seq
                 "player": player,
                 "name_en": f.name_en,
                 "name_zh": f.name_zh,
-                "points": f.points,
+                "points": f.value,
                 "count": f.count,
                 "date": day,
             })
@@ -347,7 +348,7 @@ def _component_rows(rows: dict[str, list[dict[str, Any]]], game_id: str, players
             acc[i] += int(vec[i])
 
     for w in legal:
-        parts = getattr(getattr(w.score, "components", None), "parts", None)
+        parts = w.score.settlement_parts() if w.score is not None else ()
         if parts:
             for name, vec in parts:
                 add(str(name), vec)

@@ -17,23 +17,13 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from replayer.explained import ScoreLine
 from replayer.findings import Finding
 from replayer.replay import replay
 from replayer.rules.base import Ruleset
 from replayer.state import ReportedScore, TableState, WinRecord
 
-__all__ = ["FanLine", "WinAudit", "GameAudit", "audit_game", "fan_key"]
-
-
-@dataclass(frozen=True)
-class FanLine:
-    """One fan (or condition) of a win: names, points of one instance, count, tiles."""
-
-    name_en: str
-    name_zh: str
-    points: int | None
-    count: int
-    tiles: tuple[tuple[str, ...], ...] = ()
+__all__ = ["WinAudit", "GameAudit", "audit_game", "fan_key"]
 
 
 @dataclass(frozen=True)
@@ -49,7 +39,7 @@ class WinAudit:
     self_drawn: bool
     from_seat: int | None
     legal: bool
-    fans: tuple[FanLine, ...]
+    fans: tuple[ScoreLine, ...]
     points: int | None
     changes: tuple[int, int, int, int] | None
     reported: ReportedScore | None
@@ -98,21 +88,9 @@ def _fan_tables() -> tuple[Callable[[str], str | None], ...]:
     return tuple(t for t in (get_spec(r).fan_id for r in known_rulesets()) if t is not None)
 
 
-def _fan_lines(win: WinRecord) -> tuple[FanLine, ...]:
-    score = win.score
-    fans = getattr(score, "fans", None)
-    if not fans:
-        return ()
-    return tuple(
-        FanLine(
-            name_en=getattr(f, "name_en", str(f)),
-            name_zh=getattr(f, "name_zh", ""),
-            points=getattr(f, "points", None),
-            count=getattr(f, "count", 1),
-            tiles=tuple(getattr(f, "tiles", ())),
-        )
-        for f in fans
-    )
+def _fan_lines(win: WinRecord) -> tuple[ScoreLine, ...]:
+    """The items of the win's explained score (replayer/explained.py)."""
+    return win.score.lines() if win.score is not None else ()
 
 
 def _unreadable(name: str) -> bool:
@@ -123,7 +101,7 @@ def _unreadable(name: str) -> bool:
 
 
 def _compare_fans(
-    computed: tuple[FanLine, ...], reported: tuple[tuple[str, int | None, int], ...]
+    computed: tuple[ScoreLine, ...], reported: tuple[tuple[str, int | None, int], ...]
 ) -> bool | None:
     """Same fans with the same counts? A reported name matches a computed line by either of
     its names first (any ruleset), then through the rulesets' fan name tables (:func:`fan_key`).
@@ -131,7 +109,7 @@ def _compare_fans(
     if any(_unreadable(name) for name, _p, _c in reported):
         return None
 
-    def key_of_line(f: FanLine) -> str:
+    def key_of_line(f: ScoreLine) -> str:
         return fan_key(f.name_zh or f.name_en)
 
     by_name: dict[str, str] = {}

@@ -33,6 +33,7 @@ from typing import Any, Literal
 
 from eventlog import seats as _seats
 from eventlog import tiles as _tiles
+from replayer.explained import ExplainedScore
 
 Phase = Literal[
     "pregame", "idle", "dealing", "discard", "claims", "replacement", "robbing",
@@ -296,8 +297,8 @@ class WinRecord:
     from_seat: int | None
     robbing_kong: bool
     legal: bool
-    situation: Any = None
-    score: Any = None
+    situation: object = None
+    score: ExplainedScore | None = None
     points: int | None = None
     settlement: Settlement | None = None
     discard_seq: int | None = None

@@ -163,15 +163,15 @@ for w in audit.wins:
             )
         win_state = next((s.state for s in steps if s.event.seq == w.seq), None)
         rec = next((x for x in (win_state.wins if win_state else ()) if x.seq == w.seq), None)
-        sit = getattr(rec, "situation", None)
-        if sit is not None:
+        ctx = rec.context if rec is not None else None  # the ruleset-neutral WinContext
+        if ctx is not None:
             melds = "".join(
-                meld_html(m.tiles, m.type if not m.concealed else "concealed kong", claimed=m.claimed_tile)
-                for m in sit.melds
+                meld_html(m.tiles, m.kind if not m.concealed else "concealed kong", claimed=m.claimed_tile)
+                for m in ctx.melds
             )
             st.markdown(
                 '<span class="pp-label">winning hand (concealed tiles + the winning tile)</span>'
-                + tiles_html(list(sit.hand) + [sit.win_tile], classes=[""] * len(sit.hand) + ["win"])
+                + tiles_html(list(ctx.concealed) + [ctx.tile], classes=[""] * len(ctx.concealed) + ["win"])
                 + (f'<span class="pp-label">declared sets</span><div class="pp-tiles">{melds}</div>' if melds else ""),
                 unsafe_allow_html=True,
             )

@@ -168,8 +168,8 @@ st.markdown(table_html(step.state, step.event, seat=seat,
             unsafe_allow_html=True)
 
 for w in step.state.wins:
-    fans = getattr(w.score, "fans", ()) or ()
-    fan_txt = ", ".join(f"{f.name_en} {f.name_zh} {f.points}" + (f"×{f.count}" if f.count > 1 else "") for f in fans)
+    fans = w.score.lines() if w.score is not None else ()
+    fan_txt = ", ".join(f"{f.name_en} {f.name_zh} {f.value}" + (f"×{f.count}" if f.count > 1 else "") for f in fans)
     how = "self-drawn" if w.self_drawn else f"on a discard from seat {w.from_seat}"
     st.success(f"Win: seat {w.seat}, {how}, {'legal' if w.legal else 'NOT LEGAL'}; "
                f"{w.points} points: {fan_txt}"

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
 from eventlog import events as _ev
 from eventlog import tiles as _tiles
+from replayer.explained import ExplainedScore
 from replayer.findings import Breach, RulesetError
 
 if TYPE_CHECKING:
@@ -187,13 +188,14 @@ class WinScore:
 
     ``legal``: a winning hand that meets the ruleset's minimum; otherwise ``rule_id`` and
     ``message`` say why (a false win). ``points``: the ruleset's total (MCR: fan points
-    with flowers); ``explained``: the explained score (MCR: a ``FanResult``);
-    ``situation``: what was scored (MCR: a ``WinSituation``)."""
+    with flowers); ``explained``: the explained score, read by everyone through
+    :class:`replayer.explained.ExplainedScore` (MCR: a ``FanResult``); ``situation``: the
+    ruleset's own record of what was scored (MCR: a ``WinSituation``), for the ruleset only."""
 
     legal: bool
     points: int
-    explained: Any = None
-    situation: Any = None
+    explained: ExplainedScore | None = None
+    situation: object = None
     rule_id: str | None = None
     message: str = ""
 

@@ -44,6 +44,7 @@ from eventlog import tiles as _tiles
 from eventlog.errors import PaipuError
 from eventlog.seats import seats_after
 from replayer.actions import Action, legal_actions, resolve_claims, wall_empty_for
+from replayer.explained import ExplainedScore
 from replayer.findings import ReplayError
 from replayer.replay import apply
 from replayer.rules.base import PlayRules, Ruleset, get_ruleset
@@ -150,15 +151,12 @@ class SimulatedGame:
             yield ev.canonical_bytes(d) + b"\n"
 
 
-def reported_fans(explained: Any) -> tuple[tuple[str, int | None, int], ...]:
-    """(name, points, count) of each fan of an explained score: ``explained.fans`` items
-    with ``name_en`` (or ``name``), ``points`` and ``count`` (MCR's FanResult); () when the
-    ruleset's explained score has no such list."""
-    out = []
-    for f in getattr(explained, "fans", ()) or ():
-        name = getattr(f, "name_en", None) or getattr(f, "name", None) or str(f)
-        out.append((str(name), getattr(f, "points", None), int(getattr(f, "count", 1))))
-    return tuple(out)
+def reported_fans(explained: ExplainedScore | None) -> tuple[tuple[str, int | None, int], ...]:
+    """(English name, points, count) of each item of an explained score
+    (replayer/explained.py), as a score_reported event lists them; () for none."""
+    if explained is None:
+        return ()
+    return tuple((line.name_en, line.value, line.count) for line in explained.lines())
 
 
 class _Walls:

@@ -24,6 +24,7 @@ from typing import Any
 
 from eventlog import events as ev
 from eventlog import tiles as _tiles
+from replayer.explained import ScoreLine, Vec4
 from replayer.findings import Breach
 from replayer.rules.base import (
     MECHANICS_SOURCES,
@@ -118,6 +119,19 @@ class ChangshaScore:
     unit_count: int
     components: ComponentParts
     evaluation: WinEvaluation
+
+    # the explained-score interface (replayer/explained.py)
+    def lines(self) -> tuple[ScoreLine, ...]:
+        """The small or big units (§3) with what one unit is worth."""
+        return tuple(ScoreLine(i.id, i.name_en, i.name_zh, points=i.points, count=i.count,
+                               tiles=(i.tiles,) if i.tiles else ()) for i in self.fans)
+
+    def excluded(self) -> tuple[ScoreLine, ...]:
+        return ()
+
+    def settlement_parts(self) -> tuple[tuple[str, Vec4], ...]:
+        """win and bird changes per seat (§5, §5.1)."""
+        return tuple((name, (v[0], v[1], v[2], v[3])) for name, v in self.components.parts)
 
 
 # --- memory across events -------------------------------------------------------------------

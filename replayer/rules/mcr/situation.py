@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
+from replayer.explained import ScoreLine, Vec4
+
 MeldType = Literal["chow", "pung", "kong"]
 WindLetter = Literal["E", "S", "W", "N"]
 
@@ -72,3 +74,18 @@ class FanResult:
     is_win: bool = True
     error: str | None = None
     meets_minimum: bool = field(default=True)
+
+    # the explained-score interface (replayer/explained.py)
+    def lines(self) -> tuple[ScoreLine, ...]:
+        """One line per fan: its MCR id (replayer/rules/mcr/fans/names.py), names, points
+        of one instance, count and the tiles or sets it was counted on."""
+        from replayer.rules.mcr.fans.names import fan_id
+
+        return tuple(ScoreLine(fan_id(f.name_zh) or f.name_en, f.name_en, f.name_zh, points=f.points,
+                               count=f.count, tiles=f.tiles) for f in self.fans)
+
+    def excluded(self) -> tuple[ScoreLine, ...]:
+        return ()  # the calculator applies 不计 without keeping the excluded fans
+
+    def settlement_parts(self) -> tuple[tuple[str, Vec4], ...]:
+        return ()

@@ -34,6 +34,7 @@ from typing import Any
 
 from eventlog import events as ev
 from eventlog import tiles as _tiles
+from replayer.explained import ScoreLine, Vec4
 from replayer.findings import Breach
 from replayer.rules.base import MECHANICS_SOURCES, HandPlan, PlayRules, RulesetDefaults, WinContext, WinScore
 from replayer.rules.nanchang.evaluate import ScoreItem, WinEvaluation, WinInput, evaluate, has_shape
@@ -153,6 +154,19 @@ class NanchangScore:
     @property
     def total(self) -> int:
         return self.evaluation.points
+
+    # the explained-score interface (replayer/explained.py)
+    def lines(self) -> tuple[ScoreLine, ...]:
+        """The shape and conditions (德国, 精钓, 小七对 …) with their multiplier or amount."""
+        return tuple(ScoreLine(i.id or i.name_en, i.name_en, i.name_zh, points=i.points, count=i.count, tiles=i.tiles)
+                     for i in self.fans)
+
+    def excluded(self) -> tuple[ScoreLine, ...]:
+        return ()
+
+    def settlement_parts(self) -> tuple[tuple[str, Vec4], ...]:
+        """jing, gangjing, kong, chaozhuang, win, penalty … (§9) as changes per seat."""
+        return tuple((str(name), (v[0], v[1], v[2], v[3])) for name, v in self.components.parts)
 
 
 def _set(t: tuple, i: int, v: Any) -> tuple:

@@ -18,6 +18,7 @@ from functools import lru_cache
 from typing import Literal
 
 from eventlog import tiles as _tiles
+from replayer.explained import ScoreLine, Vec4
 from replayer.rules.shared import decompose as _dec
 from replayer.rules.shared import shapes as _shapes
 from replayer.rules.sichuan.options import SichuanOptions
@@ -220,6 +221,18 @@ class WinValue:
     items: tuple[ScoreItem, ...] = ()
     rule_id: str | None = None
     message: str = ""
+
+    # the explained-score interface (replayer/explained.py)
+    def lines(self) -> tuple[ScoreLine, ...]:
+        """The base pattern, 根 and additions, each with the fan it adds."""
+        return tuple(ScoreLine(i.id, i.name_en, i.name_zh, points=i.fan, count=i.count, tiles=i.tiles)
+                     for i in self.items)
+
+    def excluded(self) -> tuple[ScoreLine, ...]:
+        return ()
+
+    def settlement_parts(self) -> tuple[tuple[str, Vec4], ...]:
+        return ()
 
     @property
     def pattern(self) -> str | None:
