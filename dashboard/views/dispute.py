@@ -124,7 +124,7 @@ for w in audit.wins:
         comp: dict[str, dict] = {}
         for f in w.fans:
             comp.setdefault(fan_key(f.name_zh or f.name_en), {"fan": f.name_en, "中文": f.name_zh,
-                                                               "computed": f"{f.points} × {f.count}",
+                                                               "computed": f"{f.value} × {f.count}",
                                                                "_c": f.count})
         rows = list(comp.values())
         by_key = {k: r for k, r in comp.items()}
@@ -180,8 +180,8 @@ for w in audit.wins:
                 f'<span class="pp-meld">{"".join(tile_html(t) for t in g)}</span>' for g in f.tiles
             ) or '<span class="pp-label">(a condition of the win, no tiles)</span>'
             st.markdown(
-                f'<div><b>{html.escape(f.name_en)} {html.escape(f.name_zh)}</b> — {f.points} point'
-                f'{"s" if f.points != 1 else ""}{f" × {f.count}" if f.count > 1 else ""}'
+                f'<div><b>{html.escape(f.name_en)} {html.escape(f.name_zh)}</b> — {f.value} point'
+                f'{"s" if f.value != 1 else ""}{f" × {f.count}" if f.count > 1 else ""}'
                 f'<div class="pp-tiles">{groups}</div></div>',
                 unsafe_allow_html=True,
             )

@@ -3,10 +3,11 @@ by fan."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 from rich.table import Table
@@ -19,17 +20,6 @@ from paipu.cli.root import command
 __all__ = ["score"]
 
 _WIND_LETTERS = ("E", "S", "W", "N")
-_SCORING_RULESETS = ("mcr", "nanchang", "sichuan", "changsha")
-
-
-def _situation_json(sit) -> dict[str, Any]:
-    """A WinSituation in the vector schema (what score_case reads)."""
-    import dataclasses
-
-    d = dataclasses.asdict(sit)
-    d["hand"] = list(sit.hand)
-    d["melds"] = [{**dataclasses.asdict(m), "tiles": list(m.tiles)} for m in sit.melds]
-    return d
 
 
 def _with_preset(lines, preset: str):
@@ -50,9 +40,13 @@ def _score_vectors(ruleset: str, vectors: Path, out: Path | None, preset: str | 
     """``score --vectors FILE``: one JSON line out per situation, scored by the ruleset's
     ``vectors.score_lines`` (schemas: tests/data/<ruleset>/README.md). ``preset``: the
     preset every case without its own ``preset`` field is scored under."""
-    import importlib
+    from replayer.findings import RulesetError
+    from replayer.rules.base import vector_scorer
 
-    score_lines = importlib.import_module(f"replayer.rules.{ruleset}.vectors").score_lines
+    try:
+        score_lines = vector_scorer(ruleset)
+    except RulesetError as e:
+        raise CliError(str(e)) from None
     src = sys.stdin if str(vectors) == "-" else vectors.open(encoding="utf-8")
     dst = out.open("w", encoding="utf-8") if out else sys.stdout
     n = bad = 0
@@ -75,7 +69,7 @@ def _score_vectors(ruleset: str, vectors: Path, out: Path | None, preset: str | 
 
 @command()
 def score(
-    ruleset: Annotated[str, typer.Option("--ruleset", help="Ruleset id (mcr, nanchang, sichuan, changsha), or a preset of one with --vectors (e.g. ganzhou: cases without a \"preset\" field are scored under it).")] = "mcr",
+    ruleset: Annotated[str, typer.Option("--ruleset", help="Ruleset id or preset (`paipu rulesets` lists them); with --vectors a preset scores every case without its own preset field.")] = "mcr",
     vectors: Annotated[Path | None, typer.Option("--vectors", help="JSON Lines of situations (schema: tests/data/<ruleset>/README.md); '-' for stdin.")] = None,
     out: Annotated[Path | None, typer.Option("--out", help="Write the JSON Lines here instead of stdout.")] = None,
     hand: Annotated[str | None, typer.Option("--hand", help='Concealed tiles without the winning tile, e.g. "W1 W2 W3 ..." or "123m456p".')] = None,
@@ -91,25 +85,20 @@ def score(
     as_json: Annotated[bool, typer.Option("--json", help="With --hand: print the JSON line instead of a table.")] = False,
 ) -> None:
     """Score winning hands: in bulk from a vectors file (one JSON line out per case), or one
-    hand given with --hand/--win, explained fan by fan with the tiles each fan counts."""
-    preset = None
-    if ruleset not in _SCORING_RULESETS:
-        from replayer.rules.base import presets
+    hand given with --hand/--win (seat 0's; a discard comes from the previous seat), scored by
+    the ruleset's own win check and explained item by item with the tiles each counts."""
+    from replayer.rules.base import presets
 
-        base = presets().get(ruleset, (None, {}))[0]
-        if base not in _SCORING_RULESETS or vectors is None:
-            raise CliError(f"unknown ruleset {ruleset!r} for scoring (known: {', '.join(_SCORING_RULESETS)}, "
-                           "or a preset of one with --vectors)")
-        ruleset, preset = base, ruleset
+    preset = None
+    if vectors is not None and ruleset in presets() and presets()[ruleset][0] != ruleset:
+        ruleset, preset = presets()[ruleset][0], ruleset
     if vectors is not None:
         _score_vectors(ruleset, vectors, out, preset)
         return
-    if ruleset != "mcr":
-        raise CliError(f"--ruleset {ruleset} scores end-of-hand situations: give --vectors FILE")
     from eventlog import tiles as T
-    from replayer.rules.mcr.fans.calculator import score as mcr_score
-    from replayer.rules.mcr.situation import WinSituation
-    from replayer.rules.mcr.vectors import score_case
+    from replayer.findings import RulesetError
+    from replayer.rules.base import WinContext, get_ruleset
+    from replayer.state import TableState
 
     if not hand or not win:
         raise CliError("give --vectors FILE, or --hand TILES and --win TILE (see --help)")
@@ -119,32 +108,39 @@ def score(
     wins = T.parse(win)
     if len(wins) != 1:
         raise CliError(f"--win takes one tile, got {win!r}")
-    sit = WinSituation(
-        hand=tuple(T.parse(hand)),
-        win_tile=wins[0],
-        melds=tuple(parse_meld(m) for m in (meld or [])),
-        self_drawn=self_drawn,
-        last_tile=last_tile,
-        kong_related=kong,
-        last_of_wall=last_of_wall,
-        seat_wind=seat_wind,  # type: ignore[arg-type]
-        prevalent_wind=prevalent_wind,  # type: ignore[arg-type]
-        flowers=flowers,
-    )
-    n_tiles = len(sit.hand) + 3 * len(sit.melds)
+    concealed = tuple(T.parse(hand))
+    melds = tuple(parse_meld(m) for m in (meld or []))
+    n_tiles = len(concealed) + 3 * len(melds)
     if n_tiles != 13:
         raise CliError(f"hand + melds hold {n_tiles} tiles (a kong counts 3); a waiting hand holds 13")
-    res = mcr_score(sit)
+    try:
+        rs = get_ruleset(ruleset)
+    except RulesetError as e:
+        raise CliError(str(e)) from None
+    # the hand is seat 0's; a discard comes from the previous seat (3)
+    ctx = WinContext(
+        seat=0, tile=wins[0], self_drawn=self_drawn, from_seat=None if self_drawn else 3,
+        robbing_kong=kong and not self_drawn, kong_related=kong, last_of_wall=last_of_wall,
+        visible_copies=3 if last_tile else 0, concealed=concealed, melds=melds,
+        seat_wind=T.WINDS[_WIND_LETTERS.index(seat_wind)], prevalent_wind=T.WINDS[_WIND_LETTERS.index(prevalent_wind)],
+        flowers=tuple(T.FLOWERS[:flowers]),
+    )
+    verdict = rs.score_win(TableState(), ctx)
+    lines = verdict.explained.lines() if verdict.explained is not None else ()
     if as_json:
-        print(json.dumps(score_case({**_situation_json(sit), "id": "hand"}), ensure_ascii=False))
+        print(json.dumps({
+            "ruleset": ruleset, "legal": verdict.legal, "total": verdict.points,
+            "items": [dataclasses.asdict(x) for x in lines],
+            "excluded": [dataclasses.asdict(x) for x in (verdict.explained.excluded() if verdict.explained else ())],
+            "rule_id": verdict.rule_id, "message": verdict.message,
+        }, ensure_ascii=False))
         return
-    say(f"hand {T.to_unicode(sit.hand)} + {T.to_unicode(sit.win_tile)}  ({' '.join(sit.hand)} + {sit.win_tile})")
-    if not res.is_win:
-        raise CliError(res.error or "not a winning hand")
-    t = Table("fan", "中文", "points", "count", "counted on")
-    for f in res.fans:
-        t.add_row(f.name_en, f.name_zh, str(f.points), str(f.count), "  ".join(" ".join(g) for g in f.tiles))
-    console.print(t)
-    say(f"total {res.total} ({res.total_without_flowers} without flowers)")
-    if not res.meets_minimum:
-        raise CliError(f"not a legal win: {res.total_without_flowers} fans without flowers, below the 8-fan minimum")
+    say(f"hand {T.to_unicode(concealed)} + {T.to_unicode(wins[0])}  ({' '.join(concealed)} + {wins[0]})")
+    if lines:
+        t = Table("item", "中文", "points", "count", "counted on")
+        for f in lines:
+            t.add_row(f.name_en, f.name_zh, str(f.value), str(f.count), "  ".join(" ".join(g) for g in f.tiles))
+        console.print(t)
+        say(f"total {verdict.points}")
+    if not verdict.legal:
+        raise CliError(f"not a legal win: {verdict.message}")

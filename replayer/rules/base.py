@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import importlib
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
@@ -344,7 +344,10 @@ class RulesetSpec:
     (replayer/handlers/). ``fan_id`` (optional): the ruleset's fan name table — any spelling
     of one of its fans (aliases, numbers, other scripts) → a key shared by all spellings,
     None for a name it does not know (the audit matches reported fans to computed ones with
-    it)."""
+    it). ``score_vectors``: ``(lines, source=...) -> result dicts``, one per JSON line of a
+    vectors file (``paipu score --ruleset <id> --vectors``); None when the ruleset has none.
+    ``options_model``: a pydantic model refusing unknown names and wrong types (listed by
+    replayer/rules/catalog.py and ``paipu rulesets``)."""
 
     id: str
     description: str
@@ -352,6 +355,7 @@ class RulesetSpec:
     build: Callable[[Mapping[str, Any]], Ruleset]
     fan_id: Callable[[str], str | None] | None = None
     events: tuple[tuple[type, Callable[..., Any]], ...] = ()
+    score_vectors: Callable[..., Iterator[dict[str, Any]]] | None = None
 
 
 # Sources of the mechanics every ruleset shares; a ruleset's rule_source() falls back here.
@@ -429,8 +433,18 @@ def register(spec: RulesetSpec) -> RulesetSpec:
 
 
 def ruleset_handler(ruleset_id: str, type_: str) -> Callable[..., Any] | None:
-    """The handler ruleset ``ruleset_id`` declares for its own event type ``type_``."""
-    return _EVENT_HANDLERS.get((ruleset_id, type_))
+    """The handler ruleset ``ruleset_id`` (or the base of preset ``ruleset_id``) declares for
+    its own event type ``type_``."""
+    h = _EVENT_HANDLERS.get((ruleset_id, type_))
+    if h is None and ruleset_id not in _REGISTRY:
+        h = _EVENT_HANDLERS.get((base_of(ruleset_id), type_))
+    return h
+
+
+def base_of(ruleset_id: str) -> str:
+    """The ruleset a preset is made of; a ruleset id itself otherwise."""
+    preset = presets().get(ruleset_id)
+    return preset[0] if preset is not None and ruleset_id not in _REGISTRY else ruleset_id
 
 
 def get_spec(ruleset_id: str) -> RulesetSpec:
@@ -546,6 +560,25 @@ def preset_infos() -> tuple[PresetInfo, ...]:
             out.append(PresetInfo(name, base, options, str(table.get("title", "")), str(table.get("source", "")),
                                   str(table.get("spec_confidence", "")), f"replayer/rules/presets/{entry.name}"))
     return tuple(out)
+
+
+def vector_scorer(ruleset_id: str) -> Callable[..., Iterator[dict[str, Any]]]:
+    """How ruleset ``ruleset_id`` scores a vectors file (``paipu score --vectors``): its
+    ``RulesetSpec.score_vectors``; for a ruleset package not yet registered as playable,
+    its ``vectors.score_lines``. Raises :class:`RulesetError` when there is none."""
+    try:
+        fn = get_spec(ruleset_id).score_vectors
+    except RulesetError:
+        fn = None
+        if _ID.match(ruleset_id or ""):
+            try:
+                fn = getattr(importlib.import_module(f"replayer.rules.{ruleset_id}.vectors"), "score_lines", None)
+            except ModuleNotFoundError as e:
+                if not (e.name or "").startswith(f"replayer.rules.{ruleset_id}"):
+                    raise
+    if fn is None:
+        raise RulesetError(f"ruleset {ruleset_id!r} has no vector scoring")
+    return fn
 
 
 def known_rulesets() -> list[str]:

@@ -335,8 +335,8 @@ def test_verify_every_win_against_the_source_fan_and_score_lines(loaded) -> None
         (win,) = res.audit.wins
         computed: dict[str, int] = {}
         for f in win.fans:
-            computed[fan_key(f.name_zh, "mcr")] = computed.get(fan_key(f.name_zh, "mcr"), 0) + f.count
-        assert computed == {fan_key(k, "mcr"): v for k, v in fans.items()}, game
+            computed[fan_key(f.name_zh)] = computed.get(fan_key(f.name_zh), 0) + f.count
+        assert computed == {fan_key(k): v for k, v in fans.items()}, game
         assert win.points == total, game
         assert list(win.changes.values) == match["score"], game
         checked += 1

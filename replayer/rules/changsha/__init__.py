@@ -13,6 +13,13 @@ from replayer.rules.base import RulesetSpec, register
 from replayer.rules.changsha.options import ChangshaOptions
 from replayer.rules.changsha.play import ChangshaRuleset, build
 
+def _score_vectors(lines, *, source="-"):
+    """``paipu score --ruleset changsha --vectors``: one result per JSON line (loaded on use)."""
+    from replayer.rules.changsha.vectors import score_lines
+
+    return score_lines(lines, source=source)
+
+
 RULESET = register(
     RulesetSpec(
         id="changsha",
@@ -20,6 +27,7 @@ RULESET = register(
                     "docs/reference/rules/changsha.md",
         options_model=ChangshaOptions,
         build=build,
+        score_vectors=_score_vectors,
     )
 )
 

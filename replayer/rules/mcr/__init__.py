@@ -8,6 +8,14 @@ from replayer.rules.base import RulesetSpec, register
 from replayer.rules.mcr.fans.names import fan_id
 from replayer.rules.mcr.play import McrPlayOptions, McrRuleset, build
 
+
+def _score_vectors(lines, *, source="-"):
+    """``paipu score --ruleset mcr --vectors``: one result per JSON line (loaded on use)."""
+    from replayer.rules.mcr.vectors import score_lines
+
+    return score_lines(lines, source=source)
+
+
 RULESET = register(
     RulesetSpec(
         id="mcr",
@@ -15,6 +23,7 @@ RULESET = register(
         options_model=McrPlayOptions,
         build=build,
         fan_id=fan_id,
+        score_vectors=_score_vectors,
     )
 )
 

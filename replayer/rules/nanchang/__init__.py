@@ -14,12 +14,20 @@ from replayer.rules.base import RulesetSpec, register
 from replayer.rules.nanchang.options import NanchangOptions
 from replayer.rules.nanchang.play import NanchangRuleset, build
 
+def _score_vectors(lines, *, source="-"):
+    """``paipu score --ruleset nanchang --vectors``: one result per JSON line (loaded on use)."""
+    from replayer.rules.nanchang.vectors import score_lines
+
+    return score_lines(lines, source=source)
+
+
 RULESET = register(
     RulesetSpec(
         id="nanchang",
         description="Nanchang mahjong (南昌麻将): jing wildcards, honor chows, 十三烂 — shared/rules/nanchang.md",
         options_model=NanchangOptions,
         build=build,
+        score_vectors=_score_vectors,
     )
 )
 
