@@ -7,13 +7,14 @@ oracle scores"): the MahjongGB 1.4.0 calculator as built for the shared fan vect
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Literal
 
+from pydantic import BaseModel, ConfigDict
 
-@dataclass(frozen=True)
-class McrOptions:
-    """How to score the points where MCR authorities disagree.
+
+class McrOptions(BaseModel):
+    """How to score the points where MCR authorities disagree (a pydantic model: unknown
+    names and wrong types — ``"no"`` for a flag — are refused).
 
     ``concealed_and_melded_kong``
         A hand with exactly one concealed kong and one melded kong (and no third kong).
@@ -37,18 +38,11 @@ class McrOptions:
         says which of them it has and their points.
     """
 
+    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
+
     concealed_and_melded_kong: Literal["five_point_fan", "one_plus_two"] = "five_point_fan"
     knitted_straight_waits: bool = True
     fan_table: Literal["mcr", "mcr1998"] = "mcr"
-
-    def __post_init__(self) -> None:
-        if self.concealed_and_melded_kong not in ("five_point_fan", "one_plus_two"):
-            raise ValueError(
-                "concealed_and_melded_kong must be 'five_point_fan' or 'one_plus_two', "
-                f"got {self.concealed_and_melded_kong!r}"
-            )
-        if self.fan_table not in ("mcr", "mcr1998"):
-            raise ValueError(f"fan_table must be 'mcr' or 'mcr1998', got {self.fan_table!r}")
 
 
 DEFAULT_OPTIONS = McrOptions()

@@ -91,7 +91,7 @@ class McrPlayOptions(BaseModel):
     (A-Amb-5), so the "all" figures are this option's definition.
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
 
     multiple_winners: Literal["first_only", "all"] = "first_only"
     false_win_penalty: bool = False
@@ -126,11 +126,10 @@ def _fan_options(raw: Mapping[str, Any]) -> Any:
             ) from None
         return None
     try:
-        if hasattr(McrOptions, "model_validate"):
-            return McrOptions.model_validate(dict(raw))
-        return McrOptions(**raw)
-    except (ValidationError, TypeError, ValueError) as e:
-        raise RulesetError(f"bad mcr fan options {dict(raw)}: {e}") from None
+        return McrOptions.model_validate(dict(raw))
+    except ValidationError as e:
+        err = e.errors()[0]
+        raise RulesetError(f"mcr option {'.'.join(map(str, err['loc']))}: {err['msg']}") from None
 
 
 def parse_options(raw: Mapping[str, Any]) -> tuple[McrPlayOptions, Any]:

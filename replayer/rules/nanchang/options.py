@@ -37,7 +37,7 @@ class NanchangOptions(BaseModel):
     provisional in the spec keep the spec's default and say so in their meaning.
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
 
     # --- nanchang.md §10 ------------------------------------------------------------------
     win_base: int = _opt(1, "base unit of the win score (子)", f"{N} §9.5 (b)", ge=1)
