@@ -9,7 +9,9 @@ import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Literal
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError
 
 from eventlog.errors import InvalidArgument
 from eventlog import tiles as _tiles
@@ -38,93 +40,76 @@ class VectorCase:
     line: int
 
 
-def _bool(obj: dict[str, Any], key: str, name: str | None = None) -> bool:
-    v = obj.get(key, False)
-    if not isinstance(v, bool):
-        raise ValueError(f"{name or key}: must be a JSON boolean (true/false), got {v!r}")
-    return v
-
-
-def _tile(v: Any, name: str) -> str:
-    if not isinstance(v, str):
-        raise ValueError(f"{name}: a tile is a string such as \"W1\", got {v!r}")
+def _check_tile(v: str) -> str:
     try:
         _tiles.index(v)
     except ValueError:
-        raise ValueError(f"{name}: not a tile code: {v!r}") from None
+        raise ValueError(f"not a tile code: {v!r}") from None
     return v
 
 
-def _tile_list(v: Any, name: str) -> tuple[str, ...]:
-    if not isinstance(v, list):
-        raise ValueError(f"{name}: must be a list of tile strings, got {v!r}")
-    return tuple(_tile(t, f"{name}[{i}]") for i, t in enumerate(v))
+_Tile = Annotated[str, AfterValidator(_check_tile)]
+_Wind = Literal["E", "S", "W", "N"]
 
 
-def _optional_int(v: Any, name: str, allowed: tuple[int, ...]) -> int | None:
-    if v is None:
-        return None
-    if isinstance(v, bool) or not isinstance(v, int) or v not in allowed:
-        raise ValueError(f"{name}: must be one of {', '.join(map(str, allowed))}, got {v!r}")
-    return v
+class _MeldIn(BaseModel):
+    """A declared set in a vector (README "Schema"): ``claimed_from`` 1..3 relative."""
+
+    model_config = ConfigDict(strict=True, frozen=True)
+
+    type: Literal["chow", "pung", "kong"]
+    tiles: list[_Tile]
+    concealed: bool = False
+    claimed_from: Literal[1, 2, 3] | None = None
+    claimed_tile: _Tile | None = None
 
 
-def _meld(m: Any, name: str) -> Meld:
-    if not isinstance(m, dict):
-        raise ValueError(f"{name}: a meld is a JSON object, got {m!r}")
-    kind = m.get("type")
-    if kind not in ("chow", "pung", "kong"):
-        raise ValueError(f"{name}.type: must be chow, pung or kong, got {kind!r}")
-    if "tiles" not in m:
-        raise ValueError(f"{name}.tiles: missing")
-    claimed = m.get("claimed_tile")
-    return Meld(
-        type=kind,
-        tiles=_tile_list(m["tiles"], f"{name}.tiles"),
-        concealed=_bool(m, "concealed", f"{name}.concealed"),
-        claimed_from=_optional_int(m.get("claimed_from"), f"{name}.claimed_from", (1, 2, 3)),
-        claimed_tile=None if claimed is None else _tile(claimed, f"{name}.claimed_tile"),
-    )
+class _SituationIn(BaseModel):
+    """One vector's situation, read strictly: JSON booleans, integer flowers 0..8, tile
+    strings, winds E S W N (other keys of the line — id, category, expected — are ignored)."""
 
+    model_config = ConfigDict(strict=True, frozen=True, extra="ignore")
 
-def _wind(obj: dict[str, Any], name: str) -> str:
-    v = obj.get(name, "E")
-    if v not in _WIND_NUMBER or not isinstance(v, str):
-        raise ValueError(f"{name}: must be one of E, S, W, N, got {v!r}")
-    return v
+    hand: list[_Tile]
+    win_tile: _Tile
+    melds: list[_MeldIn] = []
+    self_drawn: bool = False
+    last_tile: bool = False
+    kong_related: bool = False
+    last_of_wall: bool = False
+    seat_wind: _Wind = "E"
+    prevalent_wind: _Wind = "E"
+    flowers: int = Field(0, ge=0, le=8)
 
 
 def situation_from_json(obj: dict[str, Any]) -> WinSituation:
-    """Build a :class:`WinSituation` from one vector object (schema: tests/data/mcr/README.md).
-
-    Strict: ``hand`` a list of tile strings, ``win_tile`` a tile string, ``melds`` a list of
-    objects (``type`` chow/pung/kong, ``tiles`` tile strings, ``concealed`` boolean,
-    ``claimed_from`` 0..3, ``claimed_tile`` a tile), the flags (``self_drawn``, ``last_tile``,
-    ``kong_related``, ``last_of_wall``) JSON booleans, ``flowers`` an integer 0..8,
-    ``seat_wind``/``prevalent_wind`` one of E S W N. Raises ``ValueError`` naming the field."""
+    """Build a :class:`WinSituation` from one vector object (schema: tests/data/mcr/README.md),
+    read through a strict pydantic model: ``hand`` a list of tile strings, ``win_tile`` a tile
+    string, ``melds`` a list of objects (``type`` chow/pung/kong, ``tiles`` tile strings,
+    ``concealed`` boolean, ``claimed_from`` 1..3, ``claimed_tile`` a tile), the flags JSON
+    booleans, ``flowers`` an integer 0..8, ``seat_wind``/``prevalent_wind`` one of E S W N.
+    Raises ``ValueError`` naming the field (``melds[0].type``)."""
     if not isinstance(obj, dict):
         raise ValueError(f"situation: not a JSON object: {obj!r}")
-    if "hand" not in obj:
-        raise ValueError("hand: missing")
-    if "win_tile" not in obj:
-        raise ValueError("win_tile: missing")
-    melds_v = obj.get("melds", [])
-    if not isinstance(melds_v, list):
-        raise ValueError(f"melds: must be a list of meld objects, got {melds_v!r}")
-    flowers = obj.get("flowers", 0)
-    if isinstance(flowers, bool) or not isinstance(flowers, int) or not 0 <= flowers <= 8:
-        raise ValueError(f"flowers: must be an integer 0..8, got {flowers!r}")
+    try:
+        v = _SituationIn.model_validate(obj)
+    except ValidationError as e:
+        err = e.errors()[0]
+        where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in err["loc"]).lstrip(".")
+        got = err.get("input")
+        raise ValueError(f"{where}: {err['msg']}, got {got!r}") from None
     return WinSituation(
-        hand=_tile_list(obj["hand"], "hand"),
-        win_tile=_tile(obj["win_tile"], "win_tile"),
-        melds=tuple(_meld(m, f"melds[{i}]") for i, m in enumerate(melds_v)),
-        self_drawn=_bool(obj, "self_drawn"),
-        last_tile=_bool(obj, "last_tile"),
-        kong_related=_bool(obj, "kong_related"),
-        last_of_wall=_bool(obj, "last_of_wall"),
-        seat_wind=_wind(obj, "seat_wind"),  # type: ignore[arg-type]
-        prevalent_wind=_wind(obj, "prevalent_wind"),  # type: ignore[arg-type]
-        flowers=flowers,
+        hand=tuple(v.hand),
+        win_tile=v.win_tile,
+        melds=tuple(Meld(type=m.type, tiles=tuple(m.tiles), concealed=m.concealed, claimed_from=m.claimed_from,
+                         claimed_tile=m.claimed_tile) for m in v.melds),
+        self_drawn=v.self_drawn,
+        last_tile=v.last_tile,
+        kong_related=v.kong_related,
+        last_of_wall=v.last_of_wall,
+        seat_wind=v.seat_wind,
+        prevalent_wind=v.prevalent_wind,
+        flowers=v.flowers,
     )
 
 
