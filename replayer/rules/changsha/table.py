@@ -124,7 +124,7 @@ def kong_tiles_revealed(ctx: Ctx, state: TableState, p: ev.KongTilesRevealed) ->
     state = replace(state.with_seat(seat, st), wall=wall, wall_remaining=remaining, seen=seen)
     if pk.kind == "added":  # an added kong is paid when it can no longer be robbed
         state = kong_payment(ctx, state, seat, pk.tile)
-    state = replace(state, phase="claims", turn=(seat + 1) % 4, pending_kong=None, last_draw=None,
+    state = replace(state, phase="claims", turn=state.next_seat(seat), pending_kong=None, last_draw=None,
                     pending=PendingDiscard(ctx.seq, seat, tiles[0], also=tiles[1:], owner_may_win=True)
                     if tiles else None)
     hand = replace(hand, kaigang=(seat, tiles, ctx.seq), locked=hand.locked + (seat,),
@@ -150,7 +150,7 @@ def last_tile_declined(ctx: Ctx, state: TableState, p: ev.LastTileDeclined) -> T
     state = rs.with_hand(state, replace(hand, first_offered=first, decliners=decliners))
     if len(set(decliners)) >= 4:
         return replace(state, phase="hand_over", exhaustive_draw=True, turn=None, pending=None, pending_kong=None)
-    return replace(state, turn=(seat + 1) % 4, pending=None)
+    return replace(state, turn=state.next_seat(seat), pending=None)
 
 
 def expected_birds(rs: ChangshaRuleset, state: TableState) -> tuple[int, tuple[str, ...] | None]:
