@@ -27,11 +27,11 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 sys.path.append(str(ROOT / "tests"))  # pg_server (the throwaway PostgreSQL of the tests)
 
-from analytics.export import export  # noqa: E402
-from eventlog.events import NewEvent  # noqa: E402
-from eventlog.ingest import ImportedGame, parse_file  # noqa: E402
-from eventlog.store import NO_STREAM, open_store  # noqa: E402
-from paipu.samples import sample_files  # noqa: E402
+from analytics.export import export
+from eventlog.events import NewEvent
+from eventlog.ingest import ImportedGame, parse_file
+from eventlog.store import NO_STREAM, open_store
+from paipu.samples import sample_files
 
 
 def build(location: str, copies: int) -> None:
