@@ -79,7 +79,7 @@ def main() -> None:
                 try:
                     if dask_workers:
                         with LocalCluster(n_workers=dask_workers, threads_per_worker=1, processes=True,
-                                          dashboard_address=None, silence_logs=40) as c:
+                                          dashboard_address=":0", silence_logs=40) as c:
                             t = time.perf_counter()
                             rep = export(store, out, cluster=c.scheduler_address)
                             secs = time.perf_counter() - t

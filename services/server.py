@@ -227,22 +227,23 @@ def serve(
         server, bound = build_server(
             store, host, port, max_workers=max_workers, tokens=tokens, access_log=access_log
         )
-        server.start()
-        print(
-            f"paipu serve: listening on {_address(host, bound)} (data: {redact_url(str(data_dir))}; "
-            f"{SERVICE_NAME}, IngestService, ReplayService, health, reflection; "
-            f"{'token required' if tokens is not None else 'no token required'})",
-            file=sys.stderr,
-            flush=True,
-        )
+        # Signal handlers before the "listening" line: a client may send SIGTERM as soon as it reads it.
         done = stop if stop is not None else threading.Event()
         previous: dict[int, Any] = {}
         if threading.current_thread() is threading.main_thread():
             for sig in (signal.SIGINT, signal.SIGTERM):
                 previous[sig] = signal.signal(sig, lambda *_: done.set())
-        if ready is not None:
-            ready.set()
         try:
+            server.start()
+            print(
+                f"paipu serve: listening on {_address(host, bound)} (data: {redact_url(str(data_dir))}; "
+                f"{SERVICE_NAME}, IngestService, ReplayService, health, reflection; "
+                f"{'token required' if tokens is not None else 'no token required'})",
+                file=sys.stderr,
+                flush=True,
+            )
+            if ready is not None:
+                ready.set()
             while not done.wait(0.5):
                 pass
         except KeyboardInterrupt:
