@@ -151,6 +151,17 @@ class SimulatedGame:
             yield ev.canonical_bytes(d) + b"\n"
 
 
+def resolved_options(ruleset_id: str, options: Mapping[str, Any]) -> dict[str, Any]:
+    """The options a game of ``ruleset_id`` is played with: a preset's own options
+    (replayer/rules/presets/*.toml) overridden by ``options``. Stored in game_started
+    beside the preset id, so the game replays the same even if the preset file changes."""
+    from replayer.rules.base import presets
+
+    preset = presets().get(ruleset_id)
+    base = dict(preset[1]) if preset is not None and preset[0] != ruleset_id else {}
+    return {**base, **dict(options)}
+
+
 def reported_fans(explained: ExplainedScore | None) -> tuple[tuple[str, int | None, int], ...]:
     """(English name, points, count) of each item of an explained score
     (replayer/explained.py), as a score_reported event lists them; () for none."""
@@ -231,7 +242,7 @@ class _Game:
         cfg = self.config
         bots = ",".join(cfg.bot_names())
         self.emit(ev.GameStarted(
-            ruleset=self.rs.id, ruleset_options=dict(cfg.options), players=[f"{b}-{s}" for s, b in enumerate(cfg.bot_names())],
+            ruleset=self.rs.id, ruleset_options=resolved_options(cfg.ruleset, cfg.options), players=[f"{b}-{s}" for s, b in enumerate(cfg.bot_names())],
             initial_scores=[0, 0, 0, 0], source=f"paipu simulate seed={cfg.seed} game={self.game} bots={bots}",
         ))
         hands = 0
@@ -347,13 +358,33 @@ class _Game:
                 continue
             tried.append(tile)
             payload = ev.WildcardIndicatorRevealed(indicator=tile, dice=dice)
-            try:
-                apply(st, ev.NewEvent.of(payload, id_seed=f"{self.game_id}/{len(self.events)}"), self.rs, "strict")
-            except ReplayError:
+            if not self._accepted(payload):
                 continue
-            self.emit(payload)
+            self.emit(self._with_lower_indicator(payload, tail))
             return
         raise SimulationError(f"{self.game_id}: the replayer accepts no wildcard indicator (tried {tried})")
+
+    def _accepted(self, payload: ev.Payload) -> bool:
+        """Would the replayer accept ``payload`` now, in strict mode?"""
+        try:
+            apply(self.state, ev.NewEvent.of(payload, id_seed=f"{self.game_id}/{len(self.events)}"),
+                  self.rs, "strict")
+        except ReplayError:
+            return False
+        return True
+
+    def _with_lower_indicator(self, payload: ev.WildcardIndicatorRevealed,
+                              tail: list[str]) -> ev.WildcardIndicatorRevealed:
+        """The reveal with its 下精 indicator (``lower_indicator``, the tile under the
+        indicator: Nanchang §4.1, §11) filled from the wall the engine used: the one tile
+        kind of the wall the replayer accepts there. Left empty when the replayer accepts
+        any (a ruleset that does not place it) or none."""
+        kinds = sorted({t for t in tail if not _tiles.is_flower(t)}, key=_tiles.index)
+        ok = [t for t in kinds
+              if self._accepted(payload.model_copy(update={"lower_indicator": t}))]
+        if len(ok) != 1:
+            return payload
+        return payload.model_copy(update={"lower_indicator": ok[0]})
 
     def act_alone(self) -> None:
         """The one seat that may act (dealer's first turn, a turn after a draw or claim)."""

@@ -20,6 +20,7 @@ A bot that passes half of its wins (registered for the test) makes 弃胡 blocks
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import replace
 from typing import Any
 
@@ -88,9 +89,10 @@ def _stored(game_id: str, events) -> list[ev.StoredEvent]:
 
 def _repr(obj: Any) -> str:
     # The 下精 field (wildcard_indicator_revealed.lower_indicator, HandMemory.lower_indicator)
-    # came after RECORDED; the simulator leaves it None, so its "None" is left out of the
-    # digest to compare with the old code's output.
-    return repr(obj).replace(", lower_indicator=None", "")
+    # came after RECORDED (the simulator now fills it from its wall; these configs do not
+    # pay 上下翻精 or 埋地雷, so nothing else changes): it is left out of the digest to
+    # compare with the old code's output.
+    return re.sub(r", lower_indicator=(None|'[A-Z][0-9]')", "", repr(obj))
 
 
 def _digests(name: str, game: int, *, fast: bool) -> tuple[tuple, str]:
