@@ -55,20 +55,72 @@ def _print_audit(chain, audit, *, verbose: bool = True) -> bool:
     return ok
 
 
+#: ``paipu verify`` exit statuses (also in its --help).
+EXIT_OK, EXIT_FINDINGS, EXIT_INTEGRITY = 0, 1, 3
+
+
+def _win_json(w) -> dict:
+    rep = w.reported
+    return {
+        "seq": w.seq, "seat": w.seat, "tile": w.tile, "legal": w.legal, "points": w.points,
+        "fans": [{"name": f.name_en, "name_zh": f.name_zh, "count": f.count, "points": f.points}
+                 for f in w.fans],
+        "changes": list(w.changes) if w.changes else None,
+        "reported": None if rep is None else {
+            "total": rep.total,
+            "score_changes": list(rep.score_changes) if rep.score_changes else None,
+            "fans": [{"name": n, "points": p, "count": c} for n, p, c in w.reported_fans],
+        },
+        "fans_agree": w.fans_agree, "score_agrees": w.score_agrees,
+    }
+
+
+def _game_json(chain, audit) -> dict:
+    out: dict = {
+        "game_id": chain.game_id,
+        "chain": {"ok": chain.ok, "events": chain.events, "first_bad_seq": chain.first_bad_seq,
+                  "reason": chain.reason},
+        "ok": bool(chain.ok and audit is not None and audit.ok),
+    }
+    if audit is not None:
+        out.update(
+            ruleset=audit.ruleset, events=audit.events, hands=audit.hands, draws=audit.draws,
+            findings=[{"seq": f.seq, "rule_id": f.rule_id, "message": f.message, "source": f.source,
+                       "seat": f.seat, "hand_number": f.hand_number} for f in audit.findings],
+            wins=[_win_json(w) for w in audit.wins],
+            disagreements=sum(1 for w in audit.wins if w.fans_agree is False or w.score_agrees is False)
+            + sum(1 for r in audit.reported if not r.agrees and r.winner is None),
+        )
+    return out
+
+
 @command()
 def verify(
     game_ids: Annotated[Optional[list[str]], typer.Argument(help="Games to check (default: all).")] = None,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Only games with problems in detail.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only the games with problems (and the summary).")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON object: every game (chain, findings, wins with computed and reported scores) and the summary; same exit status.")] = False,
     cluster: Annotated[Optional[str], typer.Option("--cluster", metavar="ADDRESS", help="Check the games on the workers of this Dask scheduler (tcp://host:8786; pip install 'paipu[cluster]'); the report is the same as a local run. The workers must reach the store: a SQLite file on a shared disk or `paipu --store postgresql://…`.")] = None,
     data: DataOpt = DEFAULT_DATA,
 ) -> None:
     """Re-compute every hash chain and replay every game under its ruleset (audit mode):
-    findings, computed vs reported fans and scores. Exit 0 only when all is intact."""
+    findings, computed vs reported fans and scores.
+
+    Integrity (the log itself) and rules (what the games say) are kept apart. Exit
+    status: 0 = every chain intact and no finding or disagreement; 1 = every chain intact
+    but some game has rule findings or reported fans/scores that disagree with the
+    computed ones (the log is sound; the games say something worth reading); 3 = a broken
+    hash chain, missing events or a log shorter than its checkpoint (the log is damaged:
+    that game is not replayed);
+    2 = the command could not run (bad arguments, no store)."""
+    import json
+    import sys
+
     from eventlog.parallel import map_games
     from eventlog.verify import verify_log
 
     store = open_store(data, must_exist=True, salvage=True)
-    bad = 0
+    broken = findings = 0
+    games = []
     try:
         damage = getattr(store, "damage", None)
         if damage is not None:
@@ -76,20 +128,43 @@ def verify(
         ids = game_ids or store.raw_game_ids()  # from the events themselves, not only the records
         with map_games(store, ids, _verify_one, cluster=cluster) as results:
             for chain, audit in results:
-                if not _print_audit(chain, audit, verbose=not quiet):
-                    bad += 1
+                if not chain.ok:
+                    broken += 1
+                elif audit is None or not audit.ok:
+                    findings += 1
+                if as_json:
+                    games.append(_game_json(chain, audit))
+                elif not quiet or not (chain.ok and audit is not None and audit.ok):
+                    _print_audit(chain, audit, verbose=not quiet)
         log = verify_log(store) if not game_ids else None
     finally:
         store.close()
-    say(f"{len(ids) - bad} of {len(ids)} games intact")
-    if log is not None:
-        for problem in log.problems:
-            say(f"log: {problem}", err=True, style="bold red")
-        if log.ok and damage is None:
-            say(f"log intact: {log.events} events, positions 1..{log.head}"
-                + (f", checkpoint at {log.checkpoint}" if log.checkpoint is not None else ""))
-    if bad or damage is not None or (log is not None and not log.ok):
-        raise typer.Exit(1)
+    n = len(ids)
+    intact = n - broken - findings
+    log_damaged = damage is not None or (log is not None and not log.ok)
+    status = EXIT_INTEGRITY if broken or log_damaged else EXIT_FINDINGS if findings else EXIT_OK
+    if as_json:
+        sys.stdout.write(json.dumps({
+            "games": games,
+            "log": None if log is None else {
+                "ok": log.ok and damage is None, "events": log.events, "head": log.head,
+                "checkpoint": log.checkpoint,
+                "problems": list(log.problems) + ([str(damage)] if damage is not None else []),
+            },
+            "summary": {"games": n, "intact": intact, "broken_chains": broken,
+                        "with_findings": findings, "log_damaged": log_damaged, "exit_status": status},
+        }, ensure_ascii=False, sort_keys=True) + "\n")
+    else:
+        say(f"{intact} of {n} games intact; {broken} with a broken chain or missing events "
+            f"(exit 3); {findings} with rule findings or disagreements (exit 1)")
+        if log is not None:
+            for problem in log.problems:
+                say(f"log: {problem}", err=True, style="bold red")
+            if log.ok and damage is None:
+                say(f"log intact: {log.events} events, positions 1..{log.head}"
+                    + (f", checkpoint at {log.checkpoint}" if log.checkpoint is not None else ""))
+    if status:
+        raise typer.Exit(status)
 
 
 @command()

@@ -1,0 +1,89 @@
+"""Issue 11 item 8: ``paipu verify`` keeps integrity and rules apart. After
+``paipu quickstart`` every chain is intact and one bundled game has a true finding (the
+PMN game's Result line -32 36 -8 36 is not zero-sum, paipu/samples/pmn-python-majiang):
+exit 1, not the integrity status 3; ``--json`` and ``-q`` for scripts."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+
+import pytest
+from typer.testing import CliRunner
+
+from paipu.cli import app
+from paipu.samples import sample_files
+
+runner = CliRunner()
+PMN_GAME = "pmn-mahjongsoft.com-74621-1-3"
+
+
+def run(*args: str):
+    return runner.invoke(app, list(args), catch_exceptions=False)
+
+
+@pytest.fixture(scope="module")
+def data(tmp_path_factory):
+    d = tmp_path_factory.mktemp("verify") / "paipu-data"
+    assert run("quickstart", "--data", str(d)).exit_code == 0
+    return d
+
+
+def _bundled_games() -> int:
+    import re
+
+    n = 0
+    for f in sample_files():
+        text = f.read_text(encoding="utf-8", errors="replace")
+        n += len(re.findall(r"^Match ", text, re.M)) if f.suffix == ".txt" else 1
+    return n
+
+
+def test_help_documents_the_exit_statuses():
+    out = run("verify", "--help").output
+    assert "0 =" in out and "1 =" in out and "3 =" in out
+
+
+def test_after_quickstart_verify_reports_the_true_finding_as_rules_not_integrity(data):
+    res = run("verify", "--data", str(data))
+    assert res.exit_code == 1, res.output
+    n = _bundled_games()
+    assert f"{n - 1} of {n} games intact; 0 with a broken chain" in res.output
+    assert "1 with rule findings or disagreements" in res.output
+
+
+def test_quiet_prints_only_the_games_with_problems(data):
+    res = run("verify", "-q", "--data", str(data))
+    assert res.exit_code == 1
+    games = [l for l in res.output.splitlines() if l.startswith(("ok ", "FAIL "))]
+    assert games == [l for l in games if PMN_GAME in l] and len(games) == 1
+
+
+def test_json_output(data):
+    res = run("verify", "--json", "--data", str(data))
+    assert res.exit_code == 1
+    doc = json.loads(res.output)
+    assert doc["summary"]["games"] == _bundled_games()
+    assert doc["summary"]["broken_chains"] == 0 and doc["summary"]["with_findings"] == 1
+    assert doc["summary"]["exit_status"] == 1
+    (bad,) = [g for g in doc["games"] if not g["ok"]]
+    assert bad["game_id"] == PMN_GAME and bad["chain"]["ok"]
+    assert [f["rule_id"] for f in bad["findings"]] == ["reported_score_mismatch"]
+
+
+def test_a_broken_chain_is_exit_3(tmp_path, data):
+    copy = tmp_path / "copy"
+    copy.mkdir()
+    con = sqlite3.connect(data / "events.sqlite")
+    con.execute(f"VACUUM INTO '{copy / 'events.sqlite'}'")
+    con.close()
+    con = sqlite3.connect(copy / "events.sqlite")
+    for (t,) in con.execute("select name from sqlite_master where type='trigger'").fetchall():
+        con.execute(f"drop trigger {t}")
+    con.execute("update events set payload = replace(payload, 'T8', 'T7') "
+                "where game_id = 'botzone-61602cb45ddc087351c04358' and seq = 2")
+    con.commit()
+    con.close()
+    res = run("verify", "--json", "--data", str(copy))
+    assert res.exit_code == 3
+    assert json.loads(res.output)["summary"]["broken_chains"] == 1
