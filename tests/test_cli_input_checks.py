@@ -222,7 +222,7 @@ def test_meld_with_a_wrong_tile_count_is_refused(meld):
 
 @pytest.mark.parametrize("meld, tiles", [
     ("pung:W2", ("W2",) * 3), ("pung:W2W2W2", ("W2",) * 3),
-    ("kong:W2", ("W2",) * 4), ("kong:W2W2W2W2", ("W2",) * 4), ("ckong:W2W2W2W2", ("W2",) * 4),
+    ("kong:W2@1", ("W2",) * 4), ("kong:W2W2W2W2@3", ("W2",) * 4), ("ckong:W2W2W2W2", ("W2",) * 4),
 ])
 def test_meld_with_one_or_all_copies_is_accepted(meld, tiles):
     from paipu.cli.melds import parse_meld

@@ -7,7 +7,7 @@ import dataclasses
 import json
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.table import Table
@@ -20,6 +20,37 @@ from paipu.cli.root import command
 __all__ = ["score"]
 
 _WIND_LETTERS = ("E", "S", "W", "N")
+
+
+def parse_option(text: str) -> tuple[str, Any]:
+    """``NAME=VALUE`` of ``--option``: VALUE ``true``/``false`` → bool, an integer → int,
+    otherwise the text. CliError naming the flag when there is no ``=``."""
+    import re
+
+    name, eq, value = text.partition("=")
+    name = name.strip()
+    if not eq or not re.fullmatch(r"[a-z_][a-z0-9_]*", name):
+        raise CliError(f"--option {text!r}: expected NAME=VALUE, e.g. --option knitted_straight_waits=false")
+    v = value.strip()
+    if v.lower() in ("true", "false"):
+        return name, v.lower() == "true"
+    if re.fullmatch(r"-?[0-9]+", v):
+        return name, int(v)
+    return name, v
+
+
+def _with_options(lines, options: dict[str, Any]):
+    """Each JSON object line gets ``options`` (``--option``) over its own ``options``."""
+    for line in lines:
+        try:
+            obj = json.loads(line) if line.strip() else None
+        except json.JSONDecodeError:
+            obj = None
+        if isinstance(obj, dict):
+            own = obj.get("options") if isinstance(obj.get("options"), dict) else {}
+            obj["options"] = {**own, **options}
+            line = json.dumps(obj, ensure_ascii=False) + "\n"
+        yield line
 
 
 def _with_preset(lines, preset: str):
@@ -36,10 +67,12 @@ def _with_preset(lines, preset: str):
         yield line
 
 
-def _score_vectors(ruleset: str, vectors: Path, out: Path | None, preset: str | None = None) -> None:
+def _score_vectors(ruleset: str, vectors: Path, out: Path | None, preset: str | None = None,
+                   options: dict[str, Any] | None = None) -> None:
     """``score --vectors FILE``: one JSON line out per situation, scored by the ruleset's
     ``vectors.score_lines`` (schemas: tests/data/<ruleset>/README.md). ``preset``: the
-    preset every case without its own ``preset`` field is scored under."""
+    preset every case without its own ``preset`` field is scored under; ``options``
+    (``--option``) override each case's own."""
     from replayer.findings import RulesetError
     from replayer.rules.base import vector_scorer
 
@@ -51,7 +84,10 @@ def _score_vectors(ruleset: str, vectors: Path, out: Path | None, preset: str | 
     dst = out.open("w", encoding="utf-8") if out else sys.stdout
     n = bad = 0
     try:
-        for res in score_lines(src if preset is None else _with_preset(src, preset), source=str(vectors)):
+        lines = src if preset is None else _with_preset(src, preset)
+        if options:
+            lines = _with_options(lines, options)
+        for res in score_lines(lines, source=str(vectors)):
             dst.write(json.dumps(res, ensure_ascii=False) + "\n")
             n += 1
             bad += "bad situation" in str(res.get("error", ""))
@@ -82,18 +118,24 @@ def score(
     seat_wind: Annotated[str, typer.Option("--seat-wind", help="E, S, W or N.")] = "E",
     prevalent_wind: Annotated[str, typer.Option("--prevalent-wind", help="E, S, W or N.")] = "E",
     flowers: Annotated[int, typer.Option("--flowers", min=0, max=8, help="Flower tiles (1 point each).")] = 0,
-    as_json: Annotated[bool, typer.Option("--json", help="With --hand: print the JSON line instead of a table.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="With --hand: print the JSON line instead of a table (same exit status).")] = False,
+    option: Annotated[list[str] | None, typer.Option("--option", metavar="NAME=VALUE", help="A named interpretation of the ruleset, repeatable (`paipu rulesets NAME` lists them; MCR e.g. knitted_straight_waits=false). With --vectors it overrides each case's own options.")] = None,
 ) -> None:
     """Score winning hands: in bulk from a vectors file (one JSON line out per case), or one
     hand given with --hand/--win (seat 0's; a discard comes from the previous seat), scored by
-    the ruleset's own win check and explained item by item with the tiles each counts."""
+    the ruleset's own win check and explained item by item with the tiles each counts.
+
+    Exit status with --hand (table or --json alike): 0 = a legal win; 1 = not a legal win
+    (no winning shape, or below the ruleset's minimum: the items are still listed); 2 = input
+    that cannot happen (each error names the flag)."""
     from replayer.rules.base import presets
 
+    options = dict(parse_option(o) for o in (option or []))
     preset = None
     if vectors is not None and ruleset in presets() and presets()[ruleset][0] != ruleset:
         ruleset, preset = presets()[ruleset][0], ruleset
     if vectors is not None:
-        _score_vectors(ruleset, vectors, out, preset)
+        _score_vectors(ruleset, vectors, out, preset, options)
         return
     from eventlog import tiles as T
     from replayer.findings import RulesetError
@@ -114,9 +156,9 @@ def score(
     if n_tiles != 13:
         raise CliError(f"hand + melds hold {n_tiles} tiles (a kong counts 3); a waiting hand holds 13")
     try:
-        rs = get_ruleset(ruleset)
+        rs = get_ruleset(ruleset, options)
     except RulesetError as e:
-        raise CliError(str(e)) from None
+        raise CliError(f"--option/--ruleset: {e}") from None
     # the hand is seat 0's; a discard comes from the previous seat (3)
     ctx = WinContext(
         seat=0, tile=wins[0], self_drawn=self_drawn, from_seat=None if self_drawn else 3,
@@ -125,6 +167,7 @@ def score(
         seat_wind=T.WINDS[_WIND_LETTERS.index(seat_wind)], prevalent_wind=T.WINDS[_WIND_LETTERS.index(prevalent_wind)],
         flowers=tuple(T.FLOWERS[:flowers]),
     )
+    _check_situation(ctx, last_tile=last_tile)
     verdict = rs.score_win(TableState(), ctx)
     lines = verdict.explained.lines() if verdict.explained is not None else ()
     if as_json:
@@ -134,6 +177,8 @@ def score(
             "excluded": [dataclasses.asdict(x) for x in (verdict.explained.excluded() if verdict.explained else ())],
             "rule_id": verdict.rule_id, "message": verdict.message,
         }, ensure_ascii=False))
+        if not verdict.legal:
+            raise typer.Exit(1)
         return
     say(f"hand {T.to_unicode(concealed)} + {T.to_unicode(wins[0])}  ({' '.join(concealed)} + {wins[0]})")
     if lines:
@@ -143,4 +188,35 @@ def score(
         console.print(t)
         say(f"total {verdict.points}")
     if not verdict.legal:
-        raise CliError(f"not a legal win: {verdict.message}")
+        say(f"not a legal win: {verdict.message}", err=True, style="red")
+        raise typer.Exit(1)
+
+
+def _check_situation(ctx: Any, *, last_tile: bool) -> None:
+    """Refuse a hand that cannot happen, naming the flag (issue 11 item 12). ``ctx`` is the
+    :class:`~replayer.rules.base.WinContext` built from the flags."""
+    held = list(ctx.concealed)
+    in_melds = [t for m in ctx.melds for t in m.tiles]
+    kongs = [m for m in ctx.melds if m.kind == "kong"]
+    if ctx.last_of_wall and ctx.kong_related and not ctx.self_drawn:
+        raise CliError("--last-of-wall with --kong but without --self-drawn: 海底捞月 is a win on the "
+                       "last discard (docs/reference/rules/competition.md §B3: \"和打出的最后一张牌\") and "
+                       "a robbed kong is no discard, so the two cannot happen together")
+    if ctx.kong_related and ctx.self_drawn and not kongs:
+        raise CliError("--kong with --self-drawn is a win on a kong replacement (杠上开花), "
+                       "but no kong is declared: add --meld kong:TILE@FROM or ckong:TILE")
+    if ctx.kong_related and not ctx.self_drawn:
+        mine = held.count(ctx.tile) + in_melds.count(ctx.tile)
+        if mine:
+            raise CliError(f"--kong without --self-drawn is robbing a kong (抢杠和) of {ctx.tile}, "
+                           f"but this hand holds {mine} {ctx.tile} of its own: the konger has the "
+                           "other three copies")
+    if last_tile and ctx.tile in held:
+        raise CliError(f"--last-tile (和绝张, the last copy: the other three are shown on the table) "
+                       f"but the concealed hand holds another {ctx.tile}")
+    counts: dict[str, int] = {}
+    for t in held + in_melds + [ctx.tile]:
+        counts[t] = counts.get(t, 0) + 1
+    over = sorted(t for t, c in counts.items() if c > 4)
+    if over:
+        raise CliError(f"--hand/--meld/--win: more than four of {', '.join(over)}")

@@ -230,7 +230,10 @@ class McrRuleset(RulesetDefaults):
             self_drawn=win.self_drawn,
             last_tile=win.visible_copies >= 3,
             kong_related=win.kong_related,
-            last_of_wall=win.last_of_wall and not win.kong_related,
+            # 杠上开花 on the last tile of the wall is also 妙手回春: neither competition.md §B3
+            # nor §A6 excludes one by the other, and the reference calculator scores both
+            # (what `paipu score --kong --last-of-wall --self-drawn` gives).
+            last_of_wall=win.last_of_wall,
             seat_wind=_WIND_LETTER[win.seat_wind],  # type: ignore[arg-type]
             prevalent_wind=_WIND_LETTER[win.prevalent_wind],  # type: ignore[arg-type]
             flowers=len(win.flowers),

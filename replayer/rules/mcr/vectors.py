@@ -168,29 +168,35 @@ def oracle_args(s: WinSituation) -> tuple:
 
 
 def score_case(obj: dict[str, Any]) -> dict[str, Any]:
-    """``paipu score --vectors`` output for one situation: ``{"id", "fans", "total"}`` for a
-    legal win (total includes flowers), else ``{"id", "error"}`` — not a winning shape, or
-    below the 8-fan minimum (flowers do not count toward it; tests/data/mcr/README.md)."""
+    """``paipu score --vectors`` output for one situation: ``{"id", "fans", "total",
+    "total_without_flowers", "meets_8_fan_minimum"}`` for a winning shape (total includes
+    flowers); below the 8-fan minimum the fans are still listed, with ``error`` saying so
+    (flowers do not count toward it; tests/data/mcr/README.md); ``{"id", "error"}`` when
+    there is no winning shape. ``options`` (optional): :class:`McrOptions` fields."""
     from replayer.rules.mcr.fans.calculator import score
+    from replayer.rules.mcr.options import McrOptions
 
     case_id = obj.get("id")
-    result = score(situation_from_json(obj))
+    raw = obj.get("options") or {}
+    if not isinstance(raw, dict):
+        raise ValueError(f"options: must be an object, got {raw!r}")
+    result = score(situation_from_json(obj), McrOptions(**raw) if raw else None)
     if not result.is_win:
         return {"id": case_id, "error": result.error or "not a winning hand"}
-    if not result.meets_minimum:
-        return {
-            "id": case_id,
-            "error": f"below the 8-fan minimum: {result.total_without_flowers} fans without flowers "
-            "(flowers do not count toward it)",
-        }
-    return {
+    out: dict[str, Any] = {
         "id": case_id,
         "fans": [
             {"name_en": f.name_en, "name_zh": f.name_zh, "points": f.points, "count": f.count}
             for f in result.fans
         ],
         "total": result.total,
+        "total_without_flowers": result.total_without_flowers,
+        "meets_8_fan_minimum": result.meets_minimum,
     }
+    if not result.meets_minimum:
+        out["error"] = (f"below the 8-fan minimum: {result.total_without_flowers} fans without "
+                        "flowers (flowers do not count toward it)")
+    return out
 
 
 def score_lines(lines: Iterable[str], *, source: str = "-") -> Iterator[dict[str, Any]]:

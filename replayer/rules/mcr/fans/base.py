@@ -161,6 +161,7 @@ class WinContext(NamedTuple):
     detail: str  # shape detail: "shifted" seven pairs, "greater"/"lesser" honors-knitted, "nine_gates"
     knitted: tuple[int, ...]  # the knitted straight's nine tiles, if any
     kong_fan: str  # options.concealed_and_melded_kong
+    concealed_sets: tuple[tuple[int, ...], ...] = ()  # tiles of each concealed pung or kong (暗刻)
 
 
 def codes(tiles) -> tuple[str, ...]:

@@ -183,7 +183,8 @@ def prepare(s: WinSituation) -> Hand:
 
 def _context(hand: Hand, options: McrOptions, shape: str, sets, pair: int, wait: str | None,
              detail: str = "", knitted: tuple[int, ...] = (), chows: tuple[int, ...] | None = None,
-             pungs: tuple[int, ...] | None = None, concealed_pungs: int = 0) -> WinContext:
+             pungs: tuple[int, ...] | None = None, concealed_pungs: int = 0,
+             concealed_sets: tuple[tuple[int, ...], ...] = ()) -> WinContext:
     if chows is None:
         chows = tuple(sorted(tiles[0] for kind, tiles in sets if kind == "chow"))
         pungs = tuple(sorted(tiles[0] for kind, tiles in sets if kind != "chow"))
@@ -192,7 +193,7 @@ def _context(hand: Hand, options: McrOptions, shape: str, sets, pair: int, wait:
         hand.melded_kongs, hand.concealed_kongs, concealed_pungs, hand.open_melds,
         chow_fans(chows, pair, options.fan_table) + pung_fans(pungs, options.fan_table), wait, hand.self_drawn, hand.last_tile,
         hand.kong_win, hand.last_of_wall, hand.seat_wind, hand.prevalent_wind, hand.flowers,
-        detail, knitted, options.concealed_and_melded_kong,
+        detail, knitted, options.concealed_and_melded_kong, concealed_sets,
     ))
 
 
@@ -232,16 +233,19 @@ def _regular(hand: Hand, options: McrOptions, division: Division, unique, detail
             closed = True
         elif t <= win <= t + 2:
             edge = True
-    concealed = hand.concealed_kongs + len(hand_pungs)
+    concealed_sets = [tiles for kind, tiles, ckong in hand.melds if ckong]
+    concealed_sets += [tiles for kind, tiles in hand_sets if kind == "pung"]
     if not hand.self_drawn and not (edge or closed) and win in hand_pungs:
-        concealed -= 1  # a pung completed by a discard is an exposed pung (unless the tile fits a chow)
+        # a pung completed by a discard is an exposed pung (unless the tile fits a chow)
+        concealed_sets.remove((win, win, win))
+    concealed = len(concealed_sets)
     wait = "edge" if edge else "closed" if closed else "single" if pair == win else None
     if wait is not None and not unique():
         wait = None
     chows = tuple(sorted((*hand.meld_chows, *hand_chows)))
     pungs = tuple(sorted((*hand.meld_pungs, *hand_pungs)))
     return _context(hand, options, "regular", hand.meld_sets + hand_sets, pair, wait, detail, (),
-                    chows, pungs, concealed)
+                    chows, pungs, concealed, tuple(concealed_sets))
 
 
 def _knitted(hand: Hand, options: McrOptions, seq: tuple[int, ...]) -> WinContext | None:

@@ -40,7 +40,20 @@ def _little_three_dragons(ctx: WinContext) -> bool:
 
 _wind_sets = sets_where(lambda kind, tiles: kind != "chow" and 27 <= tiles[0] <= 30)
 _dragon_sets = sets_where(lambda kind, tiles: kind != "chow" and tiles[0] >= 31)
-_to_sets = sets_where(lambda kind, tiles: kind != "chow" and (tiles[0] >= 27 or tiles[0] % 9 in (0, 8)))
+def _to_sets(ctx: WinContext):
+    """The sets 幺九刻 counts (:func:`_terminal_or_honor_pungs`): pungs of 1/9, and wind
+    pungs only when they score no wind fan and are fewer than three; never dragons (箭刻)."""
+    winds = _winds(ctx)
+    out = []
+    for kind, tiles in ctx.sets:
+        t = tiles[0]
+        if kind == "chow":
+            continue
+        if t < 27 and t % 9 in (0, 8):
+            out.append(codes(tiles))
+        elif 27 <= t <= 30 and len(winds) < 3 and t != ctx.seat_wind and t != ctx.prevalent_wind:
+            out.append(codes(tiles))
+    return tuple(out)
 
 
 def _wind_on(attr: str):

@@ -8,7 +8,7 @@ competition.md Part B3; the 明暗杠 option: :class:`~replayer.rules.mcr.option
 
 from __future__ import annotations
 
-from .base import ON_PUNGS, ON_WIN, Fan, WinContext, combo_count, combo_tiles, sets_where
+from .base import ON_PUNGS, ON_WIN, Fan, WinContext, codes, combo_count, combo_tiles, sets_where
 
 
 def _numbered(*ts: int) -> bool:
@@ -92,6 +92,12 @@ _kongs = sets_where(lambda kind, tiles: kind == "kong")
 _pungs = sets_where(lambda kind, tiles: kind != "chow")
 
 
+def _concealed_pungs(ctx: WinContext) -> tuple[tuple[str, ...], ...]:
+    """The concealed pungs and kongs (暗刻) themselves: not the claimed pungs and melded
+    kongs, nor a pung completed by the winning discard (what ``concealed_pungs`` counts)."""
+    return tuple([codes(tiles) for tiles in ctx.concealed_sets])
+
+
 def _kong_count(ctx: WinContext) -> int:
     return ctx.melded_kongs + ctx.concealed_kongs
 
@@ -107,7 +113,7 @@ FANS = (
     Fan(5, "four_kongs", "Four Kongs", "四杠", 88, lambda c: int(_kong_count(c) == 4), _kongs,
         excludes=("three_kongs", *_KONG_FANS_EXCLUDED, "all_pungs", "single_wait"), reads=ON_WIN),
     Fan(12, "four_concealed_pungs", "Four Concealed Pungs", "四暗刻", 64,
-        lambda c: int(c.concealed_pungs == 4), _pungs,
+        lambda c: int(c.concealed_pungs == 4), _concealed_pungs,
         excludes=("all_pungs", "concealed_hand", "fully_concealed_hand", "three_concealed_pungs",
                   "two_concealed_pungs"), reads=ON_WIN),
     _combo(15, "four_pure_shifted_pungs", "Four Pure Shifted Pungs", "一色四节高", 48,
@@ -117,7 +123,8 @@ FANS = (
     _combo(24, "pure_shifted_pungs", "Pure Shifted Pungs", "一色三节高", 24, ("pure_triple_chow",)),
     _combo(32, "triple_pung", "Triple Pung", "三同刻", 16),
     Fan(33, "three_concealed_pungs", "Three Concealed Pungs", "三暗刻", 16,
-        lambda c: int(c.concealed_pungs == 3), _pungs, excludes=("two_concealed_pungs",), reads=ON_WIN),
+        lambda c: int(c.concealed_pungs == 3), _concealed_pungs, excludes=("two_concealed_pungs",),
+        reads=ON_WIN),
     _combo(42, "mixed_shifted_pungs", "Mixed Shifted Pungs", "三色三节高", 8),
     Fan(48, "all_pungs", "All Pungs", "碰碰和", 6, lambda c: int(len(c.pungs) == 4), _pungs, reads=ON_PUNGS),
     Fan(53, "two_concealed_kongs", "Two Concealed Kongs", "双暗杠", 6,
@@ -127,7 +134,7 @@ FANS = (
         lambda c: int(c.melded_kongs >= 2), _kongs, excludes=("melded_kong",), reads=ON_WIN),
     _combo(65, "double_pung", "Double Pung", "双同刻", 2),
     Fan(66, "two_concealed_pungs", "Two Concealed Pungs", "双暗刻", 2,
-        lambda c: int(c.concealed_pungs == 2), _pungs, reads=ON_WIN),
+        lambda c: int(c.concealed_pungs == 2), _concealed_pungs, reads=ON_WIN),
     Fan(67, "concealed_kong", "Concealed Kong", "暗杠", 2, lambda c: int(c.concealed_kongs >= 1), _kongs,
         reads=ON_WIN),
     Fan(74, "melded_kong", "Melded Kong", "明杠", 1, lambda c: int(c.melded_kongs >= 1), _kongs, reads=ON_WIN),
