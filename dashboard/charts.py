@@ -71,8 +71,11 @@ def heatmap(df: pd.DataFrame, title: str, order: list[str]) -> alt.Chart:
     """Fan × fan heat map of ``both`` (wins holding both fans), with the count written in;
     both axes list the fans in ``order``."""
     base = alt.Chart(df).encode(
-        x=alt.X("fan_a:N", title=None, sort=order, axis=alt.Axis(labelLimit=220, labelAngle=-45)),
-        y=alt.Y("fan_b:N", title=None, sort=order, axis=alt.Axis(labelLimit=220)),
+        # labelOverlap=False: Vega-Lite hides overlapping labels by default (one column in
+        # eight was labelled); every row and column of the heat map is a fan and is named
+        x=alt.X("fan_a:N", title=None, sort=order,
+                axis=alt.Axis(labelLimit=220, labelAngle=-45, labelOverlap=False)),
+        y=alt.Y("fan_b:N", title=None, sort=order, axis=alt.Axis(labelLimit=220, labelOverlap=False)),
     )
     rect = base.mark_rect().encode(
         color=alt.Color("both:Q", title="wins with both", scale=alt.Scale(scheme="oranges")),

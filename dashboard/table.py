@@ -11,6 +11,7 @@ Relative seats follow shared/DESIGN.md §3: 上家 the previous seat (discards j
 from __future__ import annotations
 
 import html
+import re
 from typing import Any
 
 from dashboard.tiles import WIND_EN, WIND_ZH, hidden_html, meld_html, tile_html, tiles_html
@@ -53,7 +54,22 @@ def event_html(event: Any) -> str:
     glyph in the tile font (a monospace font has no mahjong glyphs)."""
     from eventlog.describe import describe_event
 
-    text = html.escape(describe_event(event))
+    text = describe_event(event)
+    out: list[str] = []
+    pos = 0
+    for m in _URL.finditer(text):  # a link is written as a link, escaped once
+        out.append(_glyphs(html.escape(text[pos:m.start()])))
+        url = html.escape(m.group(0), quote=True)
+        out.append(f'<a href="{url}" target="_blank" rel="noopener">{url}</a>')
+        pos = m.end()
+    out.append(_glyphs(html.escape(text[pos:])))
+    return "".join(out)
+
+
+_URL = re.compile(r"https?://[^\s<>\"']+")
+
+
+def _glyphs(text: str) -> str:
     return "".join(f'<span class="pp-glyph">{ch}</span>' if 0x1F000 <= ord(ch) <= 0x1F02B else ch for ch in text)
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from replayer.explained import ScoreLine
 from replayer.findings import Finding
@@ -23,7 +23,7 @@ from replayer.replay import replay
 from replayer.rules.base import Ruleset
 from replayer.state import ReportedScore, TableState, WinRecord
 
-__all__ = ["WinAudit", "GameAudit", "audit_game", "fan_key"]
+__all__ = ["WinAudit", "GameAudit", "audit_game", "fan_key", "fan_keys", "FanKeys"]
 
 
 @dataclass(frozen=True)
@@ -100,25 +100,28 @@ def _unreadable(name: str) -> bool:
     return not n or all(c in "?\ufffd" for c in n) or "\ufffd" in n
 
 
-def _compare_fans(
-    computed: tuple[ScoreLine, ...], reported: tuple[tuple[str, int | None, int], ...]
-) -> bool | None:
-    """Same fans with the same counts? A reported name matches a computed line by either of
-    its names first (any ruleset), then through the rulesets' fan name tables (:func:`fan_key`).
-    None when the source's names are unreadable (nothing to compare)."""
-    if any(_unreadable(name) for name, _p, _c in reported):
-        return None
+class FanKeys(NamedTuple):
+    line: Callable[[ScoreLine], str]
+    reported: Callable[[str], str]
+    known: Callable[[str], bool]  # a reported name that matches a line or a known spelling
 
-    def key_of_line(f: ScoreLine) -> str:
+
+def fan_keys(computed: tuple[ScoreLine, ...]) -> FanKeys:
+    """``(line, reported, known)``: the functions that put a computed fan line and a
+    reported fan name on one key — a reported name matches a computed line by either of
+    its names first (any ruleset), then through the MCR name table (aliases, numbers).
+    What :func:`_compare_fans` compares, and what the dashboard lines up."""
+
+    def line_key(f: ScoreLine) -> str:
         return fan_key(f.name_zh or f.name_en)
 
     by_name: dict[str, str] = {}
     for f in computed:
         for n in (f.name_en, f.name_zh, f.name_en.lower()):
             if n:
-                by_name.setdefault(n, key_of_line(f))
+                by_name.setdefault(n, line_key(f))
 
-    def key_of_reported(name: str) -> str:
+    def reported_key(name: str) -> str:
         n = name.strip()
         return by_name.get(n) or by_name.get(n.lower()) or fan_key(n)
 
@@ -126,19 +129,29 @@ def _compare_fans(
         n = name.strip()
         return n in by_name or n.lower() in by_name or fan_key(n) != n
 
+    return FanKeys(line_key, reported_key, known)
+
+
+def _compare_fans(
+    computed: tuple[ScoreLine, ...], reported: tuple[tuple[str, int | None, int], ...]
+) -> bool | None:
+    """Same fans with the same counts? (names matched by :func:`fan_keys`). None when the
+    source's names are unreadable or decode to no known name (nothing to compare)."""
+    if any(_unreadable(name) for name, _p, _c in reported):
+        return None
+    line_key, reported_key, known = fan_keys(computed)
     # Names are compared only when every reported name is a known one (of a computed
     # line, or an MCR fan spelling): a name that decodes to nothing known — a file read
     # in the wrong encoding — says nothing about the fans; the totals are still compared.
     if not all(known(name) for name, _p, _c in reported):
         return None
-
     mine: dict[str, int] = {}
     for f in computed:
-        k = key_of_line(f)
+        k = line_key(f)
         mine[k] = mine.get(k, 0) + f.count
     theirs: dict[str, int] = {}
     for name, _points, count in reported:
-        k = key_of_reported(name)
+        k = reported_key(name)
         theirs[k] = theirs.get(k, 0) + count
     # Sources omit flowers from their fan lists when there are none; compare what both name.
     mine.pop("flower_tiles", None)

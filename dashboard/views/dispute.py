@@ -17,7 +17,7 @@ import streamlit as st
 from dashboard import data as D
 from dashboard.common import game_links, need_games, start_page
 from dashboard.tiles import meld_html, tile_html, tiles_html
-from replayer.audit import fan_key
+from replayer.audit import fan_keys
 
 PAGE = "views/dispute.py"
 ss = st.session_state
@@ -122,14 +122,15 @@ for w in audit.wins:
     with st.expander(f"Hand {w.hand_number}, event {w.seq}: seat {w.seat} wins on {w.tile} ({how}) — "
                      f"computed {w.points} points, {verdict}", expanded=True):
         comp: dict[str, dict] = {}
+        line_key, reported_key, _known = fan_keys(w.fans)
         for f in w.fans:
-            comp.setdefault(fan_key(f.name_zh or f.name_en), {"fan": f.name_en, "中文": f.name_zh,
-                                                               "computed": f"{f.value} × {f.count}",
-                                                               "_c": f.count})
+            c = comp.setdefault(line_key(f), {"fan": f.name_en, "中文": f.name_zh,
+                                              "computed": f"{f.value} × {f.count}", "_c": 0})
+            c["_c"] += f.count
         rows = list(comp.values())
         by_key = {k: r for k, r in comp.items()}
         for name, pts, cnt in w.reported_fans:
-            k = fan_key(name)
+            k = reported_key(name)
             r = by_key.get(k)
             if r is None:
                 r = {"fan": "", "中文": "", "computed": "–"}
@@ -163,15 +164,17 @@ for w in audit.wins:
             )
         win_state = next((s.state for s in steps if s.event.seq == w.seq), None)
         rec = next((x for x in (win_state.wins if win_state else ()) if x.seq == w.seq), None)
-        ctx = rec.context if rec is not None else None  # the ruleset-neutral WinContext
+        ctx = rec.context if rec is not None else None  # the table's WinContext: the same for every ruleset
         if ctx is not None:
             melds = "".join(
-                meld_html(m.tiles, m.kind if not m.concealed else "concealed kong", claimed=m.claimed_tile)
+                meld_html(m.tiles, m.kind if m.kong_kind is None else f"{m.kong_kind} kong",
+                          claimed=m.claimed_tile)
                 for m in ctx.melds
             )
+            concealed = list(ctx.concealed)
             st.markdown(
                 '<span class="pp-label">winning hand (concealed tiles + the winning tile)</span>'
-                + tiles_html(list(ctx.concealed) + [ctx.tile], classes=[""] * len(ctx.concealed) + ["win"])
+                + tiles_html(concealed + [ctx.tile], classes=[""] * len(concealed) + ["win"])
                 + (f'<span class="pp-label">declared sets</span><div class="pp-tiles">{melds}</div>' if melds else ""),
                 unsafe_allow_html=True,
             )

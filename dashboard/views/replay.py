@@ -141,7 +141,10 @@ for col, (label, pred) in zip(b[3:6], JUMPS.items()):
     col.button(label + " ⏭", on_click=_jump, args=(pred,), width="stretch")
 b[6].button("next finding ⚠", on_click=_jump, args=(lambda e: e.seq in finding_seqs,),
             width="stretch", disabled=not finding_seqs)
-st.slider("Event", 0, last, key="rp_seq")
+if last > 0:
+    st.slider("Event", 0, last, key="rp_seq")
+else:  # a slider needs two ends: a game of one event has only event 0
+    st.caption("This game has one event (event 0).")
 if finding_seqs:
     st.caption("⚠ findings at events " + ", ".join(str(x) for x in finding_seqs))
 if ss.get("rp_notice"):

@@ -117,7 +117,17 @@ def stats_cmd(
             rows = a.seat_stats(by, ruleset=ruleset, player=player, date_from=date_from, date_to=date_to)
     if as_json:
         sys.stdout.write(json.dumps(rows, ensure_ascii=False, sort_keys=True) + "\n")
+        if not rows:
+            raise typer.Exit(1)
         return
+    if not rows:
+        given = [f"{k} {v}" for k, v in (("--ruleset", ruleset), ("--player", player),
+                                          ("--from", date_from), ("--to", date_to)) if v is not None]
+        err_console.print(
+            "no exported hands match " + (", ".join(given) if given else "(the export is empty)")
+            + (f"; `paipu stats --by {by}` without filters shows what there is" if given else
+               "; run `paipu export` first"), highlight=False)
+        raise typer.Exit(1)
     console.print(_fans_table(rows) if fans else _stats_table(rows, by))
 
 
@@ -142,10 +152,18 @@ def _stats_table(rows: list[dict[str, Any]], by: str) -> Table:
     t = Table(by, "hands", "wins", "win rate [95 % CI]", "self-draw rate", "deal-ins",
               "deal-in rate", "avg won", "avg lost")
     for r in rows:
-        t.add_row(str(r[by]), str(r["hands"]), str(r["wins"]), format_rate(r, "win_rate"),
+        t.add_row(_group(by, r[by]), str(r["hands"]), str(r["wins"]), format_rate(r, "win_rate"),
                   format_rate(r, "self_draw_rate"), str(r["deal_ins"]), format_rate(r, "deal_in_rate"),
                   _num(r["avg_points_won"]), _num(r["avg_points_lost"]))
     return t
+
+
+def _group(by: str, value: Any) -> str:
+    """A group's name for people: the dealer groups are "dealer" / "not dealer" (never
+    Python's True/False), a missing value is "-"."""
+    if by == "dealer" and isinstance(value, bool):
+        return "dealer" if value else "not dealer"
+    return "-" if value is None else str(value)
 
 
 def _fans_table(rows: list[dict[str, Any]]) -> Table:

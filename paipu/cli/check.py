@@ -45,11 +45,11 @@ def _print_audit(chain, audit, *, verbose: bool = True) -> bool:
             if w.reported_fans and w.fans_agree is None:
                 state += " (the source's fan names are unreadable: only the totals were compared)"
             say(
-                f"    win seq {w.seq} seat {w.seat} {w.tile}: computed {w.points} [{fans}] {list(w.changes) if w.changes else '-'}",
+                f"    win seq {w.seq} seat {w.seat} {w.tile}: computed {'-' if w.points is None else w.points} [{fans}] {list(w.changes) if w.changes else '-'}",
             )
             if w.reported is not None:
                 say(
-                    f"      reported {w.reported.total} [{rep}] "
+                    f"      reported {'-' if w.reported.total is None else w.reported.total} [{rep}] "
                     f"{list(w.reported.score_changes) if w.reported.score_changes else '-'}: {state}",
                 )
     return ok

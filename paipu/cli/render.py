@@ -26,14 +26,19 @@ def tiles_text(codes: Any, *, hidden: int = 0) -> str:
     return f"{shown}  {' '.join(codes)}" + (f" +{hidden} hidden" if hidden else "")
 
 
+def _shown(v: Any) -> str:
+    """A value for people: "-" for none (never Python's ``None``)."""
+    return "-" if v is None else str(v)
+
+
 def table_view(state: TableState, event: Any | None = None, *, seat: int | None = None, findings=()) -> Group:
     """The table after an event: per seat its wind, score, concealed tiles (hidden unless
     ``seat`` is None or that seat), melds with where the claimed tile came from, flowers and
     discards; the wall count; the event and its findings."""
     head = (
-        f"game {state.game_id}  ruleset {state.ruleset_id}  hand {state.hand_number}  "
-        f"prevalent {_WIND_ZH.get(state.prevalent_wind or '', '-')}  dealer seat {state.dealer}  "
-        f"wall {state.wall_remaining}  phase {state.phase}  turn {state.turn}"
+        f"game {state.game_id}  ruleset {_shown(state.ruleset_id)}  hand {_shown(state.hand_number)}  "
+        f"prevalent {_WIND_ZH.get(state.prevalent_wind or '', '-')}  dealer seat {_shown(state.dealer)}  "
+        f"wall {state.wall_remaining}  phase {state.phase}  turn {_shown(state.turn)}"
     )
     grid = Table(show_header=True, header_style="bold", expand=True)
     for col in ("seat", "score", "hand", "melds", "discards"):

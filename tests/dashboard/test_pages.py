@@ -223,7 +223,7 @@ def test_replay_finding_marked_at_its_event(data_dir, open_page):
 def test_replay_unknown_game_and_event(data_dir, open_page):
     at = open_page(data_dir, "replay", game="no-such-game", seq="3")
     assert any("There is no game `no-such-game`" in e.value for e in at.error)
-    links = at.get("page_link")
+    links = at.main.get("page_link")  # the sidebar holds the menu
     assert len(links) == src.totals()["games"]
     at = open_page(data_dir, "replay", game=src.PMN_GAME, seq="100000")
     assert any(f"Game `{src.PMN_GAME}` has no event 100000" in e.value for e in at.error)

@@ -65,7 +65,7 @@ SOURCES: dict[str, str] = {
     "wrong_tile_count": "docs/reference/rules/competition.md §A9 (相公); seed 003 (大相公/小相公)",
     "replacement_missing": "seed 001 (补花: 在牌墙的最后去依序取拿); seed 003 (杠 … 到岭上补一张)",
     "exhaustive_draw_with_tiles_left": "docs/reference/rules/competition.md §A3 (荒牌: after the 144th tile)",
-    "settlement": "seed 001 (和牌方的得分); shared/rules/competition.md §B2",
+    "settlement": "seed 001 (和牌方的得分); docs/reference/rules/competition.md §B2",
 }
 
 

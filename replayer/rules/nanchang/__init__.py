@@ -24,7 +24,7 @@ def _score_vectors(lines, *, source="-"):
 RULESET = register(
     RulesetSpec(
         id="nanchang",
-        description="Nanchang mahjong (南昌麻将): jing wildcards, honor chows, 十三烂 — shared/rules/nanchang.md",
+        description="Nanchang mahjong (南昌麻将): jing wildcards, honor chows, 十三烂 — docs/reference/rules/nanchang.md",
         options_model=NanchangOptions,
         build=build,
         score_vectors=_score_vectors,
