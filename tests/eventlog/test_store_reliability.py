@@ -146,7 +146,7 @@ def test_a_damaged_write_ahead_log_is_data_loss_everywhere(tmp_path, damage):
     res = _cli("games", "--data", str(image))  # a reader: one line, exit 2
     assert res.exit_code == 2 and "DATA LOSS" in res.output and len(res.output.strip().splitlines()) == 1
     res = _cli("verify", "--data", str(image))  # verify: says what survives, and fails
-    assert res.exit_code == 1 and "DATA LOSS" in res.output, res.output
+    assert res.exit_code == 3 and "DATA LOSS" in res.output, res.output  # 3: integrity
     with SqliteStore(image / "events.sqlite", salvage=True) as store:
         assert isinstance(store.damage, LogTruncated)
         report = verify_log(store)
@@ -258,13 +258,13 @@ def test_a_whole_deleted_game_is_named_by_verify(log, tmp_path):
     assert not report.ok
     assert any("positions 5..7" in p or "position 5 is missing" in p for p in report.problems), report.problems
     res = _cli("verify", "--data", str(Path(log.path).parent))
-    assert res.exit_code == 1 and "position 5 is missing" in res.output, res.output
+    assert res.exit_code == 3 and "position 5 is missing" in res.output, res.output  # integrity
 
 
 def test_a_stream_record_deleted_alone_still_verifies_the_game_from_its_events(log):
     _shell(log, "DROP TRIGGER streams_no_delete", "DELETE FROM streams WHERE game_id = 'h'")
     res = _cli("verify", "--data", str(Path(log.path).parent))
-    assert res.exit_code == 1
+    assert res.exit_code == 3  # h's chain is broken: integrity
     # (game g fails its audit: these test games have no game_started; h fails its chain)
     assert "FAIL h: chain BROKEN" in res.output and "no stream record" in res.output, res.output
 
