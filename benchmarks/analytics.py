@@ -130,7 +130,10 @@ def scale_export(src: Path, dst: Path, copies: int) -> dict:
     import pyarrow.compute as pc
     import pyarrow.parquet as pq
 
-    from analytics.export import MANIFEST, _WRITE_OPTIONS, _part_path, _sha256, _write_manifest
+    from analytics.export import MANIFEST
+    from analytics.export.files import sha256 as _sha256
+    from analytics.export.manifest import Manifest, part_path as _part_path, write_manifest
+    from analytics.export.writer import WRITE_OPTIONS as _WRITE_OPTIONS
     from analytics.schema import TABLES
 
     shutil.rmtree(dst, ignore_errors=True)
@@ -151,7 +154,7 @@ def scale_export(src: Path, dst: Path, copies: int) -> dict:
                 entry = blocks.setdefault(f"{r}/{nb:06d}", {"version": blk["version"], "files": {}})
                 entry["files"][t.name] = {"rows": out_tab.num_rows, "bytes": (dst / rel).stat().st_size,
                                           "sha256": _sha256(dst / rel)}
-    _write_manifest(dst, {**src_m, "blocks": blocks})
+    write_manifest(dst, Manifest.model_validate({**src_m, "blocks": blocks}))
     size = sum(f.stat().st_size for f in dst.rglob("*.parquet"))
     return {"phase": "scale", "copies": copies, "seconds": round(time.perf_counter() - t0, 1),
             "parquet_mb": round(size / 2**20, 1)}

@@ -63,19 +63,31 @@ def export_cmd(
             "out": str(o), "checkpoint": rep.checkpoint, "previous_checkpoint": rep.previous_checkpoint,
             "games": rep.games, "hands": rep.hands, "reexported": rep.reexported,
             "unfinished": rep.unfinished, "skipped": [list(s) for s in rep.skipped],
+            "damaged": [list(s) for s in rep.damaged],
             "rows": rep.rows, "files": rep.files, "repaired": rep.repaired, "seconds": rep.seconds,
         }, sort_keys=True) + "\n")
+        if rep.damaged:
+            raise typer.Exit(1)
         return
     for key in rep.repaired:
         console.print(f"repaired block {key}")
     for gid, why in rep.skipped:
         err_console.print(f"skipped {gid}: {why}", highlight=False)
+    for gid, why in rep.damaged:
+        err_console.print(f"damaged {gid}: not exported: {why}", highlight=False)
     console.print(
         f"exported {rep.games} games ({rep.hands} hands, {rep.reexported} re-exported) to {o}; "
         f"log position {rep.previous_checkpoint} → {rep.checkpoint}"
         + (f"; {rep.unfinished} unfinished games wait for game_ended" if rep.unfinished else ""),
         highlight=False,
     )
+    if rep.damaged:
+        err_console.print(
+            f"{len(rep.damaged)} damaged game(s) not exported (the log cannot serve them intact; "
+            f"`paipu verify --data {d}` says more); the intact games were exported",
+            highlight=False,
+        )
+        raise typer.Exit(1)
 
 
 @command("stats")

@@ -263,16 +263,20 @@ def test_export_with_other_columns_must_be_rebuilt(tmp_path, all_games):
     assert _counts(out)["games"] == 2
 
 
-def test_a_tampered_event_stops_the_export_naming_it(tmp_path, all_games):
-    """The export reads rows itself (faster than EventStore.read_game) but keeps its
-    checks: a payload edited behind the store's back no longer matches the row's hash."""
+def test_a_tampered_game_is_named_and_the_intact_ones_exported(tmp_path, all_games):
+    """Issue 12 item 9: one damaged game (a payload edited behind the store's back no
+    longer matches its hash) used to stop the whole export. Now the intact games are
+    exported, the damaged one is named with its seq, kept in the manifest and named again
+    by every later run; `paipu export` exits non-zero."""
     import sqlite3
 
-    from eventlog.store.base import CorruptEvent
+    from typer.testing import CliRunner
 
-    game = all_games[0]
+    from paipu.cli import app
+
+    game, other_game = all_games[0], all_games[1]
     store = open_store(tmp_path / "data")
-    fill(store, [game])
+    fill(store, [game, other_game])
     store.close()
     with sqlite3.connect(tmp_path / "data" / "events.sqlite") as db:
         seq, payload = db.execute("SELECT seq, payload FROM events WHERE game_id = ? AND type = "
@@ -283,11 +287,72 @@ def test_a_tampered_event_stops_the_export_naming_it(tmp_path, all_games):
         db.execute("UPDATE events SET payload = ? WHERE game_id = ? AND seq = ?",
                    (payload.replace(f'"tile":"{tile}"', f'"tile":"{other}"'), game.game_id, seq))
     store = open_store(tmp_path / "data")
-    with pytest.raises(CorruptEvent) as err:
-        export(store, tmp_path / "pq")
+    rep = export(store, tmp_path / "pq")
+    assert rep.games == 1 and [g for g, _ in rep.damaged] == [game.game_id]
+    assert f"seq {seq}" in rep.damaged[0][1] and "hash mismatch" in rep.damaged[0][1]
+    exported = open_export(tmp_path / "pq")
+    assert exported.damaged_games.keys() == {game.game_id}
+    assert _counts(tmp_path / "pq")["games"] == 1
+    again = export(store, tmp_path / "pq")  # still named, nothing else to do
+    assert (again.games, [g for g, _ in again.damaged]) == (0, [game.game_id])
     store.close()
-    assert (err.value.game_id, err.value.seq) == (game.game_id, seq)
-    assert "hash mismatch" in str(err.value)
+    res = CliRunner().invoke(app, ["export", "--data", str(tmp_path / "data"), "--out", str(tmp_path / "pq")])
+    assert res.exit_code == 1 and game.game_id in res.output and "damaged" in res.output, res.output
+
+
+def test_a_game_with_a_deleted_event_is_not_exported_with_a_hole(tmp_path, all_games):
+    import sqlite3
+
+    game = all_games[0]
+    store = open_store(tmp_path / "data")
+    fill(store, [game, all_games[1]])
+    store.close()
+    with sqlite3.connect(tmp_path / "data" / "events.sqlite") as db:
+        db.execute("DROP TRIGGER events_no_delete")
+        db.execute("DELETE FROM events WHERE game_id = ? AND seq = 10", (game.game_id,))
+    with open_store(tmp_path / "data") as store:
+        rep = export(store, tmp_path / "pq")
+    assert rep.games == 1 and rep.damaged[0][0] == game.game_id and "seq 10 is missing" in rep.damaged[0][1]
+
+
+@pytest.mark.parametrize("edit", ["drop_checkpoint", "drop_files", "drop_table", "bad_sha", "bad_rows"])
+def test_a_manifest_that_parses_but_lost_a_key_names_the_rebuild_command(tmp_path, all_games, edit):
+    """Issue 12 item 8: `paipu stats`, `export --repair` and the dashboard crashed with
+    KeyError on such a manifest; it is validated as a model instead."""
+    import json
+
+    from typer.testing import CliRunner
+
+    from paipu.cli import app
+
+    store = open_store(tmp_path / "data")
+    fill(store, all_games[:2])
+    out = tmp_path / "data" / "parquet"
+    export(store, out)
+    store.close()
+    m = json.loads((out / MANIFEST).read_text(encoding="utf-8"))
+    block = next(iter(m["blocks"].values()))
+    if edit == "drop_checkpoint":
+        del m["checkpoint"]
+    elif edit == "drop_files":
+        del block["files"]
+    elif edit == "drop_table":
+        del block["files"]["wins"]
+    elif edit == "bad_sha":
+        block["files"]["games"]["sha256"] = 12
+    else:
+        block["files"]["games"]["rows"] = "many"
+    (out / MANIFEST).write_text(json.dumps(m), encoding="utf-8")
+    with pytest.raises(DamagedExport, match=r"invalid manifest: .*paipu export --rebuild"):
+        open_export(out)
+    runner = CliRunner()
+    for args in (["stats"], ["export", "--repair"]):
+        res = runner.invoke(app, [*args, "--data", str(tmp_path / "data")])
+        assert res.exit_code == 2, (args, res.output)
+        assert "invalid manifest" in res.output and "paipu export --rebuild" in res.output
+        assert "internal error" not in res.output and "KeyError" not in res.output
+    with open_store(tmp_path / "data") as store:
+        assert export(store, out, rebuild=True).games == 2
 
 
 def test_rows_stored_with_other_json_spacing_still_export(tmp_path, all_games):

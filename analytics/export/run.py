@@ -1,0 +1,209 @@
+"""One export run: which games to export, in which order, and the report.
+
+See :mod:`analytics.export` for the layout, blocks, checkpoint and crash safety."""
+
+from __future__ import annotations
+
+import functools
+import os
+import shutil
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from analytics.export.errors import DamagedExport, ExportError, repair_command
+from analytics.export.files import locked, verify_file
+from analytics.export.manifest import Manifest, block_key, part_path, read_manifest
+from analytics.export.outcomes import GameOutcome, Outcome, game_outcome, game_outcome_upto
+from analytics.export.writer import BlockWriter, clean_leftovers
+from analytics.schema import TABLES
+from eventlog.parallel import map_games
+from eventlog.store.base import EventStore
+
+__all__ = ["BLOCK_POSITIONS", "FLUSH_ROWS", "PARALLEL_GAMES", "ExportReport", "export", "default_workers"]
+
+#: Log positions per block (~2,400 MCR hands of ~110 events): bounds the rows held in
+#: memory and rewritten when the newest block grows.
+BLOCK_POSITIONS = 1 << 18
+#: Rows (all tables) held before the pending blocks are written and a checkpoint committed.
+FLUSH_ROWS = 400_000
+#: From this many games to export on, :func:`export` uses every core by default.
+PARALLEL_GAMES = 500
+
+
+@dataclass
+class ExportReport:
+    """What one export run did. ``checkpoint``: the log position now covered;
+    ``games``: finished games written (new or re-exported); ``reexported``: of those,
+    games already exported that got later events; ``unfinished``: streams without
+    game_ended (not exported yet); ``skipped``: (game id, reason) of games that could not
+    be replayed; ``damaged``: (game id, reason) of games the log cannot serve intact (a
+    damaged row, a hole, a lost tail: not exported, named, tried again by every run); ``rows``: rows written per table for these games; ``files``: part files
+    written; ``repaired``: blocks rebuilt because a file was damaged."""
+
+    checkpoint: int = 0
+    previous_checkpoint: int = 0
+    games: int = 0
+    hands: int = 0
+    reexported: int = 0
+    unfinished: int = 0
+    skipped: list[tuple[str, str]] = field(default_factory=list)
+    damaged: list[tuple[str, str]] = field(default_factory=list)
+    rows: dict[str, int] = field(default_factory=dict)
+    files: int = 0
+    repaired: list[str] = field(default_factory=list)
+    #: wall seconds spent reading + replaying games (waiting for workers) and writing
+    #: Parquet + manifests: where the time goes (not written anywhere)
+    seconds: dict[str, float] = field(default_factory=dict)
+
+
+def default_workers(games: int) -> int:
+    """Worker processes for an export of ``games`` games when none are asked for: every
+    core (``os.cpu_count()``) from :data:`PARALLEL_GAMES` games on, else 1 (starting
+    the processes costs about a second)."""
+    return max(1, os.cpu_count() or 1) if games >= PARALLEL_GAMES else 1
+
+
+def _damaged_blocks(out: Path, manifest: Manifest, command: str) -> list[str]:
+    bad = []
+    for key in sorted(manifest.blocks):
+        r, b = key.split("/")
+        blk = manifest.blocks[key]
+        for t in TABLES:
+            try:
+                verify_file(out, part_path(t.name, r, int(b), blk.version), blk.files[t.name], command)
+            except DamagedExport:
+                bad.append(key)
+                break
+    return bad
+
+
+def _games_ended_in(store: EventStore, start: int, stop: int) -> list[str]:
+    """Ids of the games whose game_ended lies at a position in [start, stop)."""
+    ids = []
+    for e in store.read_all(from_position=max(start, 1), limit=max(stop - max(start, 1), 0)):
+        if e.type == "game_ended":
+            ids.append(e.game_id)
+    return ids
+
+
+def export(
+    store: EventStore,
+    out_dir: Path | str,
+    *,
+    rebuild: bool = False,
+    repair: bool = False,
+    block_positions: int = BLOCK_POSITIONS,
+    flush_rows: int = FLUSH_ROWS,
+    data_dir: Path | str | None = None,
+    on_file: Callable[[Path], None] | None = None,
+    workers: int | None = None,
+    cluster: str | None = None,
+) -> ExportReport:
+    """Export the finished games of ``store`` not yet exported to ``out_dir``.
+
+    ``rebuild``: forget the existing export and write everything again. ``repair``: first
+    check every part file and re-export the blocks with a missing or damaged file.
+    ``block_positions`` applies to a new export (an existing one keeps its own).
+    ``on_file(path)`` is called after each part file is in place (progress).
+    ``workers`` > 1 replays games in that many processes (a SQLite store only; the
+    results are taken in the same order, so the files are the same); None (the default):
+    :func:`default_workers` of the number of games to export. ``cluster``: the address of a
+    Dask distributed scheduler whose workers replay the games instead
+    (:func:`eventlog.parallel.map_games`; a SQLite file they can reach or PostgreSQL). Either
+    way the results are taken in game order, so the Parquet files are byte-identical.
+
+    A game the log cannot serve intact (:class:`~eventlog.store.CorruptEvent`,
+    :class:`~eventlog.store.MissingEvents`) does not stop the run: the other games are
+    exported, it is named in ``report.damaged`` and in the manifest, and tried again by
+    every later run.
+
+    Raises :class:`ExportError` when another export holds the directory or the log is
+    behind the export's checkpoint (another data directory?), :class:`DamagedExport` when
+    a block that must be merged has a bad file (use ``repair``) or the manifest is
+    invalid (use ``rebuild``)."""
+    out = Path(out_dir)
+    report = ExportReport()
+    started = time.perf_counter()
+    with locked(out):
+        manifest = None if rebuild else read_manifest(out, data_dir)
+        if manifest is None:
+            manifest = Manifest.empty(block_positions)
+            if rebuild:
+                for t in TABLES:
+                    shutil.rmtree(out / t.name, ignore_errors=True)
+        clean_leftovers(out, manifest)
+        bp = manifest.block_positions
+        checkpoint = manifest.checkpoint
+        report.previous_checkpoint = checkpoint
+        head = store.head_position()
+        if head < checkpoint:
+            raise ExportError(
+                f"the event log ends at position {head}, but the export in {out} covers up to "
+                f"{checkpoint}: is this the right --data? (`paipu export --rebuild` starts over)"
+            )
+        command = repair_command(out, data_dir)
+        writer = BlockWriter(out, manifest, command, on_file)
+        done: set[str] = set()
+
+        def take(game_id: str, outcome: GameOutcome | None = None) -> None:
+            o = outcome or game_outcome(store, game_id, head)
+            if o.kind is Outcome.DAMAGED:
+                report.damaged.append((game_id, o.reason))
+                manifest.damaged[game_id] = o.reason
+                return
+            manifest.damaged.pop(game_id, None)
+            if o.kind is Outcome.EMPTY:
+                return
+            if o.kind is Outcome.SKIPPED:
+                report.skipped.append((game_id, o.reason))
+                return
+            if o.kind is Outcome.UNFINISHED:
+                report.unfinished += 1
+                return
+            facts = o.facts
+            assert facts is not None
+            last = o.last_position
+            key = block_key(facts.ruleset, facts.end_position // bp)
+            replaces = facts.end_position <= checkpoint
+            writer.add(facts, key, replaces)
+            done.add(game_id)
+            report.games += 1
+            report.reexported += int(replaces and last > checkpoint)
+            report.hands += facts.count("hands")
+            for name, rows in facts.rows.items():
+                report.rows[name] = report.rows.get(name, 0) + len(rows)
+
+        if repair:
+            damaged = _damaged_blocks(out, manifest, command)
+            rulesets = {g.game_id: g.ruleset for g in store.list_games()} if damaged else {}
+            for key in damaged:
+                report.repaired.append(key)
+                r, b = key.split("/")
+                blk = manifest.blocks.pop(key)
+                writer.superseded += [part_path(t.name, r, int(b), blk.version) for t in TABLES]
+                for gid in _games_ended_in(store, int(b) * bp, min((int(b) + 1) * bp, checkpoint + 1)):
+                    if rulesets.get(gid) == r:
+                        take(gid)
+
+        changed = [g for g in sorted((g for g in store.list_games() if g.last_position > checkpoint),
+                                     key=lambda g: g.last_position) if g.game_id not in done]
+        n_workers = default_workers(len(changed)) if workers is None else workers
+        with map_games(store, [g.game_id for g in changed], functools.partial(game_outcome_upto, head),
+                       workers=n_workers, cluster=cluster) as outcomes:
+            for g, outcome in zip(changed, outcomes):
+                take(g.game_id, outcome)
+                if writer.pending_rows >= flush_rows:
+                    writer.flush(min(g.last_position, head))
+        # games the log could not serve intact before: named again until they read whole
+        retry = sorted(set(manifest.damaged) - done - {g.game_id for g in changed})
+        for game_id in retry:
+            take(game_id)
+        writer.flush(head)
+        report.checkpoint = head
+        report.files = writer.files
+        total = time.perf_counter() - started
+        report.seconds = {"total": round(total, 3), "write": round(writer.write_seconds, 3),
+                          "read_and_replay": round(total - writer.write_seconds, 3)}
+    return report
