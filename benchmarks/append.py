@@ -72,13 +72,35 @@ def make_batches(n: int, batch_size: int) -> Batches:
     ]
 
 
+#: Appending threads (``--threads``): each takes every THREADS-th batch.
+THREADS = {"n": 1}
+
+
+def _timed_appends(store, batches: Batches) -> float:
+    n = THREADS["n"]
+    t = time.perf_counter()
+    if n <= 1:
+        for game, batch in batches:
+            store.append(game, batch)
+    else:
+        import threading
+
+        def work(k: int) -> None:
+            for game, batch in batches[k::n]:
+                store.append(game, batch)
+
+        threads = [threading.Thread(target=work, args=(k,)) for k in range(n)]
+        for th in threads:
+            th.start()
+        for th in threads:
+            th.join()
+    return time.perf_counter() - t
+
+
 def bench_store_append(batches: Batches, directory: Path) -> Rate:
     store = SqliteStore(directory / "store.sqlite")
     try:
-        t = time.perf_counter()
-        for game, batch in batches:
-            store.append(game, batch)
-        seconds = time.perf_counter() - t
+        seconds = _timed_appends(store, batches)
     finally:
         store.close()
     return Rate("SqliteStore.append", sum(len(b) for _, b in batches), seconds)
@@ -98,6 +120,12 @@ class _NoCheckpointFile:
     def write(self, checkpoint) -> None:
         pass
 
+    def put(self, checkpoint) -> None:
+        pass
+
+    def sync(self) -> None:
+        pass
+
     def close(self) -> None:
         pass
 
@@ -109,10 +137,7 @@ def bench_store_append_without_checkpoint(batches: Batches, directory: Path) -> 
     store._ckpt.close()
     store._ckpt = _NoCheckpointFile()  # type: ignore[assignment]
     try:
-        t = time.perf_counter()
-        for game, batch in batches:
-            store.append(game, batch)
-        seconds = time.perf_counter() - t
+        seconds = _timed_appends(store, batches)
     finally:
         store.close()
     return Rate("SqliteStore.append, no checkpoint file", sum(len(b) for _, b in batches), seconds)
@@ -198,10 +223,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--events", type=int, default=100_000, help="events to append (default 100000)")
     parser.add_argument("--batch", type=int, default=100, help="events per batch (default 100)")
     parser.add_argument("--only", nargs="*", choices=list(BENCHMARKS), help="run only these")
+    parser.add_argument("--threads", type=int, default=1,
+                        help="appending threads for the two SqliteStore runs (default 1)")
     args = parser.parse_args(argv)
+    THREADS["n"] = args.threads
     rates = run(args.events, args.batch, args.only)
     reference = rates[0]
-    print(f"{args.events} events in batches of {args.batch}")
+    print(f"{args.events} events in batches of {args.batch}"
+          + (f", {args.threads} appending threads (SqliteStore runs)" if args.threads > 1 else ""))
     appends = -(-args.events // args.batch)
     for r in rates:
         ratio = reference.per_second / r.per_second

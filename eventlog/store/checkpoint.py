@@ -16,7 +16,9 @@ Format: two 96-byte slots, written alternately so a torn write leaves the other 
 
 The valid slot with the highest position wins. Writers (threads and processes) hold an
 exclusive ``flock`` on the file across commit and checkpoint write, so checkpoints are
-written in commit order.
+written in commit order; the ``fdatasync`` that must precede each acknowledgement comes
+after the lock is released, so concurrent appends share it (group commit of the
+checkpoint: one sync covers every write made before it started).
 """
 
 from __future__ import annotations
@@ -109,9 +111,19 @@ class CheckpointFile:
     def write(self, c: Checkpoint) -> None:
         """Write ``c`` over the older slot and fsync (data only: the size never changes
         after the first write)."""
+        self.put(c)
+        self.sync()
+
+    def put(self, c: Checkpoint) -> None:
+        """Write ``c`` over the older slot, without syncing (call :meth:`sync` before
+        acknowledging anything it covers). Only the newest write can be torn by a crash,
+        and the other slot then holds the one before it."""
         os.pwrite(self._fd, _encode(c), self._slot * _SLOT)
-        os.fdatasync(self._fd)
         self._slot = 1 - self._slot
+
+    def sync(self) -> None:
+        """Make every write so far durable (``fdatasync``)."""
+        os.fdatasync(self._fd)
 
     def initialise(self, c: Checkpoint) -> None:
         """Write both slots (a new file) and fsync the file and its directory."""

@@ -227,6 +227,10 @@ class SqliteStore(EventStore):
         self._committed = threading.Condition()
         self._last_committed = 0  # by this object; other processes are seen by polling
         self._ckpt: CheckpointFile | None = None
+        self._sync = threading.Condition()  # group sync of the checkpoint (see _sync_checkpoint)
+        self._syncing = False
+        self._put_position = 0  # newest checkpoint written by this object
+        self._synced_position = 0  # newest known durable
         #: The data loss found on open (``salvage=True`` only), else None.
         self.damage: LogTruncated | None = None
         try:
@@ -476,7 +480,9 @@ class SqliteStore(EventStore):
         for conn in idle:  # connections in use are closed when they come back
             with contextlib.suppress(sqlite3.Error):
                 conn.close()
-        with self._write_lock:
+        with self._write_lock, self._sync:
+            while self._syncing:
+                self._sync.wait()
             if self._ckpt is not None:
                 self._ckpt.close()
         with self._committed:
@@ -516,18 +522,47 @@ class SqliteStore(EventStore):
             if plan.rows:
                 assert plan.log is not None
                 try:
-                    self._ckpt.write(Checkpoint(plan.log.position, plan.log.log_hash, plan.rows[-1]["hash"]))
+                    self._ckpt.put(Checkpoint(plan.log.position, plan.log.log_hash, plan.rows[-1]["hash"]))
+                    with self._sync:
+                        self._put_position = plan.log.position
                 except OSError as e:
-                    raise StoreError(
-                        f"{self.path}: the append committed (positions {plan.result.first_position}.."
-                        f"{plan.result.last_position}) but its checkpoint could not be written ({e}); "
-                        "retry the same batch"
-                    ) from e
+                    raise self._unanchored(plan, e) from e
         if plan.rows:
+            try:
+                self._sync_checkpoint(plan.log.position)  # type: ignore[union-attr]
+            except OSError as e:
+                raise self._unanchored(plan, e) from e
             with self._committed:
                 self._last_committed = max(self._last_committed, plan.result.last_position)
                 self._committed.notify_all()
         return plan.result
+
+    def _sync_checkpoint(self, position: int) -> None:
+        """Return once the checkpoint write for ``position`` is durable. One thread syncs
+        at a time; a sync that started after our write covers us too (group commit)."""
+        assert self._ckpt is not None
+        with self._sync:
+            while self._synced_position < position:
+                if self._syncing:
+                    self._sync.wait()
+                    continue
+                self._syncing = True
+                covering = self._put_position
+                self._sync.release()
+                try:
+                    self._ckpt.sync()
+                finally:
+                    self._sync.acquire()
+                    self._syncing = False
+                    self._sync.notify_all()
+                self._synced_position = max(self._synced_position, covering)
+
+    def _unanchored(self, plan: Any, e: OSError) -> StoreError:
+        return StoreError(
+            f"{self.path}: the append committed (positions {plan.result.first_position}.."
+            f"{plan.result.last_position}) but its checkpoint could not be written ({e}); "
+            "retry the same batch"
+        )
 
     @staticmethod
     def _log(conn: sqlite3.Connection) -> LogHead:
