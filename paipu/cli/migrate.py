@@ -24,7 +24,7 @@ def _open(location: str, *, role: str, create: bool):
         sqlite = path if path.suffix in (".sqlite", ".sqlite3", ".db") else path / "events.sqlite"
         if not create and not sqlite.is_file():
             raise CliError(f"--{role} {location}: no event store there (a data directory, a .sqlite file or a postgresql:// URL)")
-    return open_store(location)
+    return open_store(location, create=create)
 
 
 @command()
