@@ -78,13 +78,16 @@ FourInts = Annotated[list[int], Field(min_length=4, max_length=4)]
 
 
 class Payload(BaseModel):
-    """Base of every payload: frozen, no unknown fields."""
+    """Base of every payload: frozen, no unknown fields. ``SCHEMA_VERSION`` is the version of
+    this payload's shape; raise it when the shape changes and register an upcaster from the
+    old version (:func:`register_upcaster`)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
     TYPE: ClassVar[str]
     #: A ruleset's own payload: its protobuf message class (eventlog/convert.py packs it
     #: into ``RulesetEvent``); the core payloads are the messages of events.proto.
     PROTO: ClassVar[Any] = None
+    SCHEMA_VERSION: ClassVar[int] = 1
 
 
 class GameStarted(Payload):
@@ -438,6 +441,56 @@ def parse_payload(type_: str, payload: dict[str, Any] | Payload) -> Payload:
         raise EventError(f"{type_}: {loc}: {err['msg']}", loc) from None
 
 
+# ----------------------------------------------------------------------------- upcasters
+#: ``(event type, version)`` → a function turning a payload dict of that version into the
+#: dict of the next version. An event stored at an older ``schema_version`` is upgraded on
+#: read through the chain, so old games keep loading, replaying and verifying (their
+#: hashes cover the stored text, which never changes: the log is append-only).
+UPCASTERS: dict[tuple[str, int], Callable[[dict[str, Any]], dict[str, Any]]] = {}
+
+
+def payload_version(type_: str) -> int:
+    """The current ``schema_version`` of payloads of ``type_`` (1 for an unknown type)."""
+    cls = payload_model(type_)
+    return cls.SCHEMA_VERSION if cls is not None else 1
+
+
+def register_upcaster(
+    type_: str, from_version: int
+) -> Callable[[Callable[[dict[str, Any]], dict[str, Any]]], Callable[[dict[str, Any]], dict[str, Any]]]:
+    """Decorator: register ``fn(payload_dict) -> payload_dict`` upgrading ``type_`` payloads
+    from ``from_version`` to ``from_version + 1``. Raises ValueError for a second
+    upcaster of the same step."""
+
+    def deco(fn: Callable[[dict[str, Any]], dict[str, Any]]) -> Callable[[dict[str, Any]], dict[str, Any]]:
+        key = (type_, from_version)
+        if key in UPCASTERS and UPCASTERS[key] is not fn:
+            raise ValueError(f"an upcaster for {type_} v{from_version} is already registered")
+        UPCASTERS[key] = fn
+        return fn
+
+    return deco
+
+
+def upcast(type_: str, version: int, payload: dict[str, Any]) -> dict[str, Any]:
+    """``payload`` (a dict stored at ``version``) upgraded to the current version of
+    ``type_`` through the registered chain (a copy; the argument is not changed). Raises
+    :class:`EventError` (field ``schema_version``) for a version newer than this paipu or a
+    missing step."""
+    target = payload_version(type_)
+    if version > target:
+        raise EventError(
+            f"{type_}: schema_version {version} is newer than this paipu understands ({target})", "schema_version"
+        )
+    while version < target:
+        step = UPCASTERS.get((type_, version))
+        if step is None:
+            raise EventError(f"{type_}: no upcaster from schema_version {version} to {version + 1}", "schema_version")
+        payload = step(dict(payload))
+        version += 1
+    return payload
+
+
 class _Envelope(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -462,7 +515,11 @@ class _Envelope(BaseModel):
             t = data.get("type")
             p = data.get("payload", {})
             if isinstance(t, str):
-                data = {**data, "payload": parse_payload(t, p if p is not None else {})}
+                current = payload_version(t)
+                v = data.get("schema_version", current)
+                if isinstance(p, dict) and isinstance(v, int) and v != current:
+                    p = upcast(t, v, p)  # an event written at an older version: today's shape
+                data = {**data, "payload": parse_payload(t, p if p is not None else {}), "schema_version": current}
         return data
 
     def payload_json(self) -> dict[str, Any]:
@@ -491,7 +548,8 @@ class NewEvent(_Envelope):
         if event_id is None:
             event_id = str(uuid.uuid5(_NAMESPACE, id_seed) if id_seed else uuid.uuid4())
         return cls(
-            event_id=event_id, type=payload.TYPE, payload=payload, metadata=metadata or {}
+            event_id=event_id, type=payload.TYPE, payload=payload, metadata=metadata or {},
+            schema_version=type(payload).SCHEMA_VERSION,
         )
 
 
@@ -529,6 +587,10 @@ def parse_event(data: dict[str, Any] | str) -> NewEvent:
     payload = keep.get("payload") or {}
     if not isinstance(payload, dict):
         raise EventError("payload must be a JSON object", "payload")
+    version = keep.get("schema_version", payload_version(keep["type"]))
+    if isinstance(version, int) and not isinstance(version, bool) and version != payload_version(keep["type"]):
+        payload = upcast(keep["type"], version, payload)
+        keep["schema_version"] = payload_version(keep["type"])
     keep["payload"] = parse_payload(keep["type"], payload)
     try:
         return NewEvent.model_validate(keep)

@@ -16,7 +16,7 @@ from typing import Any, NoReturn
 
 from pydantic import BaseModel, ValidationError
 
-from eventlog.events import EventError, StoredEvent, parse_payload
+from eventlog.events import PAYLOAD_TYPES, EventError, StoredEvent, parse_payload, payload_version, upcast
 from eventlog.hashing import GENESIS_HASH, chain_body_text, chain_hash, link_hash
 from eventlog.store.errors import CorruptEvent, MissingEvents
 from eventlog.store.types import Row
@@ -83,7 +83,7 @@ _CANONICAL_UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[
 
 #: Parsed (frozen) payloads by (type, stored payload text): draws and discards repeat.
 _PAYLOAD_CACHE_SIZE = 50_000
-_payload_cache: dict[tuple[str, str], Any] = {}
+_payload_cache: dict[tuple[str, str, int, Any], Any] = {}
 
 _COLUMN_TYPES: tuple[tuple[str, type], ...] = (
     ("position", int),
@@ -119,10 +119,15 @@ def _hash_of_stored_text(row: Row) -> str:
     )
 
 
-def _parsed_payload(type_: str, text: str, value: dict[str, Any]) -> Any:
-    key = (type_, text)
+def _parsed_payload(type_: str, text: str, value: dict[str, Any], version: int) -> Any:
+    """The (read-only) payload model of a stored payload text, upgraded from the stored
+    ``version`` through the registered upcasters (:func:`eventlog.events.upcast`) when it is
+    older than today's model; the cache key names the model, so a new one parses afresh."""
+    key = (type_, text, version, PAYLOAD_TYPES.get(type_))
     payload = _payload_cache.get(key)
     if payload is None:
+        if version != payload_version(type_):
+            value = upcast(type_, version, value)
         payload = freeze(parse_payload(type_, value))
         if len(_payload_cache) >= _PAYLOAD_CACHE_SIZE:
             _payload_cache.clear()
@@ -151,7 +156,8 @@ def inspect_row(row: Row) -> StoredEvent:
         if not isinstance(value, typ) or isinstance(value, bool):
             raise bad(f"column {col} holds {type(value).__name__}, not {typ.__name__}")
     decoded: dict[str, dict[str, Any]] = {}
-    cached = _payload_cache.get((row["type"], row["payload"]))  # this text parsed before
+    current = payload_version(row["type"])
+    cached = _payload_cache.get((row["type"], row["payload"], row["schema_version"], PAYLOAD_TYPES.get(row["type"])))
     for col in ("payload", "metadata"):
         if col == "payload" and cached is not None:
             continue
@@ -179,7 +185,9 @@ def inspect_row(row: Row) -> StoredEvent:
         if computed != row["hash"]:
             raise bad(f"hash mismatch: stored {row['hash'][:16]}…, content hashes to {computed[:16]}…")
     try:
-        payload = cached if cached is not None else _parsed_payload(row["type"], row["payload"], decoded["payload"])
+        payload = cached if cached is not None else _parsed_payload(
+            row["type"], row["payload"], decoded["payload"], row["schema_version"]
+        )
         if not _CANONICAL_UUID.fullmatch(row["event_id"]):
             raise EventError(f"event_id is not a canonical UUID: {row['event_id'][:80]!r}", "event_id")
     except (EventError, ValidationError, ValueError) as e:
@@ -188,7 +196,7 @@ def inspect_row(row: Row) -> StoredEvent:
     # envelope is assembled without a second validation pass.
     return StoredEvent.model_construct(
         event_id=row["event_id"], type=row["type"], payload=payload, metadata=decoded["metadata"],
-        schema_version=row["schema_version"], game_id=gid, seq=seq, position=pos,
+        schema_version=current, game_id=gid, seq=seq, position=pos,
         recorded_at=row["recorded_at"], prev_hash=row["prev_hash"], hash=row["hash"],
     )
 
