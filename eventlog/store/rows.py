@@ -145,7 +145,9 @@ def inspect_row(row: Row) -> StoredEvent:
     between rows are :class:`GameLinks`' / :class:`LogLinks`'.
 
     The payload is shared with other readers of the same stored text and immutable; the
-    metadata dict is the caller's own."""
+    metadata dict is the caller's own. A payload stored at an older ``schema_version`` is
+    upgraded to today's model through the registered upcasters (after the hash check over the
+    stored text); the event's ``schema_version`` then reads as today's."""
     gid, seq, pos = row.get("game_id"), row.get("seq"), row.get("position")
 
     def bad(reason: str) -> CorruptEvent:
