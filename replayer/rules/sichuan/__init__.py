@@ -5,5 +5,24 @@ Modules, one per concept: :mod:`.options` (the §9 options), :mod:`.evaluate` (s
 shared decomposition, base patterns, 根 and additions, waits of a ready hand), :mod:`.settlement`
 (the hand's ledger: kong payments, win payments, 呼叫转移, 查花猪 / 查大叫, 退税, 过水不胡 and
 后4张必胡, next dealer), :mod:`.vectors` (the settlement-vector format of
-tests/data/sichuan/README.md). Glossary in README.md beside this file.
+tests/data/sichuan/README.md), :mod:`.play` (the ruleset object: legality, memory, settlement
+as it happens, dealer). Glossary in README.md beside this file.
 """
+
+from __future__ import annotations
+
+from replayer.rules.base import RulesetSpec, register
+from replayer.rules.sichuan.options import SichuanOptions
+from replayer.rules.sichuan.play import SichuanRuleset, build
+
+RULESET = register(
+    RulesetSpec(
+        id="sichuan",
+        description="Sichuan / Chengdu 血战到底 (blood battle): 108 tiles, 缺一门, kongs paid at once, "
+                    "查花猪/查大叫 — docs/reference/rules/sichuan.md",
+        options_model=SichuanOptions,
+        build=build,
+    )
+)
+
+__all__ = ["RULESET", "SichuanOptions", "SichuanRuleset", "build"]
