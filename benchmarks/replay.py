@@ -2,11 +2,12 @@
 share of that time spent scoring wins (the ruleset's ``score_win`` + ``settle_win``: MCR
 fans, Nanchang evaluation).
 
-Run: .venv/bin/python benchmarks/replay.py [--mcr-games 4] [--nanchang-games 1] [--changsha-games 4] [--repeat 3]
+Run: .venv/bin/python benchmarks/replay.py [--mcr-games 4] [--nanchang-games 1] [--changsha-games 4]
+                                           [--sichuan-games 4 --sichuan-hands 16] [--repeat 3]
                                            [--baseline REV] [--profile N]
 
 * Inputs, built once into memory before any timing: (a) the bundled real games
-  (paipu/samples, through eventlog.ingest.parse_file), (b) simulated MCR and Nanchang
+  (paipu/samples, through eventlog.ingest.parse_file), (b) simulated MCR, Nanchang, Changsha and Sichuan 血战
   games, and Changsha games (replayer.simulate, seed 1). Every event is turned into a StoredEvent (game_id,
   seq, position) as the log returns it, so ``run`` sees what ``paipu verify`` sees.
 * Speed: each set is replayed ``--repeat`` times; the best round is printed (events/s,
@@ -110,7 +111,7 @@ class _ScoringTimer:
         self._saved: list[tuple[type, str, Any]] = []
 
     def __enter__(self) -> _ScoringTimer:
-        for rid in ("mcr", "nanchang", "changsha"):
+        for rid in ("mcr", "nanchang", "changsha", "sichuan"):
             cls = type(get_ruleset(rid, {}))
             for name in self.names:
                 if any(c is cls and n == name for c, n, _ in self._saved):
@@ -206,6 +207,8 @@ def main() -> None:
     ap.add_argument("--mcr-games", type=int, default=4)
     ap.add_argument("--nanchang-games", type=int, default=1)
     ap.add_argument("--nanchang-hands", type=int, default=32)
+    ap.add_argument("--sichuan-games", type=int, default=4)
+    ap.add_argument("--sichuan-hands", type=int, default=16)
     ap.add_argument("--changsha-games", type=int, default=4, help="simulated Changsha games (8 hands each)")
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--baseline", metavar="REV")
@@ -219,6 +222,7 @@ def main() -> None:
         "sim-mcr": simulated_games("mcr", a.mcr_games, None),
         "sim-nc": simulated_games("nanchang", a.nanchang_games, a.nanchang_hands),
         "sim-cs": simulated_games("changsha", a.changsha_games, None),
+        "sim-sc": simulated_games("sichuan", a.sichuan_games, a.sichuan_hands),
     }
     if not a.json:
         print(f"inputs built in {time.perf_counter() - t0:.1f} s (not timed below)")
@@ -229,6 +233,7 @@ def main() -> None:
     if a.baseline:
         argv = ["--mcr-games", str(a.mcr_games), "--nanchang-games", str(a.nanchang_games),
                 "--nanchang-hands", str(a.nanchang_hands), "--changsha-games", str(a.changsha_games),
+                "--sichuan-games", str(a.sichuan_games), "--sichuan-hands", str(a.sichuan_hands),
                 "--repeat", str(a.repeat)]
         base = _baseline(a.baseline, argv)
         _print(f"baseline: replay.py/state.py at {a.baseline}", base)

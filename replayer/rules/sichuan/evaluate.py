@@ -186,6 +186,11 @@ class ScoreItem:
     count: int = 1
     tiles: tuple[tuple[str, ...], ...] = ()
 
+    @property
+    def points(self) -> int:
+        """The fan this line adds (the explained-score line's value)."""
+        return self.fan
+
 
 @dataclass(frozen=True)
 class WinFacts:
@@ -237,6 +242,11 @@ class WinValue:
     @property
     def pattern(self) -> str | None:
         return self.reading.pattern if self.reading else None
+
+    @property
+    def fans(self) -> tuple[ScoreItem, ...]:
+        """The explained lines (pattern, then additions) as audit and export read them."""
+        return self.items
 
 
 def _codes(idx: tuple[int, ...]) -> tuple[str, ...]:

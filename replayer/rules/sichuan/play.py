@@ -78,6 +78,7 @@ SOURCES: dict[str, str] = {
     "guoshui_bu_hu": f"{SPEC} §5.2, §12.13 (过水不胡: no discard win after a pass until the next draw, unless for more fan)",
     "hou4zhang_bihu": f"{SPEC} §5.2, §12.14 (后4张必胡: with 4 or fewer tiles left a ready player must win)",
     "seat_out": f"{SPEC} §4 (a player who has won takes no further part)",
+    "seat_out_of_hand": f"{SPEC} §4 (a player who has won takes no further part; seed 002 五.4)",
     "winner_already_won": f"{SPEC} §4 (a player who has won takes no further part)",
     "dealer_rotation": f"{SPEC} §1 (the first winner deals; after 一炮多响 the discarder)",
     "game_over": f"{SPEC} §1 (game length from the log)",
@@ -88,8 +89,8 @@ SOURCES: dict[str, str] = {
 @dataclass(frozen=True)
 class HandMemory:
     """What the ruleset remembers during a hand: the ``ledger``; ``voids`` declared void
-    suits (0 W, 1 T, 2 B; None = not declared); ``discards`` made so far; ``melded`` (a pung
-    or kong has been made: no 地胡 after it); ``draws`` wall draws per seat;
+    suits (0 W, 1 T, 2 B; None = not declared); ``discards``: 1 once a discard was made; ``melded`` (a pung
+    or kong has been made: no 地胡 after it); ``draws`` wall draws per seat (up to 2);
     ``kong_discard`` the seq of a discard made right after the discarder's kong replacement
     (杠上炮); ``last_win_discard`` the discard (or robbed kong) seq of the latest win, so a
     further winner on it joins the same 一炮多响 occurrence."""
@@ -275,28 +276,26 @@ class SichuanRuleset(RulesetDefaults):
     def _check_event(self, state: TableState, p: Any) -> list[tuple[str, str, int | None]]:
         """Sichuan breaches of an event about to be applied: (rule_id, message, seat)."""
         out: list[tuple[str, str, int | None]] = []
+        if not self.options.dingque_declared or not isinstance(p, (ev.TileDiscarded, ev.Pung, ev.Kong)):
+            return out
         mem = self.memory(state).hand
         if mem is None:
             return out
-        seat = getattr(p, "seat", None)
-        if seat is not None and mem.ledger.out[seat] and not isinstance(p, (ev.TilesDealt,)):
-            out.append(("seat_out", f"seat {seat} has already won this hand and takes no further part (§4)", seat))
+        seat = p.seat
         voids = mem.voids
         if isinstance(p, ev.TileDiscarded):
-            if self.options.dingque_declared and mem.discards == 0 and seat == state.dealer and None in voids:
+            if mem.discards == 0 and seat == state.dealer and None in voids:
                 missing = [s for s in range(4) if voids[s] is None]
                 out.append(("void_suit_not_declared",
                             f"the dealer discards before seats {missing} declared their void suit (定缺)", seat))
             v = voids[p.seat]
-            if self.options.dingque_declared and self.options.must_discard_void_first and v is not None \
-                    and _tiles.index(p.tile) // 9 != v:
+            if self.options.must_discard_void_first and v is not None and _tiles.index(p.tile) // 9 != v:
                 held = [t for t in state.seats[p.seat].tiles if _tiles.index(t) // 9 == v]
                 if held:
                     out.append(("must_discard_void_first",
                                 (f"seat {p.seat} discards {p.tile} while holding {', '.join(held)} of its void suit "
                                 f"{SUIT_LETTERS[v]}"), p.seat))
-        elif isinstance(p, (ev.Pung, ev.Kong)) and self.options.dingque_declared \
-                and self.options.void_suit_melds == "forbidden":
+        elif self.options.void_suit_melds == "forbidden":
             v = voids[p.seat]
             if v is not None and _tiles.index(p.tile) // 9 == v:
                 out.append(("void_suit_meld", (f"seat {p.seat} declares a {'pung' if isinstance(p, ev.Pung) else 'kong'} "
@@ -342,8 +341,9 @@ class SichuanRuleset(RulesetDefaults):
             ledger, more = self._close_window(before, hm, ledger, p)
             found += more
         if isinstance(p, ev.TileDrawn):
-            ledger = ledger.draw(DrawOcc(p.seat))
-            if p.source == "wall":
+            if ledger.passed_fan[p.seat] >= 0:
+                ledger = ledger.draw(DrawOcc(p.seat))
+            if p.source == "wall" and hm.draws[p.seat] < 2:  # counted up to 2 (地胡: the first draw)
                 hm = replace(hm, draws=_set(hm.draws, p.seat, hm.draws[p.seat] + 1))
             pk = before.pending_kong
             if pk is not None and pk.kind == "added" and pk.seat == p.seat and p.source == "kong_replacement":
@@ -354,17 +354,19 @@ class SichuanRuleset(RulesetDefaults):
                 frm = before.pending.seat if p.kind == "melded" and before.pending is not None else None
                 ledger = self._kong(ledger, KongOcc(p.seat, p.kind, p.tile, frm), found)
         elif isinstance(p, ev.Pung):
-            hm = replace(hm, melded=True)
-            ledger = ledger.other()
+            if not hm.melded:
+                hm = replace(hm, melded=True)
+            if ledger.last_kong is not None:
+                ledger = ledger.other()
         elif isinstance(p, ev.TileDiscarded):
             ld = before.last_draw
             after_kong = ld is not None and ld.seat == p.seat and ld.after_kong
             found += self._self_draw_pass(before, ledger, p)
-            hm = replace(hm, discards=hm.discards + 1, kong_discard=None)
-            if after_kong:
-                pend = after.pending
-                hm = replace(hm, kong_discard=pend.seq if pend is not None else None)
-            else:
+            pend = after.pending
+            kd = pend.seq if after_kong and pend is not None else None
+            if hm.discards == 0 or kd != hm.kong_discard:  # discards counted up to 1 (天胡, 定缺)
+                hm = replace(hm, discards=1, kong_discard=kd)
+            if not after_kong and ledger.last_kong is not None:
                 ledger = ledger.other()
         elif isinstance(p, ev.WinDeclared):
             rec = after.wins[-1] if after.wins else None
@@ -380,6 +382,8 @@ class SichuanRuleset(RulesetDefaults):
                 ledger = ledger.exhaust(tuple(seat_hand(before, s) for s in ledger.still_in()))
             except ValueError:
                 pass
+        if hm is mem.hand and ledger is hm.ledger:
+            return after, found
         return self._store(after, replace(hm, ledger=ledger)), found
 
     def _kong(self, ledger: Ledger, occ: KongOcc, found: list) -> Ledger:

@@ -16,7 +16,7 @@ A player who has won never pays or receives again (§3, seed 002 五.4).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Literal
 
 from eventlog import tiles as _tiles
@@ -30,7 +30,10 @@ from replayer.rules.sichuan.evaluate import (
     suits_of,
 )
 from replayer.rules.sichuan.options import SichuanOptions
-from replayer.state import Payment
+from replayer.state import (  # replace: the fast copy of a frozen dataclass
+    Payment,
+    replace,
+)
 
 __all__ = [
     "COMPONENTS",
