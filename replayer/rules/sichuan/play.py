@@ -258,7 +258,8 @@ class SichuanRuleset(RulesetDefaults):
         """§7: 查花猪, 查大叫, 退税 among the players still in."""
         ledger = self.hand_memory(state).ledger
         new = ledger.exhaust(tuple(seat_hand(state, s) for s in ledger.still_in()))
-        return Settlement.from_payments([p for _, p in new.payments[len(ledger.payments):]])
+        pays = [p for _, p in new.payments[len(ledger.payments):]]
+        return Settlement.from_payments(pays) if pays else None
 
     def false_win_penalty(self, state: TableState, seat: int) -> Settlement | None:
         return None  # the spec names no penalty: a finding only

@@ -22,10 +22,10 @@ ALL = [f"{s}{r}" for s in "WTB" for r in range(1, 10) for _ in range(4)]
 
 class SichuanHand:
     def __init__(self, hands: dict[int, str], *, dealer: int = 0, options: dict[str, Any] | None = None,
-                 game_id: str = "sc", early: str = "") -> None:
+                 game_id: str = "sc", early: str = "", reserve: str = "") -> None:
         """``hands``: each seat's dealt tiles (the dealer's 14). ``early``: tiles to put
         first in the filler order (a ready player's waits, so they pass while the wall is
-        long)."""
+        long). ``reserve``: tiles the script draws itself (never used as filler)."""
         self.g = GameBuilder(game_id, ruleset="sichuan", options=options or {})
         self.options = SichuanOptions(**(options or {}))
         self.dealer = dealer
@@ -42,14 +42,16 @@ class SichuanHand:
         self.wall_left = 108 - 53
         self.out: set[int] = set()
         self.early = tl(early) if early else []
+        self.reserved = Counter(tl(reserve)) if reserve else Counter()
         for t in self.early:
             pool[t] -= 1
+        pool.subtract(self.reserved)
         assert all(n >= 0 for n in pool.values()), pool
         self.pool = sorted(pool.elements(), key=lambda t: (T.index(t)))
 
     # -- moves --------------------------------------------------------------------------
-    def draw(self, seat: int, tile: str, source: str = "wall") -> int:
-        self._take(tile)
+    def draw(self, seat: int, tile: str, source: str = "wall", *, filler: bool = False) -> int:
+        self._take(tile, filler)
         self.wall_left -= 1
         self.concealed[seat].append(tile)
         return self.g.draw(seat, tile, source)
@@ -78,8 +80,10 @@ class SichuanHand:
         self.out.add(seat)
         return self.g.win(seat, tile, from_seat=from_seat, dseq=dseq, robbing=robbing)
 
-    def _take(self, tile: str) -> None:
-        if tile in self.early:
+    def _take(self, tile: str, filler: bool = False) -> None:
+        if not filler and self.reserved[tile] > 0:
+            self.reserved[tile] -= 1
+        elif tile in self.early:
             self.early.remove(tile)
         else:
             self.pool.remove(tile)
@@ -114,7 +118,7 @@ class SichuanHand:
     def turn(self, seat: int) -> int:
         """``seat`` draws a safe tile and discards it; returns the discard's seq."""
         t = self.safe_tile(seat)
-        self.draw(seat, t)
+        self.draw(seat, t, filler=True)
         return self.discard(seat, t)
 
     def fill(self, seat: int, until: int = 0) -> int:
