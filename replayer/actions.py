@@ -30,6 +30,8 @@ replayer calls before applying an event, replayer/replay.py ``apply``); an actio
 (e.g. Nanchang 弃碰, a claim other than a win once the wall is empty) is not legal.
 * ``robbing`` (an added kong open, kinds in ``PlayRules.robbable_kongs``): for each other
   seat whose hand wins on the kong tile, rob (抢杠) or pass.
+* With ``PlayRules.must_win_wall`` tiles or fewer left in the wall, a seat that may win is
+  offered only its win (Sichuan 后4张必胡).
 
 The :class:`~replayer.rules.base.WinContext` built here for a possible win is the one
 the replayer builds when the win is declared (replayer/handlers/wins.py ``win_declared``); the
@@ -129,6 +131,15 @@ def legal_actions(state: TableState, ruleset: Ruleset) -> list[Action]:
     """Every choice open at ``state``, grouped by seat in turn order from the seat in turn
     (claims: from the discarder's next seat). Empty when nothing is a choice (a draw, a
     deal, a replacement or the end of the hand comes next). See the module docstring."""
+    acts = _legal_actions(state, ruleset)
+    must = ruleset.play.must_win_wall
+    if must is not None and state.wall_remaining <= must and any(a.is_win for a in acts):
+        winners = {a.seat for a in acts if a.is_win}  # 后4张必胡: such a seat may only win
+        acts = [a for a in acts if a.seat not in winners or a.is_win]
+    return acts
+
+
+def _legal_actions(state: TableState, ruleset: Ruleset) -> list[Action]:
     ph = state.phase
     if ph == "dealing":
         if not all(st.dealt for st in state.seats) or any(st.replacements_due for st in state.seats):

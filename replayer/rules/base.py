@@ -85,6 +85,8 @@ class PlayRules:
     turned-up wildcard indicator is out of play — the replayer takes it out of the wall at
     the ruleset's :meth:`Ruleset.indicator_position` (or the last copy of it there) and counts
     it out of the wall.
+    ``must_win_wall``: with that many tiles or fewer left in the wall, a seat that may win
+    must (Sichuan 后4张必胡: 4): legal actions then offer it the win only; None = never.
     """
 
     tile_copies: tuple[int, ...]
@@ -107,6 +109,7 @@ class PlayRules:
     kong_replacements: int = 1
     flower_tiles: tuple[str, ...] | None = None
     indicator_leaves_wall: bool = False
+    must_win_wall: int | None = None
 
     def __post_init__(self) -> None:
         if not 1 <= self.winners_per_discard <= 3:

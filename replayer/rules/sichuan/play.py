@@ -159,6 +159,7 @@ class SichuanRuleset(RulesetDefaults):
             hand_end="first_win" if self.options.mode == "standard" else "one_seat_left",
             wildcards=False,
             max_suits=2,
+            must_win_wall=4,  # 后4张必胡 (§5.2, §12.14)
         )
 
     def options_dict(self) -> dict[str, Any]:
