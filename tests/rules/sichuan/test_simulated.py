@@ -13,7 +13,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from replayer.simulate.engine import SimulationConfig, simulate
-
 from tests.rules.sichuan.sim_checks import check_game
 
 NON_DEFAULT = [
