@@ -152,6 +152,22 @@ def game_steps(data: str, version: tuple[int, ...] | None, game_id: str) -> list
     return list(replay(events, mode="audit"))
 
 
+def seat_notes(state: Any) -> tuple[str, ...]:
+    """The game's ruleset's short note per seat (``Ruleset.seat_notes``, e.g. Sichuan's
+    declared void suits); four empty strings when the ruleset has none or is unknown."""
+    from replayer.findings import RulesetError
+    from replayer.rules.base import get_ruleset
+
+    if not state.ruleset_id:
+        return ("", "", "", "")
+    try:
+        rs = get_ruleset(state.ruleset_id, dict(state.ruleset_options))
+    except RulesetError:
+        return ("", "", "", "")
+    notes = getattr(rs, "seat_notes", None)
+    return tuple(notes(state)) if notes is not None else ("", "", "", "")
+
+
 @dataclass(frozen=True)
 class GameReview:
     """What the dispute page shows: the chain check (eventlog.verify.ChainReport) and,

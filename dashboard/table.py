@@ -81,10 +81,12 @@ def _drawn_tile(state: TableState, event: Any) -> tuple[int | None, str | None]:
 
 
 def table_html(state: TableState, event: Any | None = None, *, seat: int | None = None,
-               finding_seats: frozenset[int] = frozenset()) -> str:
+               finding_seats: frozenset[int] = frozenset(), notes: tuple[str, ...] = ()) -> str:
     """The table after ``event`` as one HTML block. ``seat``: None shows all four hands,
     else only that seat's concealed tiles (the others face down). ``finding_seats``: seats
-    named by a finding at this event (marked)."""
+    named by a finding at this event (marked). ``notes``: a short ruleset note per seat (the
+    ruleset's ``seat_notes``, e.g. a declared void suit). A seat that has won and left a hand
+    that goes on (血战) is marked with its winning tile."""
     drawn_seat, drawn = _drawn_tile(state, event)
     last_discard = state.pending.seq if state.pending is not None else None
     walls = (
@@ -109,15 +111,23 @@ def table_html(state: TableState, event: Any | None = None, *, seat: int | None 
             badges.append("dealer")
         if i in finding_seats:
             badges.append('<span class="pp-finding">finding</span>')
+        if i < len(notes) and notes[i]:
+            badges.append(html.escape(notes[i]))
+        won = [w for w in state.wins if w.seat == i and w.legal]
+        if won:
+            how = "self-drawn" if won[-1].self_drawn else f"from seat {won[-1].from_seat}"
+            out = "" if state.in_hand[i] else ", out of the hand"
+            badges.append(f'<b>won</b> on {tile_html(won[-1].tile)} ({how}, event {won[-1].seq}{out})')
         title = (
             f"Seat {i} · {html.escape(wind) or '–'} · {html.escape(name)} · score <b>{st.score}</b>"
             + (f" · {' · '.join(badges)}" if badges else "")
         )
         if seat is None or seat == i:
             tiles, d, hidden = seat_hand(state, i, drawn if drawn_seat == i else None)
+            win_tile = [won[-1].tile] if won and not won[-1].self_drawn else []  # the discard it won on
             hand = tiles_html(
-                tiles + [None] * hidden + ([d] if d else []),
-                classes=[""] * (len(tiles) + hidden) + (["last"] if d else []),
+                tiles + [None] * hidden + ([d] if d else []) + win_tile,
+                classes=[""] * (len(tiles) + hidden) + (["last"] if d else []) + (["last"] if win_tile else []),
                 empty="no tiles",
             )
         else:

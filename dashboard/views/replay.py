@@ -167,8 +167,12 @@ st.markdown(f'<b>Event {seq} of {last}:</b> <span class="pp-event">{event_html(s
 for f in step.findings:
     st.error(f"Finding at event {f.seq}: [{f.rule_id}] {f.message} — rule source: {f.source}")
 st.markdown(table_html(step.state, step.event, seat=seat,
-                       finding_seats=frozenset(f.seat for f in step.findings if f.seat is not None)),
+                       finding_seats=frozenset(f.seat for f in step.findings if f.seat is not None),
+                       notes=D.seat_notes(step.state)),
             unsafe_allow_html=True)
+for entry in step.state.score_log:  # payments made at this event (e.g. a kong paid at once, 下雨)
+    if entry.seq == seq:
+        st.info(f"Score changes at this event ({entry.kind}: {entry.reason}): {list(entry.changes)}")
 
 for w in step.state.wins:
     fans = w.score.lines() if w.score is not None else ()

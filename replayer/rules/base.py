@@ -326,6 +326,11 @@ class RulesetDefaults:
     def indicator_position(self, state: TableState, payload: Any) -> int | None:
         return None
 
+    def seat_notes(self, state: TableState) -> tuple[str, str, str, str]:
+        """A short note per seat that the table views show beside the seat (e.g. Sichuan's
+        declared void suit); empty strings by default."""
+        return ("", "", "", "")
+
 
 @lru_cache(maxsize=1 << 16)
 def standard_shape(counts: tuple[int, ...], melds: int) -> bool:

@@ -270,6 +270,15 @@ class SichuanRuleset(RulesetDefaults):
             return False
         return bool(_dec.is_complete(counts)) or (melds == 0 and all(c % 2 == 0 for c in counts) and sum(counts) == 14)
 
+    def seat_notes(self, state: TableState) -> tuple[str, str, str, str]:
+        """Each seat's declared void suit (定缺), e.g. ``void T 条``."""
+        hm = self.memory(state).hand
+        if hm is None:
+            return ("", "", "", "")
+        names = {0: "W 万", 1: "T 条", 2: "B 筒"}
+        n = tuple(f"void {names[v]}" if v is not None else "" for v in hm.voids)
+        return (n[0], n[1], n[2], n[3])
+
     # -- legality and memory -------------------------------------------------------------
 
     def check_event(self, state: TableState, p: Any) -> list[Breach]:

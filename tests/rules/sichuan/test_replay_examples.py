@@ -37,7 +37,7 @@ def test_example_9_exhaustive_draw_with_huazhu_cap_4():
     assert [(e.kind, e.changes) for e in res.state.score_log] == [("exhaustive_draw", (20, 11, -48, 17))]
 
 
-def test_example_4_a_full_blood_battle_hand():
+def example_4_hand() -> SichuanHand:
     """S 暗杠 7p; E self-draws 对对胡 and leaves; W 补杠 5s (only S and N still in pay); S wins
     on N's 2m (平胡 + 根); W and N run the wall out; W ready (清一色 + 根 = 3), N not: 查大叫."""
     h = SichuanHand({
@@ -87,7 +87,11 @@ def test_example_4_a_full_blood_battle_hand():
     h.fill(2)
     h.g.add(ev.ExhaustiveDraw())
     h.g.end(0)
-    res = replay(h)
+    return h
+
+
+def test_example_4_a_full_blood_battle_hand():
+    res = replay(example_4_hand())
     assert res.findings == ()
     assert res.state.scores == (4, 5, 6, -15)
     assert res.state.in_hand == (False, False, True, True)

@@ -1,0 +1,33 @@
+"""The dashboard's replay of a Sichuan 血战 hand (spec §11 Example 4, written event by event in
+tests/rules/sichuan): kong payments shown at the kong, a winner marked as out of the hand with
+its winning tile while play goes on, fans in English and Chinese."""
+
+from __future__ import annotations
+
+from eventlog import events as ev
+from eventlog.store import open_store
+from tests.rules.sichuan.test_replay_examples import example_4_hand
+
+
+def _data(tmp_path):
+    h = example_4_hand()
+    payloads = h.g._with_walls()
+    store = open_store(tmp_path)
+    try:
+        store.append("sc-ex4", [ev.NewEvent.of(p, id_seed=f"sc-ex4/{i}") for i, p in enumerate(payloads)])
+    finally:
+        store.close()
+    return tmp_path, payloads
+
+
+def test_kong_paid_at_once_and_winner_out(tmp_path, open_page):
+    data, payloads = _data(tmp_path)
+    kong = next(i for i, p in enumerate(payloads) if isinstance(p, ev.Kong))
+    at = open_page(data, "replay", game="sc-ex4", seq=str(kong))
+    assert any("Score changes at this event (kong" in i.value and "[-2, 6, -2, -2]" in i.value for i in at.info)
+    win = next(i for i, p in enumerate(payloads) if isinstance(p, ev.WinDeclared))
+    at = open_page(data, "replay", game="sc-ex4", seq=str(win + 2))  # play goes on after E's win
+    table = next(m.value for m in at.markdown if '<div class="pp-seat' in m.value)
+    seat0 = table.split('<div class="pp-seat')[1]
+    assert "<b>won</b>" in seat0 and "out of the hand" in seat0
+    assert any("Win: seat 0" in s.value and "All pungs 对对胡 1" in s.value for s in at.success)
