@@ -261,8 +261,10 @@ def _hand_rows(rows: dict[str, list[dict[str, Any]]], game_id: str, players: Seq
     acted = Counter((a["seat"], a["action"], a["detail"] if a["action"] == "kong" else None) for a in hand.actions)
     all_discards = sum(acted[(s, "discard", None)] for s in range(4))
     dealt_in = {w.from_seat for w in legal if not w.self_drawn and w.from_seat is not None}
+    last_action = max((a["seq"] for a in hand.actions), default=-1)
     for seat in range(4):
         mine = [w for w in legal if w.seat == seat]
+        left = min(w.seq for w in mine) if mine else None  # play went on after its win: it left
         rows["seat_results"].append({
             "game_id": game_id,
             "hand_number": n,
@@ -273,6 +275,7 @@ def _hand_rows(rows: dict[str, list[dict[str, Any]]], game_id: str, players: Seq
             "score_change": result.changes[seat],
             "reported_score_change": reported[seat] if reported is not None else None,
             "won": bool(mine),
+            "left_at_seq": left if left is not None and last_action > left else None,
             "self_drawn": any(w.self_drawn for w in mine),
             "dealt_in": seat in dealt_in,
             "discards": acted[(seat, "discard", None)],
@@ -336,35 +339,41 @@ def _hand_rows(rows: dict[str, list[dict[str, Any]]], game_id: str, players: Seq
 def _component_rows(rows: dict[str, list[dict[str, Any]]], game_id: str, players: Sequence[str],
                     state: TableState, hand: _HandTracker, legal: list[WinRecord],
                     day: date | None) -> None:
-    """The hand's score changes split by component. A win whose explained score carries
+    """The hand's score changes split by component and by the event that made them. A
+    settlement that names its components (``Settlement.parts``: Sichuan kong, win,
+    hujiao_zhuanyi, huazhu, chajiao, tuishui) or a win whose explained score carries
     ``components`` (Nanchang: jing, gangjing, kong, chaozhuang, win, penalty) contributes
     each of them; any other win contributes its settlement as ``win``. Score-log entries of
-    the hand that are not wins (penalties, rulings, kong or draw payments) add their kind."""
-    totals: dict[str, list[int]] = {}
+    the hand that are not wins (penalties, rulings, kong or draw payments) add their parts,
+    or their kind."""
+    totals: dict[tuple[int, str], list[int]] = {}
 
-    def add(name: str, vec: Sequence[int]) -> None:
-        acc = totals.setdefault(name, [0, 0, 0, 0])
+    def add(seq: int, name: str, vec: Sequence[int]) -> None:
+        acc = totals.setdefault((seq, name), [0, 0, 0, 0])
         for i in range(4):
             acc[i] += int(vec[i])
 
     for w in legal:
-        parts = w.score.settlement_parts() if w.score is not None else ()
+        parts = (w.settlement.parts if w.settlement is not None else ()) or \
+            (w.score.settlement_parts() if w.score is not None else ())
         if parts:
             for name, vec in parts:
-                add(str(name), vec)
+                add(w.seq, str(name), vec)
         elif w.settlement is not None:
-            add("win", w.settlement.changes)
+            add(w.seq, "win", w.settlement.changes)
     for entry in state.score_log:
         if entry.seq > hand.first_seq and entry.kind != "win":
-            add(entry.kind, entry.changes)
-    for name in sorted(totals):
-        vec = totals[name]
+            for name, vec in entry.parts or ((entry.kind, entry.changes),):
+                add(entry.seq, name, vec)
+    for seq, name in sorted(totals):
+        vec = totals[(seq, name)]
         if not any(vec):
             continue
         for seat in range(4):
             rows["score_components"].append({
                 "game_id": game_id,
                 "hand_number": hand.hand_number,
+                "seq": seq,
                 "seat": seat,
                 "player": players[seat] if seat < len(players) else "",
                 "component": name,

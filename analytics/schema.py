@@ -133,6 +133,9 @@ SEAT_RESULTS = Table(
         _f("reported_score_change", pa.int32(), "the change the source reported; null when "
                                                 "it reported none", nullable=True),
         _f("won", pa.bool_(), "the seat made a legal win"),
+        _f("left_at_seq", pa.int32(), "seq of the win after which the seat left a hand that went "
+                                      "on (血战到底: winners leave, the others play on); null when "
+                                      "the seat played to the end of the hand", nullable=True),
         _f("self_drawn", pa.bool_(), "the seat won by self-draw"),
         _f("dealt_in", pa.bool_(), "the seat discarded a winning tile (or had its kong "
                                    "robbed): 点炮 / deal-in"),
@@ -214,22 +217,25 @@ FAN_PAIRS = Table(
 
 SCORE_COMPONENTS = Table(
     "score_components",
-    "one row per seat per settlement component of a hand: the hand's score changes split by "
-    "what paid them (MCR: win, penalty; Nanchang: jing, gangjing, kong, chaozhuang, win, "
-    "penalty — the jing bonuses of 精 live here), each component zero-sum over the seats",
+    "one row per seat per settlement component per event of a hand: the hand's score changes "
+    "split by what paid them and when (MCR: win, penalty; Nanchang: jing, gangjing, kong, "
+    "chaozhuang, win, penalty — the jing bonuses of 精 live here; Sichuan: kong at each kong, "
+    "win and hujiao_zhuanyi at each win, huazhu, chajiao, tuishui at the exhaustive draw), "
+    "each component zero-sum over the seats",
     pa.schema([
         _GAME,
         _HAND,
+        _f("seq", pa.int32(), "seq of the event that made the change (the win, kong, exhaustive "
+                              "draw, penalty …)"),
         _SEAT,
         _PLAYER,
         _f("component", pa.string(), "what the points are for: a ruleset's settlement "
                                      "component (e.g. win, jing, kong) or a score-log kind "
                                      "(penalty, ruling, exhaustive_draw)"),
-        _f("points", pa.int32(), "the seat's net change from this component in the hand "
-                                 "(summed over the hand's settlements)"),
+        _f("points", pa.int32(), "the seat's net change from this component at this event"),
         _DATE,
     ]),
-    ("game_id", "hand_number", "component", "seat"),
+    ("game_id", "hand_number", "seq", "component", "seat"),
 )
 
 ACTIONS = Table(

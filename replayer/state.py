@@ -258,11 +258,14 @@ class Settlement:
 
     ``changes``: points per seat 0..3. Built by :meth:`from_payments`, which makes it
     zero-sum by construction; the constructor asserts ``sum(changes) == 0`` unless
-    ``zero_sum`` is False (a referee's 死分 leaves play)."""
+    ``zero_sum`` is False (a referee's 死分 leaves play). ``parts``: the changes split by the
+    ruleset's settlement components, ``(component, changes)`` in order (empty: one part,
+    the settlement's kind) — :meth:`by_reason` builds them from the payments' reasons."""
 
     changes: tuple[int, int, int, int]
     payments: tuple[Payment, ...] = ()
     zero_sum: bool = True
+    parts: tuple[tuple[str, tuple[int, int, int, int]], ...] = ()
 
     def __post_init__(self) -> None:
         if len(self.changes) != 4:
@@ -277,6 +280,18 @@ class Settlement:
             ch[p.payer] -= p.amount
             ch[p.payee] += p.amount
         return cls(changes=(ch[0], ch[1], ch[2], ch[3]), payments=tuple(payments))
+
+    @classmethod
+    def by_reason(cls, payments: tuple[Payment, ...] | list[Payment]) -> Settlement:
+        """:meth:`from_payments` with ``parts``: one component per payment ``reason``, in
+        order of first appearance (each zero-sum)."""
+        parts: dict[str, list[int]] = {}
+        for p in payments:
+            ch = parts.setdefault(p.reason, [0, 0, 0, 0])
+            ch[p.payer] -= p.amount
+            ch[p.payee] += p.amount
+        s = cls.from_payments(payments)
+        return replace(s, parts=tuple((k, (v[0], v[1], v[2], v[3])) for k, v in parts.items()))
 
 
 NO_CHANGE = Settlement(changes=(0, 0, 0, 0))
@@ -323,12 +338,14 @@ class ReportedScore:
 @fast_init
 @dataclass(frozen=True)
 class ScoreEntry:
-    """A score change applied to the seats: a settled win, a penalty, a ruling."""
+    """A score change applied to the seats: a settled win, a penalty, a ruling. ``parts``:
+    the settlement's components (:attr:`Settlement.parts`; empty: all of it is ``kind``)."""
 
     seq: int
     kind: Literal["win", "penalty", "ruling", "kong", "exhaustive_draw", "opening", "opening_bird", "bird"]
     changes: tuple[int, int, int, int]
     reason: str = ""
+    parts: tuple[tuple[str, tuple[int, int, int, int]], ...] = ()
 
 
 @fast_init

@@ -16,7 +16,9 @@
   定缺: a win holding the declared suit (§2), ``must_discard_void_first`` (§2), a pung/kong of
   one's own void suit with ``void_suit_melds = forbidden`` (§12.20, ours).
 * settlement, as it happens (§8): ``settle_kong`` pays a kong at once (§3), ``settle_win``
-  each winner and 呼叫转移 (§5.4, §3), ``settle_exhaustive_draw`` 查花猪 / 查大叫 / 退税 (§7).
+  each winner and 呼叫转移 (§5.4, §3), ``settle_exhaustive_draw`` 查花猪 / 查大叫 / 退税 (§7);
+  each settlement's ``parts`` name its §8 components (kong, win, hujiao_zhuanyi, huazhu,
+  chajiao, tuishui), which the export writes per event.
 """
 
 from __future__ import annotations
@@ -246,21 +248,21 @@ class SichuanRuleset(RulesetDefaults):
         ledger = self.hand_memory(state).ledger
         occ = score.situation if isinstance(score.situation, WinOcc) else self.win_occurrence(state, win)
         new = ledger.win(occ, joins_previous=self._joins(state, win))
-        return Settlement.from_payments([p for _, p in new.payments[len(ledger.payments):]])
+        return Settlement.by_reason([p for _, p in new.payments[len(ledger.payments):]])
 
     def settle_kong(self, state: TableState, seat: int, meld: DeclaredMeld) -> Settlement | None:
         """§3 下雨 / 刮风, paid at once by players still in (a robbed 补杠 is never paid: the
         replayer pays an added kong only when nobody robbed it)."""
         ledger = self.hand_memory(state).ledger
         pays = ledger.kong_payments(KongOcc(seat, meld.kong_kind or "concealed", meld.tiles[0], meld.from_seat))
-        return Settlement.from_payments(list(pays))
+        return Settlement.by_reason(list(pays))
 
     def settle_exhaustive_draw(self, state: TableState) -> Settlement | None:
         """§7: 查花猪, 查大叫, 退税 among the players still in."""
         ledger = self.hand_memory(state).ledger
         new = ledger.exhaust(tuple(seat_hand(state, s) for s in ledger.still_in()))
         pays = [p for _, p in new.payments[len(ledger.payments):]]
-        return Settlement.from_payments(pays) if pays else None
+        return Settlement.by_reason(pays) if pays else None
 
     def false_win_penalty(self, state: TableState, seat: int) -> Settlement | None:
         return None  # the spec names no penalty: a finding only

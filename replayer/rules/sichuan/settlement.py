@@ -277,7 +277,7 @@ class Ledger:
             payers: tuple[int, ...] = (occ.from_seat,)
         else:
             payers = tuple(s for s in self.still_in() if s != occ.seat)
-        return tuple(Payment(p, occ.seat, factor * d, f"kong_{occ.kind}") for p in payers)
+        return tuple(Payment(p, occ.seat, factor * d, "kong") for p in payers)
 
     def kong(self, occ: KongOcc) -> Ledger:
         """Pay a kong now (§3); the replacement draw lifts the konger's 过水不胡 (§12.13)."""
