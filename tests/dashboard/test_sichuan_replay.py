@@ -31,3 +31,32 @@ def test_kong_paid_at_once_and_winner_out(tmp_path, open_page):
     seat0 = table.split('<div class="pp-seat')[1]
     assert "<b>won</b>" in seat0 and "out of the hand" in seat0
     assert any("Win: seat 0" in s.value and "All pungs 对对胡 1" in s.value for s in at.success)
+
+
+def _export(data):
+    from analytics.export import export
+
+    store = open_store(data)
+    try:
+        export(store, data / "parquet", data_dir=data)
+    finally:
+        store.close()
+
+
+def test_overview_fans_players_for_sichuan(tmp_path, open_page):
+    data, _ = _data(tmp_path)
+    store = open_store(data)
+    try:
+        store.append("sc-ex4", [ev.NewEvent.of(ev.GameEnded(), id_seed="sc-ex4/end")])
+    finally:
+        store.close()
+    _export(data)
+    at = open_page(data)
+    metrics = {m.label: m.value for m in at.metric}
+    assert metrics["games"] == "1" and metrics["wins"] == "2"
+    at = open_page(data, "fans")
+    text = "\n".join(str(d.value) for d in at.dataframe)
+    for en, zh in (("All pungs", "对对胡"), ("Plain win", "平胡"), ("Root (four of a kind)", "根")):
+        assert en in text and zh in text
+    at = open_page(data, "players")
+    assert not at.exception
