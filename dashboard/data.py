@@ -164,8 +164,7 @@ def seat_notes(state: Any) -> tuple[str, ...]:
         rs = get_ruleset(state.ruleset_id, dict(state.ruleset_options))
     except RulesetError:
         return ("", "", "", "")
-    notes = getattr(rs, "seat_notes", None)
-    return tuple(notes(state)) if notes is not None else ("", "", "", "")
+    return tuple(rs.seat_notes(state))
 
 
 @dataclass(frozen=True)

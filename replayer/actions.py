@@ -32,6 +32,8 @@ replayer calls before applying an event, replayer/replay.py ``apply``); an actio
   seat whose hand wins on the kong tile, rob (抢杠) or pass.
 * With ``PlayRules.must_win_wall`` tiles or fewer left in the wall, a seat that may win is
   offered only its win (Sichuan 后4张必胡).
+* A ruleset's own choices (:meth:`Ruleset.ruleset_actions`, kind ``ruleset``: e.g. Sichuan's
+  定缺 after the deal) come before all others, one seat at a time, best first.
 
 The :class:`~replayer.rules.base.WinContext` built here for a possible win is the one
 the replayer builds when the win is declared (replayer/handlers/wins.py ``win_declared``); the
@@ -55,7 +57,7 @@ __all__ = ["Action", "ActionKind", "legal_actions", "resolve_claims", "wall_empt
 
 ActionKind = Literal[
     "discard", "flower", "concealed_kong", "added_kong", "self_drawn_win",
-    "pass", "chow", "pung", "melded_kong", "win", "rob_kong",
+    "pass", "chow", "pung", "melded_kong", "win", "rob_kong", "ruleset",
 ]
 
 _CLAIM_OF: dict[str, ClaimKind] = {
@@ -72,7 +74,9 @@ class Action:
     ``tile``: the tile discarded / set aside / konged / ponged / won on (the claimed tile of
     a chow); ``tiles``: the run of a chow (sorted); ``discard_seq``: the discard claimed,
     or the kong event robbed; ``from_seat``: the discarder / robbed konger. For a win,
-    ``score`` is the ruleset's verdict and ``context`` the win as scored (not compared)."""
+    ``score`` is the ruleset's verdict and ``context`` the win as scored (not compared).
+    ``payload``: for kind ``ruleset``, the ruleset's own event this choice writes
+    (:meth:`Ruleset.ruleset_actions`, e.g. Sichuan's 定缺)."""
 
     seat: int
     kind: ActionKind
@@ -82,6 +86,7 @@ class Action:
     from_seat: int | None = None
     score: WinScore | None = field(default=None, compare=False, repr=False)
     context: WinContext | None = field(default=None, compare=False, repr=False)
+    payload: ev.Payload | None = None
 
     @property
     def claim(self) -> ClaimKind | None:
@@ -95,6 +100,10 @@ class Action:
     def to_payload(self) -> ev.Payload:
         """The payload of the event this action produces (eventlog.events)."""
         s, t = self.seat, self.tile
+        if self.kind == "ruleset":
+            if self.payload is None:
+                raise ValueError("a ruleset action carries its event payload")
+            return self.payload
         if self.kind == "discard":
             return ev.TileDiscarded(seat=s, tile=t)
         if self.kind == "flower":
@@ -140,6 +149,9 @@ def legal_actions(state: TableState, ruleset: Ruleset) -> list[Action]:
 
 
 def _legal_actions(state: TableState, ruleset: Ruleset) -> list[Action]:
+    own = ruleset.ruleset_actions(state)
+    if own:  # the ruleset's own choices come first (e.g. Sichuan 定缺 before the first discard)
+        return list(own)
     ph = state.phase
     if ph == "dealing":
         if not all(st.dealt for st in state.seats) or any(st.replacements_due for st in state.seats):

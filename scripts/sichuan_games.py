@@ -22,9 +22,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from replayer.simulate.engine import SimulationConfig, simulate  # noqa: E402
-from tests.rules.sichuan.sim_checks import check_game  # noqa: E402
-from tests.rules.sichuan.test_simulated import NON_DEFAULT  # noqa: E402
+from replayer.simulate.engine import SimulationConfig, simulate
+from tests.rules.sichuan.sim_checks import check_game
+from tests.rules.sichuan.test_simulated import NON_DEFAULT
 
 
 def run(options: dict, games: int, hands: int, seed: str) -> tuple[int, Counter, list[str]]:

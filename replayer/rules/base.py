@@ -277,6 +277,23 @@ class Ruleset(Protocol):
         Default: ``(after, ())``."""
         ...
 
+    def ruleset_actions(self, state: TableState) -> Sequence[Any]:
+        """Choices of the ruleset's own open at ``state`` (``replayer.actions.Action`` of kind
+        ``ruleset`` carrying the event payload: Sichuan's 定缺), for one seat, best first (a
+        simple bot takes the first); legal actions offer them before anything else.
+        Default: none."""
+        ...
+
+    def void_suit(self, state: TableState, seat: int) -> int | None:
+        """The suit (0 W, 1 T, 2 B) ``seat`` has declared it will not hold (Sichuan 定缺), or
+        None; bots empty it first. Default: None."""
+        ...
+
+    def seat_notes(self, state: TableState) -> tuple[str, str, str, str]:
+        """A short note per seat for table views (e.g. Sichuan's declared void suit).
+        Default: four empty strings."""
+        ...
+
     def indicator_position(self, state: TableState, payload: Any) -> int | None:
         """With ``PlayRules.indicator_leaves_wall``: the index in ``state.wall`` of the
         wildcard indicator just revealed (``payload``: its event), or None (then the last
@@ -324,6 +341,12 @@ class RulesetDefaults:
         return after, ()
 
     def indicator_position(self, state: TableState, payload: Any) -> int | None:
+        return None
+
+    def ruleset_actions(self, state: TableState) -> Sequence[Any]:
+        return ()
+
+    def void_suit(self, state: TableState, seat: int) -> int | None:
         return None
 
     def seat_notes(self, state: TableState) -> tuple[str, str, str, str]:

@@ -42,7 +42,8 @@ class RandomBot:
 
     name = "random"
 
-    def __init__(self, rng: random.Random, claim_probability: float = 0.5, max_suits: int | None = None) -> None:
+    def __init__(self, rng: random.Random, claim_probability: float = 0.5, max_suits: int | None = None,
+                 declared_void: Callable[[TableState, int], int | None] | None = None) -> None:
         self.rng = rng
 
     def choose(self, state: TableState, seat: int, actions: Sequence[Action]) -> Action:
@@ -70,10 +71,13 @@ def _isolation(counts: tuple[int, ...], i: int) -> int:
     return n
 
 
-def void_suit(st: SeatState, max_suits: int | None) -> int | None:
-    """The suit (0 W, 1 T, 2 B) a seat should empty first when winning hands hold at most
-    ``max_suits`` suits and it holds more: the suit with the fewest concealed tiles among
-    those it has no declared set of (ties: the lower suit); None when nothing must go."""
+def void_suit(st: SeatState, max_suits: int | None, declared: int | None = None) -> int | None:
+    """The suit (0 W, 1 T, 2 B) a seat should empty first: its ``declared`` void suit (定缺)
+    while it holds tiles of it; else, when winning hands hold at most ``max_suits`` suits and
+    it holds more, the suit with the fewest concealed tiles among those it has no declared
+    set of (ties: the lower suit); None when nothing must go."""
+    if declared is not None:
+        return declared if any(st.counts[9 * declared: 9 * declared + 9]) else None
     if max_suits is None:
         return None
     held = [sum(st.counts[9 * s: 9 * s + 9]) for s in range(3)]
@@ -90,19 +94,24 @@ class GreedyBot:
 
     name = "greedy"
 
-    def __init__(self, rng: random.Random, claim_probability: float = 0.5, max_suits: int | None = None) -> None:
+    def __init__(self, rng: random.Random, claim_probability: float = 0.5, max_suits: int | None = None,
+                 declared_void: Callable[[TableState, int], int | None] | None = None) -> None:
         if not 0.0 <= claim_probability <= 1.0:
             raise ValueError(f"claim_probability must be within 0..1, got {claim_probability}")
         self.rng = rng
         self.claim_probability = claim_probability
         self.max_suits = max_suits
+        self.declared_void = declared_void
 
     def choose(self, state: TableState, seat: int, actions: Sequence[Action]) -> Action:
+        if actions and actions[0].kind == "ruleset":
+            return actions[0]  # a ruleset's own choice, listed best first (e.g. 定缺)
         for a in actions:
             if a.is_win:
                 return a
         st = state.seats[seat]
-        void = void_suit(st, self.max_suits)
+        declared = self.declared_void(state, seat) if self.declared_void is not None else None
+        void = void_suit(st, self.max_suits, declared)
         if void is not None:  # keep the suit to void out of sets
             kept = [a for a in actions if not (a.kind in ("pung", "chow", *KONG_KINDS) and a.tile is not None
                                                 and _tiles.index(a.tile) // 9 == void)]
@@ -161,11 +170,13 @@ class GreedyBot:
 BOTS: dict[str, Callable[..., Bot]] = {"greedy": GreedyBot, "random": RandomBot}
 
 
-def make_bot(name: str, rng: random.Random, claim_probability: float = 0.5, max_suits: int | None = None) -> Bot:
+def make_bot(name: str, rng: random.Random, claim_probability: float = 0.5, max_suits: int | None = None,
+             declared_void: Callable[[TableState, int], int | None] | None = None) -> Bot:
     """A bot by name (``greedy`` or ``random``); ``max_suits``: the ruleset's
-    ``PlayRules.max_suits``. Raises ValueError for an unknown name."""
+    ``PlayRules.max_suits``; ``declared_void``: the ruleset's ``void_suit`` (a seat's declared
+    void suit). Raises ValueError for an unknown name."""
     try:
         cls = BOTS[name]
     except KeyError:
         raise ValueError(f"unknown bot {name!r} (known: {', '.join(BOTS)})") from None
-    return cls(rng, claim_probability, max_suits)
+    return cls(rng, claim_probability, max_suits, declared_void)

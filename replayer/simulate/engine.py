@@ -217,7 +217,7 @@ class _Game:
         self.wins: list[SimulatedWin] = []
         self.bots: list[Bot] = [
             make_bot(name, random.Random(derive_seed(config.seed, game, f"bot{seat}")), config.claim_probability,
-                     ruleset.play.max_suits)
+                     ruleset.play.max_suits, ruleset.void_suit)
             for seat, name in enumerate(config.bot_names())
         ]
 

@@ -5,15 +5,24 @@ Modules, one per concept: :mod:`.options` (the §9 options), :mod:`.evaluate` (s
 shared decomposition, base patterns, 根 and additions, waits of a ready hand), :mod:`.settlement`
 (the hand's ledger: kong payments, win payments, 呼叫转移, 查花猪 / 查大叫, 退税, 过水不胡 and
 后4张必胡, next dealer), :mod:`.vectors` (the settlement-vector format of
-tests/data/sichuan/README.md), :mod:`.play` (the ruleset object: legality, memory, settlement
+tests/data/sichuan/README.md), :mod:`.events` (定缺, the ruleset's own event type), :mod:`.play` (the ruleset object: legality, memory, settlement
 as it happens, dealer). Glossary in README.md beside this file.
 """
 
 from __future__ import annotations
 
 from replayer.rules.base import RulesetSpec, register
-from replayer.rules.sichuan.options import SichuanOptions
+from replayer.rules.sichuan.events import VoidSuitDeclared, void_suit_declared
+from replayer.rules.sichuan.options import OPTION_SOURCES, SichuanOptions
 from replayer.rules.sichuan.play import SichuanRuleset, build
+
+
+def _score_vectors(lines, *, source="-"):
+    """``paipu score --ruleset sichuan --vectors``: one result per JSON line (loaded on use)."""
+    from replayer.rules.sichuan.vectors import score_lines
+
+    return score_lines(lines, source=source)
+
 
 RULESET = register(
     RulesetSpec(
@@ -22,6 +31,9 @@ RULESET = register(
                     "查花猪/查大叫 — docs/reference/rules/sichuan.md",
         options_model=SichuanOptions,
         build=build,
+        events=((VoidSuitDeclared, void_suit_declared),),
+        score_vectors=_score_vectors,
+        option_sources=OPTION_SOURCES,
     )
 )
 

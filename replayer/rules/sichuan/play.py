@@ -42,6 +42,7 @@ from replayer.rules.base import (
 )
 from replayer.rules.shared import decompose as _dec
 from replayer.rules.sichuan.evaluate import SUIT_LETTERS, WinValue
+from replayer.rules.sichuan.events import VoidSuitDeclared
 from replayer.rules.sichuan.options import SPEC, SichuanOptions, parse_options
 from replayer.rules.sichuan.settlement import (
     DrawOcc,
@@ -73,6 +74,8 @@ SOURCES: dict[str, str] = {
     "void_suit": f"{SPEC} §2 (定缺: a winning hand holds no tile of the declared suit)",
     "void_suit_not_declared": f"{SPEC} §2 (定缺 before the dealer's first discard, option dingque_declared)",
     "void_suit_declared_twice": f"{SPEC} §2 (each player declares one void suit, once)",
+    "void_suit_out_of_phase": f"{SPEC} §2 (定缺 after the deal, before the dealer's first discard)",
+    "void_suit_not_in_options": f"{SPEC} §2, §9 (定缺 is declared only with option dingque_declared)",
     "must_discard_void_first": f"{SPEC} §2 (option must_discard_void_first)",
     "void_suit_meld": f"{SPEC} §12.20 (option void_suit_melds = forbidden: no pung/kong of one's void suit)",
     "kong_not_robbable": f"{SPEC} §5.3 (only a 补杠 may be robbed)",
@@ -271,6 +274,36 @@ class SichuanRuleset(RulesetDefaults):
         if any(counts[27:]):
             return False
         return bool(_dec.is_complete(counts)) or (melds == 0 and all(c % 2 == 0 for c in counts) and sum(counts) == 14)
+
+    def ruleset_actions(self, state: TableState) -> tuple[Any, ...]:
+        """定缺 (§2, with ``dingque_declared``): after the deal (the dealer holding 14), the
+        first seat from the dealer that has not declared chooses W, T or B — listed best first:
+        the suit it holds fewest of (ties: W, T, B)."""
+        if not self.options.dingque_declared or state.phase != "dealing" or state.dealer is None:
+            return ()
+        if not all(st.dealt for st in state.seats) or any(st.replacements_due for st in state.seats):
+            return ()
+        if state.seats[state.dealer].concealed_size < self.play.dealer_tiles:
+            return ()
+        hm = self.memory(state).hand
+        if hm is None:
+            return ()
+        from replayer.actions import Action  # the core's action type (imported on use)
+
+        for k in range(4):
+            seat = (state.dealer + k) % 4
+            if hm.voids[seat] is None:
+                counts = state.seats[seat].counts
+                held = [sum(counts[9 * s: 9 * s + 9]) for s in range(3)]
+                order = sorted(range(3), key=lambda s: (held[s], s))
+                return tuple(Action(seat, "ruleset", payload=VoidSuitDeclared(seat=seat, suit=SUIT_LETTERS[s]))
+                             for s in order)
+        return ()
+
+    def void_suit(self, state: TableState, seat: int) -> int | None:
+        """The suit ``seat`` declared void this hand (定缺), or None."""
+        hm = self.memory(state).hand
+        return None if hm is None else hm.voids[seat]
 
     def seat_notes(self, state: TableState) -> tuple[str, str, str, str]:
         """Each seat's declared void suit (定缺), e.g. ``void T 条``."""
