@@ -186,11 +186,6 @@ class ScoreItem:
     count: int = 1
     tiles: tuple[tuple[str, ...], ...] = ()
 
-    @property
-    def points(self) -> int:
-        """The fan this line adds (the explained-score line's value)."""
-        return self.fan
-
 
 @dataclass(frozen=True)
 class WinFacts:
@@ -229,8 +224,10 @@ class WinValue:
 
     # the explained-score interface (replayer/explained.py)
     def lines(self) -> tuple[ScoreLine, ...]:
-        """The base pattern, 根 and additions, each with the fan it adds."""
-        return tuple(ScoreLine(i.id, i.name_en, i.name_zh, points=i.fan, count=i.count, tiles=i.tiles)
+        """The base pattern, 根 and additions: ``points`` the fan one instance adds (根: 1 per
+        quartet, ``count`` quartets), the tiles that form it."""
+        return tuple(ScoreLine(i.id, i.name_en, i.name_zh, points=i.fan // i.count if i.count > 1 else i.fan,
+                               count=i.count, tiles=i.tiles)
                      for i in self.items)
 
     def excluded(self) -> tuple[ScoreLine, ...]:
@@ -242,11 +239,6 @@ class WinValue:
     @property
     def pattern(self) -> str | None:
         return self.reading.pattern if self.reading else None
-
-    @property
-    def fans(self) -> tuple[ScoreItem, ...]:
-        """The explained lines (pattern, then additions) as audit and export read them."""
-        return self.items
 
 
 def _codes(idx: tuple[int, ...]) -> tuple[str, ...]:

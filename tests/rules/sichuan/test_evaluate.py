@@ -124,3 +124,12 @@ def test_waits_skip_a_kind_held_four_times_and_give_the_best_fan():
     w = ready_waits(counts("1111m234m567m88m9m"), ())
     assert w is None or "W1" not in w.tiles
     assert ready_waits(counts("159m159p159s1234m"), ()) is None
+
+
+def test_explained_lines_count_each_root():
+    """Two quartets (W1 and W9 four times) are two 根: one line, 1 fan each, count 2 (§6.2)."""
+    v = win("1111234478999m", "W9")  # W111 W123 W44 W789 W999: 清一色 + 2 根
+    lines = {ln.id: ln for ln in v.lines()}
+    assert lines["gen"].points == 1 and lines["gen"].count == 2
+    assert lines["gen"].tiles == (("W1",) * 4, ("W9",) * 4)
+    assert sum((ln.points or 0) * ln.count for ln in v.lines()) == v.fan
