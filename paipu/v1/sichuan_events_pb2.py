@@ -24,7 +24,7 @@ _sym_db = _symbol_database.Default()
 
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1dpaipu/v1/sichuan_events.proto\x12\x08paipu.v1\"5\n\x17SichuanVoidSuitDeclared\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\x0c\n\x04suit\x18\x02 \x01(\tb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1dpaipu/v1/sichuan_events.proto\x12\x08paipu.v1\"5\n\x17SichuanVoidSuitDeclared\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\x0c\n\x04suit\x18\x02 \x01(\t\"3\n\x14SichuanReadyDeclared\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\r\n\x05waits\x18\x02 \x03(\tb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -33,4 +33,6 @@ if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
   _globals['_SICHUANVOIDSUITDECLARED']._serialized_start=43
   _globals['_SICHUANVOIDSUITDECLARED']._serialized_end=96
+  _globals['_SICHUANREADYDECLARED']._serialized_start=98
+  _globals['_SICHUANREADYDECLARED']._serialized_end=149
 # @@protoc_insertion_point(module_scope)

@@ -12,7 +12,7 @@ as it happens, dealer). Glossary in README.md beside this file.
 from __future__ import annotations
 
 from replayer.rules.base import RulesetSpec, register
-from replayer.rules.sichuan.events import VoidSuitDeclared, void_suit_declared
+from replayer.rules.sichuan.events import ReadyDeclared, VoidSuitDeclared, ready_declared, void_suit_declared
 from replayer.rules.sichuan.options import OPTION_SOURCES, SichuanOptions
 from replayer.rules.sichuan.play import SichuanRuleset, build
 
@@ -31,7 +31,7 @@ RULESET = register(
                     "查花猪/查大叫 — docs/reference/rules/sichuan.md",
         options_model=SichuanOptions,
         build=build,
-        events=((VoidSuitDeclared, void_suit_declared),),
+        events=((VoidSuitDeclared, void_suit_declared), (ReadyDeclared, ready_declared)),
         score_vectors=_score_vectors,
         option_sources=OPTION_SOURCES,
     )

@@ -1,7 +1,10 @@
-"""Sichuan's own table events (docs/reference/rules/sichuan.md §2): 定缺, the void-suit
-declaration, with its one handler. Registered with the ruleset (``RulesetSpec.events``); the
-protobuf message is ``paipu.v1.SichuanVoidSuitDeclared`` (proto/paipu/v1/sichuan_events.proto),
-carried in ``RulesetEvent``.
+"""Sichuan's own table events, each with its one handler, registered with the ruleset
+(``RulesetSpec.events``); their protobuf messages are in proto/paipu/v1/sichuan_events.proto,
+carried in ``RulesetEvent``:
+
+* ``sichuan.void_suit_declared`` — 定缺, the void-suit declaration (§2, ``dingque_declared``);
+* ``sichuan.ready_declared`` — 唱歌 / 跳舞, announcing a ready hand, with its waits shown for
+  跳舞 (§5.2, ``declarations``).
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ from paipu.v1 import sichuan_events_pb2
 from replayer.context import Ctx, need_game
 from replayer.state import TableState
 
-__all__ = ["VoidSuitDeclared", "void_suit_declared"]
+__all__ = ["ReadyDeclared", "VoidSuitDeclared", "ready_declared", "void_suit_declared"]
 
 
 class VoidSuitDeclared(ev.Payload):
@@ -41,6 +44,35 @@ def void_suit_declared(ctx: Ctx, state: TableState, p: VoidSuitDeclared) -> Tabl
         ctx.breach("void_suit_out_of_phase", f"seat {p.seat} declares its void suit in phase {state.phase!r}; "
                                              "定缺 comes after the deal, before the dealer's first discard", p.seat)
     new, found = rs.declare_void(state, p.seat, p.suit)  # type: ignore[attr-defined]
+    for b in found:
+        ctx.breach(b[0], b[1], b[2])
+    return new
+
+
+class ReadyDeclared(ev.Payload):
+    """唱歌 / 跳舞: ``seat`` announces it is ready; ``waits`` shows its waiting tiles (跳舞),
+    empty for 唱歌 (§5.2, option ``declarations``). A player who has not announced may not
+    discard a dancer's winning tile."""
+
+    TYPE: ClassVar[str] = "sichuan.ready_declared"
+    PROTO: ClassVar[Any] = sichuan_events_pb2.SichuanReadyDeclared
+    seat: ev.Seat
+    waits: list[ev.PlayTile] = []
+
+
+def ready_declared(ctx: Ctx, state: TableState, p: ReadyDeclared) -> TableState:
+    """The one handler of ``sichuan.ready_declared``: a finding without option
+    ``declarations``, for a seat that is out of the hand or not ready, or for shown waits that
+    are not its waits (§5.2); records the declaration in the ruleset's hand memory."""
+    if not need_game(ctx, state):
+        return state
+    rs = ctx.ruleset
+    if not getattr(rs.options, "declarations", False):
+        ctx.breach("declarations_not_in_options", f"seat {p.seat} declares a ready hand, but option declarations "
+                                                  "is off", p.seat)
+    if state.phase not in ("discard", "claims", "dealing"):
+        ctx.breach("event_out_of_phase", f"seat {p.seat} declares a ready hand in phase {state.phase!r}", p.seat)
+    new, found = rs.declare_ready(state, p.seat, tuple(p.waits))  # type: ignore[attr-defined]
     for b in found:
         ctx.breach(b[0], b[1], b[2])
     return new

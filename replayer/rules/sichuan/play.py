@@ -41,7 +41,7 @@ from replayer.rules.base import (
     standard_tile_copies,
 )
 from replayer.rules.shared import decompose as _dec
-from replayer.rules.sichuan.evaluate import SUIT_LETTERS, WinValue
+from replayer.rules.sichuan.evaluate import SUIT_LETTERS, WinValue, ready_waits
 from replayer.rules.sichuan.events import VoidSuitDeclared
 from replayer.rules.sichuan.options import SPEC, SichuanOptions, parse_options
 from replayer.rules.sichuan.settlement import (
@@ -76,6 +76,9 @@ SOURCES: dict[str, str] = {
     "void_suit_declared_twice": f"{SPEC} §2 (each player declares one void suit, once)",
     "void_suit_out_of_phase": f"{SPEC} §2 (定缺 after the deal, before the dealer's first discard)",
     "void_suit_not_in_options": f"{SPEC} §2, §9 (定缺 is declared only with option dingque_declared)",
+    "declarations_not_in_options": f"{SPEC} §5.2, §9 (唱歌/跳舞 only with option declarations)",
+    "declaration_not_ready": f"{SPEC} §5.2 (唱歌/跳舞 announce a ready hand; 跳舞 shows its waits)",
+    "dancer_wait_discarded": f"{SPEC} §5.2 (a player who has not sung or danced may not discard a dancer's winning tile)",
     "must_discard_void_first": f"{SPEC} §2 (option must_discard_void_first)",
     "void_suit_meld": f"{SPEC} §12.20 (option void_suit_melds = forbidden: no pung/kong of one's void suit)",
     "kong_not_robbable": f"{SPEC} §5.3 (only a 补杠 may be robbed)",
@@ -98,10 +101,12 @@ class HandMemory:
     or kong has been made: no 地胡 after it); ``draws`` wall draws per seat (up to 2);
     ``kong_discard`` the seq of a discard made right after the discarder's kong replacement
     (杠上炮); ``last_win_discard`` the discard (or robbed kong) seq of the latest win, so a
-    further winner on it joins the same 一炮多响 occurrence."""
+    further winner on it joins the same 一炮多响 occurrence; ``declared`` per seat: None, or
+    the waits it showed when it announced a ready hand (唱歌: (), 跳舞: its waits; §5.2)."""
 
     ledger: Ledger
     voids: tuple[int | None, int | None, int | None, int | None] = (None, None, None, None)
+    declared: tuple[tuple[str, ...] | None, ...] = (None, None, None, None)
     discards: int = 0
     melded: bool = False
     draws: tuple[int, int, int, int] = (0, 0, 0, 0)
@@ -322,6 +327,8 @@ class SichuanRuleset(RulesetDefaults):
     def _check_event(self, state: TableState, p: Any) -> list[tuple[str, str, int | None]]:
         """Sichuan breaches of an event about to be applied: (rule_id, message, seat)."""
         out: list[tuple[str, str, int | None]] = []
+        if self.options.declarations and isinstance(p, ev.TileDiscarded):
+            out += self._dancer_check(state, p)
         if not self.options.dingque_declared or not isinstance(p, (ev.TileDiscarded, ev.Pung, ev.Kong)):
             return out
         mem = self.memory(state).hand
@@ -348,6 +355,18 @@ class SichuanRuleset(RulesetDefaults):
                                               f"of {p.tile}, its declared void suit"), p.seat))
         return out
 
+    def _dancer_check(self, state: TableState, p: ev.TileDiscarded) -> list[tuple[str, str, int | None]]:
+        """§5.2 跳舞: a player who has not announced may not discard a dancer's winning tile."""
+        hm = self.memory(state).hand
+        if hm is None or hm.declared[p.seat] is not None:
+            return []
+        for s in range(4):
+            shown = hm.declared[s]
+            if s != p.seat and shown and state.in_hand[s] and p.tile in shown:
+                return [("dancer_wait_discarded", f"seat {p.seat} has not announced a ready hand and discards "
+                                                  f"{p.tile}, a winning tile seat {s} showed (跳舞)", p.seat)]
+        return []
+
     def declare_void(self, state: TableState, seat: int, suit: str) -> tuple[TableState, list[tuple[str, str, int | None]]]:
         """定缺: ``seat`` declares ``suit`` (W, T or B) void (§2)."""
         out: list[tuple[str, str, int | None]] = []
@@ -361,6 +380,22 @@ class SichuanRuleset(RulesetDefaults):
         if None not in voids:
             ledger = replace(ledger, void_suits=voids)
         return self._store(state, replace(hm, voids=voids, ledger=ledger)), out
+
+    def declare_ready(self, state: TableState, seat: int, waits: tuple[str, ...]) -> tuple[TableState, list]:
+        """唱歌 (no ``waits``) / 跳舞 (``waits`` shown) by ``seat`` (§5.2)."""
+        out: list[tuple[str, str, int | None]] = []
+        hm = self.hand_memory(state)
+        st = state.seats[seat]
+        if not state.in_hand[seat]:
+            out.append(("seat_out_of_hand", f"seat {seat} has won and declares a ready hand", seat))
+        key = seat_hand(state, seat).key()
+        real = ready_waits(key[0], key[1], hm.voids[seat]) if st.concealed_size % 3 == 1 and not st.hidden else None
+        if real is None:
+            out.append(("declaration_not_ready", f"seat {seat} announces a ready hand it does not hold", seat))
+        elif waits and tuple(sorted(waits, key=_tiles.index)) != real.tiles:
+            out.append(("declaration_not_ready", f"seat {seat} shows waits {', '.join(waits)}; its waits are "
+                                                 f"{', '.join(real.tiles)}", seat))
+        return self._store(state, replace(hm, declared=_set(hm.declared, seat, tuple(waits)))), out
 
     def _store(self, state: TableState, hm: HandMemory | None, **more: Any) -> TableState:
         return replace(state, rule_memory=replace(self.memory(state), hand=hm, **more))

@@ -1,9 +1,11 @@
-"""定缺 — Sichuan's own event type ``sichuan.void_suit_declared`` (docs/reference/rules/sichuan.md
-§2, option ``dingque_declared``): parsed, stored and carried through protobuf like a core
-event (the docs/events.md example), and each rule it brings is a finding naming §2 in audit,
-an error in strict: a win holding the declared suit, must_discard_void_first, a pung of one's
-own void suit (§12.20, option void_suit_melds), the dealer discarding before every seat
-declared, a second declaration, a declaration without the option."""
+"""Sichuan's own event types — 定缺 ``sichuan.void_suit_declared`` (docs/reference/rules/sichuan.md
+§2, option ``dingque_declared``) and 唱歌/跳舞 ``sichuan.ready_declared`` (§5.2, option
+``declarations``): parsed and carried through protobuf like core events (the docs/events.md
+examples), and each rule they bring is a finding naming its section in audit, an error in
+strict: a win holding the declared suit, must_discard_void_first, a pung of one's own void
+suit (§12.20, option void_suit_melds), the dealer discarding before every seat declared, a
+second declaration, a declaration without the option; a dancer's winning tile discarded by a
+player who has not announced, a dance showing waits the hand does not have."""
 
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ from pathlib import Path
 from eventlog import events as ev
 from eventlog.convert import from_proto, to_proto
 from replayer.replay import run
-from replayer.rules.sichuan.events import VoidSuitDeclared
+from replayer.rules.sichuan.events import ReadyDeclared, VoidSuitDeclared
 from replayer.rules.sichuan.play import build
 
 from tests.rules.sichuan.hands import SichuanHand
@@ -23,14 +25,18 @@ DOC = Path(__file__).resolve().parents[3] / "docs" / "events.md"
 DQ = {"dingque_declared": True}
 
 
-def test_docs_example_parses_and_round_trips_through_protobuf():
-    (line,) = re.findall(r"^```json sichuan\n(.*?)\n```", DOC.read_text(encoding="utf-8"), re.S | re.M)
-    e = ev.parse_event(line)
-    assert e.type == "sichuan.void_suit_declared" and e.payload == VoidSuitDeclared(seat=2, suit="T")
-    msg = to_proto(e)
-    assert msg.WhichOneof("payload") == "ruleset_event"
-    assert msg.ruleset_event.payload.type_url.endswith("paipu.v1.SichuanVoidSuitDeclared")
-    assert from_proto(msg) == e
+def test_docs_examples_parse_and_round_trip_through_protobuf():
+    lines = re.findall(r"^```json sichuan\n(.*?)\n```", DOC.read_text(encoding="utf-8"), re.S | re.M)
+    assert len(lines) == 2
+    want = [(VoidSuitDeclared(seat=2, suit="T"), "SichuanVoidSuitDeclared"),
+            (ReadyDeclared(seat=1, waits=["B3", "B6"]), "SichuanReadyDeclared")]
+    for line, (payload, message) in zip(lines, want):
+        e = ev.parse_event(line)
+        assert e.type == payload.TYPE and e.payload == payload
+        msg = to_proto(e)
+        assert msg.WhichOneof("payload") == "ruleset_event"
+        assert msg.ruleset_event.payload.type_url.endswith("paipu.v1." + message)
+        assert from_proto(msg) == e
 
 
 def declared(hands: dict[int, str], voids: str, options: dict | None = None, **kw) -> SichuanHand:
@@ -97,3 +103,26 @@ def test_declaring_twice_or_without_the_option():
     h = SichuanHand({0: E_JUNK, 1: S_READY, 2: W_JUNK, 3: N_JUNK})
     s = h.g.add(VoidSuitDeclared(seat=1, suit="T"))
     check(h, "void_suit_not_in_options", "§2", {}, seq=s)
+
+
+def test_dancers_winning_tile_may_not_be_discarded_by_a_silent_player_s5_2():
+    opts = {"declarations": True}
+    h = SichuanHand({0: E_JUNK, 1: S_READY, 2: W_JUNK, 3: N_JUNK}, options=opts, reserve="B3 B6")
+    h.discard(0, "W6")
+    h.turn(1)
+    h.g.add(ReadyDeclared(seat=1, waits=["B3", "B6"]))  # S dances: shows 3p / 6p
+    h.draw(2, "B6")
+    d = h.discard(2, "B6")  # W has not announced: may not discard S's winning tile
+    check(h, "dancer_wait_discarded", "§5.2", opts, seq=d)
+
+
+def test_a_false_dance_is_a_finding_s5_2():
+    opts = {"declarations": True}
+    h = SichuanHand({0: E_JUNK, 1: S_READY, 2: W_JUNK, 3: N_JUNK}, options=opts, reserve="B3 B6")
+    h.discard(0, "W6")
+    h.turn(1)
+    h.g.add(ReadyDeclared(seat=1, waits=["B3", "B6"]))
+    h.g.add(ReadyDeclared(seat=0, waits=["B3"]))  # E (not ready) dances: a false announcement
+    h.g.add(ReadyDeclared(seat=1, waits=["B3"]))  # S shows only one of its two waits
+    res = run(h.events(), mode="audit", ruleset=build(opts))
+    assert [(f.rule_id, f.seat) for f in res.findings] == [("declaration_not_ready", 0), ("declaration_not_ready", 1)]
