@@ -138,3 +138,15 @@ def test_dealer_rotation_s1():
     h.g.end(0)
     s = h.g.hand(1, 0)  # dealer E again: wrong, S won
     check(h, "dealer_rotation", "§1", {"mode": "standard"}, seq=s)
+
+
+def test_a_winner_takes_no_further_part_s4():
+    """After S wins on W's discard (血战), S drawing again is refused (§4)."""
+    h = ex10_hand()
+    h.discard(0, "W6")
+    h.turn(1)
+    h.draw(2, "B3")
+    d = h.discard(2, "B3")
+    h.win(1, "B3", from_seat=2, dseq=d)
+    s = h.draw(1, h.safe_tile(1))  # S is out: play resumed at N
+    check(h, "seat_out_of_hand", "§4", seq=s)
