@@ -46,9 +46,12 @@ def main() -> int:
     ap.add_argument("--option-games", type=int, default=200, help="games under each non-default option")
     ap.add_argument("--hands", type=int, default=4, help="hands per game")
     ap.add_argument("--seed", default="1")
+    ap.add_argument("--only", default="", help="run only the option sets whose JSON contains this text")
     a = ap.parse_args()
     failed = 0
     for options, games in [({}, a.games)] + [(o, a.option_games) for o in NON_DEFAULT]:
+        if a.only and a.only not in json.dumps(options):
+            continue
         t0 = time.process_time()
         hands, stats, problems = run(options, games, a.hands, a.seed)
         wins = sum(v for k, v in stats.items() if k.startswith("win "))
