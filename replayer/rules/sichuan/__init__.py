@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from replayer.rules.base import RulesetSpec, register
 from replayer.rules.sichuan.events import ReadyDeclared, VoidSuitDeclared, ready_declared, void_suit_declared
-from replayer.rules.sichuan.options import OPTION_SOURCES, SichuanOptions
+from replayer.rules.sichuan.options import SichuanOptions
 from replayer.rules.sichuan.play import SichuanRuleset, build
 
 
@@ -33,7 +33,6 @@ RULESET = register(
         build=build,
         events=((VoidSuitDeclared, void_suit_declared), (ReadyDeclared, ready_declared)),
         score_vectors=_score_vectors,
-        option_sources=OPTION_SOURCES,
     )
 )
 
