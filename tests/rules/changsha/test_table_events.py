@@ -72,6 +72,24 @@ def ex7(start):
                          turned=["B3"])
 
 
+def ex7_spec(start):
+    # as §7 Ex 7: S is the first offered the 海底 and passes; W takes 3p, cannot win, exposes it;
+    # N and E win on it. (S pungs N's 9p early so that S is due to draw when one tile is left.)
+    turns = [("turn", 0, None, None), ("turn", 1, None, None), ("turn", 2, None, None), ("turn", 3, "B9", "B9"),
+             ("pung", 1, "B9"), ("discard", 1, "T1")] + [("turn", s % 4, None, None) for s in range(2, 53)] + [
+             ("decline", 1), ("turn", 2, "B3", "B3"), ("win", 3, "B3", 2), ("win", 0, "B3", 2)]
+    return scripted_hand(start=start, hand_number=0, dealer=0, hands={0: E_EX7, 1: "B9 B9 T1", 3: N_EX7},
+                         turns=turns, turned=["B3"])
+
+
+def test_example_7_as_the_spec_tells_it():
+    res = replay(ex7_spec, lambda s: next_hand(1, 2), mode="strict")  # F: 通炮, the taker deals
+    assert res.state.hands[0].changes == (140, 0, -260, 120)
+    res = replay(ex7_spec, mode="strict")
+    assert [[f.id for f in w.score.fans] for w in res.state.wins] == [["last_tile_claim"], ["last_tile_claim"]]
+    assert [w.settlement.changes for w in res.state.wins] == [(0, 0, -60, 60), (70, 0, -70, 0)]  # before birds
+
+
 def test_example_7_haidi_with_two_winners_bird_is_the_haidi_tile():
     res = replay(ex7, lambda s: next_hand(1, 2), mode="strict")  # F: 通炮, the taker deals
     assert res.state.hands[0].changes == (140, 0, -260, 120)
