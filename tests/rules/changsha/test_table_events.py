@@ -181,3 +181,12 @@ def test_a_table_event_the_ruleset_does_not_play():
     payloads += [ev.HandStarted(hand_number=0, prevalent_wind="F1", dealer=0), ev.BirdsTurned(tiles=["W1"])]
     res = run(as_events(payloads), mode="audit")
     assert [f.rule_id for f in res.findings] == ["event_not_in_ruleset"]
+
+
+def test_rule_c_the_haidi_taker_deals_when_nobody_wins():
+    def hand(start):
+        return scripted_hand(start=start, hand_number=0, dealer=0, hands={},
+                             turns=FILLER_TURNS + [("turn", 3, "W9", "W9"), ("exhaustive_draw",)])
+    assert replay(hand, lambda s: next_hand(1, 3), mode="strict").state.hands[0].exhaustive_draw
+    bad = replay(hand, lambda s: next_hand(1, 0))
+    assert [f.rule_id for f in bad.findings] == ["dealer_rotation"]
