@@ -268,8 +268,12 @@ def score_case(obj: dict[str, Any]) -> dict[str, Any]:
 def _score(sit: Situation, options: ChangshaOptions) -> dict[str, Any]:
     openings = _openings(sit, options)
     kongs = [o for o in sit.occurrences[:-1] if isinstance(o, KongOccurrence)]
-    kong_vec = add(*(kong_money(k.seat, k.kong_kind, options) for k in kongs))
     final = sit.occurrences[-1]
+    paid = kongs
+    if (isinstance(final, WinOccurrence) and final.context == "robbed_kong" and kongs
+            and kongs[-1].kong_kind == "added" and kongs[-1].seat == final.discarder):
+        paid = kongs[:-1]  # the robbed kong itself pays no kong money (§8.9)
+    kong_vec = add(*(kong_money(k.seat, k.kong_kind, options) for k in paid))
     winners: list[WinnerResult] = []
     if isinstance(final, WinOccurrence):
         _check_win(sit, final, options, kongs[-1] if kongs else None)

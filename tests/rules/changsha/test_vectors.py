@@ -100,3 +100,15 @@ def test_malformed_lines_are_reported_with_source_and_line():
     assert "birds" in res[3]["error"]
     assert "§8.15" in res[4]["error"]
     assert "no honors" in res[5]["error"]
+
+
+def test_a_robbed_kong_listed_as_an_occurrence_pays_no_kong_money():
+    # cs-026 with kong money on and the robbed added kong listed before the win (§8.9)
+    case = json.loads(json.dumps(next(c for c in CASES if c["id"] == "cs-026")))
+    case["options"] = {"kong_pay": {"ming": 5, "an": 10}}
+    win = case["occurrences"][0]
+    case["occurrences"] = [{"type": "kong", "seat": win["discarder"], "kong_kind": "added", "tile": win["winners"][0]["win_tile"],
+                            "from": 0, "mode": "buzhang"}, win]
+    res = score_case(case)
+    assert res["components"]["kong"] == [0, 0, 0, 0]
+    assert res["total"] == case["expected"]["total"]
