@@ -1,0 +1,176 @@
+"""Hand scoring of the chip format (和牌得分, docs/reference/rules/competition.md §A6):
+the 12 技术型番种 of §A6.2 and the 附加分 of §A6.3.
+
+A hand is read with the MCR machinery (replayer/rules/mcr/fans: the same readings of sets,
+pair and wait, and the same fan records where a pattern is an MCR fan: 花龙, 清龙, 组合龙,
+混一色, 对对和 = 碰碰和, 清一色, 七对, 三箭刻 = 大三元's three dragon pungs). Patterns of
+this format alone (全求独钓, 夹绝张, 全大/全中/全小 as three sequences, 大乱) are predicates
+here. Different patterns add up (§A6.2 "不同类别的技术型番种累积计分"); the reading with the
+highest T wins; a winning tile that fits a multi-wait reading gets no single-wait bonus (the
+MCR wait is only an edge/closed/single wait when the hand waits on that tile alone).
+
+``T = Σ 番种 + Σ 附加分`` (§A6.4). A win needs a pattern (无番禁和牌, §A6.1).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from replayer.rules.mcr.fans import FAN_BY_ID
+from replayer.rules.mcr.fans.base import WinContext as Reading
+from replayer.rules.mcr.fans.context import prepare, readings
+from replayer.rules.mcr.options import McrOptions
+from replayer.rules.mcr.situation import WinSituation
+
+from .options import CjmOptions
+
+_READ = McrOptions()  # readings only: the MCR table's own values are never used here
+
+
+def _fan(fan_id: str) -> Callable[[Reading], bool]:
+    count = FAN_BY_ID[fan_id].count
+    return lambda r: count(r) > 0
+
+
+def _range_chows(r: Reading) -> bool:
+    """全大 / 全中 / 全小: three sequences 789 / 456 / 123 (nine tiles, any suits)."""
+    ranks = [t % 9 for t in r.chows]
+    return any(ranks.count(start) >= 3 for start in (0, 3, 6))
+
+
+def _melded_single_wait(r: Reading) -> bool:
+    """全求独钓: every set claimed from others (no concealed kong) and a single wait on the pair."""
+    return r.shape == "regular" and r.open_melds == 4 and r.concealed_kongs == 0 and r.wait == "single"
+
+
+def _closed_last_tile(r: Reading) -> bool:
+    """夹绝张: a closed, edge or single wait on the last copy (the other three face up). Not
+    when robbing a kong, whose tile is always the last one (§A11 example 3 scores 清龙 +
+    single wait only; MCR's 抢杠和 不计和绝张 likewise)."""
+    return r.wait in ("edge", "closed", "single") and r.last_tile and not (r.kong_win and not r.self_drawn)
+
+
+def _three_dragon_pungs(r: Reading) -> bool:
+    return sum(1 for t in r.pungs if t >= 31) == 3
+
+
+@dataclass(frozen=True)
+class Pattern:
+    """One 技术型番种 of §A6.2: id, Chinese name, and when it counts on a reading."""
+
+    id: str
+    name_zh: str
+    counts: Callable[[Reading], bool]
+
+
+PATTERNS: tuple[Pattern, ...] = (
+    Pattern("mixed_straight", "花龙", _fan("mixed_straight")),
+    Pattern("pure_straight", "清龙", _fan("pure_straight")),
+    Pattern("knitted_straight", "组合龙", _fan("knitted_straight")),
+    Pattern("half_flush", "混一色", _fan("half_flush")),
+    Pattern("all_pungs", "对对和", _fan("all_pungs")),
+    Pattern("honors_and_knitted", "大乱", lambda r: r.shape == "honors_knitted"),
+    Pattern("melded_single_wait", "全求独钓", _melded_single_wait),
+    Pattern("closed_last_tile", "夹绝张", _closed_last_tile),
+    Pattern("three_chows_of_a_range", "全大/全中/全小", _range_chows),
+    Pattern("full_flush", "清一色", _fan("full_flush")),
+    Pattern("seven_pairs", "七对", lambda r: r.shape == "seven_pairs"),
+    Pattern("three_dragon_pungs", "三箭刻", _three_dragon_pungs),
+)
+
+
+@dataclass(frozen=True)
+class ScoreItem:
+    """One line of an explained score: a pattern or a bonus, its points per instance, how
+    often it counts, and whether its value is provisional (§A6.2)."""
+
+    name_en: str
+    name_zh: str
+    points: int
+    count: int = 1
+    provisional: bool = False
+    kind: str = "pattern"  # "pattern" | "bonus"
+
+    @property
+    def total(self) -> int:
+        return self.points * self.count
+
+
+@dataclass(frozen=True)
+class CjmScore:
+    """The explained T of a win (§A6.4): ``fans`` (patterns, then bonuses), ``total`` = T,
+    ``patterns`` = how many 技术型番种 count (0: 无番禁和), ``provisional_values``: a pattern
+    scored at a provisional value (§A6.2)."""
+
+    fans: tuple[ScoreItem, ...]
+    total: int
+    patterns: int
+    provisional_values: bool
+    is_win: bool = True
+    error: str = ""
+
+    @property
+    def total_without_flowers(self) -> int:
+        return self.total - sum(f.total for f in self.fans if f.name_en == "flower")
+
+
+@dataclass(frozen=True)
+class WinFlags:
+    """How the hand was won, beyond the tiles: ``flower_replacement`` (补花和牌),
+    ``kong_replacement`` (杠上开花), ``last_go_around`` (海底捞月 / 妙手回春 per the
+    ``last_tile_bonus_scope`` option)."""
+
+    flower_replacement: bool = False
+    kong_replacement: bool = False
+    last_go_around: bool = False
+
+
+def _bonuses(r: Reading, s: WinSituation, flags: WinFlags) -> list[ScoreItem]:
+    out = []
+    if s.flowers:
+        out.append(ScoreItem("flower", "花牌", 2, s.flowers, kind="bonus"))
+    if r.wait in ("edge", "closed", "single") and r.shape != "seven_pairs":
+        out.append(ScoreItem("single_tile_win", "单张和牌", 4, kind="bonus"))
+    if s.self_drawn and flags.flower_replacement:
+        out.append(ScoreItem("flower_replacement_win", "补花和牌", 6, kind="bonus"))
+    if s.self_drawn and flags.kong_replacement:
+        out.append(ScoreItem("out_with_replacement_tile", "杠上开花", 8, kind="bonus"))
+    if flags.last_go_around and not flags.kong_replacement and not flags.flower_replacement:
+        if s.self_drawn:
+            out.append(ScoreItem("last_tile_draw", "妙手回春", 8, kind="bonus"))
+        elif not s.kong_related:
+            out.append(ScoreItem("last_tile_claim", "海底捞月", 8, kind="bonus"))
+    if not any(not m.concealed for m in s.melds):
+        out.append(ScoreItem("concealed_hand", "门清", 8, kind="bonus"))
+    return out
+
+
+def score(situation: WinSituation, options: CjmOptions, flags: WinFlags = WinFlags()) -> CjmScore:
+    """T of a declared win (§A6.2–A6.4): the reading with the highest T; ``is_win`` False
+    when no reading is a winning shape or none has a pattern (无番禁和牌). Raises
+    ``ValueError`` (McrInputError) for a malformed situation."""
+    hand = prepare(situation)
+    special, regular = readings(hand, _READ)
+    best: CjmScore | None = None
+    for r in ([special] if special is not None else []) + list(regular):
+        if r.shape == "thirteen_orphans":
+            continue  # not a shape of this format (§A6.1)
+        items = []
+        for p in PATTERNS:
+            if p.counts(r):
+                value, provisional = options.fan_value(p.id)
+                items.append(ScoreItem(p.id, p.name_zh, value, 1, provisional))
+        n = len(items)
+        items += _bonuses(r, situation, flags)
+        total = sum(i.total for i in items)
+        cand = CjmScore(tuple(items), total, n, any(i.provisional for i in items), is_win=n > 0)
+        if best is None or (cand.is_win, cand.total) > (best.is_win, best.total):
+            best = cand
+    if best is None:
+        return CjmScore((), 0, 0, False, is_win=False,
+                        error=f"not a winning hand: {' '.join(situation.hand)} + {situation.win_tile}")
+    if not best.is_win:
+        return CjmScore(best.fans, best.total, 0, False, is_win=False,
+                        error="no 技术型番种: 无番禁和牌 (§A6.1)")
+    return best

@@ -1,0 +1,276 @@
+"""The worked examples of docs/reference/rules/competition.md §A11 as whole hands replayed in
+strict mode under ``cjm_chips`` (provisional pattern values). Seats: E 0 (dealer), S 1, W 2,
+N 3; each player starts with 100 chips (§A5). Every T is counted by hand in the docstring
+from §A6.2/§A6.3, every payment from §A6.4/§A7/§A8."""
+
+from __future__ import annotations
+
+from replay_builder import GameBuilder
+from replay_hands import HEAVENLY, OTHERS
+from replayer.replay import run
+from replayer.rules.base import get_ruleset
+
+CHIPS = [100, 100, 100, 100]
+
+
+def game(options: dict | None = None) -> GameBuilder:
+    return GameBuilder(ruleset="cjm_chips", options=options, initial_scores=CHIPS)
+
+
+def replay(g: GameBuilder, options: dict | None = None):
+    return run(g.events(), mode="strict", ruleset=get_ruleset("cjm_chips", options)).state
+
+
+def test_example_1_self_drawn():
+    """S self-draws W9 onto W234 W567 F1F1F1 F2F2F2 W9 with one flower: 混一色 6 + 门清 8 +
+    flower 2 + single wait 4 = 20 → E, W, N pay 20 each: S +60."""
+    g = game()
+    g.hand(0, dealer=0)
+    g.deal(0, "T1 T2 T3 T4 T5 T6 T7 T8 T9 B1 B2 B3 B4 J1")
+    g.deal(1, "W2 W3 W4 W5 W6 W7 F1 F1 F1 F2 F2 F2 H1")
+    g.deal(2, "B5 B6 B7 B8 B9 T1 T2 T3 T4 T5 T6 T7 T8")
+    g.deal(3, "W1 W1 W1 W8 W8 W8 J3 J3 J3 B5 B6 B7 F4")
+    g.flower(1, "H1", "W9")
+    g.discard(0, "J1")
+    g.draw(1, "W9")
+    g.win(1, "W9")
+    g.end(0)
+    st = replay(g)
+    (w,) = st.wins
+    assert w.points == 20 and w.score.provisional_values
+    assert st.scores == (80, 160, 80, 80)
+
+
+def test_example_2_discard():
+    """W discards T9 into N's T555 (claimed) T123 T666 T22 T78: 清一色 24 + 2 flowers 4 = 28
+    (T6/T9 two-sided: no single wait; a claimed set: no 门清) → W pays 56."""
+    g = game()
+    g.hand(0, dealer=0)
+    g.deal(0, "T5 W1 W2 W3 W4 W5 W6 W7 W8 W9 B1 B2 B3 F1")
+    g.deal(1, "B4 B5 B6 B7 B8 B9 F2 F2 F3 F3 J2 J2 J3")
+    g.deal(2, "W1 W2 W3 W4 W5 W6 F4 F4 F4 J3 J3 B1 B1")
+    g.deal(3, "T5 T5 T1 T2 T3 T6 T6 T6 T2 T2 T7 H2 H3")
+    g.flower(3, "H2", "T8")
+    g.flower(3, "H3", "J1")
+    d = g.discard(0, "T5")
+    g.pung(3, "T5", d)
+    g.discard(3, "J1")
+    g.draw(0, "W9")
+    g.discard(0, "W9")
+    g.draw(1, "B1")
+    g.discard(1, "B1")
+    g.draw(2, "T9")
+    d2 = g.discard(2, "T9")
+    g.win(3, "T9", from_seat=2, dseq=d2)
+    g.end(0)
+    st = replay(g)
+    assert st.wins[0].points == 28
+    assert st.scores == (100, 100, 44, 156)
+
+
+def test_example_3_robbing_a_kong():
+    """N adds the fourth B8 to its pung; E (B1–B7 B9, T5 T5, claimed J1 pung) robs it: 清龙 16
+    + single (closed) wait 4 = 20 (no 夹绝张 when robbing) → N pays 3T = 60; the robbed kong
+    is not paid."""
+    g = game()
+    g.hand(0, dealer=0)
+    g.deal(0, "B1 B2 B3 B4 B5 B6 B7 B9 T5 T5 J1 J1 W1 W2")
+    g.deal(1, "J1 B8 T1 T1 T1 T2 T2 T2 T3 T3 T3 F1 F1")
+    g.deal(2, "W4 W4 W4 W5 W5 W5 W6 W6 W6 F2 F2 F2 J3")
+    g.deal(3, "B8 B8 T7 T7 T7 T8 T8 T8 T9 T9 T9 F3 F3")
+    g.discard(0, "W2")
+    g.draw(1, "F4")
+    d = g.discard(1, "J1")
+    g.pung(0, "J1", d)
+    g.discard(0, "W1")
+    g.draw(1, "F4")
+    d = g.discard(1, "B8")
+    g.pung(3, "B8", d)
+    g.discard(3, "F3")
+    g.draw(0, "W3")
+    g.discard(0, "W3")
+    g.draw(1, "W7")
+    g.discard(1, "W7")
+    g.draw(2, "W8")
+    g.discard(2, "W8")
+    g.draw(3, "B8")
+    k = g.kong(3, "added", "B8")
+    g.win(0, "B8", from_seat=3, dseq=k, robbing=True)
+    g.end(0)
+    st = replay(g)
+    assert st.wins[0].points == 20
+    assert st.scores == (160, 100, 100, 40)
+
+
+def test_example_4_doubled_for_the_continuing_dealer():
+    """Hand 0: E is dealt W1–W9 J1J1J1 F2F2 and wins on F2 (清龙 16 + 混一色 6 + 门清 8 +
+    single 4 = 34, each pays 34). Hand 1 is dealt by E again (倍打): E self-draws W9 onto
+    W234 W567 F1F1F1 F2F2F2 W9 with one flower: T = 20, doubled → each pays 40: E +120."""
+    g = game()
+    g.hand(0, dealer=0)
+    g.deal(0, HEAVENLY)
+    for k, tiles in enumerate(OTHERS):
+        g.deal(1 + k, tiles)
+    g.win(0, "F2")
+    g.end(0)
+    g.hand(1, dealer=0)
+    g.deal(0, "W2 W3 W4 W5 W6 W7 F1 F1 F1 F2 F2 F2 H1 J3")
+    g.deal(1, "T1 T2 T3 T4 T5 T6 T7 T8 T9 B1 B2 B3 B4")
+    g.deal(2, "B5 B6 B7 B8 B9 T1 T2 T3 T4 T5 T6 T7 T8")
+    g.deal(3, "W1 W1 W1 W8 W8 W8 J1 J1 J1 B5 B6 B7 F4")
+    g.flower(0, "H1", "W9")
+    g.discard(0, "J3")
+    for seat, tile in ((1, "F3"), (2, "F3"), (3, "F4")):
+        g.draw(seat, tile)
+        g.discard(seat, tile)
+    g.draw(0, "W9")
+    g.win(0, "W9")
+    g.end(1)
+    st = replay(g)
+    assert [h.changes for h in st.hands] == [(102, -34, -34, -34), (120, -40, -40, -40)]
+    assert st.scores == (322, 26, 26, 26)
+
+
+def test_example_5_kongs():
+    """S pungs E's T1 and later adds the drawn fourth (补杠: E, W, N −4); W kongs N's
+    discarded J2 (点杠: N −12); N declares a concealed kong of B9 (暗杠: E, S, W −6).
+    Net E −10, S +6, W +2, N +2."""
+    g = game()
+    g.hand(0, dealer=0)
+    g.deal(0, "T1 W1 W1 W1 W2 W2 W2 W3 W3 W3 F1 F1 F2 F2")
+    g.deal(1, "T1 T1 T2 T3 T4 T5 T6 T7 T8 F3 J1 J1 J3")
+    g.deal(2, "J2 J2 J2 B1 B2 B3 B4 B5 B6 B7 B8 F4 F4")
+    g.deal(3, "B9 B9 B9 J2 W4 W5 W6 W7 W8 W9 T9 T9 F3")
+    d = g.discard(0, "T1")
+    g.pung(1, "T1", d)
+    g.discard(1, "F3")
+    g.draw(2, "W4")
+    g.discard(2, "W4")
+    g.draw(3, "W4")
+    d2 = g.discard(3, "J2")
+    g.kong(2, "melded", "J2", d2)
+    g.draw(2, "T9", "kong_replacement")
+    g.discard(2, "T9")
+    g.draw(3, "B9")
+    g.kong(3, "concealed", "B9")
+    g.draw(3, "W4", "kong_replacement")
+    g.discard(3, "W4")
+    g.draw(0, "F2")
+    g.discard(0, "F2")
+    g.draw(1, "T1")
+    g.kong(1, "added", "T1")
+    g.draw(1, "J3", "kong_replacement")
+    g.discard(1, "J3")
+    st = replay(g)
+    assert tuple(s - 100 for s in st.scores) == (-10, 6, 2, 2)
+
+
+def test_example_6_chase():
+    """追牌: E, S, W, N discard B9 in a row → E pays 4 to each: E −12, S/W/N +4."""
+    g = game()
+    g.hand(0, dealer=0)
+    g.deal(0, "B9 W1 W1 W1 W2 W2 W2 W3 W3 W3 F1 F1 F2 F2")
+    g.deal(1, "B9 T1 T1 T2 T3 T4 T5 T6 T7 T8 F3 J1 J1")
+    g.deal(2, "B9 J2 J2 J2 B1 B2 B3 B4 B5 B6 B7 F4 F4")
+    g.deal(3, "B9 B8 B8 J3 W4 W5 W6 W7 W8 W9 T9 T9 F3")
+    g.discard(0, "B9")
+    for seat in (1, 2, 3):
+        g.draw(seat, "W4" if seat < 3 else "J3")
+        g.discard(seat, "B9")
+    st = replay(g)
+    assert st.scores == (88, 104, 104, 104)
+
+
+def _three_chows(doubled_flush: bool = False) -> GameBuilder:
+    g = game()
+    g.hand(0, dealer=0)
+    g.deal(0, "W1 W4 W7 T1 T1 T1 T2 T2 T2 B1 B1 B1 B2 B2")
+    g.deal(1, "W2 W3 W5 W6 W8 W9 W5 W5 F1 F1 J1 J2 J3")
+    g.deal(2, "T3 T3 T3 T4 T4 T4 B5 B5 B5 B6 B6 B6 F2")
+    g.deal(3, "T5 T5 T5 T6 T6 T6 T7 T7 T7 T8 T8 T8 T9")
+    steps = (("W1", "W1 W2 W3", "J1", "B3"), ("W4", "W4 W5 W6", "J2", "B4"), ("W7", "W7 W8 W9", "J3", None))
+    fillers = iter([("F3", "F4"), ("F3", "F4"), ("J1", "J2")])
+    for tile, chow, junk, next_draw in steps:
+        d = g.discard(0, tile)
+        g.chow(1, chow, tile, d)
+        g.discard(1, junk)
+        w, n = next(fillers)
+        g.draw(2, w)
+        g.discard(2, w)
+        g.draw(3, n)
+        g.discard(3, n)
+        g.draw(0, next_draw or "B5")
+    g.discard(0, "B5")
+    g.draw(1, "F1")
+    g.win(1, "F1")
+    g.end(0)
+    return g
+
+
+def test_example_7_liability_after_three_claims():
+    """包牌: S chows E's W1, W4 and W7 in a row, then self-draws F1 (W123 W456 W789 claimed,
+    F1F1F1, W5W5): 清龙 16 + 混一色 6 = 22 (a two-tile wait: no single wait; claimed: no
+    门清) → E alone pays 3T = 66."""
+    st = replay(_three_chows())
+    assert st.wins[0].points == 22
+    assert st.scores == (34, 166, 100, 100)
+
+
+def test_zero_chip_session_end():
+    """局结 with two (here three) players at 0 chips (§A10, A-Amb-1). Hand 0: E's heavenly
+    win, T = 34, each pays 34 → 66 left. Hand 1 is dealt by E again (倍打): the same win owes
+    68 each, capped at 66 (§A5) → S, W, N at 0: the 局 is over (E first, so the win may end it)."""
+    g = game()
+    for n in (0, 1):
+        g.hand(n, dealer=0)
+        g.deal(0, HEAVENLY)
+        for k, tiles in enumerate(OTHERS):
+            g.deal(1 + k, tiles)
+        g.win(0, "F2")
+        g.end(n)
+    rs = get_ruleset("cjm_chips")
+    st = run(g.events(), mode="strict", ruleset=rs).state
+    assert st.scores == (400, 0, 0, 0)
+    assert st.hands[1].changes == (198, -66, -66, -66)
+    assert st.game_over and rs.next_hand(st) is None
+
+
+def test_no_hand_after_the_session_ended():
+    g = game()
+    for n in (0, 1, 2):
+        g.hand(n, dealer=0)
+        g.deal(0, HEAVENLY)
+        for k, tiles in enumerate(OTHERS):
+            g.deal(1 + k, tiles)
+        g.win(0, "F2")
+        g.end(n)
+    result = run(g.events(), mode="audit", ruleset=get_ruleset("cjm_chips"))
+    assert "game_over" in {f.rule_id for f in result.findings}
+
+
+def test_dead_hand_may_not_claim():
+    """相公 (§A9): after a false win (诈和) S's hand is dead; its later pung is a finding."""
+    g = game()
+    g.hand(0, dealer=0)
+    g.deal(0, "B9 W1 W1 W1 W2 W2 W2 W3 W3 W3 F1 F1 F2 F2")
+    g.deal(1, "B9 B9 T1 T2 T3 T4 T5 T6 T7 T8 F3 J1 J1")
+    g.deal(2, "J2 J2 J2 B1 B2 B3 B4 B5 B6 B7 F4 F4 B8")
+    g.deal(3, "B8 B8 J3 W4 W5 W6 W7 W8 W9 T9 T9 F3 W4")
+    d = g.discard(0, "B9")
+    false = g.win(1, "B9", from_seat=0, dseq=d)
+    pung = g.pung(1, "B9", d)
+    result = run(g.events(), mode="audit", ruleset=get_ruleset("cjm_chips"))
+    assert [(f.seq, f.rule_id) for f in result.findings] == [(false, "false_win"), (pung, "xianggong")]
+
+
+def test_false_win_is_not_dead_without_a_win_declared():
+    """The same pung without the false win is legal."""
+    g = game()
+    g.hand(0, dealer=0)
+    g.deal(0, "B9 W1 W1 W1 W2 W2 W2 W3 W3 W3 F1 F1 F2 F2")
+    g.deal(1, "B9 B9 T1 T2 T3 T4 T5 T6 T7 T8 F3 J1 J1")
+    g.deal(2, "J2 J2 J2 B1 B2 B3 B4 B5 B6 B7 F4 F4 B8")
+    g.deal(3, "B8 B8 J3 W4 W5 W6 W7 W8 W9 T9 T9 F3 W4")
+    d = g.discard(0, "B9")
+    g.pung(1, "B9", d)
+    assert not run(g.events(), mode="audit", ruleset=get_ruleset("cjm_chips")).findings
