@@ -30,11 +30,29 @@ PROVISIONAL_FAN_VALUES: dict[str, int] = {
 }
 
 
+_SPEC = "docs/reference/rules/competition.md"
+#: Where each option is written (docs/rulesets.md, replayer/rules/catalog.py).
+OPTION_SOURCES: dict[str, str] = {
+    "cjm_fan_values": f"{_SPEC} §A6.2 (values lost in seed 000: provisional), A-Amb-6",
+    "chips": f"{_SPEC} §A5",
+    "jujie_zero_players": f"{_SPEC} §A10, A-Amb-1",
+    "beida_includes_trigger_hand": f"{_SPEC} §A6.4, A-Amb-2",
+    "last_tile_bonus_scope": f"{_SPEC} §A6.3, A-Amb-3",
+    "baopai_discard_amount": f"{_SPEC} §A8, A-Amb-4",
+    "multiple_winners": f"{_SPEC} §A6.5, A-Amb-5",
+    "robbed_kong_payment": f"{_SPEC} §A7",
+    "zero_chip_penalty": f"{_SPEC} §A5",
+    "hold_off_table": f"{_SPEC} §A7, §A10 (禁止非胜式局结)",
+    "rounds": f"{_SPEC} §A1, §A10",
+    "timing": f"{_SPEC} §A4",
+}
+
+
 class CjmOptions(BaseModel):
     """Named options of ``cjm_chips`` (competition.md Part A; §B5 for the ambiguities).
 
     ``cjm_fan_values``: points of the 12 patterns of §A6.2 by pattern id; a pattern not
-    given keeps its provisional value (:data:`PROVISIONAL_FAN_VALUES`) and is flagged.
+    given keeps its provisional value (PROVISIONAL_FAN_VALUES) and is flagged.
     ``chips``: the stack each player starts each 局 with (§A5: 100 = 1×50 + 4×10 + 5×2).
     ``jujie_zero_players``: how many players at 0 chips end the 局 (A-Amb-1, default 2).
     ``beida_includes_trigger_hand``: the dealer's winning hand that starts a continuation is
