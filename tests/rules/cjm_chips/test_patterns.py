@@ -8,7 +8,7 @@ from replayer.rules.cjm_chips.patterns import WinFlags, score
 from replayer.rules.mcr.situation import Meld, WinSituation
 
 O = CjmOptions()
-H = lambda s: tuple(s.split())  # noqa: E731
+H = lambda s: tuple(s.split())
 
 
 def items(res):
@@ -45,7 +45,7 @@ def test_no_pattern_no_win():
 
 def test_melded_single_wait_and_all_pungs():
     """全求独钓 6 + 对对和 6 (all sets are pons, §A6.2 #7) + single wait 4."""
-    p = lambda t, f=1: Meld("pung", (t,) * 3, claimed_from=f, claimed_tile=t)  # noqa: E731
+    p = lambda t, f=1: Meld("pung", (t,) * 3, claimed_from=f, claimed_tile=t)
     s = WinSituation(hand=H("J3"), win_tile="J3", melds=(p("W2"), p("T5", 2), p("B8", 3), p("F1")))
     assert items(score(s, O)) == {"对对和": 6, "全求独钓": 6, "单张和牌": 4}
 
