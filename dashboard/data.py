@@ -194,3 +194,32 @@ def game_review(data: str, version: tuple[int, ...] | None, game_id: str) -> Gam
         return GameReview(chain, audit_game(store.read_game(game_id)))
     finally:
         store.close()
+
+
+# ----------------------------------------------------------------------------- tournaments
+
+
+def tournaments(data: Path) -> list[str]:
+    """Names of the tournaments in ``<data>/tournaments`` (sorted)."""
+    folder = data / "tournaments"
+    return sorted(p.stem for p in folder.glob("*.jsonl")) if folder.is_dir() else []
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def tournament_view(data: str, version: tuple[int, ...] | None, name: str, stamp: tuple[int, int]) -> dict[str, Any]:
+    """A tournament's records and every game replayed (analytics/tournament.py), cached on
+    the log version and the tournament file's (mtime, size) ``stamp``."""
+    from analytics.tournament import Tournament, game_result
+
+    t = Tournament.load(Path(data), name)
+    store = _open(Path(data))
+    try:
+        results = [game_result(store, g) for g in t.games]
+    finally:
+        store.close()
+    return {"tournament": t, "results": results}
+
+
+def tournament_stamp(data: Path, name: str) -> tuple[int, int]:
+    s = (data / "tournaments" / f"{name}.jsonl").stat()
+    return (s.st_mtime_ns, s.st_size)

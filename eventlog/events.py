@@ -316,13 +316,25 @@ class Penalty(Payload):
     rule: str = ""
 
 
+RulingKind = Literal["note", "penalty", "dead_hand", "void_win", "points_removed"]
+
+
 class RefereeRuling(Payload):
-    """A referee's decision about an earlier event (by sequence number)."""
+    """A referee's decision about an earlier event of the game (``ref_seq``), appended by a
+    caller with the referee role; the log is never edited. ``kind``: ``note`` (a decision
+    with no effect on scores unless ``score_changes``), ``penalty`` (罚分: ``score_changes``,
+    zero-sum or awarded), ``dead_hand`` (相公: ``seat`` may not win or claim for the rest of
+    the hand), ``void_win`` (the win declared at ``ref_seq`` is reversed: its settlement is
+    undone), ``points_removed`` (死分: ``score_changes`` leave play). ``rule``: the rule
+    applied (e.g. ``competition.md §A9``)."""
 
     TYPE: ClassVar[str] = "referee_ruling"
     ref_seq: Seq
     ruling: str
     score_changes: FourInts | None = None
+    kind: RulingKind = "note"
+    seat: Seat | None = None
+    rule: str = ""
 
 
 class HandEnded(Payload):

@@ -22,7 +22,7 @@ __all__ = ["ROLES", "METHOD_ROLES", "PAIPU_PREFIX", "load_tokens", "AuthIntercep
 
 #: Roles, each allowed what the ones before it are: a viewer reads (ReadGame, ListGames,
 #: Subscribe, every ReplayService call), a recorder also appends (Append,
-#: IngestService.IngestLog), a referee also appends ``referee_ruling`` events.
+#: IngestService.IngestLog), a referee also appends ``referee_ruling`` and ``penalty`` events.
 ROLES: tuple[str, ...] = ("viewer", "recorder", "referee")
 
 #: Methods under access control: every method of the ``paipu.v1`` services.
@@ -30,8 +30,11 @@ PAIPU_PREFIX = "/paipu.v1."
 
 
 def _append_role(request: Any) -> tuple[str, str]:
-    if any(m.WhichOneof("payload") == "referee_ruling" for m in request.events):
-        return "referee", "append a referee_ruling"
+    """A referee's rulings and penalties (competition.md §A9) need the referee role."""
+    for m in request.events:
+        kind = m.WhichOneof("payload")
+        if kind in ("referee_ruling", "penalty"):
+            return "referee", f"append a {kind}"
     return "recorder", "append"
 
 

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 # Each command module registers its commands on ``app`` when imported; the order is the
 # order of ``paipu --help``.
-from paipu.cli import serve, log, migrate, check, replay, score, analysis, dashboard, simulate, rulesets  # noqa: F401
+from paipu.cli import serve, log, migrate, check, replay, score, analysis, dashboard, simulate, rulesets, tournament  # noqa: F401
 from paipu.cli.root import app
 
 __all__ = ["app", "main"]

@@ -29,6 +29,15 @@ class ClaimKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     CLAIM_KIND_PUNG: _ClassVar[ClaimKind]
     CLAIM_KIND_KONG: _ClassVar[ClaimKind]
     CLAIM_KIND_WIN: _ClassVar[ClaimKind]
+
+class RulingKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    RULING_KIND_UNSPECIFIED: _ClassVar[RulingKind]
+    RULING_KIND_NOTE: _ClassVar[RulingKind]
+    RULING_KIND_PENALTY: _ClassVar[RulingKind]
+    RULING_KIND_DEAD_HAND: _ClassVar[RulingKind]
+    RULING_KIND_VOID_WIN: _ClassVar[RulingKind]
+    RULING_KIND_POINTS_REMOVED: _ClassVar[RulingKind]
 TILE_SOURCE_UNSPECIFIED: TileSource
 TILE_SOURCE_WALL: TileSource
 TILE_SOURCE_KONG_REPLACEMENT: TileSource
@@ -42,6 +51,12 @@ CLAIM_KIND_CHOW: ClaimKind
 CLAIM_KIND_PUNG: ClaimKind
 CLAIM_KIND_KONG: ClaimKind
 CLAIM_KIND_WIN: ClaimKind
+RULING_KIND_UNSPECIFIED: RulingKind
+RULING_KIND_NOTE: RulingKind
+RULING_KIND_PENALTY: RulingKind
+RULING_KIND_DEAD_HAND: RulingKind
+RULING_KIND_VOID_WIN: RulingKind
+RULING_KIND_POINTS_REMOVED: RulingKind
 
 class Event(_message.Message):
     __slots__ = ("event_id", "schema_version", "metadata_json", "game_started", "hand_started", "tiles_dealt", "wildcard_indicator_revealed", "flower_replaced", "tile_drawn", "tile_discarded", "chow", "pung", "kong", "win_declared", "exhaustive_draw", "score_reported", "penalty", "referee_ruling", "hand_ended", "game_ended", "opening_wins_declared", "kong_tiles_revealed", "last_tile_declined", "birds_turned", "ruleset_event")
@@ -299,14 +314,20 @@ class Penalty(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., score_changes: _Optional[_Iterable[int]] = ..., reason: _Optional[str] = ..., rule: _Optional[str] = ...) -> None: ...
 
 class RefereeRuling(_message.Message):
-    __slots__ = ("ref_seq", "ruling", "score_changes")
+    __slots__ = ("ref_seq", "ruling", "score_changes", "kind", "seat", "rule")
     REF_SEQ_FIELD_NUMBER: _ClassVar[int]
     RULING_FIELD_NUMBER: _ClassVar[int]
     SCORE_CHANGES_FIELD_NUMBER: _ClassVar[int]
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    RULE_FIELD_NUMBER: _ClassVar[int]
     ref_seq: int
     ruling: str
     score_changes: SeatScores
-    def __init__(self, ref_seq: _Optional[int] = ..., ruling: _Optional[str] = ..., score_changes: _Optional[_Union[SeatScores, _Mapping]] = ...) -> None: ...
+    kind: RulingKind
+    seat: int
+    rule: str
+    def __init__(self, ref_seq: _Optional[int] = ..., ruling: _Optional[str] = ..., score_changes: _Optional[_Union[SeatScores, _Mapping]] = ..., kind: _Optional[_Union[RulingKind, str]] = ..., seat: _Optional[int] = ..., rule: _Optional[str] = ...) -> None: ...
 
 class HandEnded(_message.Message):
     __slots__ = ("hand_number",)

@@ -69,9 +69,28 @@ def penalty(ctx: Ctx, state: TableState, p: ev.Penalty) -> TableState:
 
 
 def referee_ruling(ctx: Ctx, state: TableState, p: ev.RefereeRuling) -> TableState:
+    """A referee's ruling on event ``ref_seq`` (an earlier event of this game): score changes
+    apply as they are given (a penalty may be awarded or removed from play); ``void_win``
+    also undoes the settlement the win at ``ref_seq`` made. ``dead_hand`` is for the
+    ruleset (observe). The ruled event must exist and come before the ruling."""
     if not need_game(ctx, state):
         return state
+    if p.ref_seq >= ctx.seq:
+        ctx.breach("ruling_refers_to_no_event",
+                   f"the ruling refers to event {p.ref_seq}; a ruling follows the event it rules on")
+        return state
+    what = f"ruling on event {p.ref_seq}" + (f" ({p.rule})" if p.rule else "") + f": {p.ruling}"
+    if p.kind == "void_win":
+        won = [e for e in state.score_log if e.seq == p.ref_seq and e.kind == "win"]
+        if not won:
+            ctx.breach("ruling_refers_to_no_event", f"void_win: event {p.ref_seq} settled no win")
+        for e in won:
+            back = Settlement(tuple(-c for c in e.changes), zero_sum=False)  # type: ignore[arg-type]
+            state = apply_settlement(state, ctx.seq, "ruling", back, f"{what} — win voided")
+        state = replace(state, wins=tuple(replace(w, legal=False) if w.seq == p.ref_seq else w for w in state.wins))
+    if p.kind == "dead_hand" and p.seat is None:
+        ctx.breach("ruling_refers_to_no_event", "dead_hand: the ruling names no seat")
     if p.score_changes is None:
         return state
     s = Settlement(tuple(p.score_changes), zero_sum=False)  # type: ignore[arg-type]
-    return apply_settlement(state, ctx.seq, "ruling", s, f"ruling on event {p.ref_seq}: {p.ruling}")
+    return apply_settlement(state, ctx.seq, "ruling", s, what)

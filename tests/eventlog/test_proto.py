@@ -198,7 +198,10 @@ PAYLOADS = {
         }
     ),
     "penalty": _fixed(seat=seat, score_changes=four_scores, _optional={"reason": text, "rule": text}),
-    "referee_ruling": _fixed(ref_seq=seq, ruling=text, _optional={"score_changes": _opt(four_scores)}),
+    "referee_ruling": _fixed(ref_seq=seq, ruling=text, _optional={
+        "score_changes": _opt(four_scores),
+        "kind": st.sampled_from(["note", "penalty", "dead_hand", "void_win", "points_removed"]),
+        "seat": _opt(seat), "rule": text}),
     "hand_ended": _fixed(hand_number=st.integers(0, 2**32 - 1)),
     "game_ended": _fixed(_optional={"final_scores": _opt(four_scores)}),
     "opening_wins_declared": _fixed(

@@ -327,8 +327,8 @@ class CjmRuleset(RulesetDefaults):
             last = after.wins[-1] if after.wins else None
             if last is not None and last.seq == before.seq + 1 and not last.legal and after.false_win:
                 hand = replace(hand, dead=tuple(sorted(set(hand.dead) | {p.seat})))  # 诈和 → 相公 (§A9)
-        elif isinstance(p, ev.RefereeRuling) and p.ruling.strip().startswith("相公"):
-            seat = _ruled_seat(before, p)
+        elif isinstance(p, ev.RefereeRuling) and (p.kind == "dead_hand" or p.ruling.strip().startswith("相公")):
+            seat = p.seat if p.seat is not None else _ruled_seat(before, p)
             if seat is not None:
                 hand = replace(hand, dead=tuple(sorted(set(hand.dead) | {seat})))
         if hand is mem.hand and after.rule_memory is mem:

@@ -1,0 +1,404 @@
+"""Tournaments: games grouped into rounds (轮次), tables and sessions (局), players and teams,
+and the standings a referee signs (docs/reference/rules/competition.md §A10; MCR table points).
+
+A tournament is an append-only file of records, ``<data>/tournaments/<name>.jsonl`` (one
+JSON object a line; records are never rewritten — a correction is a new record):
+
+* ``created``: the scoring system and its parameters;
+* ``game``: a game of the event log in round ``round``, at table ``table``, session ``session``;
+* ``team``: a team and its players;
+* ``penalty``: points a referee takes from (or gives to) a player in the standings, with the
+  rule it applies — penalties inside a game are events of the game (``penalty``,
+  ``referee_ruling``) and count through its final scores.
+
+Scoring systems (:class:`Created`):
+
+* ``mcr_table_points`` — each game ranks its table 4/2/1/0 by final score; players with
+  equal scores share the places they hold (computed exactly in twelfths: 48/24/12/0, so two
+  tied first get (48 + 24) / 2 = 36 = 3 points). Ranking: table points, then the sum of
+  game scores.
+* ``cjm_standard`` — 竞技麻将 (§A10): a player's 局分 is the final chips of a game (局); the
+  总局分 of a round at a table is the sum over its sessions; the table's first (ties: every
+  tied player) gains the round's 标准分 (``first_points``, default 1; ``second_points`` for
+  second, at every table or only the best second across tables). Ranking: 标准分, then
+  总局分. Teams: the sum of members' 标准分, then 总局分.
+
+Standings are computed by replaying every game (its ruleset from game_started, audit mode):
+the same log gives the same standings, byte for byte in the CSV and Parquet exports
+(:data:`STANDINGS_COLUMNS`).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+from typing import Annotated, Any, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+from eventlog.errors import PaipuError
+from eventlog.store.base import EventStore
+from replayer.replay import run
+
+__all__ = [
+    "Created", "GameRecord", "TeamRecord", "PenaltyRecord", "Tournament", "TournamentError",
+    "GameResult", "Standing", "STANDINGS_COLUMNS", "table_points", "standings", "standings_rows",
+    "write_csv", "write_parquet",
+]
+
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+
+
+class TournamentError(PaipuError, ValueError):
+    """A bad tournament name, record, file or game; the message says where and why."""
+
+
+class _Record(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Created(_Record):
+    """The tournament's scoring system. ``first_points``/``second_points``: 标准分 per round
+    (``cjm_standard``); ``second_scope``: "table" (every table's second) or "best" (the best
+    second across the round's tables, §A10)."""
+
+    kind: Literal["created"] = "created"
+    scoring: Literal["mcr_table_points", "cjm_standard"] = "mcr_table_points"
+    first_points: int = Field(1, ge=0)
+    second_points: int = Field(0, ge=0)
+    second_scope: Literal["table", "best"] = "table"
+    title: str = ""
+
+
+class GameRecord(_Record):
+    kind: Literal["game"] = "game"
+    game_id: str = Field(min_length=1)
+    round: int = Field(ge=1)
+    table: str = Field(min_length=1)
+    session: int = Field(1, ge=1)
+
+
+class TeamRecord(_Record):
+    kind: Literal["team"] = "team"
+    team: str = Field(min_length=1)
+    players: list[str] = Field(min_length=1)
+
+
+class PenaltyRecord(_Record):
+    """``points`` added to the player's game-score total (negative = taken away), with the
+    rule applied, e.g. ``competition.md §A9``; ``round``: the round it belongs to."""
+
+    kind: Literal["penalty"] = "penalty"
+    player: str = Field(min_length=1)
+    points: int
+    rule: str = Field(min_length=1)
+    reason: str = ""
+    round: int = Field(1, ge=1)
+    referee: str = ""
+
+
+Record = Annotated[Union[Created, GameRecord, TeamRecord, PenaltyRecord], Field(discriminator="kind")]
+_RECORD: TypeAdapter[Any] = TypeAdapter(Record)
+
+
+@dataclass(frozen=True)
+class Tournament:
+    """A tournament as read from its file: the first record is ``created``."""
+
+    name: str
+    created: Created
+    games: tuple[GameRecord, ...] = ()
+    teams: tuple[TeamRecord, ...] = ()
+    penalties: tuple[PenaltyRecord, ...] = ()
+
+    @staticmethod
+    def path(data: Path, name: str) -> Path:
+        if not _NAME.match(name or ""):
+            raise TournamentError(f"tournament name {name!r}: use 1-64 letters, digits, '_', '.', '-'")
+        return data / "tournaments" / f"{name}.jsonl"
+
+    @classmethod
+    def create(cls, data: Path, name: str, created: Created) -> Tournament:
+        p = cls.path(data, name)
+        if p.exists():
+            raise TournamentError(f"tournament {name!r} already exists ({p})")
+        p.parent.mkdir(parents=True, exist_ok=True)
+        _append(p, created)
+        return cls(name, created)
+
+    @classmethod
+    def load(cls, data: Path, name: str) -> Tournament:
+        p = cls.path(data, name)
+        if not p.exists():
+            raise TournamentError(f"no tournament {name!r} in {data} (create it with `paipu tournament create`)")
+        recs = []
+        for lineno, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1):
+            if not line.strip():
+                continue
+            try:
+                recs.append(_RECORD.validate_json(line))
+            except ValidationError as e:
+                err = e.errors()[0]
+                raise TournamentError(f"{p}:{lineno}: {'.'.join(map(str, err['loc']))}: {err['msg']}") from None
+        if not recs or not isinstance(recs[0], Created):
+            raise TournamentError(f"{p}:1: the first record must be 'created'")
+        return cls(name, recs[0],
+                   tuple(r for r in recs if isinstance(r, GameRecord)),
+                   tuple(r for r in recs if isinstance(r, TeamRecord)),
+                   tuple(r for r in recs if isinstance(r, PenaltyRecord)))
+
+    def add(self, data: Path, record: GameRecord | TeamRecord | PenaltyRecord) -> Tournament:
+        """Append ``record``; a game already in the tournament, or a (round, table, session)
+        already taken, is refused."""
+        if isinstance(record, GameRecord):
+            for g in self.games:
+                if g.game_id == record.game_id:
+                    raise TournamentError(f"game {record.game_id!r} is already in round {g.round}, table {g.table}")
+                if (g.round, g.table, g.session) == (record.round, record.table, record.session):
+                    raise TournamentError(f"round {g.round}, table {g.table}, session {g.session} already holds "
+                                          f"game {g.game_id!r}")
+        if isinstance(record, TeamRecord):
+            for t in self.teams:
+                taken = set(t.players) & set(record.players)
+                if t.team == record.team or taken:
+                    raise TournamentError(f"team {record.team!r}: {'name taken' if t.team == record.team else f'{sorted(taken)} already in team {t.team!r}'}")
+        _append(self.path(data, self.name), record)
+        return Tournament.load(data, self.name)
+
+
+def _append(p: Path, record: _Record) -> None:
+    line = json.dumps(record.model_dump(mode="json"), ensure_ascii=False, sort_keys=True)
+    with p.open("a", encoding="utf-8") as f:
+        f.write(line + "\n")
+        f.flush()
+
+
+# -- results of games ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """One game of the tournament replayed: players by seat, final scores (after penalties and
+    rulings in the game), whether it reached game_ended, and its findings."""
+
+    record: GameRecord
+    ruleset: str
+    players: tuple[str, ...]
+    scores: tuple[int, ...]
+    finished: bool
+    findings: int
+    rulings: tuple[str, ...] = ()
+
+
+def game_result(store: EventStore, record: GameRecord) -> GameResult:
+    events = list(store.read_game(record.game_id))
+    if not events:
+        raise TournamentError(f"game {record.game_id!r} is not in the event log")
+    res = run(events, mode="audit")
+    start = events[0].payload
+    players = tuple(getattr(start, "players", None) or [f"seat {i}" for i in range(4)])
+    rulings = tuple(
+        f"event {e.seq}: {getattr(e.payload, 'ruling', '') or getattr(e.payload, 'reason', '')}".strip()
+        for e in events if e.type in ("referee_ruling", "penalty"))
+    return GameResult(record, getattr(start, "ruleset", ""), players, tuple(res.state.scores),
+                      res.state.phase == "game_over", len(res.findings), rulings)
+
+
+def table_points(scores: Sequence[int]) -> tuple[int, ...]:
+    """MCR table points of one game in twelfths: 48/24/12/0 by final score, equal scores
+    sharing the places they hold (two tied first: (48 + 24) / 2 = 36 each)."""
+    places = (48, 24, 12, 0)
+    order = sorted(range(len(scores)), key=lambda i: -scores[i])
+    out = [0] * len(scores)
+    k = 0
+    while k < len(order):
+        j = k
+        while j + 1 < len(order) and scores[order[j + 1]] == scores[order[k]]:
+            j += 1
+        share = sum(places[k:j + 1])
+        n = j - k + 1
+        if share % n:
+            raise AssertionError("48/24/12/0 split between tied players is always whole twelfths")
+        for i in order[k:j + 1]:
+            out[i] = share // n
+        k = j + 1
+    return tuple(out)
+
+
+# -- standings -------------------------------------------------------------------------------
+
+
+@dataclass
+class Standing:
+    """One player's (or team's) line. ``table_points_x12``: MCR table points × 12;
+    ``standard_points``: 标准分 (cjm); ``score``: sum of final game scores (cjm: 总局分) with
+    tournament penalties; ``penalty_points``: the tournament penalties in ``score``."""
+
+    name: str
+    team: str = ""
+    games: int = 0
+    table_points_x12: int = 0
+    standard_points: int = 0
+    score: int = 0
+    penalty_points: int = 0
+    rank: int = 0
+    members: tuple[str, ...] = field(default_factory=tuple)
+
+    @property
+    def table_points(self) -> Fraction:
+        return Fraction(self.table_points_x12, 12)
+
+
+def _key(t: Tournament, s: Standing) -> tuple:
+    if t.created.scoring == "mcr_table_points":
+        return (-s.table_points_x12, -s.score)
+    return (-s.standard_points, -s.score)
+
+
+def _rank(t: Tournament, lines: list[Standing]) -> list[Standing]:
+    lines.sort(key=lambda s: (_key(t, s), s.name))
+    for i, s in enumerate(lines):
+        s.rank = lines[i - 1].rank if i and _key(t, lines[i - 1]) == _key(t, s) else i + 1
+    return lines
+
+
+def standings(t: Tournament, results: Iterable[GameResult], *, through_round: int | None = None,
+              teams: bool = False) -> list[Standing]:
+    """The ranked standings after every round up to ``through_round`` (all by default):
+    players, or teams with ``teams`` (§A10: members' 标准分, then 总局分; MCR: table points,
+    then score). Ties share a rank."""
+    results = [r for r in results if through_round is None or r.record.round <= through_round]
+    team_of = {p: tm.team for tm in t.teams for p in tm.players}
+    lines: dict[str, Standing] = {}
+
+    def line(name: str) -> Standing:
+        if name not in lines:
+            lines[name] = Standing(name, team_of.get(name, ""))
+        return lines[name]
+
+    for r in results:
+        tp = table_points(r.scores)
+        for seat, name in enumerate(r.players):
+            s = line(name)
+            s.games += 1
+            s.score += r.scores[seat]
+            s.table_points_x12 += tp[seat]
+    if t.created.scoring == "cjm_standard":
+        _standard_points(t, results, line)
+    for p in t.penalties:
+        if through_round is None or p.round <= through_round:
+            s = line(p.player)
+            s.score += p.points
+            s.penalty_points += p.points
+    players = list(lines.values())
+    if not teams:
+        return _rank(t, players)
+    by_team: dict[str, Standing] = {}
+    for s in players:
+        if not s.team:
+            continue
+        tm = by_team.setdefault(s.team, Standing(s.team, s.team))
+        tm.games += s.games
+        tm.table_points_x12 += s.table_points_x12
+        tm.standard_points += s.standard_points
+        tm.score += s.score
+        tm.penalty_points += s.penalty_points
+        tm.members = tuple(sorted(tm.members + (s.name,)))
+    return _rank(t, list(by_team.values()))
+
+
+def _standard_points(t: Tournament, results: list[GameResult], line) -> None:
+    """§A10: per round and table, 总局分 = the sum of the table's 局分; the first (all tied
+    first) gain ``first_points``; the second ``second_points`` (every table's, or the best
+    second across the round's tables)."""
+    c = t.created
+    totals: dict[tuple[int, str], dict[str, int]] = {}
+    for r in results:
+        tab = totals.setdefault((r.record.round, r.record.table), {})
+        for seat, name in enumerate(r.players):
+            tab[name] = tab.get(name, 0) + r.scores[seat]
+    best_second: dict[int, list[tuple[int, str]]] = {}
+    for (rnd, _table), tab in sorted(totals.items()):
+        values = sorted(set(tab.values()), reverse=True)
+        for name, v in tab.items():
+            if v == values[0]:
+                line(name).standard_points += c.first_points
+        if c.second_points and len(values) > 1:
+            seconds = [(v, name) for name, v in tab.items() if v == values[1]]
+            if c.second_scope == "table":
+                for _, name in seconds:
+                    line(name).standard_points += c.second_points
+            else:
+                best_second.setdefault(rnd, []).extend(seconds)
+    for seconds in best_second.values():
+        top = max(v for v, _ in seconds)
+        for v, name in seconds:
+            if v == top:
+                line(name).standard_points += c.second_points
+
+
+#: The columns of the ``standings`` export (CSV and Parquet), in order, with their meaning.
+STANDINGS_COLUMNS: tuple[tuple[str, str, str], ...] = (
+    ("tournament", "string", "tournament name"),
+    ("through_round", "int64", "standings after rounds 1..through_round"),
+    ("kind", "string", "player | team"),
+    ("rank", "int64", "1 = first; equal keys share a rank"),
+    ("name", "string", "player name as in game_started, or team name"),
+    ("team", "string", "the player's team ('' without one)"),
+    ("games", "int64", "games played (a team: its members' games)"),
+    ("table_points", "double", "MCR table points 4/2/1/0 with ties split (mcr_table_points)"),
+    ("table_points_x12", "int64", "table_points × 12, exact"),
+    ("standard_points", "int64", "标准分 (cjm_standard, competition.md §A10)"),
+    ("score", "int64", "sum of final game scores incl. penalties (cjm: 总局分, chips)"),
+    ("penalty_points", "int64", "tournament penalties included in score"),
+    ("scoring", "string", "mcr_table_points | cjm_standard"),
+)
+
+
+def standings_rows(t: Tournament, results: Sequence[GameResult], *, through_round: int | None = None) -> list[dict[str, Any]]:
+    """Player lines then team lines as rows with :data:`STANDINGS_COLUMNS`."""
+    last = through_round if through_round is not None else max((r.record.round for r in results), default=0)
+    rows = []
+    for kind, lines in (("player", standings(t, results, through_round=through_round)),
+                        ("team", standings(t, results, through_round=through_round, teams=True))):
+        for s in lines:
+            rows.append({
+                "tournament": t.name, "through_round": last, "kind": kind, "rank": s.rank, "name": s.name,
+                "team": s.team if kind == "player" else "", "games": s.games,
+                "table_points": float(s.table_points), "table_points_x12": s.table_points_x12,
+                "standard_points": s.standard_points, "score": s.score, "penalty_points": s.penalty_points,
+                "scoring": t.created.scoring,
+            })
+    return rows
+
+
+def write_csv(rows: Sequence[dict[str, Any]], path: Path | None = None) -> str:
+    """The rows as CSV (header = the column names); written to ``path`` when given."""
+    buf = io.StringIO()
+    w = csv.DictWriter(buf, fieldnames=[c for c, _, _ in STANDINGS_COLUMNS], lineterminator="\n")
+    w.writeheader()
+    for r in rows:
+        w.writerow(r)
+    text = buf.getvalue()
+    if path is not None:
+        path.write_text(text, encoding="utf-8")
+    return text
+
+
+def write_parquet(rows: Sequence[dict[str, Any]], path: Path) -> None:
+    """The rows as one Parquet file with the schema of :data:`STANDINGS_COLUMNS`."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    types = {"string": pa.string(), "int64": pa.int64(), "double": pa.float64()}
+    schema = pa.schema([pa.field(c, types[t], nullable=False) for c, t, _ in STANDINGS_COLUMNS])
+    table = pa.table({c: [r[c] for r in rows] for c, _, _ in STANDINGS_COLUMNS}, schema=schema)
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    pq.write_table(table, tmp)
+    tmp.replace(path)

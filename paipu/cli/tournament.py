@@ -1,0 +1,157 @@
+"""``paipu tournament``: group games into rounds (轮次), tables and sessions, name teams,
+record a referee's standings penalty, and print or export the standings
+(analytics/tournament.py; docs/reference/rules/competition.md §A10, MCR table points).
+
+    paipu tournament create open2026 --scoring mcr_table_points
+    paipu tournament add-game open2026 GAME_ID --round 1 --table A
+    paipu tournament team open2026 "Team East" alice bob
+    paipu tournament penalty open2026 alice -10 --rule "competition.md §A9" --reason "slow play"
+    paipu tournament standings open2026 [--round 2] [--teams] [--csv out.csv] [--parquet out.parquet] [--json]
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from paipu.cli.console import say
+from paipu.cli.errors import friendly
+from paipu.cli.options import DEFAULT_DATA, DataOpt, open_store
+from paipu.cli.root import app
+
+__all__ = ["tournament_app"]
+
+tournament_app = typer.Typer(
+    name="tournament", no_args_is_help=True, rich_markup_mode=None,
+    help="Tournaments: games by round, table and session; teams; standings a referee can sign "
+         "(MCR table points 4/2/1/0, or 竞技麻将 标准分/总局分) with CSV and Parquet export.",
+)
+app.add_typer(tournament_app)
+
+
+def _cmd(name: str):
+    def deco(fn):
+        wrapped = friendly(fn)
+        tournament_app.command(name)(wrapped)
+        return wrapped
+    return deco
+
+
+@_cmd("create")
+def create_cmd(
+    name: Annotated[str, typer.Argument(help="Tournament name (letters, digits, _ . -).")],
+    scoring: Annotated[str, typer.Option("--scoring", help="mcr_table_points (4/2/1/0 per game, ties split) or cjm_standard (标准分 per round and table, then 总局分).")] = "mcr_table_points",
+    first_points: Annotated[int, typer.Option("--first-points", min=0, help="cjm_standard: 标准分 of a table's first in a round.")] = 1,
+    second_points: Annotated[int, typer.Option("--second-points", min=0, help="cjm_standard: 标准分 of a second.")] = 0,
+    second_scope: Annotated[str, typer.Option("--second-scope", help="cjm_standard: 'table' (every table's second) or 'best' (the best second across tables).")] = "table",
+    title: Annotated[str, typer.Option("--title", help="A title for reports.")] = "",
+    data: DataOpt = DEFAULT_DATA,
+) -> None:
+    """Create a tournament (an append-only file under <data>/tournaments/)."""
+    from analytics.tournament import Created, Tournament
+
+    t = Tournament.create(data, name, Created(scoring=scoring, first_points=first_points,  # type: ignore[arg-type]
+                                              second_points=second_points, second_scope=second_scope,  # type: ignore[arg-type]
+                                              title=title))
+    say(f"created tournament {t.name} ({t.created.scoring})")
+
+
+@_cmd("add-game")
+def add_game_cmd(
+    name: Annotated[str, typer.Argument(help="Tournament name.")],
+    game_id: Annotated[str, typer.Argument(help="A game of the event log.")],
+    round_: Annotated[int, typer.Option("--round", min=1, help="Round (轮次), from 1.")] = 1,
+    table: Annotated[str, typer.Option("--table", help="Table name or number.")] = "1",
+    session: Annotated[int, typer.Option("--session", min=1, help="Session (局) at that table in that round.")] = 1,
+    data: DataOpt = DEFAULT_DATA,
+) -> None:
+    """Add a game of the log to a round, table and session."""
+    from analytics.tournament import GameRecord, Tournament, game_result
+
+    t = Tournament.load(data, name)
+    rec = GameRecord(game_id=game_id, round=round_, table=table, session=session)
+    store = open_store(data, must_exist=True)
+    try:
+        res = game_result(store, rec)
+    finally:
+        store.close()
+    t.add(data, rec)
+    state = "finished" if res.finished else "NOT finished (no game_ended yet)"
+    say(f"added {game_id} to round {round_}, table {table}, session {session}: {', '.join(res.players)}; {state}")
+
+
+@_cmd("team")
+def team_cmd(
+    name: Annotated[str, typer.Argument(help="Tournament name.")],
+    team: Annotated[str, typer.Argument(help="Team name.")],
+    players: Annotated[list[str], typer.Argument(help="Players (as named in game_started).")],
+    data: DataOpt = DEFAULT_DATA,
+) -> None:
+    """Name a team and its players (team standings: members' 标准分, then 总局分)."""
+    from analytics.tournament import TeamRecord, Tournament
+
+    Tournament.load(data, name).add(data, TeamRecord(team=team, players=players))
+    say(f"team {team}: {', '.join(players)}")
+
+
+@_cmd("penalty")
+def penalty_cmd(
+    name: Annotated[str, typer.Argument(help="Tournament name.")],
+    player: Annotated[str, typer.Argument(help="The player.")],
+    points: Annotated[int, typer.Argument(help="Points added to the player's score total (negative: taken).")],
+    rule: Annotated[str, typer.Option("--rule", help="The rule applied, e.g. 'competition.md §A9'.")],
+    reason: Annotated[str, typer.Option("--reason", help="Why.")] = "",
+    round_: Annotated[int, typer.Option("--round", min=1, help="The round it belongs to.")] = 1,
+    referee: Annotated[str, typer.Option("--referee", help="Who decided.")] = "",
+    data: DataOpt = DEFAULT_DATA,
+) -> None:
+    """Record a referee's penalty in the standings (a penalty inside a game is an event of the
+    game: `paipu append` a referee_ruling)."""
+    from analytics.tournament import PenaltyRecord, Tournament
+
+    Tournament.load(data, name).add(data, PenaltyRecord(player=player, points=points, rule=rule, reason=reason,
+                                                        round=round_, referee=referee))
+    say(f"penalty {points:+d} for {player} ({rule})")
+
+
+@_cmd("standings")
+def standings_cmd(
+    name: Annotated[str, typer.Argument(help="Tournament name.")],
+    round_: Annotated[Optional[int], typer.Option("--round", min=1, help="Standings after this round (default: all).")] = None,
+    teams: Annotated[bool, typer.Option("--teams", help="Show the team ranking.")] = False,
+    csv_path: Annotated[Optional[Path], typer.Option("--csv", help="Write the standings (players and teams) as CSV.")] = None,
+    parquet_path: Annotated[Optional[Path], typer.Option("--parquet", help="Write them as Parquet (columns: docs/analytics.md, standings).")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the rows as JSON.")] = False,
+    data: DataOpt = DEFAULT_DATA,
+) -> None:
+    """Replay the tournament's games and rank the players (or teams); ties share a rank."""
+    from analytics.tournament import Tournament, game_result, standings, standings_rows, write_csv, write_parquet
+
+    t = Tournament.load(data, name)
+    store = open_store(data, must_exist=True)
+    try:
+        results = [game_result(store, g) for g in t.games]
+    finally:
+        store.close()
+    rows = standings_rows(t, results, through_round=round_)
+    if csv_path is not None:
+        write_csv(rows, csv_path)
+    if parquet_path is not None:
+        write_parquet(rows, parquet_path)
+    if as_json:
+        say(json.dumps(rows, ensure_ascii=False, sort_keys=True))
+        return
+    lines = standings(t, results, through_round=round_, teams=teams)
+    mcr = t.created.scoring == "mcr_table_points"
+    head = "table pts" if mcr else "标准分"
+    say(f"{t.name} ({t.created.scoring}) after round {round_ or max((g.round for g in t.games), default=0)}")
+    say(f"{'rank':>4}  {'name':20} {'games':>5} {head:>9} {'score':>8} {'penalty':>7}")
+    for s in lines:
+        main = f"{float(s.table_points):9.2f}" if mcr else f"{s.standard_points:9d}"
+        say(f"{s.rank:>4}  {s.name:20} {s.games:>5} {main} {s.score:>8} {s.penalty_points:>7}")
+    unfinished = [r.record.game_id for r in results if not r.finished]
+    if unfinished:
+        say(f"not finished: {', '.join(unfinished)}")
