@@ -86,6 +86,35 @@ else:
         st.page_link("views/replay.py", label=f"▶ replay event {f.seq} ({f.rule_id})",
                      query_params={"game": game_id, "seq": str(f.seq)})
 
+# ---- penalties and rulings, beside the events they rule on
+ruled = [s for s in steps if s.event.type in ("referee_ruling", "penalty")]
+st.subheader(f"Penalties and rulings ({len(ruled)})")
+if not ruled:
+    st.info("No penalty or referee ruling in this game.")
+else:
+    from eventlog.describe import describe_event
+
+    by_seq = {s.event.seq: s.event for s in steps}
+
+    def _on(p):
+        ref = getattr(p, "ref_seq", None)
+        if ref is None or ref not in by_seq:
+            return "–" if ref is None else f"event {ref} (not in the game)"
+        return f"event {ref}: {describe_event(by_seq[ref])}"
+
+    st.dataframe(
+        pd.DataFrame(
+            [
+                {"event": s.event.seq, "kind": getattr(s.event.payload, "kind", "penalty"),
+                 "rules on": _on(s.event.payload), "rule": s.event.payload.rule,
+                 "decision": getattr(s.event.payload, "ruling", None) or s.event.payload.reason,
+                 "score changes": " ".join(f"{x:+d}" for x in (s.event.payload.score_changes or []))}
+                for s in ruled
+            ]
+        ),
+        hide_index=True, width="stretch",
+    )
+
 # ---- reported scores, as the source wrote them, against the computed ones
 reported = [s.state.reported[-1] for s in steps if s.event.type == "score_reported" and s.state.reported]
 st.subheader("Scores: computed versus reported")

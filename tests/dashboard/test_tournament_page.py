@@ -57,3 +57,20 @@ def test_unknown_tournament_link(tmp_path, open_page):
     _setup(tmp_path)
     at = open_page(tmp_path, "tournament", tournament="nope")
     assert any("No tournament called `nope`" in e.value for e in at.error)
+
+
+def test_dispute_page_shows_rulings_beside_their_events(tmp_path, open_page):
+    _setup(tmp_path)
+    store = open_store(tmp_path)
+    try:
+        store.append("r1T1", [ev.NewEvent.of(ev.RefereeRuling(
+            ref_seq=1, ruling="result confirmed after review", kind="note", rule="competition.md §A9"),
+            id_seed="r1T1/ruling")])
+    finally:
+        store.close()
+    at = open_page(tmp_path, "dispute", game="r1T1")
+    table = next(d.value for d in at.dataframe if "rules on" in d.value.columns)
+    assert list(table["event"]) == [1, 3]
+    row = table[table["event"] == 3].iloc[0]
+    assert row["kind"] == "note" and row["rule"] == "competition.md §A9"
+    assert row["rules on"].startswith("event 1: ") and "penalty" in row["rules on"]
