@@ -32,7 +32,7 @@ from pydantic import ValidationError
 from eventlog import events as ev
 from eventlog import tiles as _tiles
 from replayer.accounting import apply_settlement
-from replayer.findings import RulesetError
+from replayer.findings import Breach, RulesetError
 from replayer.rules.base import (
     MECHANICS_SOURCES,
     HandPlan,
@@ -108,8 +108,9 @@ class CjmRuleset(RulesetDefaults):
     def play(self) -> PlayRules:
         return PlayRules(
             tile_copies=standard_tile_copies(flowers=True),
-            multiple_winners=self.options.multiple_winners,
+            winners_per_discard=3 if self.options.multiple_winners == "all" else 1,
             robbable_kongs=("added",),
+            hand_end="first_win",
         )
 
     @cached_property
@@ -249,13 +250,13 @@ class CjmRuleset(RulesetDefaults):
 
     # -- the hooks: 相公 claims, and what the rules remember ------------------------------
 
-    def check_event(self, state: TableState, p: Any) -> list[tuple[str, str, int | None]]:
+    def check_event(self, state: TableState, p: Any) -> list[Breach]:
         if isinstance(p, ev.GameStarted) and tuple(p.initial_scores) != self.initial_scores:
-            return [("chip_stacks", f"the 局 starts with {list(p.initial_scores)} chips; each player starts "
-                                    f"with {self.options.chips} (§A5)", None)]
+            return [Breach("chip_stacks", f"the 局 starts with {list(p.initial_scores)} chips; each player starts "
+                                          f"with {self.options.chips} (§A5)")]
         if isinstance(p, (ev.Chow, ev.Pung)) or (isinstance(p, ev.Kong) and p.kind == "melded"):
             if p.seat in self._memory(state).hand.dead:
-                return [("xianggong", f"seat {p.seat} is 相公 (a dead hand) and may not claim", p.seat)]
+                return [Breach("xianggong", f"seat {p.seat} is 相公 (a dead hand) and may not claim", p.seat)]
         return []
 
     def _instant(self, before: TableState, after: TableState, mem: CjmMemory, payments: list,
@@ -269,7 +270,7 @@ class CjmRuleset(RulesetDefaults):
             return after, replace(mem, held=held)
         return apply_settlement(after, before.seq + 1, "kong", s, what), mem
 
-    def observe(self, before: TableState, p: Any, after: TableState) -> tuple[TableState, list[tuple[str, str, int | None]]]:
+    def observe(self, before: TableState, p: Any, after: TableState) -> tuple[TableState, list[Breach]]:
         mem = self._memory(before)
         if isinstance(p, ev.GameStarted):
             return replace(after, rule_memory=CjmMemory()), []
