@@ -73,10 +73,10 @@ KONGS = ["score", "--hand", "B1 B2 B3 B4 B5 B6 F2", "--win", "F2", "--meld", "ck
 
 def test_option_switches_an_interpretation():
     default = json.loads(run(*KONGS).output)
-    names = [f["name_en"] for f in default["fans"]]
+    names = [f["name_en"] for f in default["items"]]
     assert "Concealed Kong and Melded Kong" in names  # 明暗杠 5 (the reference's reading)
     res = run(*KONGS, "--option", "concealed_and_melded_kong=one_plus_two")
-    names = [f["name_en"] for f in json.loads(res.output)["fans"]]
+    names = [f["name_en"] for f in json.loads(res.output)["items"]]
     assert "Concealed Kong and Melded Kong" not in names
     assert {"Melded Kong", "Concealed Kong"} <= set(names)  # 1998 rulebook: 1 + 2
 
@@ -109,9 +109,9 @@ def test_below_the_minimum_lists_fans_with_one_exit_status():
     table = run(*BELOW)
     js = run(*BELOW, "--json")
     assert table.exit_code == js.exit_code == 1
-    assert "below the 8-fan minimum" in table.output
+    assert "below the minimum of 8" in table.output
     obj = json.loads(js.output)
-    assert obj["fans"] and obj["meets_8_fan_minimum"] is False and "8-fan minimum" in obj["error"]
+    assert obj["items"] and obj["legal"] is False and "minimum of 8" in obj["message"]
 
 
 def test_not_a_winning_hand_has_the_same_status_in_both_modes():
@@ -163,5 +163,5 @@ def test_kong_replacement_on_the_last_tile_scores_both_fans_like_the_replayer():
     # competition.md §B3 excludes neither 杠上开花 nor 妙手回春 by the other (each only 自摸)
     res = run("score", "--hand", "W1 W2 W3 T4 T5 T6 B7 B8 B9 F3", "--win", "F3", "--meld", "ckong:J1",
               "--self-drawn", "--kong", "--last-of-wall", "--json")
-    names = [f["name_en"] for f in json.loads(res.output)["fans"]]
+    names = [f["name_en"] for f in json.loads(res.output)["items"]]
     assert "Out with Replacement Tile" in names and "Last Tile Draw" in names

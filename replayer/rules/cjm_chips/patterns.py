@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from replayer.explained import ScoreLine, Vec4
 from replayer.rules.mcr.fans import FAN_BY_ID
 from replayer.rules.mcr.fans.base import WinContext as Reading
 from replayer.rules.mcr.fans.context import prepare, readings
@@ -113,6 +114,22 @@ class CjmScore:
     @property
     def total_without_flowers(self) -> int:
         return self.total - sum(f.total for f in self.fans if f.name_en == "flower")
+
+    # the common explained-score interface (replayer/explained.py)
+    def lines(self) -> tuple[ScoreLine, ...]:
+        """Each pattern and bonus as a :class:`~replayer.explained.ScoreLine` (points per
+        instance; ``id`` the English name in snake case)."""
+        return tuple(
+            ScoreLine(id="_".join(f.name_en.lower().split()), name_en=f.name_en, name_zh=f.name_zh,
+                      points=f.points, count=f.count)
+            for f in self.fans
+        )
+
+    def excluded(self) -> tuple[ScoreLine, ...]:
+        return ()
+
+    def settlement_parts(self) -> tuple[tuple[str, Vec4], ...]:
+        return ()
 
 
 @dataclass(frozen=True)
