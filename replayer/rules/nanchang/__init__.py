@@ -4,15 +4,18 @@
 Modules, one per concept: :mod:`.options` (named interpretations, spec §10–11), :mod:`.jing`
 (indicator → 正精/副精, jing points, 冲关, 霸王), :mod:`.evaluate` (shapes with wild jing and
 honor chows, 精钓, 德国, the best interpretation), :mod:`.settlement` (the §9 components),
-:mod:`.play` (the ruleset object: legality checks, memory, dealer rotation), :mod:`.vectors`
+:mod:`.play` (the ruleset object: legality checks, memory, dealer rotation), :mod:`.events`
+(its own table event 六对摊牌 ``nanchang.six_pairs_shown``), :mod:`.vectors`
 (the settlement-vector format of tests/data/nanchang/README.md). Spec:
 shared/rules/nanchang.md; glossary in README.md beside this file."""
 
 from __future__ import annotations
 
 from replayer.rules.base import RulesetSpec, register
+from replayer.rules.nanchang.events import SixPairsShown, six_pairs_shown
 from replayer.rules.nanchang.options import NanchangOptions
 from replayer.rules.nanchang.play import NanchangRuleset, build
+
 
 def _score_vectors(lines, *, source="-"):
     """``paipu score --ruleset nanchang --vectors``: one result per JSON line (loaded on use)."""
@@ -27,6 +30,7 @@ RULESET = register(
         description="Nanchang mahjong (南昌麻将): jing wildcards, honor chows, 十三烂 — docs/reference/rules/nanchang.md",
         options_model=NanchangOptions,
         build=build,
+        events=((SixPairsShown, six_pairs_shown),),
         score_vectors=_score_vectors,
     )
 )

@@ -37,6 +37,7 @@ from eventlog import tiles as _tiles
 from replayer.explained import ScoreLine, Vec4
 from replayer.findings import Breach
 from replayer.rules.base import MECHANICS_SOURCES, HandPlan, PlayRules, RulesetDefaults, WinContext, WinScore
+from replayer.rules.nanchang.events import SixPairsShown
 from replayer.rules.nanchang.evaluate import ScoreItem, WinEvaluation, WinInput, evaluate, has_shape
 from replayer.rules.nanchang.jing import NO_JING, JingKinds, jing_kinds
 from replayer.rules.nanchang.options import NanchangOptions, parse_options
@@ -96,6 +97,7 @@ SOURCES: dict[str, str] = {
     "last_draw_no_discard": f"{JX} §1, §13.16 (last_draw_no_discard)",
     "pair_258": f"{JX} §1, §13.14 (pair_258: the pair is a suited 2, 5 or 8)",
     "flower_bao": f"{JX} §8, §13.17 (宝 are flown or melded, never part of a winning hand)",
+    "qidui_early_show": f"{JX} §5, §13.12 (六对摊牌: six pairs shown at one's own turn with no sets; the hand is then locked)",
 }
 
 
@@ -116,7 +118,8 @@ class HandMemory:
     chow/pung/kong so far), ``discards`` (count), ``draws`` (wall draws per seat),
     ``chaozhuang``, ``qihu`` / ``qipeng`` per seat, ``dealt`` tiles per seat,
     ``indicator_seen``, ``lower_indicator`` (the 下精 indicator of the reveal event, §11.1 /
-    §11.2; None when the log does not give it)."""
+    §11.2; None when the log does not give it), ``shown``: the six pairs each seat laid down
+    (六对摊牌, ``nanchang.six_pairs_shown``; empty when none)."""
 
     first_discards: tuple[str, ...] = ()
     claimed: bool = False
@@ -128,6 +131,7 @@ class HandMemory:
     dealt: tuple[tuple[str, ...], ...] = ((), (), (), ())
     indicator_seen: bool = False
     lower_indicator: str | None = None
+    shown: tuple[tuple[str, ...], ...] = ((), (), (), ())
 
 
 @dataclass(frozen=True)
@@ -219,6 +223,53 @@ class NanchangRuleset(RulesetDefaults):
     def options_dict(self) -> dict[str, Any]:
         return dict(self.raw_options)
 
+    def pending_events(self, state: TableState, rng: Any) -> tuple[Any, ...]:
+        """The simulator's table policy (replayer/simulate/engine.py): with ``qidui_early_show``
+        a seat at its own turn that holds six pairs and has no declared sets shows them (free
+        points, jiangxi_variants.md §5) — its six lowest pairs."""
+        if not self.options.qidui_early_show:
+            return ()
+        seat = state.turn if state.phase == "discard" else state.dealer
+        if seat is None or not _own_turn(state, seat):
+            return ()
+        st = state.seats[seat]
+        if st.melds or st.hidden or self._memory(state).hand.shown[seat]:
+            return ()
+        pairs = [_tiles.code(i) for i in range(34) for _ in range(st.counts[i] // 2)]
+        if len(pairs) < 6:
+            return ()
+        return (SixPairsShown(seat=seat, tiles=[t for t in pairs[:6] for _ in (0, 1)]),)
+
+    def show_six_pairs(self, state: TableState, seat: int, tiles: tuple[str, ...]) -> tuple[TableState, list[Breach]]:
+        """六对摊牌 (``nanchang.six_pairs_shown``, jiangxi_variants.md §5, §13.12): with
+        ``qidui_early_show``, at the seat's own turn, no declared sets, once per hand, twelve
+        tiles held and paired. Remembered for the hand's settlement (component ``early_show``)
+        and the lock (:meth:`_check_locked`); otherwise a ``qidui_early_show`` breach and the
+        state unchanged."""
+        mem = self._memory(state)
+        st = state.seats[seat]
+        problem = None
+        if not self.options.qidui_early_show:
+            problem = f"seat {seat} shows six pairs, but option qidui_early_show is off"
+        elif not _own_turn(state, seat):
+            problem = f"seat {seat} shows six pairs out of its turn (phase {state.phase!r})"
+        elif st.melds:
+            problem = f"seat {seat} shows six pairs with declared sets"
+        elif mem.hand.shown[seat]:
+            problem = f"seat {seat} shows six pairs a second time"
+        else:
+            need: dict[str, int] = {}
+            for t in tiles:
+                need[t] = need.get(t, 0) + 1
+            if any(n % 2 for n in need.values()):
+                problem = f"seat {seat} shows {' '.join(tiles)}: not six pairs"
+            elif not st.hidden and any(not st.holds(t, n) for t, n in need.items()):
+                problem = f"seat {seat} shows {' '.join(tiles)} without holding them"
+        if problem is not None:
+            return state, [Breach("qidui_early_show", problem, seat)]
+        hand = replace(mem.hand, shown=_set(mem.hand.shown, seat, tuple(sorted(tiles, key=_tiles.index))))
+        return replace(state, rule_memory=replace(mem, hand=hand)), []
+
     def rule_source(self, rule_id: str) -> str:
         return SOURCES.get(rule_id) or MECHANICS_SOURCES.get(rule_id) or SPEC
 
@@ -270,6 +321,7 @@ class NanchangRuleset(RulesetDefaults):
     def _check_event(self, state: TableState, p: Any) -> list[tuple[str, str, int | None]]:
         out: list[tuple[str, str, int | None]] = []
         kinds = self._kinds(state)
+        out += self._check_locked(state, p)
         if isinstance(p, ev.WildcardIndicatorRevealed):
             if state.phase != "dealing" or self._memory(state).hand.indicator_seen or \
                     not all(s.dealt for s in state.seats):
@@ -293,6 +345,22 @@ class NanchangRuleset(RulesetDefaults):
             claimed = p.tile if p.kind == "melded" else None
             out += self._check_meld(state, kinds, p.seat, (p.tile,) * 4, claimed, f"{p.kind} kong")
         return out
+
+    def _check_locked(self, state: TableState, p: Any) -> list[tuple[str, str, int | None]]:
+        """六对摊牌 locks the hand (jiangxi_variants.md §13.12, tests/data/jiangxi/README.md): the
+        seat that showed six pairs makes no meld and keeps its six pairs (it may still win)."""
+        seat = getattr(p, "seat", None)
+        if not isinstance(seat, int) or not 0 <= seat <= 3:
+            return []
+        shown = self._memory(state).hand.shown[seat]
+        if not shown:
+            return []
+        if isinstance(p, (ev.Chow, ev.Pung, ev.Kong)):
+            return [("qidui_early_show", f"seat {seat} showed six pairs: its hand is locked, no {p.TYPE}", seat)]
+        if isinstance(p, ev.TileDiscarded) and not state.seats[seat].hidden and \
+                state.seats[seat].counts[_tiles.index(p.tile)] <= shown.count(p.tile):
+            return [("qidui_early_show", f"seat {seat} discards {p.tile} from the six pairs it showed", seat)]
+        return []
 
     def _check_meld(self, state: TableState, kinds: JingKinds | None, seat: int, tiles: tuple[str, ...],
                     claimed: str | None, what: str) -> list[tuple[str, str, int | None]]:
@@ -353,7 +421,9 @@ class NanchangRuleset(RulesetDefaults):
         return after, [Breach(*b) for b in found]
 
     def _observe(self, before: TableState, p: Any, after: TableState) -> tuple[TableState, list[tuple[str, str, int | None]]]:
-        mem = self._memory(before)
+        # from ``after``'s memory: a table event of Nanchang's own (nanchang.six_pairs_shown)
+        # has already written it; the core's handlers never touch rule_memory
+        mem = self._memory(after)
         hand = mem.hand
         found: list[tuple[str, str, int | None]] = []
         if isinstance(p, ev.GameStarted):
@@ -486,7 +556,7 @@ class NanchangRuleset(RulesetDefaults):
             concealed = win.concealed if win is not None and seat == winner else tuple(
                 t for t in st.tiles if not _tiles.is_flower(t))
             discards = tuple(d.tile for d in st.discards if d.claimed_by is None and d.seq != win_discard_seq)
-            players.append(PlayerTiles(concealed, tuple(melds), discards))
+            players.append(PlayerTiles(concealed, tuple(melds), discards, early_show=bool(mem.hand.shown[seat])))
         return HandSituation(
             indicator=state.wildcard_indicator if self.options.jing_mode != "none" else None,
             jing_mode=self.options.jing_mode,
@@ -589,6 +659,13 @@ class NanchangRuleset(RulesetDefaults):
         return _settlement(settle_hand(self._situation(state, outcome="false_win", offender=seat), self.options))
 
 
+def _own_turn(state: TableState, seat: int) -> bool:
+    """``seat`` is to discard: after its draw or claim, or the dealer's first turn (deal done)."""
+    if state.phase == "discard":
+        return state.turn == seat
+    return state.phase == "dealing" and seat == state.dealer and all(s.dealt for s in state.seats)
+
+
 def _offender_pays(seat: int, amount: int) -> tuple[int, int, int, int]:
     out = [amount] * 4
     out[seat] = -3 * amount
@@ -601,7 +678,7 @@ def _meld_info(m: DeclaredMeld) -> MeldInfo:
 
 _COMPONENT_NAMES = {
     "jing": ("Jing bonus", "精分"), "gangjing": ("Jing kong", "杠精"), "kong": ("Kong bonus", "杠分"),
-    "chaozhuang": ("Dealer copied", "抄庄"), "win": ("Win", "胡牌分"), "penalty": ("Penalty", "罚分"),
+    "chaozhuang": ("Dealer copied", "抄庄"), "early_show": ("Six pairs shown", "六对摊牌"), "win": ("Win", "胡牌分"), "penalty": ("Penalty", "罚分"),
     "lower_jing": ("Lower jing", "下精"), "look_back": ("Look back", "回头一笑"),
 }
 

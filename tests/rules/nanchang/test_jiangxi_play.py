@@ -6,13 +6,16 @@ under every preset (the 200-game run is scripts/simulate_presets.py)."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
 
 from eventlog import events as ev
+from eventlog.convert import from_proto, to_proto
 from replayer.replay import replay, run
 from replayer.rules.base import get_ruleset, presets
+from replayer.rules.nanchang.events import SixPairsShown
 from replayer.simulate.engine import SimulationConfig, simulate_game
 from replayer.state import to_dict
 
@@ -141,3 +144,153 @@ def test_pingxiang_last_drawer_keeps_the_last_tile():
     payloads = [e.payload for e in events[:i]] + [ev.TileDiscarded(seat=drawn.seat, tile=drawn.tile)]
     got = run(as_events(payloads, game_id="px"), mode="audit").findings
     assert [f.rule_id for f in got] == ["last_draw_no_discard"]
+
+
+# --- 六对摊牌: Nanchang's own table event nanchang.six_pairs_shown (jiangxi_variants.md §5, §13.12)
+
+DOC = Path(__file__).resolve().parents[3] / "docs" / "events.md"
+
+
+def test_the_six_pairs_docs_example_parses_and_round_trips_through_protobuf():
+    (line,) = re.findall(r"^```json nanchang\n(.*?)\n```", DOC.read_text(encoding="utf-8"), re.S | re.M)
+    e = ev.parse_event(line)
+    assert e.type == "nanchang.six_pairs_shown"
+    assert e.payload == SixPairsShown(seat=2, tiles=["W1", "W1", "W8", "W8", "T4", "T4", "T7", "T7", "B6", "B6",
+                                                      "J1", "J1"])
+    msg = to_proto(e)
+    assert msg.WhichOneof("payload") == "ruleset_event"
+    assert msg.ruleset_event.payload.type_url.endswith("paipu.v1.NanchangSixPairsShown")
+    assert from_proto(msg) == e
+    assert "six_pairs_shown" not in ev.EVENT_TYPES  # a ruleset's own type, not a core one
+
+
+def _with_show(case):
+    """A vector's hand with the six pairs shown at the shower's first turn (after its first
+    draw; the dealer: before its first discard)."""
+    events = _events({**case, "players": [{k: v for k, v in p.items() if k != "early_show"}
+                                          for p in case["players"]]})
+    shower = next(i for i, p in enumerate(case["players"]) if p.get("early_show"))
+    tiles = case["players"][shower]["concealed"]
+    pairs = sorted(t for t in set(tiles) for _ in range(tiles.count(t) // 2 * 2))[:12]
+    payloads = [e.payload for e in events]
+    at = next(i for i, p in enumerate(payloads) if isinstance(p, ev.TileDrawn) and p.seat == shower) + 1
+    if shower == case["dealer"]:
+        at = next(i for i, p in enumerate(payloads) if isinstance(p, ev.TileDiscarded))
+    payloads.insert(at, SixPairsShown(seat=shower, tiles=pairs))
+    # seq = list index: the win's discard_seq moves with the inserted event
+    payloads = [q.model_copy(update={"discard_seq": q.discard_seq + 1})
+                if isinstance(q, ev.WinDeclared) and q.discard_seq is not None and q.discard_seq >= at else q
+                for q in payloads]
+    return payloads, at
+
+
+JDZ3 = next(c for c in CASES if c["id"] == "jx-jingdezhen-03")
+
+
+def test_six_pairs_shown_are_paid_with_the_hand():
+    """景德镇 六对摊牌 (qidui_early_show): jx-jingdezhen-03 replayed with its show as an event
+    settles as the vector (early_show [-2, 6, -2, -2], total [-4, 4, -3, 3])."""
+    payloads, _ = _with_show(JDZ3)
+    result = run(as_events(payloads, game_id=JDZ3["id"]), mode="strict")
+    assert not result.findings
+    assert list(result.state.hands[-1].changes) == JDZ3["expected"]["total"]
+    win = result.state.wins[-1]
+    parts = dict(win.score.settlement_parts())
+    assert list(parts["early_show"]) == JDZ3["expected"]["components"]["early_show"]
+
+
+def test_the_show_is_paid_on_an_exhaustive_draw_too():
+    """"不管有没有和别人都要付钱给你" (seed 000; §13.12: paid on any outcome): the same hand cut
+    before the win and drawn out pays the shower 1 from each seat, 2 from the dealer."""
+    payloads, at = _with_show(JDZ3)
+    shower = payloads[at].seat
+    win_at = next(i for i, p in enumerate(payloads) if isinstance(p, ev.WinDeclared))
+    # the winning discard stands; nobody wins on it and the hand is called drawn (audit mode:
+    # tiles are left in the wall, which is the only finding)
+    cut = payloads[:win_at] + [ev.ExhaustiveDraw(), ev.HandEnded(hand_number=1)]
+    result = run(as_events(cut, game_id="jdz-draw"), mode="audit")
+    assert {f.rule_id for f in result.findings} <= {"exhaustive_draw_with_tiles_left"}
+    dealer = JDZ3["dealer"]
+    want = [0, 0, 0, 0]
+    for o in range(4):
+        if o != shower:
+            amount = 2 if dealer in (shower, o) else 1
+            want[o] -= amount
+            want[shower] += amount
+    assert list(result.state.hands[-1].changes) == want
+
+
+def test_a_show_needs_the_option_the_turn_no_sets_and_six_held_pairs():
+    payloads, at = _with_show(JDZ3)
+    show = payloads[at]
+
+    def findings(p, gid):
+        return [(f.rule_id, f.source.split(" (")[0]) for f in run(as_events(p, game_id=gid),
+                                                                   mode="audit").findings]
+
+    section = "docs/reference/rules/jiangxi_variants.md §5, §13.12"
+    # without the option (Ji'an) the show is a finding and pays nothing
+    ji_an = [payloads[0].model_copy(update={"ruleset": "ji_an"})] + payloads[1:]
+    assert findings(ji_an, "ja")[:1] == [("qidui_early_show", section)]
+    # out of turn: shown before the shower drew
+    early = payloads[:at - 1] + [show] + payloads[at - 1:at] + payloads[at + 1:]
+    assert findings(early, "early")[:1] == [("qidui_early_show", section)]
+    # pairs it does not hold; tiles that are not pairs
+    fake = show.model_copy(update={"tiles": ["W2", "W2"] + list(show.tiles[2:])})
+    assert findings(payloads[:at] + [fake], "fake") == [("qidui_early_show", section)]
+    odd = show.model_copy(update={"tiles": ["W1", "W8"] + list(show.tiles[1:2]) + list(show.tiles[3:])})
+    assert findings(payloads[:at] + [odd], "odd") == [("qidui_early_show", section)]
+    # a second show
+    assert findings(payloads[:at + 1] + [show], "twice") == [("qidui_early_show", section)]
+
+
+def test_a_shown_hand_is_locked():
+    """§13.12 "the hand is then locked": the shower keeps its pairs (discarding one is a
+    finding) and makes no meld; discarding its odd tile is fine."""
+    payloads, at = _with_show(JDZ3)
+    show = payloads[at]
+    seat = show.seat
+    locked = payloads[:at + 1] + [ev.TileDiscarded(seat=seat, tile=show.tiles[0])]
+    got = run(as_events(locked, game_id="locked"), mode="audit").findings
+    assert [f.rule_id for f in got] == ["qidui_early_show"]
+    assert not run(as_events(payloads[:at + 2], game_id="ok"), mode="strict").findings
+    # a pung by the shower: W1 W1 shown, another W1 discarded by the next seat
+    after = payloads[:at + 2]
+    nxt = (seat + 1) % 4
+    pung = after + [ev.TileDrawn(seat=nxt, tile="W1"), ev.TileDiscarded(seat=nxt, tile="W1"),
+                    ev.Pung(seat=seat, tile="W1", discard_seq=len(after) + 1)]
+    got = run(as_events(pung, game_id="pung"), mode="audit").findings
+    assert "qidui_early_show" in [f.rule_id for f in got]
+
+
+def test_six_pairs_shown_in_a_game_of_another_ruleset():
+    payloads, at = _with_show(JDZ3)
+    changsha = [ev.GameStarted(ruleset="changsha", players=["A", "B", "C", "D"], initial_scores=[0, 0, 0, 0])]
+    got = run(as_events(changsha + payloads[1:at + 1], game_id="cs"), mode="audit").findings
+    assert "event_not_in_ruleset" in [f.rule_id for f in got]
+
+
+def test_the_simulator_shows_six_pairs_under_jingdezhen():
+    shown = 0
+    for g in range(12):
+        game = simulate_game(SimulationConfig(ruleset="jingdezhen", seed="presets", hands_per_game=1), g)
+        shows = [e for e in game.events if e.type == "nanchang.six_pairs_shown"]
+        if not shows:
+            continue
+        shown += 1
+        events = [ev.parse_event(line.decode()) for line in game.jsonl_lines()]
+        steps = list(replay(events, mode="strict"))
+        seat = shows[0].payload.seat
+        assert all(sum(h.changes) == 0 for h in steps[-1].state.hands)
+        # the shower is paid 1 by each other seat (2 with the dealer) at the hand's end
+        final = next(s.state for s in reversed(steps) if s.state.wins or s.state.exhaustive_draw)
+        dealer = final.dealer
+        want = [0, 0, 0, 0]
+        for o in range(4):
+            if o != seat:
+                amount = 2 if dealer in (seat, o) else 1
+                want[o] -= amount
+                want[seat] += amount
+        if final.wins:
+            assert list(dict(final.wins[0].score.settlement_parts())["early_show"]) == want
+    assert shown >= 1
