@@ -42,7 +42,7 @@ from replayer.rules.nanchang.evaluate import ScoreItem, WinEvaluation, WinInput,
 from replayer.rules.nanchang.jing import NO_JING, JingKinds, jing_kinds
 from replayer.rules.nanchang.options import NanchangOptions, parse_options
 from replayer.rules.nanchang.shape_filter import could_win_any_jing, could_win_shape
-from replayer.rules.nanchang.table_rules import chow_rule, tile_copies
+from replayer.rules.nanchang.table_rules import FA, chow_rule, flower_tiles, tile_copies
 from replayer.rules.nanchang.settlement import (
     Components,
     HandSituation,
@@ -90,6 +90,8 @@ SOURCES: dict[str, str] = {
     "game_over": f"{SPEC} §2 (game length from the log)",
     "settlement": f"{SPEC} §9",
     "tileset": f"{JX} §1 (tileset)",
+    "fa_as_flower": f"{JX} §6, §13.18 (fa_as_flower: 发 is set aside when drawn and replaced, never played)",
+    "not_a_flower": f"{JX} §1, §6 (only 发, under fa_as_flower, is set aside)",
     "chi_allowed": f"{JX} §1 (chi_allowed: no chow claims)",
     "honor_chi": f"{JX} §1, §13.5 (honor_chi: which wind sequences may be chowed)",
     "discard_win_allowed": f"{JX} §1, §13.9 (discard_win_allowed: self-draw only)",
@@ -97,6 +99,7 @@ SOURCES: dict[str, str] = {
     "last_draw_no_discard": f"{JX} §1, §13.16 (last_draw_no_discard)",
     "pair_258": f"{JX} §1, §13.14 (pair_258: the pair is a suited 2, 5 or 8)",
     "flower_bao": f"{JX} §8, §13.17 (宝 are flown or melded, never part of a winning hand)",
+    "too_many_winners": f"{JX} §1, §5, §13.11 (multiple_winners: at most that many winners on one discard)",
     "qidui_early_show": f"{JX} §5, §13.12 (六对摊牌: six pairs shown at one's own turn with no sets; the hand is then locked)",
 }
 
@@ -208,12 +211,13 @@ class NanchangRuleset(RulesetDefaults):
         o = self.options
         return PlayRules(
             tile_copies=tile_copies(o),  # jiangxi_variants.md §1 tileset
+            flower_tiles=flower_tiles(o) or None,  # 发 set aside under fa_as_flower (九江, §6, §13.18)
             dealer_tiles=14,
             other_tiles=13,
             dead_wall=o.dead_wall_tiles,
             chow="previous_seat" if o.chi_allowed else "none",
             honor_chows=o.honor_chi != "none",  # 东南西北 any three, 中发白 (§5.2); honor_chi = ordered: check_event
-            winners_per_discard=1,  # several winners: table_rules (option multiple_winners)
+            winners_per_discard=o.multiple_winners,  # 一炮双响 / 三响 (jiangxi_variants.md §5, §13.11)
             robbable_kongs=("added",),
             hand_end="first_win",
             wildcards=o.jing_mode != "none",
@@ -322,6 +326,8 @@ class NanchangRuleset(RulesetDefaults):
         out: list[tuple[str, str, int | None]] = []
         kinds = self._kinds(state)
         out += self._check_locked(state, p)
+        if self.options.fa_as_flower:
+            out += self._check_fa(p)
         if isinstance(p, ev.WildcardIndicatorRevealed):
             if state.phase != "dealing" or self._memory(state).hand.indicator_seen or \
                     not all(s.dealt for s in state.seats):
@@ -345,6 +351,21 @@ class NanchangRuleset(RulesetDefaults):
             claimed = p.tile if p.kind == "melded" else None
             out += self._check_meld(state, kinds, p.seat, (p.tile,) * 4, claimed, f"{p.kind} kong")
         return out
+
+    def _check_fa(self, p: Any) -> list[tuple[str, str, int | None]]:
+        """``fa_as_flower`` (九江, jiangxi_variants.md §6, §13.18; data README): every 发 is set
+        aside when drawn and replaced from the tail — never discarded, melded or won on."""
+        if isinstance(p, ev.TileDiscarded) and p.tile == FA:
+            what = "discards 发"
+        elif isinstance(p, ev.Chow) and FA in p.tiles:
+            what = "chows with 发"
+        elif isinstance(p, (ev.Pung, ev.Kong)) and p.tile == FA:
+            what = f"declares a {p.TYPE} of 发"
+        elif isinstance(p, ev.WinDeclared) and p.tile == FA:
+            what = "wins on 发"
+        else:
+            return []
+        return [("fa_as_flower", f"seat {p.seat} {what}: 发 is set aside when drawn and replaced from the tail", p.seat)]
 
     def _check_locked(self, state: TableState, p: Any) -> list[tuple[str, str, int | None]]:
         """六对摊牌 locks the hand (jiangxi_variants.md §13.12, tests/data/jiangxi/README.md): the
@@ -554,7 +575,7 @@ class NanchangRuleset(RulesetDefaults):
                 else:
                     melds.append(_meld_info(m))
             concealed = win.concealed if win is not None and seat == winner else tuple(
-                t for t in st.tiles if not _tiles.is_flower(t))
+                t for t in st.tiles if not self.play.is_flower(t))
             discards = tuple(d.tile for d in st.discards if d.claimed_by is None and d.seq != win_discard_seq)
             players.append(PlayerTiles(concealed, tuple(melds), discards, early_show=bool(mem.hand.shown[seat])))
         return HandSituation(
@@ -581,7 +602,7 @@ class NanchangRuleset(RulesetDefaults):
                    concealed: tuple[str, ...] | None = None, kong_replacement: bool = False) -> WinInput:
         st = state.seats[seat]
         mem = self._memory(state).hand
-        conc = concealed if concealed is not None else tuple(t for t in st.tiles if not _tiles.is_flower(t))
+        conc = concealed if concealed is not None else tuple(t for t in st.tiles if not self.play.is_flower(t))
         dealer = state.dealer or 0
         no_kong = all(not s.melds for s in state.seats)
         heavenly = source == "self_drawn" and seat == dealer and mem.discards == 0 and no_kong

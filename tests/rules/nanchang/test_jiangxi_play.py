@@ -27,8 +27,8 @@ NANCHANG_PRESETS = sorted(n for n, (base, _) in presets().items() if base == "na
 
 
 # the tile set itself is the core's tile accounting (a wind under 120_no_winds is its
-# tile_count_exceeded), and 发 / 宝 as kept or set-aside flowers need the table model's
-# flowers-as-data: these vectors are checked by the vector path only
+# tile_count_exceeded); 发 set aside and several winners are replayed by their own tests below:
+# these vectors are checked by the vector path only
 _NOT_REPLAYED = ("tileset", "fa_as_flower", "flower_bao")
 
 
@@ -294,3 +294,98 @@ def test_the_simulator_shows_six_pairs_under_jingdezhen():
         if final.wins:
             assert list(dict(final.wins[0].score.settlement_parts())["early_show"]) == want
     assert shown >= 1
+
+
+# --- several winners on one discard in play (multiple_winners, jiangxi_variants.md §5, §13.11)
+
+MULTI = [c for c in CASES if c["outcome"].get("winners")]
+
+
+def _multi_events(case):
+    """The vector's hand won by the first winner, then the others on the same discard."""
+    first, *others = case["outcome"]["winners"]
+    payloads = [e.payload for e in _events({**case, "outcome": {**case["outcome"], "winner": first}})]
+    win = payloads[-2]
+    assert isinstance(win, ev.WinDeclared)
+    return payloads[:-1] + [win.model_copy(update={"seat": s}) for s in others] + payloads[-1:]
+
+
+@pytest.mark.parametrize("case", MULTI, ids=[c["id"] for c in MULTI])
+def test_several_winners_on_one_discard_settle_as_the_vector(case):
+    """一炮双响 / 三响: jx-jingdezhen-01 (two winners) and -02 (three) replayed as whole hands
+    settle as their vectors; under ji_an (one winner) jx-ji_an-05's second winner is refused."""
+    result = run(as_events(_multi_events(case), game_id=case["id"]), mode="audit")
+    if "error" in case["expected"]:
+        assert case["expected"]["error"] == "multiple_winners"
+        assert [f.rule_id for f in result.findings] == ["one_winner_per_discard"]
+        return
+    assert not result.findings
+    assert list(result.state.hands[-1].changes) == case["expected"]["total"]
+    assert [w.seat for w in result.state.wins if w.legal] == case["outcome"]["winners"]
+
+
+def test_a_fourth_winner_is_too_many_in_jingdezhen():
+    case = next(c for c in MULTI if c["id"] == "jx-jingdezhen-02")
+    payloads = _multi_events(case)
+    opts = [payloads[0].model_copy(update={"ruleset_options": {"multiple_winners": 2}})] + payloads[1:]
+    got = run(as_events(opts, game_id="two"), mode="audit").findings
+    assert [f.rule_id for f in got] == ["too_many_winners"]
+    assert "jiangxi_variants.md" in got[0].source
+
+
+# --- 九江 发 as a flower in play (fa_as_flower, jiangxi_variants.md §6, §13.18)
+
+
+def _insert(payloads, at, new):
+    """``new`` inserted at index ``at``; win discard_seq (= list index) moved with it."""
+    out = payloads[:at] + list(new) + payloads[at:]
+    return [q.model_copy(update={"discard_seq": q.discard_seq + len(new)})
+            if isinstance(q, ev.WinDeclared) and q.discard_seq is not None and q.discard_seq >= at else q
+            for q in out]
+
+
+def _with_fa(case):
+    """A vector's hand where each 发 of ``players[i].flowers`` was drawn at that seat's first
+    draw, set aside and replaced from the tail (the replacement is the tile it drew)."""
+    plain = {**case, "players": [{k: v for k, v in pl.items() if k != "flowers"} for pl in case["players"]]}
+    payloads = [e.payload for e in _events(plain)]
+    for seat, pl in enumerate(case["players"]):
+        for _ in pl.get("flowers", ()):
+            at = next(i for i, q in enumerate(payloads) if isinstance(q, ev.TileDrawn) and q.seat == seat)
+            drawn = payloads[at]
+            payloads = _insert(payloads[:at] + payloads[at + 1:], at, [
+                ev.TileDrawn(seat=seat, tile="J2", source=drawn.source), ev.FlowerReplaced(seat=seat, flower="J2"),
+                ev.TileDrawn(seat=seat, tile=drawn.tile, source="flower_replacement")])
+            payloads = [q.model_copy(update={"discard_seq": q.discard_seq - 1})
+                        if isinstance(q, ev.WinDeclared) and q.discard_seq is not None and q.discard_seq > at + 2
+                        else q for q in payloads]
+    return payloads
+
+
+def test_jiujiang_fa_set_aside_in_play_doubles_the_win():
+    """jx-jiujiang-01: the winner set two 发 aside when it drew them; its discard win is ×4
+    (win [-4, -8, 20, -8])."""
+    case = next(c for c in CASES if c["id"] == "jx-jiujiang-01")
+    result = run(as_events(_with_fa(case), game_id=case["id"]), mode="strict")
+    assert result.state.seats[2].flowers == ("J2", "J2")
+    assert list(result.state.hands[-1].changes) == case["expected"]["total"]
+    assert dict(result.state.wins[-1].score.settlement_parts())["win"] == tuple(case["expected"]["components"]["win"])
+
+
+def test_jiujiang_fa_is_never_played():
+    """fa_as_flower: a 发 discarded, melded or won on is the finding fa_as_flower (jx-jiujiang-03:
+    a win on a 发 kept in the hand)."""
+    source = "docs/reference/rules/jiangxi_variants.md §6, §13.18"
+    case = next(c for c in CASES if c["id"] == "jx-jiujiang-03")
+    got = run(_events(case), mode="audit").findings
+    assert (got[0].rule_id, got[0].source.split(" (")[0]) == ("fa_as_flower", source)
+    ok = next(c for c in CASES if c["id"] == "jx-jiujiang-01")
+    payloads = _with_fa(ok)
+    first = next(i for i, q in enumerate(payloads) if isinstance(q, ev.TileDrawn))
+    seat = payloads[first].seat
+    kept = payloads[:first] + [ev.TileDrawn(seat=seat, tile="J2"), ev.TileDiscarded(seat=seat, tile="J2")]
+    got = run(as_events(kept, game_id="fa"), mode="audit").findings
+    assert [f.rule_id for f in got] == ["fa_as_flower"]
+    # the same discard under jingdezhen (发 an ordinary tile, no jing either) is fine
+    other = [kept[0].model_copy(update={"ruleset": "jingdezhen"})] + kept[1:]
+    assert not run(as_events(other, game_id="fa2"), mode="audit").findings
