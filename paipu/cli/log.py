@@ -13,7 +13,7 @@ from rich.table import Table
 
 from paipu.cli.console import console, progress, say
 from paipu.cli.errors import CliError
-from paipu.cli.options import DEFAULT_DATA, DataOpt, ServerOpt, open_log
+from paipu.cli.options import DEFAULT_DATA, DataOpt, ServerOpt, know_ruleset_events, open_log
 from paipu.cli.root import command
 
 __all__ = ["append", "read", "games", "ingest", "read_jsonl_events"]
@@ -34,8 +34,11 @@ def _expected(v: str) -> Any:
 
 
 def read_jsonl_events(path: Path) -> list[Any]:
-    """Parse a JSON Lines file of events; errors name file and line."""
+    """Parse a JSON Lines file of events (rulesets' own types included); errors name file and
+    line."""
     from eventlog.events import EventError, parse_event
+
+    know_ruleset_events()
 
     events = []
     with path.open(encoding="utf-8") as fh:

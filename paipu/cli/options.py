@@ -90,11 +90,20 @@ def open_store(data: Path, *, must_exist: bool = False, salvage: bool = False) -
     return _open(data, create=not must_exist, salvage=salvage)
 
 
+def know_ruleset_events() -> None:
+    """Let the log parse the rulesets' own event types (``"<ruleset>.<name>"``, docs/events.md
+    "A ruleset's own event types") in files, in the store and from a server: the ruleset
+    registry installs the loader that finds them (eventlog.events.set_ruleset_loader)."""
+    import replayer.rules.base  # noqa: F401 - installs the loader on import
+
+
 @contextmanager
 def open_log(data: Path, server: str | None, *, must_exist: bool = False) -> Iterator[Any]:
     """The event log a command works on: a client of the ``paipu serve`` at ``server`` when
     given, else the embedded store in ``data``. Both have the store's API (``append``,
-    ``read_game``, ``list_games``, ``subscribe``, ``version``); closed on exit."""
+    ``read_game``, ``list_games``, ``subscribe``, ``version``); closed on exit. Rulesets' own
+    event types are readable (:func:`know_ruleset_events`)."""
+    know_ruleset_events()
     if server:
         from services.client import EventLogClient
 

@@ -244,6 +244,12 @@ class NanchangRuleset(RulesetDefaults):
             return ()
         return (SixPairsShown(seat=seat, tiles=[t for t in pairs[:6] for _ in (0, 1)]),)
 
+    def seat_notes(self, state: TableState) -> tuple[str, str, str, str]:
+        """Table views: a seat that laid down six pairs (六对摊牌) this hand."""
+        shown = self._memory(state).hand.shown
+        n = tuple("six pairs shown 六对摊牌" if s else "" for s in shown)
+        return (n[0], n[1], n[2], n[3])
+
     def show_six_pairs(self, state: TableState, seat: int, tiles: tuple[str, ...]) -> tuple[TableState, list[Breach]]:
         """六对摊牌 (``nanchang.six_pairs_shown``, jiangxi_variants.md §5, §13.12): with
         ``qidui_early_show``, at the seat's own turn, no declared sets, once per hand, twelve

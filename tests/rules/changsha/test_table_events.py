@@ -190,3 +190,24 @@ def test_rule_c_the_haidi_taker_deals_when_nobody_wins():
     assert replay(hand, lambda s: next_hand(1, 3), mode="strict").state.hands[0].exhaustive_draw
     bad = replay(hand, lambda s: next_hand(1, 0))
     assert [f.rule_id for f in bad.findings] == ["dealer_rotation"]
+
+
+def test_rule_e_the_last_tile_drawn_as_a_kong_replacement_its_drawer_deals():
+    """§2 E and §4 (掷骰子 … 如果只有海底牌时候则取海底牌补张): with two tiles left N draws its fourth
+    W5 and kongs; the last tile is its replacement (no 海底, nobody is offered it); nobody wins
+    → N (seat 2 here: the kong's drawer) deals next."""
+    seat2 = "W5 W5 W5 W1 W9 T1 T9 B1 B9 W4 T4 B4 W7"
+    turns = FILLER_TURNS[:-1] + [("draw", 2, "W5"), ("kong", 2, "concealed", "W5"), ("replacement", 2, "T7"),
+                                 ("discard", 2, "W1"), ("exhaustive_draw",)]
+
+    def hand(start):
+        return scripted_hand(start=start, hand_number=0, dealer=0, hands={2: seat2}, turns=turns)
+    res = replay(hand, lambda s: next_hand(1, 2), mode="strict")
+    assert res.state.hands[0].exhaustive_draw
+    bad = replay(hand, lambda s: next_hand(1, 3))
+    assert [f.rule_id for f in bad.findings] == ["dealer_rotation"]
+    # offering that tile round the table as a 海底 is a finding: it was no 海底
+    offered = FILLER_TURNS[:-1] + [("draw", 2, "W5"), ("kong", 2, "concealed", "W5"), ("decline", 3)]
+    got = replay(lambda start: scripted_hand(start=start, hand_number=0, dealer=0, hands={2: seat2}, turns=offered,
+                                             end=False))
+    assert [f.rule_id for f in got.findings] == ["haidi_not_offered"]

@@ -194,6 +194,7 @@ def test_six_pairs_shown_are_paid_with_the_hand():
     result = run(as_events(payloads, game_id=JDZ3["id"]), mode="strict")
     assert not result.findings
     assert list(result.state.hands[-1].changes) == JDZ3["expected"]["total"]
+    assert get_ruleset("jingdezhen").seat_notes(result.state)[1] == "six pairs shown 六对摊牌"
     win = result.state.wins[-1]
     parts = dict(win.score.settlement_parts())
     assert list(parts["early_show"]) == JDZ3["expected"]["components"]["early_show"]
