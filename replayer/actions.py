@@ -291,6 +291,8 @@ def _claim_actions(state: TableState, ruleset: Ruleset) -> list[Action]:
     tile, discarder, dseq = pend.tile, pend.seat, pend.seq
     i = _tiles.index(tile)
     out: list[Action] = []
+    if i >= 34:  # a flower-range tile played as a tile (鹰潭 宝): only the ruleset's own events claim it
+        return out
     chower = next_seat(discarder, state.in_hand)
     for seat in seats_after(discarder, state.in_hand):
         st = state.seats[seat]

@@ -24,7 +24,7 @@ _sym_db = _symbol_database.Default()
 
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1epaipu/v1/nanchang_events.proto\x12\x08paipu.v1\"4\n\x15NanchangSixPairsShown\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\r\n\x05tiles\x18\x02 \x03(\tb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1epaipu/v1/nanchang_events.proto\x12\x08paipu.v1\"4\n\x15NanchangSixPairsShown\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\r\n\x05tiles\x18\x02 \x03(\t\".\n\x10NanchangBaoFlown\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\x0c\n\x04tile\x18\x02 \x01(\t\"C\n\x0fNanchangBaoPung\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\r\n\x05tiles\x18\x02 \x03(\t\x12\x13\n\x0b\x64iscard_seq\x18\x03 \x01(\x04\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -33,4 +33,8 @@ if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
   _globals['_NANCHANGSIXPAIRSSHOWN']._serialized_start=44
   _globals['_NANCHANGSIXPAIRSSHOWN']._serialized_end=96
+  _globals['_NANCHANGBAOFLOWN']._serialized_start=98
+  _globals['_NANCHANGBAOFLOWN']._serialized_end=144
+  _globals['_NANCHANGBAOPUNG']._serialized_start=146
+  _globals['_NANCHANGBAOPUNG']._serialized_end=213
 # @@protoc_insertion_point(module_scope)

@@ -18,10 +18,11 @@ from replayer.state import (
 )
 
 
-def _claim(ctx: Ctx, state: TableState, seat: int, discard_seq: int, tile: str, kind: str) -> tuple[TableState, int | None]:
-    """Checks shared by chow, pung, melded kong: the claim takes the latest discard, still
-    open, of another seat, of the named tile, and nothing of higher priority was passed
-    over. Marks the discard claimed. Returns (state, discarder seat or None)."""
+def claim_discard(ctx: Ctx, state: TableState, seat: int, discard_seq: int, tile: str, kind: str) -> tuple[TableState, int | None]:
+    """Checks shared by chow, pung, melded kong (and a ruleset's own claims, e.g. Yingtan's
+    宝 pung): the claim takes the latest discard, still open, of another seat, of the named
+    tile, and nothing of higher priority was passed over. Marks the discard claimed. Returns
+    (state, discarder seat or None)."""
     pend = state.pending
     found = state.find_discard(discard_seq)
     discarder: int | None = None
@@ -68,7 +69,7 @@ def chow(ctx: Ctx, state: TableState, p: ev.Chow) -> TableState:
     play = ctx.ruleset.play
     if play.chow == "none":
         ctx.breach("chow_not_allowed", f"seat {p.seat} chows; the ruleset has no chow", p.seat)
-    state, discarder = _claim(ctx, state, p.seat, p.discard_seq, p.claimed_tile, "chow")
+    state, discarder = claim_discard(ctx, state, p.seat, p.discard_seq, p.claimed_tile, "chow")
     if discarder is not None and p.seat != state.next_seat(discarder):
         ctx.breach("chow_wrong_seat",
                    f"seat {p.seat} chows seat {discarder}'s discard; only seat {state.next_seat(discarder)} "
@@ -86,7 +87,7 @@ def pung(ctx: Ctx, state: TableState, p: ev.Pung) -> TableState:
     if not need_game(ctx, state):
         return state
     check_in_hand(ctx, state, p.seat, f"pungs {p.tile}")
-    state, discarder = _claim(ctx, state, p.seat, p.discard_seq, p.tile, "pung")
+    state, discarder = claim_discard(ctx, state, p.seat, p.discard_seq, p.tile, "pung")
     state = take(ctx, state, p.seat, p.tile, 2)
     meld = DeclaredMeld("pung", (p.tile,) * 3, ctx.seq, p.tile, discarder, p.discard_seq)
     state = add_meld(state, p.seat, meld)
@@ -100,7 +101,7 @@ def kong(ctx: Ctx, state: TableState, p: ev.Kong) -> TableState:
     seat = p.seat
     if p.kind == "melded":
         assert p.discard_seq is not None  # the payload model requires it
-        state, discarder = _claim(ctx, state, seat, p.discard_seq, p.tile, "kong")
+        state, discarder = claim_discard(ctx, state, seat, p.discard_seq, p.tile, "kong")
         state = take(ctx, state, seat, p.tile, 3)
         meld = DeclaredMeld("kong", (p.tile,) * 4, ctx.seq, p.tile, discarder, p.discard_seq, "melded")
         state = add_meld(state, seat, meld)

@@ -128,7 +128,7 @@ def tile_drawn(ctx: Ctx, state: TableState, p: ev.TileDrawn) -> TableState:
     seen = state.seen
     if tile is not None:
         seen = seen_plus(ctx, seen, tile, seat)
-        if _tiles.is_flower(tile) and not play.flowers:
+        if _tiles.is_flower(tile) and not play.flowers and not play.copies(tile):
             ctx.breach("flowers_not_used", f"seat {seat} draws flower {tile}; the ruleset has no flowers", seat)
     wall_remaining = state.wall_remaining - 1
     seat_walls = seat_wall_minus(state.seat_walls, seat, 1)

@@ -12,7 +12,7 @@ shared/rules/nanchang.md; glossary in README.md beside this file."""
 from __future__ import annotations
 
 from replayer.rules.base import RulesetSpec, register
-from replayer.rules.nanchang.events import SixPairsShown, six_pairs_shown
+from replayer.rules.nanchang.events import BaoFlown, BaoPung, SixPairsShown, bao_flown, bao_pung, six_pairs_shown
 from replayer.rules.nanchang.options import NanchangOptions
 from replayer.rules.nanchang.play import NanchangRuleset, build
 
@@ -30,7 +30,7 @@ RULESET = register(
         description="Nanchang mahjong (南昌麻将): jing wildcards, honor chows, 十三烂 — docs/reference/rules/nanchang.md",
         options_model=NanchangOptions,
         build=build,
-        events=((SixPairsShown, six_pairs_shown),),
+        events=((SixPairsShown, six_pairs_shown), (BaoFlown, bao_flown), (BaoPung, bao_pung)),
         score_vectors=_score_vectors,
     )
 )

@@ -95,6 +95,7 @@ class NanchangOptions(BaseModel):
     wall_layers: Literal[2, 3] = _opt(2, "tiles per wall stack (萍乡: three layers); places the jing indicator counted from the dice (top tile of stack #s from the tail); all tiles stay drawable, no settlement effect", f"{J} §1, §10, §13.15")
     last_draw_no_discard: bool = _opt(False, "the player who draws the last wall tile does not discard it (no win on it by discard; on 流局 the drawer keeps 14 − 3·melds tiles)", f"{J} §1, §10, §13.16")
     flower_bao: bool = _opt(False, "the eight flowers are 宝: not wild, never in a set except a 宝 pung of three flowers; each 宝 in the winner's melds (and each flown, with fly_bao_doubling) doubles the win", f"{J} §1, §8, §13.17")
+    bao_must_fly: bool = _opt(True, "with flower_bao: a player holding exactly one 宝 must fly (discard) it at the first opportunity; with two it may keep them to pung a flown 宝 [prov.]", f"{J} §8")
     fly_bao_doubling: bool = _opt(False, "飞宝: each 宝 / jing the winner discarded (claimed or not) doubles its win", f"{J} §1, §8, §11, §13.20")
     fa_as_flower: bool = _opt(False, "发 is set aside when drawn and replaced from the tail like a flower; each set-aside 发 doubles the winner's payments (flat 天胡/地胡 too) [prov.]", f"{J} §1, §6, §13.18")
     lanhu: bool = _opt(False, "烂和: the 十三烂 shape is enabled even when shisanlan is off [prov.]", f"{J} §1, §9")

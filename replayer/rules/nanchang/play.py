@@ -34,10 +34,11 @@ from typing import Any
 
 from eventlog import events as ev
 from eventlog import tiles as _tiles
+from eventlog.seats import seats_after
 from replayer.explained import ScoreLine, Vec4
 from replayer.findings import Breach
 from replayer.rules.base import MECHANICS_SOURCES, HandPlan, PlayRules, RulesetDefaults, WinContext, WinScore
-from replayer.rules.nanchang.events import SixPairsShown
+from replayer.rules.nanchang.events import BaoFlown, BaoPung, SixPairsShown
 from replayer.rules.nanchang.evaluate import ScoreItem, WinEvaluation, WinInput, evaluate, has_shape
 from replayer.rules.nanchang.jing import NO_JING, JingKinds, jing_kinds
 from replayer.rules.nanchang.options import NanchangOptions, parse_options
@@ -90,6 +91,7 @@ SOURCES: dict[str, str] = {
     "game_over": f"{SPEC} §2 (game length from the log)",
     "settlement": f"{SPEC} §9",
     "tileset": f"{JX} §1 (tileset)",
+    "bao_must_fly": f"{JX} §8 (must-fly: a player holding exactly one 宝 discards it at the first opportunity [prov.])",
     "fa_as_flower": f"{JX} §6, §13.18 (fa_as_flower: 发 is set aside when drawn and replaced, never played)",
     "not_a_flower": f"{JX} §1, §6 (only 发, under fa_as_flower, is set aside)",
     "chi_allowed": f"{JX} §1 (chi_allowed: no chow claims)",
@@ -211,7 +213,7 @@ class NanchangRuleset(RulesetDefaults):
         o = self.options
         return PlayRules(
             tile_copies=tile_copies(o),  # jiangxi_variants.md §1 tileset
-            flower_tiles=flower_tiles(o) or None,  # 发 set aside under fa_as_flower (九江, §6, §13.18)
+            flower_tiles=flower_tiles(o),  # 发 under fa_as_flower (九江); none under flower_bao (鹰潭 宝)
             dealer_tiles=14,
             other_tiles=13,
             dead_wall=o.dead_wall_tiles,
@@ -228,9 +230,15 @@ class NanchangRuleset(RulesetDefaults):
         return dict(self.raw_options)
 
     def pending_events(self, state: TableState, rng: Any) -> tuple[Any, ...]:
-        """The simulator's table policy (replayer/simulate/engine.py): with ``qidui_early_show``
-        a seat at its own turn that holds six pairs and has no declared sets shows them (free
-        points, jiangxi_variants.md §5) — its six lowest pairs."""
+        """The simulator's table policy (replayer/simulate/engine.py): with ``flower_bao`` the
+        first seat after a flown 宝 that holds two 宝 pungs it (each 宝 in a meld doubles the
+        win, jiangxi_variants.md §8); with ``qidui_early_show`` a seat at its own turn that
+        holds six pairs and has no declared sets shows them (free points, §5) — its six
+        lowest pairs."""
+        if self.options.flower_bao:
+            pung = self._bao_pung(state)
+            if pung is not None:
+                return (pung,)
         if not self.options.qidui_early_show:
             return ()
         seat = state.turn if state.phase == "discard" else state.dealer
@@ -243,6 +251,36 @@ class NanchangRuleset(RulesetDefaults):
         if len(pairs) < 6:
             return ()
         return (SixPairsShown(seat=seat, tiles=[t for t in pairs[:6] for _ in (0, 1)]),)
+
+    def _bao_pung(self, state: TableState) -> BaoPung | None:
+        pend = state.pending
+        if state.phase != "claims" or pend is None or not _tiles.is_flower(pend.tile):
+            return None
+        for seat in seats_after(pend.seat, state.in_hand):
+            held = [t for t in state.seats[seat].tiles if _tiles.is_flower(t)]
+            if len(held) >= 2:
+                return BaoPung(seat=seat, tiles=sorted([pend.tile, *held[:2]], key=_tiles.index), discard_seq=pend.seq)
+        return None
+
+    def ruleset_actions(self, state: TableState) -> tuple[Any, ...]:
+        """飞宝 (``flower_bao``, jiangxi_variants.md §8, §13.17) for the seat to discard: a seat
+        holding one 宝 flies it (the must-fly rule, ``bao_must_fly``), three or more: one of
+        them; two are kept to pung a flown 宝 while more than 20 tiles are left in the wall,
+        then flown (the table policy of the simulator's bots: a 宝 held fits no winning hand)."""
+        if not self.options.flower_bao:
+            return ()
+        seat = state.turn if state.phase == "discard" else state.dealer
+        if seat is None or not _own_turn(state, seat):
+            return ()
+        st = state.seats[seat]
+        if st.replacements_due or st.hand_size != 14:
+            return ()
+        held = [t for t in st.tiles if _tiles.is_flower(t)]
+        if not held or (len(held) == 2 and state.wall_remaining > 20):
+            return ()
+        from replayer.actions import Action  # the core's action type (imported on use)
+
+        return (Action(seat, "ruleset", held[0], payload=BaoFlown(seat=seat, tile=held[0])),)
 
     def seat_notes(self, state: TableState) -> tuple[str, str, str, str]:
         """Table views: a seat that laid down six pairs (六对摊牌) this hand."""
@@ -341,6 +379,11 @@ class NanchangRuleset(RulesetDefaults):
                             f"jing indicator {p.indicator} revealed in phase {state.phase!r}; it is revealed once, "
                             "after the deal and before the dealer's first discard", None))
         elif isinstance(p, ev.TileDiscarded):
+            if self.options.flower_bao and self.options.bao_must_fly and \
+                    [_tiles.is_flower(t) for t in state.seats[p.seat].tiles].count(True) == 1:
+                bao = next(t for t in state.seats[p.seat].tiles if _tiles.is_flower(t))
+                out.append(("bao_must_fly", f"seat {p.seat} discards {p.tile} holding a single 宝 ({bao}): it must "
+                                            "fly it first", p.seat))
             if kinds is None and state.phase in ("dealing", "discard"):
                 out.append(("indicator_missing", f"seat {p.seat} discards before the jing indicator was revealed", p.seat))
             if self.options.last_draw_no_discard and state.phase == "discard" and self._wall_empty(state):
@@ -544,9 +587,11 @@ class NanchangRuleset(RulesetDefaults):
             tile, frm, source = before.pending_kong.tile, before.pending_kong.seat, "robbed"
         else:
             return hand
+        ti = _tiles.index(tile)
+        if ti >= 34:
+            return hand  # a flown 宝 (flower_bao) completes no hand
         qihu = list(hand.qihu)
         jidx = kinds.indices
-        ti = _tiles.index(tile)
         for seat in range(4):
             st = before.seats[seat]
             if seat == frm or st.hidden:

@@ -33,11 +33,13 @@ def tile_copies(options: NanchangOptions) -> tuple[int, ...]:
     return tuple(copies)
 
 
-def flower_tiles(options: NanchangOptions) -> tuple[str, ...]:
-    """Tiles set aside when drawn and replaced from the tail: 发 under ``fa_as_flower``. (The
-    flowers of ``144_flowers`` are 宝 under ``flower_bao``: kept, flown and melded, not set
-    aside.)"""
-    return (FA,) if options.fa_as_flower else ()
+def flower_tiles(options: NanchangOptions) -> tuple[str, ...] | None:
+    """Tiles set aside when drawn and replaced from the tail (``PlayRules.flower_tiles``): 发
+    under ``fa_as_flower``; none under ``flower_bao`` (the flowers of ``144_flowers`` are then
+    宝: kept, flown and melded, never set aside); otherwise None (the flowers of the tile set)."""
+    if options.fa_as_flower:
+        return (FA,)
+    return () if options.flower_bao else None
 
 
 def chow_rule(tiles: Sequence[str], options: NanchangOptions) -> str | None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from eventlog import events as ev
+from eventlog import tiles as T
 
 
 def new_game(options: dict[str, Any] | None = None) -> list[ev.Payload]:
@@ -62,7 +63,7 @@ def hand_from_vector(case: dict[str, Any], hand_number: int = 1, dice: tuple[int
         tile = rivers[s][k[s]]
         if not (s == dealer and k[s] == 0 and t == 0):
             hp.append(ev.TileDrawn(seat=s, tile=tile))
-        hp.append(ev.TileDiscarded(seat=s, tile=tile))
+        hp.append(_discard(s, tile))
         last_discard = len(hp) - 1
         k[s] += 1
     base = None  # discard_seq is filled in by the caller's offset
@@ -75,6 +76,15 @@ def hand_from_vector(case: dict[str, Any], hand_number: int = 1, dice: tuple[int
     hp.append(ev.HandEnded(hand_number=hand_number))
     del base, seq
     return hp
+
+
+def _discard(seat: int, tile: str) -> ev.Payload:
+    """A discard; a flower is a 宝 flown (鹰潭 flower_bao: Nanchang's own ``nanchang.bao_flown``)."""
+    if T.is_flower(tile):
+        from replayer.rules.nanchang.events import BaoFlown
+
+        return BaoFlown(seat=seat, tile=tile)
+    return ev.TileDiscarded(seat=seat, tile=tile)
 
 
 def with_offsets(payloads: list[ev.Payload]) -> list[ev.Payload]:

@@ -15,7 +15,7 @@ from eventlog import events as ev
 from eventlog.convert import from_proto, to_proto
 from replayer.replay import replay, run
 from replayer.rules.base import get_ruleset, presets
-from replayer.rules.nanchang.events import SixPairsShown
+from replayer.rules.nanchang.events import BaoFlown, BaoPung, SixPairsShown
 from replayer.simulate.engine import SimulationConfig, simulate_game
 from replayer.state import to_dict
 
@@ -151,17 +151,24 @@ def test_pingxiang_last_drawer_keeps_the_last_tile():
 DOC = Path(__file__).resolve().parents[3] / "docs" / "events.md"
 
 
-def test_the_six_pairs_docs_example_parses_and_round_trips_through_protobuf():
-    (line,) = re.findall(r"^```json nanchang\n(.*?)\n```", DOC.read_text(encoding="utf-8"), re.S | re.M)
-    e = ev.parse_event(line)
-    assert e.type == "nanchang.six_pairs_shown"
-    assert e.payload == SixPairsShown(seat=2, tiles=["W1", "W1", "W8", "W8", "T4", "T4", "T7", "T7", "B6", "B6",
-                                                      "J1", "J1"])
-    msg = to_proto(e)
-    assert msg.WhichOneof("payload") == "ruleset_event"
-    assert msg.ruleset_event.payload.type_url.endswith("paipu.v1.NanchangSixPairsShown")
-    assert from_proto(msg) == e
-    assert "six_pairs_shown" not in ev.EVENT_TYPES  # a ruleset's own type, not a core one
+def test_the_docs_examples_parse_and_round_trip_through_protobuf():
+    lines = re.findall(r"^```json nanchang\n(.*?)\n```", DOC.read_text(encoding="utf-8"), re.S | re.M)
+    want = [(SixPairsShown(seat=2, tiles=["W1", "W1", "W8", "W8", "T4", "T4", "T7", "T7", "B6", "B6", "J1", "J1"]),
+             "NanchangSixPairsShown"),
+            (BaoFlown(seat=2, tile="H3"), "NanchangBaoFlown"),
+            (BaoPung(seat=1, tiles=["H1", "H3", "H7"], discard_seq=26), "NanchangBaoPung")]
+    assert len(lines) == len(want)
+    for line, (payload, message) in zip(lines, want):
+        e = ev.parse_event(line)
+        assert e.type == payload.TYPE and e.payload == payload
+        msg = to_proto(e)
+        assert msg.WhichOneof("payload") == "ruleset_event"
+        assert msg.ruleset_event.payload.type_url.endswith("paipu.v1." + message)
+        assert from_proto(msg) == e
+        assert payload.TYPE.split(".")[1] not in ev.EVENT_TYPES  # a ruleset's own type, not a core one
+    # a 宝 is a flower: a playing tile is refused
+    with pytest.raises(ev.EventError):
+        ev.parse_payload("nanchang.bao_flown", {"seat": 0, "tile": "W1"})
 
 
 def _with_show(case):
@@ -390,3 +397,94 @@ def test_jiujiang_fa_is_never_played():
     # the same discard under jingdezhen (发 an ordinary tile, no jing either) is fine
     other = [kept[0].model_copy(update={"ruleset": "jingdezhen"})] + kept[1:]
     assert not run(as_events(other, game_id="fa2"), mode="audit").findings
+
+
+# --- 鹰潭 宝 in play (flower_bao, fly_bao_doubling, jiangxi_variants.md §8, §13.17)
+
+
+@pytest.mark.parametrize("cid", ["jx-yingtan-02", "jx-yingtan-03", "jx-yingtan-04"])
+def test_yingtan_flown_bao_replayed_as_whole_hands(cid):
+    """The 宝 are kept in the hand and flown (nanchang.bao_flown), never set aside: -02 (two
+    flown, 碰碰和 self-draw: 2 × 2^2 …) and -03 (one flown, 清一色 ×4) settle as their vectors;
+    -04's winner keeps two 宝 in its hand: the finding flower_bao."""
+    case = next(c for c in CASES if c["id"] == cid)
+    result = run(_events(case), mode="audit")
+    if "error" in case["expected"]:
+        assert [f.rule_id for f in result.findings][:1] == [case["expected"]["error"]]
+        return
+    assert not result.findings
+    assert list(result.state.hands[-1].changes) == case["expected"]["total"]
+    assert all(not s.flowers for s in result.state.seats)  # nothing set aside
+
+
+def _yingtan_01():
+    """jx-yingtan-01 as a whole hand (dealer seat 0): seat 1 holds H1 H6 H7, flies H6, keeps
+    the other two; seat 2 draws H3 and flies it; seat 1 pungs H1 H3 H7 and later wins on seat
+    0's W7 (rivers and first discards as the vector gives them)."""
+    case = next(c for c in CASES if c["id"] == "jx-yingtan-01")
+    pl = [p["concealed"] for p in case["players"]]
+    out = [ev.GameStarted(ruleset="yingtan", players=["A", "B", "C", "D"], initial_scores=[0, 0, 0, 0]),
+           ev.HandStarted(hand_number=1, prevalent_wind="F1", dealer=0),
+           ev.TilesDealt(seat=0, tiles=pl[0] + ["T4"]),
+           ev.TilesDealt(seat=1, tiles=pl[1] + ["H1", "H6", "H7"]),
+           ev.TilesDealt(seat=2, tiles=pl[2]), ev.TilesDealt(seat=3, tiles=pl[3]),
+           ev.TileDiscarded(seat=0, tile="T4")]
+
+    def turn(seat, drawn, gone=None):
+        out.append(ev.TileDrawn(seat=seat, tile=drawn))
+        gone = gone or drawn
+        out.append(BaoFlown(seat=seat, tile=gone) if gone[0] == "H" else ev.TileDiscarded(seat=seat, tile=gone))
+    turn(1, "T5", "H6"), turn(2, "B3"), turn(3, "T6")
+    turn(0, "T3"), turn(1, "T9", "T5"), turn(2, "B7"), turn(3, "W2")
+    turn(0, "F4"), turn(1, "F3", "T9"), turn(2, "T3"), turn(3, "T5")
+    turn(0, "W1"), turn(1, "W1", "F3"), turn(2, "H3")
+    out.append(BaoPung(seat=1, tiles=["H1", "H3", "H7"], discard_seq=len(out) - 1))
+    out.append(ev.TileDiscarded(seat=1, tile="W1"))
+    turn(2, "W6"), turn(3, "T4"), turn(0, "W7")
+    out += [ev.WinDeclared(seat=1, tile="W7", self_drawn=False, from_seat=0, discard_seq=len(out) - 1),
+            ev.HandEnded(hand_number=1)]
+    return case, out
+
+
+def test_yingtan_bao_pung_replayed_settles_as_the_vector():
+    """jx-yingtan-01: four 宝 (one flown, three in the 宝 pung), a plain discard win:
+    2 × 2^4 = 32 per payer, win [-128, 192, -32, -32]."""
+    case, payloads = _yingtan_01()
+    result = run(as_events(payloads, game_id="yt1"), mode="strict")
+    assert result.state.seats[1].melds[0].tiles == ("H1", "H3", "H7")
+    assert list(result.state.hands[-1].changes) == case["expected"]["total"]
+    assert dict((l.id, l.count) for l in result.state.wins[-1].score.lines())["bao"] == 4
+
+
+def test_yingtan_bao_rules_are_findings():
+    """must-fly (a seat holding a single 宝 discards another tile: bao_must_fly, §8 [prov.]);
+    a 宝 pung that does not hold the flown 宝; a 宝 flown in a game without flower_bao; a 宝
+    set aside like a flower (flowers_not_used: under flower_bao nothing is set aside)."""
+    _, payloads = _yingtan_01()
+    i = next(k for k, p in enumerate(payloads) if isinstance(p, BaoFlown) and p.seat == 2)
+    # seat 2 draws H3 and discards a playing tile instead of flying it
+    wrong = payloads[:i] + [ev.TileDiscarded(seat=2, tile=payloads[4].tiles[0])]
+    got = run(as_events(wrong, game_id="yt2"), mode="audit").findings
+    assert [f.rule_id for f in got] == ["bao_must_fly"]
+    assert "jiangxi_variants.md §8" in got[0].source
+    bad = payloads[:i + 1] + [BaoPung(seat=1, tiles=["H1", "H6", "H7"], discard_seq=i)]
+    got = run(as_events(bad, game_id="yt3"), mode="audit").findings
+    assert [f.rule_id for f in got][:1] == ["flower_bao"]
+    other = [payloads[0].model_copy(update={"ruleset": "jingdezhen"})] + payloads[1:9]
+    got = run(as_events(other, game_id="yt4"), mode="audit").findings
+    assert "flower_bao" in [f.rule_id for f in got]
+    aside = payloads[:7] + [ev.TileDrawn(seat=1, tile="T5"), ev.FlowerReplaced(seat=1, flower="H6")]
+    got = run(as_events(aside, game_id="yt5"), mode="audit").findings
+    assert [f.rule_id for f in got][:1] == ["flowers_not_used"]
+
+
+def test_the_simulator_flies_and_pungs_bao_under_yingtan():
+    flown = pungs = 0
+    for g in range(6):
+        game = simulate_game(SimulationConfig(ruleset="yingtan", seed="presets", hands_per_game=1), g)
+        flown += sum(e.type == "nanchang.bao_flown" for e in game.events)
+        pungs += sum(e.type == "nanchang.bao_pung" for e in game.events)
+        assert not any(e.type == "flower_replaced" for e in game.events)
+        events = [ev.parse_event(line.decode()) for line in game.jsonl_lines()]
+        assert not run(events, mode="strict").findings
+    assert flown and pungs
