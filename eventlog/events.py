@@ -20,11 +20,12 @@ line; ``docs/events.md`` shows one example per type.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import uuid
 from collections.abc import Callable
-from typing import Annotated, Any, ClassVar, Literal
+from typing import Annotated, Any, ClassVar, Literal, TypeVar
 
 from pydantic import (
     AfterValidator,
@@ -43,6 +44,7 @@ from eventlog.hashing import GENESIS_HASH, chain_hash
 from eventlog.hashing import canonical_bytes as canonical_bytes  # re-exported: ev.canonical_bytes
 
 SCHEMA_VERSION = 1
+_M = TypeVar("_M", bound=BaseModel)
 
 
 def _tile(v: str) -> str:
@@ -558,7 +560,15 @@ class NewEvent(_Envelope):
         """Build an event around ``payload``. ``id_seed`` gives a deterministic UUID (v5),
         so importing the same source twice yields the same ids (idempotent)."""
         if event_id is None:
-            event_id = str(uuid.uuid5(_NAMESPACE, id_seed) if id_seed else uuid.uuid4())
+            event_id = uuid5_text(id_seed) if id_seed else str(uuid.uuid4())
+            if type(payload) is payload_model(payload.TYPE) and (metadata is None or type(metadata) is dict):
+                # every field is valid by construction (a canonical UUID we made, a payload
+                # model instance of its type, a dict): no second validation pass
+                return construct(cls, {
+                    "event_id": event_id, "type": payload.TYPE, "payload": payload,
+                    "metadata": metadata if metadata is not None else {},
+                    "schema_version": type(payload).SCHEMA_VERSION,
+                })
         return cls(
             event_id=event_id, type=payload.TYPE, payload=payload, metadata=metadata or {},
             schema_version=type(payload).SCHEMA_VERSION,
@@ -577,6 +587,37 @@ class StoredEvent(_Envelope):
 
 
 _NAMESPACE = uuid.UUID("6b1c3f4e-2d4a-5a3b-9c1e-70616970752e")
+_NAMESPACE_BYTES = _NAMESPACE.bytes
+
+
+def uuid5_text(seed: str) -> str:
+    """``str(uuid.uuid5(namespace, seed))`` of the importers' namespace, without building
+    UUID objects (RFC 4122 §4.3: SHA-1 of namespace + name, version 5, variant bits)."""
+    h = bytearray(hashlib.sha1(_NAMESPACE_BYTES + seed.encode()).digest()[:16])
+    h[6] = (h[6] & 0x0F) | 0x50
+    h[8] = (h[8] & 0x3F) | 0x80
+    x = h.hex()
+    return f"{x[:8]}-{x[8:12]}-{x[12:16]}-{x[16:20]}-{x[20:]}"
+
+
+_FIELDS_SET: dict[type, frozenset[str]] = {}
+
+
+def construct(cls: type[_M], values: dict[str, Any]) -> _M:
+    """An instance of the pydantic model ``cls`` from ``values`` that are already valid
+    (every field given), without validation: what ``cls.model_construct(**values)`` gives
+    (same ``__dict__``, fields set, no extra, no private), at about half its cost — the hot
+    path of reading and importing events. ``values`` becomes the instance's ``__dict__``."""
+    fields = _FIELDS_SET.get(cls)
+    if fields is None:
+        fields = _FIELDS_SET[cls] = frozenset(cls.model_fields)
+    obj = cls.__new__(cls)
+    _set = object.__setattr__
+    _set(obj, "__dict__", values)
+    _set(obj, "__pydantic_fields_set__", set(fields))  # the instance's own (model_copy updates it)
+    _set(obj, "__pydantic_extra__", None)
+    _set(obj, "__pydantic_private__", None)
+    return obj
 
 
 def parse_event(data: dict[str, Any] | str) -> NewEvent:

@@ -35,18 +35,24 @@ __all__ = [
 #: ``prev_hash`` of a game's seq 0, and the log hash of an empty log.
 GENESIS_HASH = "0" * 64
 
-#: A string as canonical JSON.
-_json_string = json.JSONEncoder(ensure_ascii=False).encode
+#: A string as canonical JSON: what ``JSONEncoder(ensure_ascii=False).encode`` returns for
+#: a ``str`` (it calls this very function), without the method call around it.
+_json_string = json.encoder.encode_basestring
+
+
+#: The one canonical encoder (the standard library's C encoder, built once: ``json.dumps``
+#: would build it again on every call); the bytes every stored hash covers.
+_canonical = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode
 
 
 def canonical_bytes(obj: Any) -> bytes:
     """Canonical JSON encoding: sorted keys, no spaces, UTF-8."""
-    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+    return _canonical(obj).encode()
 
 
 def canonical_text(obj: Any) -> str:
     """:func:`canonical_bytes` as text."""
-    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return _canonical(obj)
 
 
 def chain_body_text(

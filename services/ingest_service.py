@@ -87,7 +87,7 @@ class IngestServicer(pb_grpc.IngestServiceServicer):
                         f"{', '.join(known_formats())} (name one in header.format)",
                         "header.format",
                     ) from None
-            report = ingest_files(self._store, [path], format=fmt)
+            report = ingest_files(self._store, [path], format=fmt, workers=0)  # parsed in this server process
             spooled = str(path)
             issues = [_issue(i, header.file_name, spooled) for i in report.errors]
         return pb.IngestLogResponse(

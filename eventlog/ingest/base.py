@@ -17,7 +17,7 @@ import codecs
 import hashlib
 import importlib
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol, runtime_checkable
@@ -40,6 +40,7 @@ __all__ = [
     "issue_reason",
     "decode_text",
     "fingerprint",
+    "fingerprint_of_texts",
     "SNIFF_BYTES",
 ]
 
@@ -286,12 +287,18 @@ def fingerprint(events: list[NewEvent]) -> str:
     ``_lite.json``, a downloaded ``.log`` or a renamed copy has one fingerprint; the
     ingest load keeps it in the ``game_started`` event's metadata (``fingerprint``),
     which the store indexes (:meth:`EventStore.game_with_fingerprint`)."""
+    return fingerprint_of_texts((e.type, canonical_bytes(e.payload_json()).decode()) for e in events)
+
+
+def fingerprint_of_texts(events: Iterable[tuple[str, str]]) -> str:
+    """:func:`fingerprint` from each event's type and canonical payload JSON text (what
+    :meth:`eventlog.store.planning.Batch.encode` already wrote: nothing encoded twice)."""
     h = hashlib.sha256()
-    for e in events:
-        if e.type == "game_started":
+    for type_, payload_text in events:
+        if type_ == "game_started":
             continue
-        h.update(e.type.encode())
+        h.update(type_.encode())
         h.update(b"\x00")
-        h.update(canonical_bytes(e.payload_json()))
+        h.update(payload_text.encode())
         h.update(b"\n")
     return h.hexdigest()

@@ -167,6 +167,25 @@ class EventStore(ABC):
         self._check_open()
         return self._append_batch(batch)
 
+    def append_batches(self, batches: Sequence[Batch]) -> list[AppendResult | StoreError]:
+        """Append many games' batches (each from :meth:`Batch.encode`) — the bulk path of
+        ``paipu ingest``. Each batch is all or nothing, exactly as :meth:`append`; a batch
+        refused by the version or idempotency rules (:class:`WrongExpectedVersion`,
+        :class:`IdempotencyConflict`) is left out and its error returned in its place,
+        the others are written. Returns one result per batch, in order, once all the
+        written ones are durable. A backend may commit them in one transaction (SQLite:
+        one commit and one checkpoint sync for all); an interruption then leaves none of
+        them. Raises like :meth:`append` for a failure of the store itself (nothing of
+        the call is acknowledged then)."""
+        self._check_open()
+        out: list[AppendResult | StoreError] = []
+        for batch in batches:
+            try:
+                out.append(self._append_batch(batch))
+            except (WrongExpectedVersion, IdempotencyConflict) as e:
+                out.append(e)
+        return out
+
     def read_game(
         self,
         game_id: str,

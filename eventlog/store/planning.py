@@ -3,19 +3,25 @@ then decide inside the backend's write transaction what to write (:meth:`Batch.p
 the idempotent-retry rule, the expected-version check, seqs, positions, the hash chain
 (:func:`eventlog.hashing.chain_hash`) and the log's running hash
 (:func:`eventlog.hashing.log_hash`). A backend only reads what ``plan`` needs and writes
-what it returns."""
+what it returns.
+
+Each payload and metadata object is encoded to canonical JSON exactly once, in
+:meth:`Batch.encode`; the chain hash is taken over those texts
+(:func:`eventlog.hashing.chain_body_text`, the same bytes as
+:func:`~eventlog.hashing.chain_hash` over the objects). A batch holds only texts, so it is
+cheap to send from a parsing process to the one that stores (bulk ingest)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from pydantic_core import to_jsonable_python
 
 from eventlog.errors import InvalidArgument
 from eventlog.events import NewEvent, StoredEvent
-from eventlog.hashing import GENESIS_HASH, canonical_text, chain_hash, log_hash
+from eventlog.hashing import GENESIS_HASH, canonical_text, chain_body_text, link_hash, log_hash
 from eventlog.store.errors import IdempotencyConflict, StreamAlreadyExists, WrongExpectedVersion
 from eventlog.store.types import (
     NO_STREAM,
@@ -38,8 +44,7 @@ class _Encoded:
     schema_version: int
     payload: str  # canonical JSON text
     metadata: str  # canonical JSON text
-    payload_obj: dict[str, Any]
-    metadata_obj: dict[str, Any]
+    ruleset: str | None = None  # a game_started payload's ruleset, else None
 
 
 @dataclass(frozen=True)
@@ -82,19 +87,23 @@ class Batch:
                 raise InvalidArgument(f"events[{i}]: event_id {ev.event_id} appears twice in the batch", f"events[{i}]")
             seen.add(ev.event_id)
             payload = ev.payload_json()
-            metadata = to_jsonable_python(ev.metadata)
+            ruleset = payload.get("ruleset") if ev.type == "game_started" else None
             encoded.append(
                 _Encoded(
                     event_id=ev.event_id,
                     type=ev.type,
                     schema_version=ev.schema_version,
                     payload=canonical_text(payload),
-                    metadata=canonical_text(metadata),
-                    payload_obj=payload,
-                    metadata_obj=metadata,
+                    metadata=canonical_text(to_jsonable_python(ev.metadata)),
+                    ruleset=ruleset if isinstance(ruleset, str) else None,
                 )
             )
         return cls(game_id, expected, tuple(encoded))
+
+    def with_first_metadata(self, metadata: dict[str, Any]) -> Batch:
+        """This batch with the first event's metadata replaced (encoded like :meth:`encode`)."""
+        first = replace(self.events[0], metadata=canonical_text(to_jsonable_python(metadata)))
+        return replace(self, events=(first, *self.events[1:]))
 
     @property
     def event_ids(self) -> list[str]:
@@ -124,16 +133,18 @@ class Batch:
         rows = []
         for i, e in enumerate(self.events):
             seq = current + 1 + i
-            h = chain_hash(
+            h = link_hash(
                 prev,
-                game_id=self.game_id,
-                seq=seq,
-                event_id=e.event_id,
-                type_=e.type,
-                schema_version=e.schema_version,
-                payload=e.payload_obj,
-                metadata=e.metadata_obj,
-                recorded_at=recorded_at,
+                chain_body_text(
+                    game_id=self.game_id,
+                    seq=seq,
+                    event_id=e.event_id,
+                    type_=e.type,
+                    schema_version=e.schema_version,
+                    payload_text=e.payload,
+                    metadata_text=e.metadata,
+                    recorded_at=recorded_at,
+                ),
             )
             rows.append(
                 {
@@ -151,7 +162,7 @@ class Batch:
                 }
             )
             if ruleset is None and e.type == "game_started":
-                ruleset = e.payload_obj.get("ruleset")
+                ruleset = e.ruleset
             prev = h
         running = log.log_hash
         for r in rows:

@@ -16,7 +16,7 @@ from typing import Any, NoReturn
 
 from pydantic import BaseModel, ValidationError
 
-from eventlog.events import PAYLOAD_TYPES, EventError, StoredEvent, parse_payload, payload_version, upcast
+from eventlog.events import PAYLOAD_TYPES, EventError, StoredEvent, construct, parse_payload, payload_version, upcast
 from eventlog.hashing import GENESIS_HASH, chain_body_text, chain_hash, link_hash
 from eventlog.store.errors import CorruptEvent, MissingEvents
 from eventlog.store.types import Row
@@ -100,6 +100,16 @@ _COLUMN_TYPES: tuple[tuple[str, type], ...] = (
 )
 
 
+def _exact_column_types(row: Row) -> bool:
+    """Every column of :data:`_COLUMN_TYPES` holds exactly its type (what the backends
+    return); anything else (a subclass, a wrong type) is checked column by column."""
+    g = row.get
+    return (type(g("position")) is int and type(g("seq")) is int and type(g("schema_version")) is int
+            and type(g("game_id")) is str and type(g("event_id")) is str and type(g("type")) is str
+            and type(g("payload")) is str and type(g("metadata")) is str and type(g("recorded_at")) is str
+            and type(g("prev_hash")) is str and type(g("hash")) is str)
+
+
 def _hash_of_stored_text(row: Row) -> str:
     """The row's chain hash built straight from its stored JSON texts (the store writes
     payload and metadata as canonical JSON). Only a match is trusted; any other row is
@@ -153,10 +163,11 @@ def inspect_row(row: Row) -> StoredEvent:
     def bad(reason: str) -> CorruptEvent:
         return CorruptEvent(gid, seq, pos, reason)
 
-    for col, typ in _COLUMN_TYPES:
-        value = row.get(col)
-        if not isinstance(value, typ) or isinstance(value, bool):
-            raise bad(f"column {col} holds {type(value).__name__}, not {typ.__name__}")
+    if not _exact_column_types(row):  # the common case in one expression, else column by column
+        for col, typ in _COLUMN_TYPES:
+            value = row.get(col)
+            if not isinstance(value, typ) or isinstance(value, bool):
+                raise bad(f"column {col} holds {type(value).__name__}, not {typ.__name__}")
     decoded: dict[str, dict[str, Any]] = {}
     current = payload_version(row["type"])
     cached = _payload_cache.get((row["type"], row["payload"], row["schema_version"], PAYLOAD_TYPES.get(row["type"])))
@@ -196,11 +207,11 @@ def inspect_row(row: Row) -> StoredEvent:
         raise bad(f"does not parse: {str(e)[:300]}") from None
     # Every field is checked above (types, JSON objects, hash, UUID, payload model), so the
     # envelope is assembled without a second validation pass.
-    return StoredEvent.model_construct(
-        event_id=row["event_id"], type=row["type"], payload=payload, metadata=decoded["metadata"],
-        schema_version=current, game_id=gid, seq=seq, position=pos,
-        recorded_at=row["recorded_at"], prev_hash=row["prev_hash"], hash=row["hash"],
-    )
+    return construct(StoredEvent, {
+        "event_id": row["event_id"], "type": row["type"], "payload": payload, "metadata": decoded["metadata"],
+        "schema_version": current, "game_id": gid, "seq": seq, "position": pos,
+        "recorded_at": row["recorded_at"], "prev_hash": row["prev_hash"], "hash": row["hash"],
+    })
 
 
 # --------------------------------------------------------------------------- runs of rows

@@ -47,19 +47,28 @@ events. ``PRAGMA user_version`` is the schema version (1 → 2 is upgraded on op
 from __future__ import annotations
 
 import contextlib
+import operator
 import os
 import sqlite3
 import threading
 import uuid
 import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 from eventlog.hashing import GENESIS_HASH, log_hash
 from eventlog.store.base import EventStore, utc_now
 from eventlog.store.checkpoint import Checkpoint, CheckpointFile
-from eventlog.store.errors import LogTruncated, NotAStore, StoreClosed, StoreError, StoreNotFound
+from eventlog.store.errors import (
+    IdempotencyConflict,
+    LogTruncated,
+    NotAStore,
+    StoreClosed,
+    StoreError,
+    StoreNotFound,
+    WrongExpectedVersion,
+)
 from eventlog.store.planning import Batch
 from eventlog.store.types import COLUMNS, AppendResult, LogHead, Row, StreamHead
 
@@ -150,6 +159,7 @@ _FINGERPRINT_INDEX = (
 )
 
 _COLS = ", ".join(COLUMNS)
+_row_tuple = operator.itemgetter(*COLUMNS)  # a plan's row dict -> the INSERT's parameters
 _INSERT = f"INSERT INTO events ({_COLS}) VALUES ({', '.join('?' * len(COLUMNS))})"
 _UPSERT_HEAD = """
     INSERT INTO streams (game_id, version, first_position, last_position, last_hash, ruleset)
@@ -511,7 +521,7 @@ class SqliteStore(EventStore):
                 head = self._head(conn, batch.game_id)
                 plan = batch.plan(stored, head, log, self._clock())
                 if plan.rows:
-                    conn.executemany(_INSERT, [tuple(r[c] for c in COLUMNS) for r in plan.rows])
+                    conn.executemany(_INSERT, [_row_tuple(r) for r in plan.rows])
                     h, new_log = plan.head, plan.log
                     assert h is not None and new_log is not None
                     conn.execute(
@@ -536,6 +546,69 @@ class SqliteStore(EventStore):
                 self._last_committed = max(self._last_committed, plan.result.last_position)
                 self._committed.notify_all()
         return plan.result
+
+    def append_batches(self, batches: Sequence[Batch]) -> list[AppendResult | StoreError]:
+        """Every batch in one write transaction, each inside its own savepoint (so a
+        refused game leaves nothing), then one commit, one checkpoint write and sync."""
+        self._check_open()
+        assert self._ckpt is not None
+        results: list[AppendResult | StoreError] = []
+        if not batches:
+            return results
+        with self._write_lock, self._ckpt.locked(), self._connection() as conn, _translated():
+            with self._write(conn):
+                log = start_log = self._log(conn)
+                ck = self._ckpt.read()
+                if ck is not None and ck.position > log.position:
+                    problem = self._compare(conn, ck, log)
+                    if problem is not None:
+                        raise problem
+                last_hash = ""
+                for batch in batches:
+                    conn.execute("SAVEPOINT game")
+                    try:
+                        stored = self._rows_by_event_id(conn, batch.event_ids)
+                        plan = batch.plan(stored, self._head(conn, batch.game_id), log, self._clock())
+                        if plan.rows:
+                            conn.executemany(_INSERT, [_row_tuple(r) for r in plan.rows])
+                            h = plan.head
+                            assert h is not None and plan.log is not None
+                            conn.execute(
+                                _UPSERT_HEAD,
+                                (h.game_id, h.version, h.first_position, h.last_position, h.last_hash, h.ruleset),
+                            )
+                            log, last_hash = plan.log, plan.rows[-1]["hash"]
+                    except (WrongExpectedVersion, IdempotencyConflict) as e:
+                        conn.execute("ROLLBACK TO game")
+                        results.append(e)
+                    else:
+                        results.append(plan.result)
+                    finally:
+                        conn.execute("RELEASE game")
+                if log.position != start_log.position:
+                    conn.execute(_UPSERT_LOG, (log.position, log.log_hash))
+            if log.position != start_log.position:
+                try:
+                    self._ckpt.put(Checkpoint(log.position, log.log_hash, last_hash))
+                    with self._sync:
+                        self._put_position = log.position
+                except OSError as e:
+                    raise self._unanchored_bulk(start_log.position + 1, log.position, e) from e
+        if log.position != start_log.position:
+            try:
+                self._sync_checkpoint(log.position)
+            except OSError as e:
+                raise self._unanchored_bulk(start_log.position + 1, log.position, e) from e
+            with self._committed:
+                self._last_committed = max(self._last_committed, log.position)
+                self._committed.notify_all()
+        return results
+
+    def _unanchored_bulk(self, first: int, last: int, e: OSError) -> StoreError:
+        return StoreError(
+            f"{self.path}: the append committed (positions {first}..{last}) but its checkpoint "
+            f"could not be written ({e}); retry the same batches"
+        )
 
     def _sync_checkpoint(self, position: int) -> None:
         """Return once the checkpoint write for ``position`` is durable. One thread syncs

@@ -1,0 +1,240 @@
+"""The bulk import (issue 19): many games per durable transaction, parsed in other
+processes — and every guarantee of the one-game-per-commit import still holds.
+
+* the bytes: a log imported today hashes exactly as before the bulk path (the log's running
+  hash over every event's chain hash, computed by the code before this change), and its
+  Parquet export is byte-identical to the one that code wrote (a digest of every part file);
+* each game whole or not at all, a bad game reported (file, line, reason) and left out
+  while the games around it in the same transaction are stored;
+* re-importing stores nothing twice; an interrupted import (SIGINT, SIGKILL) leaves whole
+  games only, the log intact, and a second run stores the rest.
+
+Games beyond the 16 real ones are the real games with their suits permuted (a relabelling
+that keeps every game legal) and a new match id — new content, so new games.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import os
+import re
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+from ingest_helpers import TEXT_SAMPLE
+
+from analytics.export import export
+from eventlog.events import NewEvent, StoredEvent, TileDrawn, construct, uuid5_text
+from eventlog.ingest import parse_file
+from eventlog.ingest.load import ingest_files
+from eventlog.store import NO_STREAM, IdempotencyConflict, SqliteStore, StreamAlreadyExists, open_store
+from eventlog.store.planning import Batch
+from eventlog.verify import verify_all, verify_log
+from paipu.samples import sample_files
+
+ROOT = Path(__file__).resolve().parents[2]
+FIXED_CLOCK = "2026-01-02T03:04:05.000000Z"
+
+#: Computed with the code before the bulk import (commit d932828, one durable transaction
+#: per game, ``json.dumps`` per call): every bundled sample file imported with
+#: ``ingest_files`` into a SqliteStore whose clock returns FIXED_CLOCK, then exported.
+#: Change them only for a change meant to alter the stored bytes or the Parquet files.
+GOLDEN_LOG = (2683, "ef9530184273c7d48ef4d82e43d81367592b71b6fce78ce89f7f85bae5902162")
+GOLDEN_PARQUET = "51d04ecb99321d92442d9068a8132a34375e61a0296acdce673785c8366dc5d9"
+
+
+def _parquet_digest(out: Path) -> str:
+    h = hashlib.sha256()
+    for p in sorted(out.rglob("*.parquet")):
+        h.update(str(p.relative_to(out)).encode() + b"\0" + hashlib.sha256(p.read_bytes()).digest())
+    return h.hexdigest()
+
+
+def _blocks() -> list[list[str]]:
+    blocks: list[list[str]] = []
+    for line in TEXT_SAMPLE.read_text(encoding="utf-8").splitlines(keepends=True):
+        if line.startswith("Match "):
+            blocks.append([])
+        elif blocks and line.strip():
+            blocks[-1].append(line)
+    return blocks
+
+
+_TILE = re.compile(r"\b([WBT])([1-9])\b")
+
+
+def _game_text(k: int, blocks: list[list[str]], match_id: str | None = None) -> str:
+    """Game ``k``: real game k % 16 with its suits permuted by permutation k // 16."""
+    perm = list(itertools.permutations("WBT"))[(k // len(blocks)) % 6]
+    body = "".join(_TILE.sub(lambda m: perm["WBT".index(m.group(1))] + m.group(2), line)
+                   for line in blocks[k % len(blocks)])
+    return f"Match {match_id or f'bulk{k:05d}'}\n{body}\n"
+
+
+def _corpus(path: Path, games: int) -> Path:
+    blocks = _blocks()
+    path.write_text("".join(_game_text(k, blocks) for k in range(games)), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("workers", [0, 2])
+def test_the_log_and_the_parquet_files_are_byte_identical_to_before(tmp_path, workers):
+    store = SqliteStore(tmp_path / "events.sqlite", clock=lambda: FIXED_CLOCK)
+    try:
+        report = ingest_files(store, sample_files(), workers=workers, games_per_commit=5)
+        assert report.errors == [] and len(report.stored) == 24
+        head = store.log_head()
+        assert (head.position, head.log_hash) == GOLDEN_LOG
+        assert all(r.ok for r in verify_all(store)) and verify_log(store).ok
+        export(store, tmp_path / "parquet", workers=1)
+    finally:
+        store.close()
+    assert _parquet_digest(tmp_path / "parquet") == GOLDEN_PARQUET
+
+
+def test_a_bad_game_is_reported_and_the_games_around_it_in_its_transaction_are_stored(tmp_path):
+    blocks = _blocks()
+    store = open_store(tmp_path / "data")
+    try:
+        ingest_files(store, [_corpus(tmp_path / "first.txt", 3)], workers=0)
+        # game 1 again under its id but with other content: refused by the store inside the
+        # bulk transaction; a game the parser refuses (line 2 of its block is not a Wind line)
+        bad_parse = "Match broken\nPlayer 0 Deal W1\n\n"
+        text = (_game_text(20, blocks) + _game_text(17, blocks, match_id="bulk00001") + bad_parse
+                + _game_text(21, blocks))
+        f = tmp_path / "second.txt"
+        f.write_text(text, encoding="utf-8")
+        report = ingest_files(store, [f], workers=0, games_per_commit=10)
+        assert report.stored == ["botzone-bulk00020", "botzone-bulk00021"]
+        assert len(report.errors) == 2
+        conflict, broken = sorted(report.errors, key=lambda i: i.line or 0)
+        assert (conflict.path, conflict.line, conflict.game_id) == (str(f), text[: text.index("Match bulk00001")].count("\n") + 1, "botzone-bulk00001")
+        assert "other deal or actions" in conflict.reason
+        assert broken.path == str(f) and broken.line is not None and broken.reason
+        # what is stored of game 1 is the first import's, whole; the log is intact
+        assert [g.game_id for g in store.list_games()] == [
+            "botzone-bulk00000", "botzone-bulk00001", "botzone-bulk00002", "botzone-bulk00020", "botzone-bulk00021"]
+        assert all(r.ok for r in verify_all(store)) and verify_log(store).ok
+    finally:
+        store.close()
+
+
+def _batch(game_id: str, n: int, seed: str) -> Batch:
+    events = [NewEvent.of(TileDrawn(seat=i % 4, tile="W1"), id_seed=f"{seed}/{i}") for i in range(n)]
+    return Batch.encode(game_id, events, NO_STREAM)
+
+
+def test_append_batches_writes_each_game_whole_or_not_at_all(tmp_path):
+    store = open_store(tmp_path / "data")
+    try:
+        store.append("taken", [NewEvent.of(TileDrawn(seat=0, tile="B2"), id_seed="t/x")], NO_STREAM)
+        before = store.head_position()
+        results = store.append_batches([
+            _batch("a", 3, "a"),
+            _batch("taken", 4, "b"),  # the stream exists: refused, nothing of it written
+            _batch("c", 2, "a"),  # reuses a's event ids in another game: refused
+            _batch("d", 5, "d"),
+        ])
+        assert isinstance(results[1], StreamAlreadyExists)
+        assert isinstance(results[2], IdempotencyConflict)
+        assert [r.game_id for r in (results[0], results[3])] == ["a", "d"]
+        assert store.head_position() == before + 3 + 5
+        assert {g.game_id: g.event_count for g in store.list_games()} == {"taken": 1, "a": 3, "d": 5}
+        again = store.append_batches([_batch("a", 3, "a"), _batch("d", 5, "d")])
+        assert all(r.duplicate for r in again)
+        assert store.head_position() == before + 8
+        assert all(r.ok for r in verify_all(store)) and verify_log(store).ok
+    finally:
+        store.close()
+    reopened = open_store(tmp_path / "data", create=False)  # the checkpoint matches the log
+    assert reopened.head_position() == before + 8
+    reopened.close()
+
+
+def test_reimporting_stores_nothing_twice(tmp_path):
+    f = _corpus(tmp_path / "games.txt", 40)
+    store = open_store(tmp_path / "data")
+    try:
+        first = ingest_files(store, [f], workers=0, games_per_commit=7)
+        head = store.head_position()
+        again = ingest_files(store, [f, f], workers=0, games_per_commit=7)
+        assert len(first.stored) == 40 and first.errors == []
+        assert again.stored == [] and len(again.duplicates) == 80 and again.errors == []
+        assert store.head_position() == head
+    finally:
+        store.close()
+
+
+_IMPORT = """
+import sys
+from pathlib import Path
+from eventlog.ingest import parse_file
+from eventlog.ingest.load import ingest_files
+from eventlog.store import open_store
+store = open_store(Path(sys.argv[1]))
+ingest_files(store, [Path(sys.argv[2])], workers=int(sys.argv[3]), games_per_commit=3)
+store.close()
+"""
+
+
+def _committed(db: Path) -> int:
+    try:
+        con = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=1)
+        try:
+            return con.execute("SELECT position FROM log_head").fetchone()[0]
+        finally:
+            con.close()
+    except sqlite3.Error:
+        return 0
+
+
+@pytest.mark.parametrize(("sig", "workers"), [(signal.SIGKILL, 0), (signal.SIGINT, 1)])
+def test_an_interrupted_import_leaves_whole_games_and_can_be_run_again(tmp_path, sig, workers):
+    games = 96
+    f = _corpus(tmp_path / "games.txt", games)
+    data = tmp_path / "data"
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen([sys.executable, "-c", _IMPORT, str(data), str(f), str(workers)], env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    while proc.poll() is None and _committed(data / "events.sqlite") == 0 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    proc.send_signal(sig)
+    proc.wait(timeout=60)
+    expected = {g.game_id: len(g.events) for g in parse_file(f)}
+    store = open_store(data)
+    try:
+        stored = {g.game_id: g.event_count for g in store.list_games()}
+        assert all(stored[g] == expected[g] for g in stored)  # whole games only
+        assert all(r.ok for r in verify_all(store)) and verify_log(store).ok
+        again = ingest_files(store, [f], workers=0)
+        assert again.errors == []
+        assert len(again.stored) + len(again.duplicates) == games
+        assert {g.game_id: g.event_count for g in store.list_games()} == expected
+        assert verify_log(store).ok
+    finally:
+        store.close()
+
+
+def test_events_built_without_a_second_validation_are_the_validated_ones():
+    seed = "botzone-x/7"
+    assert uuid5_text(seed) == str(uuid.uuid5(uuid.UUID("6b1c3f4e-2d4a-5a3b-9c1e-70616970752e"), seed))
+    payload = TileDrawn(seat=2, tile="T5")
+    fast = NewEvent.of(payload, id_seed=seed, metadata={"line": 3})
+    slow = NewEvent(event_id=uuid5_text(seed), type="tile_drawn", payload=payload, metadata={"line": 3},
+                    schema_version=TileDrawn.SCHEMA_VERSION)
+    assert fast == slow and fast.model_dump_json() == slow.model_dump_json()
+    copied = fast.model_copy(update={"metadata": {"line": 4}})
+    assert copied.metadata == {"line": 4} and fast.metadata == {"line": 3}
+    values = {"event_id": fast.event_id, "type": "tile_drawn", "payload": payload, "metadata": {},
+              "schema_version": 1, "game_id": "g", "seq": 0, "position": 1, "recorded_at": FIXED_CLOCK,
+              "prev_hash": "0" * 64, "hash": "ab" * 32}
+    a, b = construct(StoredEvent, dict(values)), StoredEvent.model_construct(**values)
+    assert a == b and a.model_fields_set == b.model_fields_set and a.model_dump_json() == b.model_dump_json()
