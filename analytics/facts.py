@@ -16,14 +16,14 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, timezone
 from typing import Any
 
 from eventlog.events import StoredEvent
 from replayer.explained import ExplainedScore, ScoreLine
-from replayer.replay import replay
+from replayer.replay import ReplayStep, replay
 from replayer.state import TableState, WinRecord
 
 __all__ = ["GameFacts", "game_facts", "game_date"]
@@ -128,9 +128,11 @@ class _HandTracker:
         })
 
 
-def game_facts(events: Sequence[StoredEvent]) -> GameFacts | None:
+def game_facts(events: Sequence[StoredEvent], *, steps: Iterable[ReplayStep] | None = None) -> GameFacts | None:
     """Replay one game (``events`` in seq order, all of one stream) and build its rows.
 
+    ``steps``: the audit-mode replay of exactly these events when the caller already has
+    it (``paipu verify --export`` replays a game once for the audit and the facts).
     Returns None when the game is not finished (no ``game_ended``) or has no
     ``game_started``. Raises :class:`replayer.findings.RulesetError` for an unknown ruleset
     (the caller reports the game)."""
@@ -152,7 +154,7 @@ def game_facts(events: Sequence[StoredEvent]) -> GameFacts | None:
     hands_done = 0
     players: tuple[str, ...] = ()
 
-    for step in replay(events):
+    for step in replay(events) if steps is None else steps:
         e, state = step.event, step.state
         total_findings += len(step.findings)
         p = e.payload

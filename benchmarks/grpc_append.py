@@ -1,14 +1,15 @@
 """Append, read and subscribe rates of EventLogService over loopback (events/s).
 
 Usage: ``python benchmarks/grpc_append.py [--events N] [--batches 1,10,100,1000]
-[--clients 1,4] [--data DIR]``
+[--clients 1,4] [--latency N] [--data DIR]``
 
 For each batch size: the same events appended (a) directly to the SQLite store, (b) over
 gRPC by one client, one Append per batch, waiting for each acknowledgement, and (c) by
 several client threads at once, each to its own game. Then ReadGame and a Subscribe
 catch-up over everything written. Each run uses a fresh SQLite store (WAL, synchronous
 FULL: an acknowledged append is durable, so small batches are bounded by the disk's
-fsync rate). Prints one line per measurement; numbers depend on the machine.
+fsync rate). Last, ``--latency`` single-event appends one at a time: p50/p99/max directly
+and over gRPC. Prints one line per measurement; numbers depend on the machine.
 """
 
 from __future__ import annotations
@@ -98,16 +99,53 @@ def run(n_events: int, batch_sizes: list[int], clients: list[int], base: Path) -
                     server.stop(None)
 
 
+def latency(n: int, base: Path) -> None:
+    """Single-event appends, one client, each waiting for its acknowledgement (durable):
+    p50/p99/max in ms beside the same appends made directly to the store (the floor: one
+    durable SQLite commit and checkpoint sync each). Target (issue 19): p99 <= 5 ms."""
+    events = make_events("lat", n)
+
+    def pct(xs: list[float]) -> str:
+        xs = sorted(xs)
+        return (f"p50 {xs[len(xs) // 2] * 1e3:6.2f} ms  p99 {xs[min(len(xs) - 1, int(len(xs) * 0.99))] * 1e3:6.2f} ms"
+                f"  max {xs[-1] * 1e3:6.2f} ms")
+
+    with open_store(base / "lat-direct") as store:
+        times = []
+        for e in events:
+            t = time.perf_counter()
+            store.append("lat", [e])
+            times.append(time.perf_counter() - t)
+        print(f"single-event append, store directly       {pct(times)}  ({n} appends)")
+    with open_store(base / "lat-grpc") as store:
+        server, port = build_server(store, port=0)
+        server.start()
+        try:
+            with EventLogClient(f"127.0.0.1:{port}") as client:
+                client.append("warm", make_events("warm", 1))
+                times = []
+                for e in events:
+                    t = time.perf_counter()
+                    client.append("lat", [e])
+                    times.append(time.perf_counter() - t)
+                print(f"single-event append, gRPC over loopback  {pct(times)}  ({n} appends; target p99 <= 5 ms)")
+        finally:
+            server.stop(None)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--events", type=int, default=2000, help="events per measurement")
     ap.add_argument("--batches", default="1,10,100,1000", help="batch sizes, comma separated")
     ap.add_argument("--clients", default="1,4", help="concurrent client threads, comma separated")
     ap.add_argument("--data", type=Path, default=None, help="directory for the stores (default: a temp dir)")
+    ap.add_argument("--latency", type=int, default=500, help="single-event appends timed one by one (0: skip)")
     args = ap.parse_args()
     base = args.data or Path(tempfile.mkdtemp(prefix="paipu-bench-"))
     try:
         run(args.events, [int(x) for x in args.batches.split(",")], [int(x) for x in args.clients.split(",")], base)
+        if args.latency:
+            latency(args.latency, base)
     finally:
         if args.data is None:
             shutil.rmtree(base, ignore_errors=True)

@@ -21,18 +21,28 @@ from __future__ import annotations
 
 import contextlib
 import multiprocessing
+import os
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar
 
 from eventlog.store.base import EventStore
 
-__all__ = ["ClusterError", "store_location", "map_games"]
+__all__ = ["ClusterError", "store_location", "map_games", "default_workers", "PARALLEL_GAMES"]
 
 T = TypeVar("T")
 
 #: Games per task sent to a local process or a cluster worker.
 CHUNK = 16
+#: From this many games on, :func:`default_workers` uses every core.
+PARALLEL_GAMES = 500
+
+
+def default_workers(games: int) -> int:
+    """Worker processes for replaying ``games`` games when none are asked for (``paipu
+    export``, ``paipu verify``): every core (``os.cpu_count()``) from
+    :data:`PARALLEL_GAMES` games on, else 1 (starting the processes costs about a second)."""
+    return max(1, os.cpu_count() or 1) if games >= PARALLEL_GAMES else 1
 
 
 class ClusterError(ValueError):

@@ -29,12 +29,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from eventlog.events import StoredEvent
 from eventlog.hashing import GENESIS_HASH, log_hash
 from eventlog.store.base import EventStore
 from eventlog.store.errors import CorruptEvent, GameNotFound
 from eventlog.store.rows import inspect_row
 
-__all__ = ["ChainReport", "LogReport", "verify_game", "verify_all", "verify_log"]
+__all__ = ["ChainReport", "LogReport", "verify_game", "verify_game_events", "verify_all", "verify_log"]
 
 
 @dataclass(frozen=True)
@@ -55,16 +56,24 @@ class ChainReport:
 def verify_game(store: EventStore, game_id: str) -> ChainReport:
     """Check one game's chain (see the module doc). Raises :class:`GameNotFound` only
     when the store has neither rows nor a stream record for ``game_id``."""
+    return verify_game_events(store, game_id)[0]
+
+
+def verify_game_events(store: EventStore, game_id: str) -> tuple[ChainReport, list[StoredEvent] | None]:
+    """:func:`verify_game`, and the game's events as the check read them (each row
+    inspected once: :func:`~eventlog.store.rows.inspect_row`) when the chain is intact,
+    else None — so ``paipu verify`` replays what it checked without reading it twice."""
     head = store.stream_head(game_id)
     count = 0
     expected_seq = 0
     prev_hash = GENESIS_HASH
     bad: tuple[int, str] | None = None
+    events: list[StoredEvent] = []
     for row in store.iter_raw(game_id):
         count += 1
         if bad is not None:
             continue
-        bad = _row_problem(row, expected_seq, prev_hash)
+        bad = _row_problem(row, expected_seq, prev_hash, events)
         prev_hash = row.get("hash")
         expected_seq += 1
     if count == 0 and head is None:
@@ -91,11 +100,11 @@ def verify_game(store: EventStore, game_id: str) -> ChainReport:
                 "(the event was rewritten and re-hashed)",
             )
     if bad is None:
-        return ChainReport(game_id, True, count, None, "")
-    return ChainReport(game_id, False, count, bad[0], bad[1])
+        return ChainReport(game_id, True, count, None, ""), events
+    return ChainReport(game_id, False, count, bad[0], bad[1]), None
 
 
-def _row_problem(row: dict, expected_seq: int, prev_hash: object) -> tuple[int, str] | None:
+def _row_problem(row: dict, expected_seq: int, prev_hash: object, events: list[StoredEvent]) -> tuple[int, str] | None:
     position = row.get("position")
     if row.get("seq") != expected_seq:
         return (
@@ -107,7 +116,7 @@ def _row_problem(row: dict, expected_seq: int, prev_hash: object) -> tuple[int, 
         which = "the genesis hash" if expected_seq == 0 else f"the hash of seq {expected_seq - 1}"
         return (expected_seq, f"prev_hash does not link to {which}")
     try:
-        inspect_row(row)
+        events.append(inspect_row(row))
     except CorruptEvent as e:
         return (expected_seq, e.reason)
     return None

@@ -19,7 +19,7 @@ from typing import Any, NamedTuple
 
 from replayer.explained import ScoreLine
 from replayer.findings import Finding
-from replayer.replay import replay
+from replayer.replay import ReplayStep, replay
 from replayer.rules.base import Ruleset
 from replayer.state import ReportedScore, TableState, WinRecord
 
@@ -159,16 +159,20 @@ def _compare_fans(
     return mine == theirs
 
 
-def audit_game(events: Iterable[Any], *, ruleset: Ruleset | None = None) -> GameAudit:
+def audit_game(
+    events: Iterable[Any], *, ruleset: Ruleset | None = None, steps: Iterable[ReplayStep] | None = None
+) -> GameAudit:
     """Replay ``events`` (one game, in seq order) in audit mode and line up computed and
-    reported scores. ``ruleset`` overrides the game's own (what-if review)."""
+    reported scores. ``ruleset`` overrides the game's own (what-if review). ``steps``: the
+    audit-mode replay of exactly these events when the caller already has it (one replay
+    shared with the export's facts)."""
     state = TableState()
     findings: list[Finding] = []
     wins: list[tuple[int | None, WinRecord]] = []
     reported: list[ReportedScore] = []
     n = 0
     draws = 0
-    for step in replay(events, mode="audit", ruleset=ruleset):
+    for step in replay(events, mode="audit", ruleset=ruleset) if steps is None else steps:
         n += 1
         state = step.state
         findings.extend(step.findings)

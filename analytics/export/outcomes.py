@@ -12,14 +12,18 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
+from typing import Any
 
 from analytics.facts import GameFacts, game_facts
 from eventlog.events import StoredEvent
 from eventlog.store.base import EventStore
 from eventlog.store.errors import CorruptEvent, GameNotFound
+from eventlog.verify import verify_game_events
+from replayer.audit import audit_game
 from replayer.findings import RulesetError
+from replayer.replay import replay
 
-__all__ = ["Outcome", "GameOutcome", "game_outcome"]
+__all__ = ["Outcome", "GameOutcome", "game_outcome", "game_outcome_upto", "verified_outcome"]
 
 
 class Outcome(enum.Enum):
@@ -33,13 +37,15 @@ class Outcome(enum.Enum):
 @dataclass(frozen=True)
 class GameOutcome:
     """One game's outcome. ``last_position``: the position of its last event read (0 when
-    none); ``facts`` for :attr:`Outcome.OK`; ``reason`` for SKIPPED and DAMAGED."""
+    none); ``facts`` for :attr:`Outcome.OK`; ``reason`` for SKIPPED and DAMAGED;
+    ``verdict``: ``(ChainReport, GameAudit | None)`` from :func:`verified_outcome`."""
 
     game_id: str
     kind: Outcome
     last_position: int = 0
     facts: GameFacts | None = None
     reason: str = ""
+    verdict: Any = None
 
 
 def _game_events(store: EventStore, game_id: str, head: int) -> list[StoredEvent]:
@@ -74,3 +80,32 @@ def game_outcome_upto(head: int, store: EventStore, game_id: str) -> GameOutcome
     """:func:`game_outcome` with the position first (for ``functools.partial`` in
     :func:`eventlog.parallel.map_games`)."""
     return game_outcome(store, game_id, head)
+
+
+def verified_outcome(head: int, store: EventStore, game_id: str) -> GameOutcome:
+    """What ``paipu verify --export`` needs of one game from a single read and a single
+    replay: the chain check (:func:`eventlog.verify.verify_game_events`, every row
+    inspected once), the audit (:func:`replayer.audit.audit_game`) and the export's facts
+    (:func:`analytics.facts.game_facts`) from the same audit-mode replay — the
+    :class:`GameOutcome` of :func:`game_outcome` with ``verdict`` set. A broken chain is
+    :attr:`Outcome.DAMAGED` (not replayed)."""
+    chain, events = verify_game_events(store, game_id)
+    if events is None:
+        return GameOutcome(game_id, Outcome.DAMAGED, 0, None, chain.reason, (chain, None))
+    try:
+        steps = list(replay(events, mode="audit"))
+        audit = audit_game(events, steps=steps)
+    except RulesetError as e:
+        return GameOutcome(game_id, Outcome.SKIPPED, events[-1].position if events else 0, None, str(e),
+                           (chain, None))
+    upto = [e for e in events if e.position <= head]
+    if not upto:
+        return GameOutcome(game_id, Outcome.EMPTY, verdict=(chain, audit))
+    last = upto[-1].position
+    try:  # events appended after the export's head are not the export's: replay what is
+        facts = game_facts(upto, steps=steps if len(upto) == len(events) else None)
+    except RulesetError as e:
+        return GameOutcome(game_id, Outcome.SKIPPED, last, None, str(e), (chain, audit))
+    if facts is None:
+        return GameOutcome(game_id, Outcome.UNFINISHED, last, verdict=(chain, audit))
+    return GameOutcome(game_id, Outcome.OK, last, facts, verdict=(chain, audit))

@@ -5,7 +5,6 @@ See :mod:`analytics.export` for the layout, blocks, checkpoint and crash safety.
 from __future__ import annotations
 
 import functools
-import os
 import shutil
 import time
 from collections.abc import Callable
@@ -18,7 +17,7 @@ from analytics.export.manifest import Manifest, block_key, part_path, read_manif
 from analytics.export.outcomes import GameOutcome, Outcome, game_outcome, game_outcome_upto
 from analytics.export.writer import BlockWriter, clean_leftovers
 from analytics.schema import TABLES
-from eventlog.parallel import map_games
+from eventlog.parallel import PARALLEL_GAMES, default_workers, map_games
 from eventlog.store.base import EventStore
 
 __all__ = ["BLOCK_POSITIONS", "FLUSH_ROWS", "PARALLEL_GAMES", "ExportReport", "export", "default_workers"]
@@ -28,8 +27,6 @@ __all__ = ["BLOCK_POSITIONS", "FLUSH_ROWS", "PARALLEL_GAMES", "ExportReport", "e
 BLOCK_POSITIONS = 1 << 18
 #: Rows (all tables) held before the pending blocks are written and a checkpoint committed.
 FLUSH_ROWS = 400_000
-#: From this many games to export on, :func:`export` uses every core by default.
-PARALLEL_GAMES = 500
 
 
 @dataclass
@@ -56,13 +53,6 @@ class ExportReport:
     #: wall seconds spent reading + replaying games (waiting for workers) and writing
     #: Parquet + manifests: where the time goes (not written anywhere)
     seconds: dict[str, float] = field(default_factory=dict)
-
-
-def default_workers(games: int) -> int:
-    """Worker processes for an export of ``games`` games when none are asked for: every
-    core (``os.cpu_count()``) from :data:`PARALLEL_GAMES` games on, else 1 (starting
-    the processes costs about a second)."""
-    return max(1, os.cpu_count() or 1) if games >= PARALLEL_GAMES else 1
 
 
 def _damaged_blocks(out: Path, manifest: Manifest, command: str) -> list[str]:
@@ -100,13 +90,22 @@ def export(
     on_file: Callable[[Path], None] | None = None,
     workers: int | None = None,
     cluster: str | None = None,
+    on_start: Callable[[int], None] | None = None,
+    on_game: Callable[[str], None] | None = None,
+    outcome: Callable[[int, EventStore, str], GameOutcome] = game_outcome_upto,
+    on_outcome: Callable[[GameOutcome], None] | None = None,
 ) -> ExportReport:
     """Export the finished games of ``store`` not yet exported to ``out_dir``.
 
     ``rebuild``: forget the existing export and write everything again. ``repair``: first
     check every part file and re-export the blocks with a missing or damaged file.
     ``block_positions`` applies to a new export (an existing one keeps its own).
-    ``on_file(path)`` is called after each part file is in place (progress).
+    ``on_file(path)`` is called after each part file is in place, ``on_start(n)`` with the
+    number of games to replay, ``on_game(game_id)`` after each (progress bars).
+    ``outcome(head, store, game_id)`` reads and replays one new game (default
+    :func:`~analytics.export.outcomes.game_outcome_upto`; ``paipu verify --export`` passes
+    :func:`~analytics.export.outcomes.verified_outcome`, which also checks and audits it in
+    the same replay) and ``on_outcome`` gets each such outcome, in the export's order.
     ``workers`` > 1 replays games in that many processes (a SQLite store only; the
     results are taken in the same order, so the files are the same); None (the default):
     :func:`default_workers` of the number of games to export. ``cluster``: the address of a
@@ -190,10 +189,16 @@ def export(
         changed = [g for g in sorted((g for g in store.list_games() if g.last_position > checkpoint),
                                      key=lambda g: g.last_position) if g.game_id not in done]
         n_workers = default_workers(len(changed)) if workers is None else workers
-        with map_games(store, [g.game_id for g in changed], functools.partial(game_outcome_upto, head),
+        if on_start is not None:
+            on_start(len(changed))
+        with map_games(store, [g.game_id for g in changed], functools.partial(outcome, head),
                        workers=n_workers, cluster=cluster) as outcomes:
-            for g, outcome in zip(changed, outcomes):
-                take(g.game_id, outcome)
+            for g, result in zip(changed, outcomes):
+                take(g.game_id, result)
+                if on_outcome is not None:
+                    on_outcome(result)
+                if on_game is not None:
+                    on_game(g.game_id)
                 if writer.pending_rows >= flush_rows:
                     writer.flush(min(g.last_position, head))
         # games the log could not serve intact before: named again until they read whole

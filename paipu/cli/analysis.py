@@ -48,14 +48,20 @@ def export_cmd(
     workers: Annotated[int | None, typer.Option("--workers", min=1, help="Replay games in this many processes (same files); default: every core from 500 games to export on, else 1.")] = None,
     cluster: Annotated[Optional[str], typer.Option("--cluster", metavar="ADDRESS", help="Replay the games on the workers of this Dask scheduler (tcp://host:8786; pip install 'paipu[cluster]'); the files are the same as a local run. The workers must reach the store: a SQLite file on a shared disk or `paipu --store postgresql://…`.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the run report as JSON.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
 ) -> None:
     """Replay the games finished since the last export and write them as Parquet facts."""
     from analytics.export import export
+    from paipu.cli.console import progress
 
     d, o = dirs(data, out)
     store = open_store(d, must_exist=True)
     try:
-        rep = export(store, o, rebuild=rebuild, repair=repair, data_dir=d, workers=workers, cluster=cluster)
+        with progress(quiet=quiet or as_json) as bar:
+            task = bar.add_task("exporting", total=None)
+            rep = export(store, o, rebuild=rebuild, repair=repair, data_dir=d, workers=workers, cluster=cluster,
+                         on_start=lambda n: bar.update(task, total=n),
+                         on_game=lambda _g: bar.advance(task))
     finally:
         store.close()
     if as_json:

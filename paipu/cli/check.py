@@ -9,18 +9,19 @@ import typer
 from rich.table import Table
 
 from paipu.cli.console import console, progress, say
-from paipu.cli.options import DEFAULT_DATA, DataOpt, open_store
+from paipu.cli.options import DEFAULT_DATA, DataOpt, OutOpt, open_store
 from paipu.cli.root import command
 
 __all__ = ["verify", "quickstart"]
 
 
 def _verify_one(store, game_id: str):
-    from eventlog.verify import verify_game
+    """The chain check and, when intact, the audit replay of the events it read (one read)."""
+    from eventlog.verify import verify_game_events
     from replayer.audit import audit_game
 
-    chain = verify_game(store, game_id)
-    audit = audit_game(store.read_game(game_id)) if chain.ok else None
+    chain, events = verify_game_events(store, game_id)
+    audit = audit_game(events) if events is not None else None
     return chain, audit
 
 
@@ -94,12 +95,40 @@ def _game_json(chain, audit) -> dict:
     return out
 
 
+def _verify_and_export(store, ids, data, out, workers, cluster, report, advance) -> list[str]:
+    """``paipu verify --export``: the games the export replays are checked, audited and
+    exported from one read and one replay each (analytics.export.outcomes.verified_outcome);
+    returns the ids left to verify the usual way (already exported, or asked for by id but
+    not new)."""
+    from analytics.export import export
+    from analytics.export.outcomes import verified_outcome
+
+    wanted = set(ids)
+    done: set[str] = set()
+
+    def on_outcome(o) -> None:
+        if o.verdict is not None and o.game_id in wanted:
+            done.add(o.game_id)
+            report(*o.verdict)
+            advance()
+
+    target = out if out is not None else data / "parquet"
+    rep = export(store, target, data_dir=data, workers=workers, cluster=cluster,
+                 outcome=verified_outcome, on_outcome=on_outcome)
+    say(f"exported {rep.games} games ({rep.hands} hands) to {target}; log position "
+        f"{rep.previous_checkpoint} → {rep.checkpoint}", err=True)
+    return [g for g in ids if g not in done]
+
+
 @command()
 def verify(
     game_ids: Annotated[Optional[list[str]], typer.Argument(help="Games to check (default: all).")] = None,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only the games with problems (and the summary).")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar; print only the games with problems (and the summary).")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object: every game (chain, findings, wins with computed and reported scores) and the summary; same exit status.")] = False,
     cluster: Annotated[Optional[str], typer.Option("--cluster", metavar="ADDRESS", help="Check the games on the workers of this Dask scheduler (tcp://host:8786; pip install 'paipu[cluster]'); the report is the same as a local run. The workers must reach the store: a SQLite file on a shared disk or `paipu --store postgresql://…`.")] = None,
+    workers: Annotated[Optional[int], typer.Option("--workers", min=1, help="Check games in this many processes (same report); default: every core from 500 games on, else 1.")] = None,
+    export_: Annotated[bool, typer.Option("--export", help="Also export the finished games not exported yet to Parquet (as `paipu export`, into --out), from the same read and replay of each game; those games are reported in the export's order (by last event).")] = False,
+    out: OutOpt = None,
     data: DataOpt = DEFAULT_DATA,
 ) -> None:
     """Re-compute every hash chain and replay every game under its ruleset (audit mode):
@@ -115,7 +144,7 @@ def verify(
     import json
     import sys
 
-    from eventlog.parallel import map_games
+    from eventlog.parallel import default_workers, map_games
     from eventlog.verify import verify_log
 
     store = open_store(data, must_exist=True, salvage=True)
@@ -126,16 +155,29 @@ def verify(
         if damage is not None:
             say(f"DATA LOSS: {damage}", err=True, style="bold red")
         ids = game_ids or store.raw_game_ids()  # from the events themselves, not only the records
-        with map_games(store, ids, _verify_one, cluster=cluster) as results:
-            for chain, audit in results:
-                if not chain.ok:
-                    broken += 1
-                elif audit is None or not audit.ok:
-                    findings += 1
-                if as_json:
-                    games.append(_game_json(chain, audit))
-                elif not quiet or not (chain.ok and audit is not None and audit.ok):
-                    _print_audit(chain, audit, verbose=not quiet)
+        n_workers = default_workers(len(ids)) if workers is None else workers
+
+        def report(chain, audit) -> None:
+            nonlocal broken, findings
+            if not chain.ok:
+                broken += 1
+            elif audit is None or not audit.ok:
+                findings += 1
+            if as_json:
+                games.append(_game_json(chain, audit))
+            elif not quiet or not (chain.ok and audit is not None and audit.ok):
+                _print_audit(chain, audit, verbose=not quiet)
+
+        with progress(quiet=quiet or as_json) as bar:
+            task = bar.add_task("verifying", total=len(ids))
+            rest = ids
+            if export_:
+                rest = _verify_and_export(store, ids, data, out, n_workers, cluster, report,
+                                          lambda: bar.advance(task))
+            with map_games(store, rest, _verify_one, workers=n_workers, cluster=cluster) as results:
+                for chain, audit in results:
+                    bar.advance(task)
+                    report(chain, audit)
         log = verify_log(store) if not game_ids else None
     finally:
         store.close()

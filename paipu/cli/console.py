@@ -28,16 +28,39 @@ def say(text: str, *, err: bool = False, style: str | None = None) -> None:
     (err_console if err else console).print(text, markup=False, highlight=False, style=style)
 
 
-def progress() -> Any:
-    """A Rich progress bar on stderr (shown on a terminal only)."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+def progress(*, quiet: bool = False, unit: str = "games") -> Any:
+    """A Rich progress bar on stderr (shown on a terminal only, never with ``quiet``): the
+    description, the bar, done/total, the rate in ``unit`` per second (the task's
+    ``rate_count`` field when set — e.g. games while the bar counts lines — else its
+    completed count), the time elapsed and the time remaining (from the bar)."""
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        ProgressColumn,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+    from rich.text import Text
+
+    class RateColumn(ProgressColumn):
+        def render(self, task: Any) -> Text:
+            elapsed = task.elapsed or 0.0
+            done = task.fields.get("rate_count", task.completed)
+            if elapsed <= 0 or not done:
+                return Text(f"- {unit}/s", style="progress.data.speed")
+            return Text(f"{done / elapsed:,.0f} {unit}/s", style="progress.data.speed")
 
     return Progress(
         TextColumn("{task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
+        RateColumn(),
         TimeElapsedColumn(),
+        TextColumn("ETA"),
+        TimeRemainingColumn(),
         console=err_console,
         transient=False,
-        disable=not err_console.is_terminal,
+        disable=quiet or not err_console.is_terminal,
     )

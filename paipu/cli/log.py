@@ -119,15 +119,27 @@ def games(server: ServerOpt = None, data: DataOpt = DEFAULT_DATA) -> None:
     say(f"{len(infos)} games")
 
 
+def _count_lines(path: Path) -> int:
+    n = 0
+    with open(path, "rb") as f:
+        while chunk := f.read(1 << 20):
+            n += chunk.count(b"\n")
+    return max(n, 1)
+
+
 @command()
 def ingest(
     files: Annotated[list[Path], typer.Argument(help="Game log files or directories (searched recursively for .txt .json .log .pmn .jsonl); format sniffed per file unless --format.", exists=True)],
     format: Annotated[Optional[str], typer.Option("--format", help="botzone-text | botzone-json | pmn | jsonl")] = None,
     server: Annotated[Optional[str], typer.Option("--server", help="Upload the files to a running `paipu serve` at HOST:PORT (IngestService; needs a recorder token in $PAIPU_TOKEN when the server has tokens) instead of the data directory.")] = None,
+    workers: Annotated[Optional[int], typer.Option("--workers", min=0, help="Processes parsing the files (0: in this process); default: every core from 2 MiB of input on, else 0. The log is the same for any number.")] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar; print only the summary and the errors.")] = False,
     data: DataOpt = DEFAULT_DATA,
 ) -> None:
     """Import game logs. Each game is stored whole or not at all; re-importing stores
-    nothing twice; a bad game is reported with file and line and the others still load."""
+    nothing twice; a bad game is reported with file and line and the others still load.
+    Many games go into one durable transaction; an interrupted import keeps whole games
+    only and can be run again."""
     from eventlog.ingest import known_formats
     from eventlog.ingest.load import IngestReport, expand_paths, ingest_files
 
@@ -140,7 +152,7 @@ def ingest(
     with open_log(data, server) as log:
         if server:
             report = IngestReport()
-            with progress() as bar:
+            with progress(quiet=quiet, unit="files") as bar:
                 task = bar.add_task("uploading", total=len(files))
                 for f in files:  # one upload per file; the server parses and stores it
                     part = log.ingest_log(f, format=format)
@@ -150,9 +162,29 @@ def ingest(
                     report.events += part.events
                     bar.advance(task)
         else:
-            with progress() as bar:
-                task = bar.add_task("importing", total=len(files))
-                report = ingest_files(log, files, format=format, on_file=lambda _f: bar.advance(task))
+            with progress(quiet=quiet) as bar:
+                # the bar counts lines of input (known up front), the rate is games
+                lines = {} if bar.disable else {str(f): _count_lines(f) for f in files}
+                base, total = {}, 0
+                for f in files:
+                    base[str(f)] = total
+                    total += lines.get(str(f), 0)
+                task = bar.add_task("importing", total=total or None, rate_count=0)
+                done = {"lines": 0, "games": 0}
+
+                def on_game(item: Any) -> None:
+                    path = getattr(item, "source_path", None) or getattr(item, "path", "")
+                    line = getattr(item, "first_line", None) or getattr(item, "line", None) or 0
+                    done["lines"] = max(done["lines"], base.get(str(path), 0) + line)
+                    done["games"] += 1
+                    bar.update(task, completed=done["lines"], rate_count=done["games"])
+
+                def on_file(f: Path) -> None:
+                    done["lines"] = max(done["lines"], base.get(str(f), 0) + lines.get(str(f), 0))
+                    bar.update(task, completed=done["lines"])
+
+                report = ingest_files(log, files, format=format, on_game=None if bar.disable else on_game,
+                                      on_file=None if bar.disable else on_file, workers=workers)
     say(
         f"{len(report.stored)} games stored ({report.events} events), "
         f"{len(report.duplicates)} already stored, {len(report.errors)} errors"

@@ -1,0 +1,413 @@
+"""The whole path on a Botzone-shaped corpus: ``paipu ingest``, ``verify``, ``export``, the
+dashboard's queries and the chain, each beside its floor measured in the same run.
+
+    python benchmarks/corpus.py --games N [--workers W] [--dir DIR] [--keep] [--profile]
+
+Default N is 2,000 (about a minute on a quiet 2-core machine). N = 10,000 runs in minutes;
+the issue's target size is N = 100,000::
+
+    python benchmarks/corpus.py --games 100000 --dir /var/tmp/paipu-corpus --keep
+
+(the corpus is written once into ``DIR/corpus-N`` and kept with ``--keep``, so a second run
+reuses it).
+
+**Corpus** (built once, outside the clock): Botzone human-game text files of 1,000 games
+each, one hand per game like the real data set (98,209 games, ~11 M events). The 16 real
+games of ``paipu/samples/botzone-mcr-human-sample`` are re-identified: copy ``k`` gets the
+match id ``corpus<k>`` and a transformation of its tiles that keeps the game legal — the
+suits permuted (6 ways), each suit's numbers read forwards or backwards (8 ways), the three
+dragons permuted (6 ways) and the prevalent wind turned (4 ways): 1,152 variants × 16 games
+= 18,432 distinct games (different content, so the ingest's content fingerprint does not
+take them for re-imports). Some variants change which fans a hand scores (a reversed suit
+breaks a 三色 run), so the reported fans can disagree with the computed ones: the work is
+the same. Beyond 18,432 games the corpus is filled with simulated MCR games (one hand each,
+``paipu simulate``, JSON Lines) — slow to build (~40 games/s per core), hence ``--keep``.
+
+**Stages**, each the real command in a fresh process (``python -m paipu …``), so the peak
+RSS is the stage's own (the largest process: the command or one of its workers); CPU
+seconds are those of the command and its workers (on a shared machine the wall clock also
+holds the time spent waiting for a core):
+
+1. ``ingest`` — ``paipu ingest DIR --quiet``; floor: the same rows (read back from the store
+   after the run, outside the clock) inserted with bare ``executemany`` into the same
+   ``events`` table and index, the same number of games per transaction
+   (:data:`eventlog.ingest.load.GAMES_PER_COMMIT`), the same pragmas (WAL,
+   ``synchronous=FULL``).
+2. ``verify`` — ``paipu verify --quiet`` (every hash chain, every game replayed in audit
+   mode, the log's running hash and checkpoint).
+3. ``export`` — ``paipu export --rebuild``; floor: the same Arrow tables (read back from the
+   part files, outside the clock) written with ``pyarrow.parquet.write_table`` alone, same
+   options.
+4. ``queries`` — the dashboard's queries (benchmarks/analytics.py), median of 5, ms.
+5. ``chain`` — the sum of 1–3: a corpus from nothing to Parquet.
+
+Prints one line per stage with events/s, games/s, wall and CPU seconds, the ratio to the
+floor and peak RSS, then a JSON summary. ``--profile`` runs ingest, verify and export once
+more in this process under cProfile on the first 500 games and prints the top functions by
+own time. Nothing here asserts: the guarantees are the test suite's (tests/ingest,
+tests/analytics), the timing is this script's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import importlib.util
+import itertools
+import json
+import os
+import pstats
+import re
+import resource
+import shutil
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+# benchmarks/analytics.py must not shadow the analytics package
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != ROOT / "benchmarks"]
+sys.path.insert(0, str(ROOT))
+
+SAMPLE = ROOT / "paipu" / "samples" / "botzone-mcr-human-sample" / "sample_16_games.txt"
+GAMES_PER_FILE = 1000
+
+# --------------------------------------------------------------------------- the corpus
+
+_SUIT_PERMS = list(itertools.permutations("WBT"))
+_DRAGON_PERMS = list(itertools.permutations("123"))
+_TILE = re.compile(r"\b([WBTJ])([1-9])\b")
+VARIANTS = len(_SUIT_PERMS) * 8 * len(_DRAGON_PERMS) * 4
+
+
+def _sample_blocks() -> list[list[str]]:
+    blocks: list[list[str]] = []
+    for line in SAMPLE.read_text(encoding="utf-8").splitlines(keepends=True):
+        if line.startswith("Match "):
+            blocks.append([])
+        elif blocks and line.strip():
+            blocks[-1].append(line)
+    return blocks
+
+
+def _variant(v: int):
+    """Tile and wind maps of variant ``v`` (0 = the real game as it is)."""
+    v, suits = divmod(v, len(_SUIT_PERMS))
+    v, reflect = divmod(v, 8)
+    v, dragons = divmod(v, len(_DRAGON_PERMS))
+    wind = v % 4
+    perm, dperm = _SUIT_PERMS[suits], _DRAGON_PERMS[dragons]
+
+    def tile(m: re.Match) -> str:
+        s, n = m.group(1), int(m.group(2))
+        if s == "J":
+            return "J" + dperm[n - 1] if n <= 3 else m.group(0)
+        i = "WBT".index(s)
+        return perm[i] + str(10 - n if reflect >> i & 1 else n)
+
+    return tile, wind
+
+
+def _text_game(k: int, blocks: list[list[str]]) -> str:
+    block = blocks[k % len(blocks)]
+    tile, wind = _variant(k // len(blocks))
+    out = [f"Match corpus{k:08d}\n"]
+    for line in block:
+        if line.startswith("Wind "):
+            out.append(f"Wind {(int(line.split()[1]) + wind) % 4}\n")
+        elif line.startswith("Player "):
+            out.append(_TILE.sub(tile, line))
+        else:
+            out.append(line)
+    return "".join(out) + "\n"
+
+
+def build_corpus(directory: Path, games: int) -> dict:
+    """Write the corpus (see the module doc) into ``directory``; reuse a complete one."""
+    stamp = directory / "COMPLETE"
+    if stamp.exists():
+        return json.loads(stamp.read_text())
+    shutil.rmtree(directory, ignore_errors=True)
+    directory.mkdir(parents=True)
+    blocks = _sample_blocks()
+    real = min(games, VARIANTS * len(blocks))
+    size = 0
+    for start in range(0, real, GAMES_PER_FILE):
+        text = "".join(_text_game(k, blocks) for k in range(start, min(start + GAMES_PER_FILE, real)))
+        path = directory / f"botzone-{start // GAMES_PER_FILE:04d}.txt"
+        path.write_text(text, encoding="utf-8")
+        size += len(text.encode())
+    simulated = games - real
+    if simulated:
+        from replayer.simulate.engine import SimulationConfig
+        from replayer.simulate.run import run_simulation
+
+        for start in range(0, simulated, GAMES_PER_FILE):
+            n = min(GAMES_PER_FILE, simulated - start)
+            out = directory / f"simulated-{start // GAMES_PER_FILE:04d}.jsonl"
+            config = SimulationConfig(ruleset="mcr", seed=f"corpus-{start}", hands_per_game=1)
+            run_simulation(config, n, out=out, jobs=os.cpu_count() or 1)
+            size += out.stat().st_size
+    info = {"games": games, "real_variants": real, "simulated": simulated, "bytes": size}
+    stamp.write_text(json.dumps(info))
+    return info
+
+
+# --------------------------------------------------------------------------- measuring
+
+
+def _usage() -> tuple[float, float]:
+    """CPU seconds (user + system) and peak RSS (MiB) of the finished children."""
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime, r.ru_maxrss / 1024
+
+
+def _self_cpu() -> float:
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
+
+
+def run_stage(args: list[str]) -> dict:
+    """``python -m paipu ARGS`` in a fresh process: wall and CPU seconds, exit status. The
+    peak RSS is measured by the caller (each stage runs in its own --child process)."""
+    cpu0, _ = _usage()
+    t = time.perf_counter()
+    res = subprocess.run([sys.executable, "-m", "paipu", *args], cwd=ROOT, capture_output=True, text=True,
+                         env={**os.environ, "PYTHONPATH": str(ROOT)})
+    wall = time.perf_counter() - t
+    cpu1, rss = _usage()
+    return {"seconds": wall, "cpu": cpu1 - cpu0, "status": res.returncode, "rss_mib": rss,
+            "stderr": res.stderr[-2000:], "stdout": res.stdout[-600:]}
+
+
+def floor_ingest(store_db: Path, directory: Path) -> dict:
+    """The store's rows re-inserted with bare executemany: same table, index, grouping,
+    pragmas (timed part only)."""
+    from eventlog.ingest import load
+    from eventlog.store.sqlite import _EVENTS, _FINGERPRINT_INDEX, COLUMNS
+
+    src = sqlite3.connect(store_db)
+    target = directory / "floor.sqlite"
+    for p in directory.glob("floor.sqlite*"):
+        p.unlink()
+    dst = sqlite3.connect(target, isolation_level=None)
+    dst.execute("PRAGMA journal_mode = WAL")
+    dst.execute("PRAGMA synchronous = FULL")
+    dst.execute(_EVENTS)
+    dst.execute(_FINGERPRINT_INDEX)
+    cols = ", ".join(COLUMNS)
+    sql = f"INSERT INTO events ({cols}) VALUES ({', '.join('?' * len(COLUMNS))})"
+    games = [r[0] for r in src.execute("SELECT game_id FROM streams ORDER BY first_position")]
+    seconds = cpu = 0.0
+    events = 0
+    try:
+        per_commit = getattr(load, "GAMES_PER_COMMIT", 1)  # 1: the ingest before bulk commits
+        for i in range(0, len(games), per_commit):
+            group = games[i : i + per_commit]
+            rows = src.execute(
+                f"SELECT {cols} FROM events WHERE position BETWEEN "
+                "(SELECT first_position FROM streams WHERE game_id = ?) AND "
+                "(SELECT last_position FROM streams WHERE game_id = ?) ORDER BY position",
+                (group[0], group[-1]),
+            ).fetchall()
+            t, c = time.perf_counter(), _self_cpu()
+            dst.execute("BEGIN IMMEDIATE")
+            dst.executemany(sql, rows)
+            dst.execute("COMMIT")
+            seconds += time.perf_counter() - t
+            cpu += _self_cpu() - c
+            events += len(rows)
+    finally:
+        src.close()
+        dst.close()
+    return {"games": len(games), "events": events, "seconds": seconds, "cpu": cpu}
+
+
+def floor_export(parquet: Path, directory: Path) -> dict:
+    """Every part file's Arrow table (read outside the clock) written again with pyarrow
+    alone, same options."""
+    import pyarrow.parquet as pq
+
+    from analytics.export.writer import WRITE_OPTIONS
+
+    out = directory / "floor-parquet"
+    shutil.rmtree(out, ignore_errors=True)
+    seconds = cpu = 0.0
+    files = 0
+    for i, f in enumerate(sorted(parquet.rglob("*.parquet"))):
+        table = pq.read_table(f)
+        target = out / f"{i:05d}.parquet"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        t, c = time.perf_counter(), _self_cpu()
+        pq.write_table(table, target, **WRITE_OPTIONS)
+        seconds += time.perf_counter() - t
+        cpu += _self_cpu() - c
+        files += 1
+    return {"files": files, "seconds": seconds, "cpu": cpu}
+
+
+def _queries(parquet: Path) -> dict:
+    spec = importlib.util.spec_from_file_location("bench_analytics", ROOT / "benchmarks" / "analytics.py")
+    mod = importlib.util.module_from_spec(spec)
+    assert spec.loader is not None
+    spec.loader.exec_module(mod)
+    return mod.run_queries(parquet)
+
+
+def child(stage: str, work: Path, corpus: Path, workers: int | None) -> dict:
+    data = work / "data"
+    w = [] if workers is None else ["--workers", str(workers)]
+    if stage == "ingest":
+        shutil.rmtree(data, ignore_errors=True)
+        import inspect
+
+        import paipu.cli.log
+
+        quiet = ["--quiet"] if "quiet" in inspect.signature(paipu.cli.log.ingest).parameters else []
+        r = run_stage(["ingest", str(corpus), "--data", str(data), *quiet, *w])
+        r["floor"] = floor_ingest(data / "events.sqlite", work)
+        from eventlog.store import open_store
+
+        s = open_store(data, create=False)
+        r["games"], r["events"] = len(s.list_games()), s.head_position()
+        s.close()
+        return r
+    if stage == "verify":
+        r = run_stage(["verify", "--data", str(data), "--quiet", *w])
+        return r
+    if stage == "export":
+        r = run_stage(["export", "--data", str(data), "--rebuild", "--json", *w])
+        try:
+            r["report"] = json.loads(r["stdout"].strip().splitlines()[-1])
+        except (ValueError, IndexError):
+            r["report"] = {}
+        r["floor"] = floor_export(data / "parquet", work)
+        return r
+    if stage == "queries":
+        return _queries(data / "parquet")
+    raise SystemExit(f"unknown stage {stage}")
+
+
+def profile(corpus: Path, games: int = 500, top: int = 22) -> None:
+    """cProfile of ingest, verify and export on the first ``games`` games, in-process."""
+    from analytics.export import export
+    from eventlog.ingest.load import ingest_files
+    from eventlog.store import open_store
+    from paipu.cli.check import _verify_one
+
+    import inspect
+
+    params = inspect.signature(ingest_files).parameters
+    first = sorted(corpus.glob("botzone-*.txt"))[0]
+    lines = first.read_text(encoding="utf-8").split("\nMatch ")
+    with tempfile.TemporaryDirectory(prefix="paipu-corpus-profile-") as tmp:
+        d = Path(tmp)
+        part = d / "part.txt"
+        part.write_text("\nMatch ".join(lines[:games]) + "\n", encoding="utf-8")
+        store = open_store(d / "data")
+        steps = [
+            ("ingest", lambda: ingest_files(store, [part], **({"workers": 0} if "workers" in params else {}))),
+            ("verify", lambda: [_verify_one(store, g) for g in store.raw_game_ids()]),
+            ("export", lambda: export(store, d / "parquet", workers=1)),
+        ]
+        for name, fn in steps:
+            prof = cProfile.Profile()
+            t = time.perf_counter()
+            prof.enable()
+            fn()
+            prof.disable()
+            print(f"\n== cProfile: {name} of {games} games, {time.perf_counter() - t:.2f} s under the profiler")
+            stats = pstats.Stats(prof)
+            stats.strip_dirs()
+            stats.sort_stats("tottime").print_stats(top)
+        store.close()
+
+
+def _line(name: str, r: dict, games: int, events: int, floor: dict | None) -> str:
+    s = r["seconds"]
+    text = (f"{name:<8} {events / s:>10,.0f} events/s {games / s:>8,.0f} games/s  wall {s:7.2f} s  "
+            f"CPU {r['cpu']:7.2f} s  peak RSS {r['rss_mib']:7.1f} MiB")
+    if floor is not None:
+        text += f"\n{'':<8} floor {floor['seconds']:7.2f} s (CPU {floor['cpu']:6.2f} s): " \
+                f"{floor['seconds'] / s:5.2f}x the floor's speed"
+    if r.get("status"):
+        text += f"  [exit status {r['status']}]"
+    return text
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=2000, help="corpus size (default 2000)")
+    ap.add_argument("--workers", type=int, default=None, help="--workers for every command (default: theirs)")
+    ap.add_argument("--dir", type=Path, default=None, help="work directory (default: a temporary one)")
+    ap.add_argument("--keep", action="store_true", help="keep the work directory (and the corpus for a re-run)")
+    ap.add_argument("--profile", action="store_true", help="also profile ingest/verify/export on 500 games")
+    ap.add_argument("--child", help=argparse.SUPPRESS)
+    a = ap.parse_args(argv)
+    work = a.dir or Path(tempfile.mkdtemp(prefix="paipu-corpus-"))
+    corpus = work / f"corpus-{a.games}"
+    if a.child:
+        print(json.dumps(child(a.child, work, corpus, a.workers)))
+        return
+    try:
+        t = time.perf_counter()
+        info = build_corpus(corpus, a.games)
+        print(f"corpus: {info['games']:,} games ({info['real_variants']:,} re-identified real, "
+              f"{info['simulated']:,} simulated), {info['bytes'] / 2**20:.1f} MiB in {corpus} "
+              f"(built in {time.perf_counter() - t:.1f} s, outside the clock); cores: {os.cpu_count()}, "
+              f"load average {os.getloadavg()[0]:.2f}", flush=True)
+        results = {}
+        for stage in ("ingest", "verify", "export", "queries"):
+            extra = [] if a.workers is None else ["--workers", str(a.workers)]
+            out = subprocess.run([sys.executable, __file__, "--child", stage, "--dir", str(work),
+                                  "--games", str(a.games), *extra], capture_output=True, text=True)
+            if out.returncode != 0:
+                raise SystemExit(f"stage {stage} failed:\n{out.stderr[-3000:]}")
+            results[stage] = json.loads(out.stdout.strip().splitlines()[-1])
+            r = results[stage]
+            if stage == "ingest":
+                games, events = r["games"], r["events"]
+                print(_line("ingest", r, games, events, r["floor"]), flush=True)
+            elif stage == "verify":
+                print(_line("verify", r, games, events, None), flush=True)
+            elif stage == "export":
+                hands = r["report"].get("hands", 0)
+                print(_line("export", r, games, events, r["floor"])
+                      + f"\n{'':<8} {hands / r['seconds']:,.0f} hands/s: 1 M hands would take "
+                      f"{1e6 / max(hands, 1) * r['seconds'] / 60:.1f} min (target 5 min)", flush=True)
+            else:
+                slow = max(r["query_ms_median_of_5"].values())
+                print(f"queries  slowest dashboard query {slow:.1f} ms (median of 5); "
+                      f"open with file checks {r['open_with_file_checks_ms']:.0f} ms", flush=True)
+            if r.get("status") not in (None, 0, 1):
+                print(f"         stderr: {r['stderr'][-800:]}")
+        chain = sum(results[s]["seconds"] for s in ("ingest", "verify", "export"))
+        chain_cpu = sum(results[s]["cpu"] for s in ("ingest", "verify", "export"))
+        peak = max(results[s]["rss_mib"] for s in ("ingest", "verify", "export"))
+        print(f"chain    ingest + verify + export of {games:,} games: {chain:.1f} s (CPU {chain_cpu:.1f} s), "
+              f"peak RSS {peak:.0f} MiB; 100,000 games would take {chain * 100_000 / max(games, 1) / 60:.1f} min "
+              "at this rate (target 10 min, 1 GB)")
+        summary = {
+            "games": games, "events": events, "load_average_1min": round(os.getloadavg()[0], 2),
+            **{f"{s}_s": round(results[s]["seconds"], 2) for s in ("ingest", "verify", "export")},
+            **{f"{s}_cpu_s": round(results[s]["cpu"], 2) for s in ("ingest", "verify", "export")},
+            "ingest_floor_s": round(results["ingest"]["floor"]["seconds"], 2),
+            "ingest_vs_floor": round(results["ingest"]["floor"]["seconds"] / results["ingest"]["seconds"], 3),
+            "export_floor_s": round(results["export"]["floor"]["seconds"], 2),
+            "export_hands": results["export"]["report"].get("hands"),
+            "chain_s": round(chain, 2), "peak_rss_mib": round(peak, 1),
+            "slowest_query_ms": max(results["queries"]["query_ms_median_of_5"].values()),
+        }
+        print(json.dumps(summary))
+        if a.profile:
+            profile(corpus)
+    finally:
+        if not a.keep and a.dir is None:
+            shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
