@@ -8,8 +8,9 @@ gRPC by one client, one Append per batch, waiting for each acknowledgement, and 
 several client threads at once, each to its own game. Then ReadGame and a Subscribe
 catch-up over everything written. Each run uses a fresh SQLite store (WAL, synchronous
 FULL: an acknowledged append is durable, so small batches are bounded by the disk's
-fsync rate). Last, ``--latency`` single-event appends one at a time: p50/p99/max directly
-and over gRPC. Prints one line per measurement; numbers depend on the machine.
+fsync rate). Then ``--streamed`` events as 110-event games through one client-streamed
+AppendStream call beside ``store.append_batches`` directly, and ``--latency`` single-event
+appends one at a time: p50/p99/max directly and over gRPC. Prints one line per measurement; numbers depend on the machine.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from services.client import EventLogClient
 from eventlog.events import NewEvent, TileDiscarded, TileDrawn
 from services.server import build_server
 from eventlog.store import open_store
-from eventlog.store.base import CaughtUp
+from eventlog.store.base import NO_STREAM, CaughtUp
 
 TILES = [f"{s}{r}" for s in "WTB" for r in range(1, 10)]
 
@@ -99,6 +100,35 @@ def run(n_events: int, batch_sizes: list[int], clients: list[int], base: Path) -
                     server.stop(None)
 
 
+def streamed(n: int, base: Path, per_game: int = 110) -> None:
+    """Client-streamed append (AppendStream): ``n`` events as games of ``per_game`` events
+    (a Botzone hand), one call, beside the same batches through ``store.append_batches``
+    directly (the floor: the same grouped durable commits, no gRPC). Target: >= 50,000
+    events/s."""
+    games = [(f"s{g}", make_events(f"s{g}", per_game), NO_STREAM) for g in range(max(1, n // per_game))]
+    total = sum(len(e) for _g, e, _x in games)
+    with open_store(base / "stream-direct") as store:
+        from eventlog.store.planning import Batch
+
+        t = time.perf_counter()
+        encoded = [Batch.encode(g, e, x) for g, e, x in games]
+        for i in range(0, len(encoded), 200):
+            store.append_batches(encoded[i : i + 200])
+        print(f"games of {per_game}  store.append_batches direct {rate(total, time.perf_counter() - t)}")
+    with open_store(base / "stream-grpc") as store:
+        server, port = build_server(store, port=0)
+        server.start()
+        try:
+            with EventLogClient(f"127.0.0.1:{port}") as client:
+                t = time.perf_counter()
+                results = client.append_stream(games)
+                seconds = time.perf_counter() - t
+                assert len(results) == len(games)
+                print(f"games of {per_game}  gRPC AppendStream, 1 call   {rate(total, seconds)}  (target >= 50,000 events/s)")
+        finally:
+            server.stop(None)
+
+
 def latency(n: int, base: Path) -> None:
     """Single-event appends, one client, each waiting for its acknowledgement (durable):
     p50/p99/max in ms beside the same appends made directly to the store (the floor: one
@@ -140,10 +170,13 @@ def main() -> None:
     ap.add_argument("--clients", default="1,4", help="concurrent client threads, comma separated")
     ap.add_argument("--data", type=Path, default=None, help="directory for the stores (default: a temp dir)")
     ap.add_argument("--latency", type=int, default=500, help="single-event appends timed one by one (0: skip)")
+    ap.add_argument("--streamed", type=int, default=22000, help="events sent by one AppendStream call (0: skip)")
     args = ap.parse_args()
     base = args.data or Path(tempfile.mkdtemp(prefix="paipu-bench-"))
     try:
         run(args.events, [int(x) for x in args.batches.split(",")], [int(x) for x in args.clients.split(",")], base)
+        if args.streamed:
+            streamed(args.streamed, base)
         if args.latency:
             latency(args.latency, base)
     finally:

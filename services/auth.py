@@ -42,6 +42,8 @@ def _append_role(request: Any) -> tuple[str, str]:
 #: requests: Append needs a referee only for ``referee_ruling`` events).
 METHOD_ROLES: dict[str, tuple[str, str] | Callable[[Any], tuple[str, str]]] = {
     "/paipu.v1.EventLogService/Append": _append_role,
+    # rulings and penalties are refused in a stream (they go through Append)
+    "/paipu.v1.EventLogService/AppendStream": ("recorder", "append"),
     "/paipu.v1.EventLogService/ReadGame": ("viewer", "read"),
     "/paipu.v1.EventLogService/ListGames": ("viewer", "read"),
     "/paipu.v1.EventLogService/Subscribe": ("viewer", "read"),

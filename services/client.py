@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -45,7 +45,10 @@ from eventlog.store.base import (
     ExpectedVersion,
     GameInfo,
     GameNotFound,
+    IdempotencyConflict,
     StoreError,
+    StreamAlreadyExists,
+    WrongExpectedVersion,
 )
 from paipu.v1 import event_log_service_pb2 as pb
 from paipu.v1 import event_log_service_pb2_grpc as pb_grpc
@@ -203,6 +206,64 @@ class EventLogClient:
             version=res.version,
             duplicate=res.duplicate,
         )
+
+    def append_stream(
+        self, batches: Iterable[tuple[str, Sequence[NewEvent], ExpectedVersion]]
+    ) -> list[AppendResult | StoreError]:
+        """Bulk append over one AppendStream call: ``(game_id, events, expected_version)``
+        batches, committed by the server many per durable transaction, each all or nothing.
+        Returns once the stream is done, one result per batch in order: its
+        :class:`AppendResult`, or the :class:`WrongExpectedVersion` /
+        :class:`StreamAlreadyExists` / :class:`IdempotencyConflict` that refused it (nothing
+        of it written). Raises EventError / ValueError for a malformed batch (the call
+        fails; the groups committed before it stay: sending again is safe), RemoteError."""
+        sent: list[str] = []
+
+        def requests() -> Iterator[pb.AppendRequest]:
+            for game_id, events, expected in batches:
+                sent.append(game_id)
+                yield self._append_request(game_id, events, expected)
+
+        try:
+            res = self._stub.AppendStream(requests(), metadata=self._md)
+        except grpc.RpcError as e:
+            raise error_from_rpc(e) from None
+        out: list[AppendResult | StoreError] = []
+        for game_id, r in zip(sent, res.results):
+            if r.WhichOneof("outcome") == "appended":
+                a = r.appended
+                out.append(AppendResult(game_id=game_id, first_seq=a.first_seq, last_seq=a.last_seq,
+                                        first_position=a.first_position, last_position=a.last_position,
+                                        version=a.version, duplicate=a.duplicate))
+            elif r.refused.reason == "IDEMPOTENCY_CONFLICT":
+                out.append(IdempotencyConflict(game_id, "", r.refused.message))
+            elif r.refused.reason == "STREAM_ALREADY_EXISTS":
+                out.append(StreamAlreadyExists(game_id, NO_STREAM, r.refused.current_version))
+            else:
+                out.append(WrongExpectedVersion(game_id, ANY, r.refused.current_version))
+        return out
+
+    def _append_request(self, game_id: str, events: Sequence[NewEvent], expected_version: ExpectedVersion) -> pb.AppendRequest:
+        msgs = []
+        for i, ev in enumerate(events):
+            if isinstance(ev, StoredEvent):  # re-appending a stored event: its Event part
+                msgs.append(to_proto(ev).event)
+            elif isinstance(ev, NewEvent):
+                msgs.append(to_proto(ev))
+            else:
+                raise ValueError(f"events[{i}] is a {type(ev).__name__}, not a NewEvent")
+        request = pb.AppendRequest(game_id=game_id, events=msgs)
+        if expected_version == NO_STREAM:
+            request.no_stream.SetInParent()
+        elif expected_version == ANY:
+            request.any.SetInParent()
+        elif isinstance(expected_version, int) and not isinstance(expected_version, bool):
+            request.exact = expected_version
+        else:
+            raise ValueError(
+                f"expected_version must be {ANY!r}, {NO_STREAM!r} or a version >= -1, got {expected_version!r}"
+            )
+        return request
 
     # ---- reads --------------------------------------------------------------------
     def read_game(

@@ -1,6 +1,6 @@
 """The gRPC event-log service ``paipu.v1.EventLogService`` over an :class:`EventStore`
-(proto/paipu/v1/event_log_service.proto; shared/DESIGN.md §5, §9): Append / ReadGame /
-ListGames / Subscribe, each a thin translation between the contract (eventlog/convert.py)
+(proto/paipu/v1/event_log_service.proto; shared/DESIGN.md §5, §9): Append / AppendStream /
+ReadGame / ListGames / Subscribe, each a thin translation between the contract (eventlog/convert.py)
 and the store.
 
 Every Append is acknowledged only after the store has made it durable (the store's
@@ -20,17 +20,33 @@ import grpc
 
 from eventlog.convert import from_proto, to_proto
 from eventlog.events import EventError, StoredEvent
-from eventlog.store.base import ANY, NO_STREAM, CaughtUp, EventStore, StoreClosed, StoreError
+from eventlog.errors import InvalidArgument
+from eventlog.store.base import (
+    ANY,
+    NO_STREAM,
+    AppendResult,
+    CaughtUp,
+    EventStore,
+    StoreClosed,
+    StoreError,
+    StreamAlreadyExists,
+    WrongExpectedVersion,
+)
+from eventlog.store.planning import Batch
 from paipu.v1 import event_log_service_pb2 as pb
 from paipu.v1 import event_log_service_pb2_grpc as pb_grpc
 
-__all__ = ["SERVICE_NAME", "BATCH_EVENTS", "BATCH_BYTES", "EventLogServicer"]
+__all__ = ["SERVICE_NAME", "BATCH_EVENTS", "BATCH_BYTES", "STREAM_GROUP_BATCHES", "STREAM_GROUP_EVENTS", "EventLogServicer"]
 
 SERVICE_NAME = pb.DESCRIPTOR.services_by_name["EventLogService"].full_name  # paipu.v1.EventLogService
 #: Most events, and about the most bytes, in one ReadGame / Subscribe message: a message
 #: per event would cost more than the event (gRPC Python sends ~5k messages/s).
 BATCH_EVENTS = 256
 BATCH_BYTES = 1024 * 1024
+#: An AppendStream commits its batches in groups of at most this many batches or events
+#: (one durable transaction each: EventStore.append_batches).
+STREAM_GROUP_BATCHES = 200
+STREAM_GROUP_EVENTS = 20_000
 
 
 class EventLogServicer(pb_grpc.EventLogServiceServicer):
@@ -79,6 +95,41 @@ class EventLogServicer(pb_grpc.EventLogServiceServicer):
             version=res.version,
             duplicate=res.duplicate,
         )
+
+    # ---- AppendStream -----------------------------------------------------------
+    def AppendStream(self, request_iterator: Iterator[pb.AppendRequest], context: grpc.ServicerContext) -> pb.AppendStreamResponse:
+        results: list[pb.AppendStreamResult] = []
+        group: list[Batch] = []
+        events_in_group = 0
+
+        def commit() -> None:
+            nonlocal events_in_group
+            if group:
+                results.extend(_stream_result(r) for r in self._store.append_batches(group))
+                group.clear()
+                events_in_group = 0
+
+        for n, request in enumerate(request_iterator):
+            events = []
+            for i, msg in enumerate(request.events):
+                kind = msg.WhichOneof("payload")
+                if kind in ("referee_ruling", "penalty"):
+                    raise EventError(f"requests[{n}].events[{i}]: a {kind} goes through Append (it needs the "
+                                     "referee role), not AppendStream", f"requests[{n}].events[{i}]")
+                try:
+                    events.append(from_proto(msg))
+                except EventError as e:
+                    path = f"requests[{n}].events[{i}]" + (f".{e.field}" if e.field else "")
+                    raise EventError(f"requests[{n}].events[{i}]: {e}", path) from None
+            try:
+                group.append(Batch.encode(request.game_id, events, _expected(request)))
+            except InvalidArgument as e:
+                raise InvalidArgument(f"requests[{n}]: {e}", f"requests[{n}]" + (f".{e.field}" if e.field else "")) from None
+            events_in_group += len(events)
+            if len(group) >= STREAM_GROUP_BATCHES or events_in_group >= STREAM_GROUP_EVENTS:
+                commit()
+        commit()
+        return pb.AppendStreamResponse(results=results)
 
     # ---- ReadGame ---------------------------------------------------------------
     def ReadGame(
@@ -239,6 +290,27 @@ def _recorded(ev: StoredEvent) -> Any:
         return to_proto(ev)
     except EventError as e:
         raise StoreError(f"game {ev.game_id!r} seq {ev.seq} cannot be sent over gRPC: {e}") from None
+
+
+def _appended(res: AppendResult) -> pb.AppendResponse:
+    return pb.AppendResponse(
+        first_seq=res.first_seq, last_seq=res.last_seq, first_position=res.first_position,
+        last_position=res.last_position, version=res.version, duplicate=res.duplicate,
+    )
+
+
+def _stream_result(res: AppendResult | StoreError) -> pb.AppendStreamResult:
+    if isinstance(res, AppendResult):
+        return pb.AppendStreamResult(appended=_appended(res))
+    if isinstance(res, StreamAlreadyExists):
+        reason = "STREAM_ALREADY_EXISTS"
+    elif isinstance(res, WrongExpectedVersion):
+        reason = "WRONG_EXPECTED_VERSION"
+    else:
+        reason = "IDEMPOTENCY_CONFLICT"
+    current = getattr(res, "current", None)
+    return pb.AppendStreamResult(refused=pb.AppendRefused(
+        reason=reason, message=str(res), current_version=current if isinstance(current, int) else 0))
 
 
 def _expected(request: pb.AppendRequest) -> Any:

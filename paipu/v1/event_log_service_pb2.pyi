@@ -8,6 +8,30 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 
 DESCRIPTOR: _descriptor.FileDescriptor
 
+class AppendStreamResponse(_message.Message):
+    __slots__ = ("results",)
+    RESULTS_FIELD_NUMBER: _ClassVar[int]
+    results: _containers.RepeatedCompositeFieldContainer[AppendStreamResult]
+    def __init__(self, results: _Optional[_Iterable[_Union[AppendStreamResult, _Mapping]]] = ...) -> None: ...
+
+class AppendStreamResult(_message.Message):
+    __slots__ = ("appended", "refused")
+    APPENDED_FIELD_NUMBER: _ClassVar[int]
+    REFUSED_FIELD_NUMBER: _ClassVar[int]
+    appended: AppendResponse
+    refused: AppendRefused
+    def __init__(self, appended: _Optional[_Union[AppendResponse, _Mapping]] = ..., refused: _Optional[_Union[AppendRefused, _Mapping]] = ...) -> None: ...
+
+class AppendRefused(_message.Message):
+    __slots__ = ("reason", "message", "current_version")
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    MESSAGE_FIELD_NUMBER: _ClassVar[int]
+    CURRENT_VERSION_FIELD_NUMBER: _ClassVar[int]
+    reason: str
+    message: str
+    current_version: int
+    def __init__(self, reason: _Optional[str] = ..., message: _Optional[str] = ..., current_version: _Optional[int] = ...) -> None: ...
+
 class AppendRequest(_message.Message):
     __slots__ = ("game_id", "any", "no_stream", "exact", "events")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]

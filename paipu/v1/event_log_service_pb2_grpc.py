@@ -41,6 +41,11 @@ class EventLogServiceStub:
                 request_serializer=paipu_dot_v1_dot_event__log__service__pb2.AppendRequest.SerializeToString,
                 response_deserializer=paipu_dot_v1_dot_event__log__service__pb2.AppendResponse.FromString,
                 _registered_method=True)
+        self.AppendStream = channel.stream_unary(
+                '/paipu.v1.EventLogService/AppendStream',
+                request_serializer=paipu_dot_v1_dot_event__log__service__pb2.AppendRequest.SerializeToString,
+                response_deserializer=paipu_dot_v1_dot_event__log__service__pb2.AppendStreamResponse.FromString,
+                _registered_method=True)
         self.ReadGame = channel.unary_stream(
                 '/paipu.v1.EventLogService/ReadGame',
                 request_serializer=paipu_dot_v1_dot_event__log__service__pb2.ReadGameRequest.SerializeToString,
@@ -67,6 +72,19 @@ class EventLogServiceServicer:
         """Append a batch of events to one game atomically (all or none), checking the
         expected version. Retrying the same batch (same event ids, same content) succeeds
         again with duplicate = true and writes nothing.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def AppendStream(self, request_iterator, context):
+        """Bulk append: many batches (one game each) over one call. The server commits them in
+        groups, many batches per durable transaction, each batch still all or nothing, and
+        answers once the stream ends: one result per batch, in order. A batch refused by the
+        version or idempotency rules gets its error in its result and the others are written;
+        a malformed request fails the call with INVALID_ARGUMENT (the groups committed before
+        it stay committed: sending the same stream again is safe, the retries are duplicates).
+        referee_ruling and penalty events go through Append (they need the referee role).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -102,6 +120,11 @@ def add_EventLogServiceServicer_to_server(servicer, server):
                     servicer.Append,
                     request_deserializer=paipu_dot_v1_dot_event__log__service__pb2.AppendRequest.FromString,
                     response_serializer=paipu_dot_v1_dot_event__log__service__pb2.AppendResponse.SerializeToString,
+            ),
+            'AppendStream': grpc.stream_unary_rpc_method_handler(
+                    servicer.AppendStream,
+                    request_deserializer=paipu_dot_v1_dot_event__log__service__pb2.AppendRequest.FromString,
+                    response_serializer=paipu_dot_v1_dot_event__log__service__pb2.AppendStreamResponse.SerializeToString,
             ),
             'ReadGame': grpc.unary_stream_rpc_method_handler(
                     servicer.ReadGame,
@@ -148,6 +171,33 @@ class EventLogService:
             '/paipu.v1.EventLogService/Append',
             paipu_dot_v1_dot_event__log__service__pb2.AppendRequest.SerializeToString,
             paipu_dot_v1_dot_event__log__service__pb2.AppendResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def AppendStream(request_iterator,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.stream_unary(
+            request_iterator,
+            target,
+            '/paipu.v1.EventLogService/AppendStream',
+            paipu_dot_v1_dot_event__log__service__pb2.AppendRequest.SerializeToString,
+            paipu_dot_v1_dot_event__log__service__pb2.AppendStreamResponse.FromString,
             options,
             channel_credentials,
             insecure,

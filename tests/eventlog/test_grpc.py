@@ -459,7 +459,7 @@ def test_reflection_lists_and_describes_the_service(channel) -> None:
     from google.protobuf.descriptor_pool import DescriptorPool
 
     svc = DescriptorPool(db).FindServiceByName("paipu.v1.EventLogService")
-    assert [m.name for m in svc.methods] == ["Append", "ReadGame", "ListGames", "Subscribe"]
+    assert [m.name for m in svc.methods] == ["Append", "AppendStream", "ReadGame", "ListGames", "Subscribe"]
 
 
 # ----------------------------------------------------------------------------- serve()

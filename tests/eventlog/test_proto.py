@@ -80,7 +80,7 @@ def test_enums_follow_buf_standard_zero_values() -> None:
 def test_service_is_in_package_paipu_v1() -> None:
     svc = event_log_service_pb2.DESCRIPTOR.services_by_name["EventLogService"]
     assert svc.full_name == "paipu.v1.EventLogService"
-    assert [m.name for m in svc.methods] == ["Append", "ReadGame", "ListGames", "Subscribe"]
+    assert [m.name for m in svc.methods] == ["Append", "AppendStream", "ReadGame", "ListGames", "Subscribe"]
     streaming = {m.name for m in svc.methods if m.server_streaming}
     assert streaming == {"ReadGame", "Subscribe"}
 
