@@ -264,19 +264,30 @@ def _prepared_items(path: Path, format: str | None) -> Iterator[PreparedGame | P
         yield _file_error(path, e)
 
 
-def _parse_worker(jobs: list[tuple[int, str, str | None]], out: multiprocessing.Queue) -> None:
-    """A parsing process: its files in order, each as chunks ``(index, items, last)``."""
+def _parse_worker(jobs: list[tuple[int, str, str | None]], out: multiprocessing.Queue, parent: int) -> None:
+    """A parsing process: its files in order, each as chunks ``(index, items, last)``. It
+    stops when the importing process ``parent`` is gone (killed: nobody reads the queue)."""
+
+    def put(message: tuple[int, list[PreparedGame | ParseIssue], bool]) -> None:
+        while True:
+            try:
+                out.put(message, timeout=1.0)
+                return
+            except queue.Full:
+                if os.getppid() != parent:
+                    os._exit(1)
+
     for index, path, format in jobs:
         chunk: list[PreparedGame | ParseIssue] = []
         try:
             for item in _prepared_items(Path(path), format):
                 chunk.append(item)
                 if len(chunk) >= _CHUNK:
-                    out.put((index, chunk, False))
+                    put((index, chunk, False))
                     chunk = []
         except Exception as e:  # reported for this file, the others go on
             chunk.append(ParseIssue(str(path), None, issue_reason(e)))
-        out.put((index, chunk, True))
+        put((index, chunk, True))
 
 
 def _parsed(paths: list[Path], format: str | None, workers: int) -> Iterator[tuple[Path, list[PreparedGame | ParseIssue], bool]]:
@@ -300,7 +311,7 @@ def _parsed(paths: list[Path], format: str | None, workers: int) -> Iterator[tup
     procs = [
         ctx.Process(
             target=_parse_worker,
-            args=([(i, str(p), format) for i, p in enumerate(paths) if i % n == w], queues[w]),
+            args=([(i, str(p), format) for i, p in enumerate(paths) if i % n == w], queues[w], os.getpid()),
             daemon=True,
         )
         for w in range(n)
