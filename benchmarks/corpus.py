@@ -39,7 +39,9 @@ holds the time spent waiting for a core):
    part files, outside the clock) written with ``pyarrow.parquet.write_table`` alone, same
    options.
 4. ``queries`` — the dashboard's queries (benchmarks/analytics.py), median of 5, ms.
-5. ``chain`` — the sum of 1–3: a corpus from nothing to Parquet.
+5. ``chain`` — a corpus from nothing to Parquet as a user runs it: ``paipu ingest``, then
+   ``paipu verify --export`` (each game read and replayed once for the check, the audit and
+   the Parquet rows), in a fresh data directory; beside it the sum of 1–3.
 
 Prints one line per stage with events/s, games/s, wall and CPU seconds, the ratio to the
 floor and peak RSS, then a JSON summary. ``--profile`` runs ingest, verify and export once
@@ -53,6 +55,7 @@ from __future__ import annotations
 import argparse
 import cProfile
 import importlib.util
+import inspect
 import itertools
 import json
 import os
@@ -262,8 +265,6 @@ def child(stage: str, work: Path, corpus: Path, workers: int | None) -> dict:
     w = [] if workers is None else ["--workers", str(workers)]
     if stage == "ingest":
         shutil.rmtree(data, ignore_errors=True)
-        import inspect
-
         import paipu.cli.log
 
         quiet = ["--quiet"] if "quiet" in inspect.signature(paipu.cli.log.ingest).parameters else []
@@ -288,6 +289,15 @@ def child(stage: str, work: Path, corpus: Path, workers: int | None) -> dict:
         return r
     if stage == "queries":
         return _queries(data / "parquet")
+    if stage == "chain":  # from nothing to Parquet as a user runs it: ingest, then verify --export
+        chain = work / "chain"
+        shutil.rmtree(chain, ignore_errors=True)
+        a = run_stage(["ingest", str(corpus), "--data", str(chain), "--quiet", *w])
+        b = run_stage(["verify", "--export", "--data", str(chain), "--quiet", *w])
+        shutil.rmtree(chain, ignore_errors=True)
+        return {"seconds": a["seconds"] + b["seconds"], "cpu": a["cpu"] + b["cpu"],
+                "rss_mib": max(a["rss_mib"], b["rss_mib"]), "status": b["status"], "stderr": b["stderr"],
+                "ingest_s": a["seconds"], "verify_export_s": b["seconds"]}
     raise SystemExit(f"unknown stage {stage}")
 
 
@@ -297,8 +307,6 @@ def profile(corpus: Path, games: int = 500, top: int = 22) -> None:
     from eventlog.ingest.load import ingest_files
     from eventlog.store import open_store
     from paipu.cli.check import _verify_one
-
-    import inspect
 
     params = inspect.signature(ingest_files).parameters
     first = sorted(corpus.glob("botzone-*.txt"))[0]
@@ -360,7 +368,12 @@ def main(argv: list[str] | None = None) -> None:
               f"(built in {time.perf_counter() - t:.1f} s, outside the clock); cores: {os.cpu_count()}, "
               f"load average {os.getloadavg()[0]:.2f}", flush=True)
         results = {}
-        for stage in ("ingest", "verify", "export", "queries"):
+        stages = ["ingest", "verify", "export", "queries"]
+        import paipu.cli.check
+
+        if "export_" in inspect.signature(paipu.cli.check.verify).parameters:
+            stages.append("chain")
+        for stage in stages:
             extra = [] if a.workers is None else ["--workers", str(a.workers)]
             out = subprocess.run([sys.executable, __file__, "--child", stage, "--dir", str(work),
                                   "--games", str(a.games), *extra], capture_output=True, text=True)
@@ -378,6 +391,12 @@ def main(argv: list[str] | None = None) -> None:
                 print(_line("export", r, games, events, r["floor"])
                       + f"\n{'':<8} {hands / r['seconds']:,.0f} hands/s: 1 M hands would take "
                       f"{1e6 / max(hands, 1) * r['seconds'] / 60:.1f} min (target 5 min)", flush=True)
+            elif stage == "chain":
+                print(f"chain    ingest, then verify --export (one replay per game for both): "
+                      f"{r['seconds']:.1f} s (CPU {r['cpu']:.1f} s; ingest {r['ingest_s']:.1f} s, verify --export "
+                      f"{r['verify_export_s']:.1f} s), peak RSS {r['rss_mib']:.0f} MiB; 100,000 games would take "
+                      f"{r['seconds'] * 100_000 / max(games, 1) / 60:.1f} min at this rate (target 10 min, 1 GB)",
+                      flush=True)
             else:
                 slow = max(r["query_ms_median_of_5"].values())
                 print(f"queries  slowest dashboard query {slow:.1f} ms (median of 5); "
@@ -387,7 +406,7 @@ def main(argv: list[str] | None = None) -> None:
         chain = sum(results[s]["seconds"] for s in ("ingest", "verify", "export"))
         chain_cpu = sum(results[s]["cpu"] for s in ("ingest", "verify", "export"))
         peak = max(results[s]["rss_mib"] for s in ("ingest", "verify", "export"))
-        print(f"chain    ingest + verify + export of {games:,} games: {chain:.1f} s (CPU {chain_cpu:.1f} s), "
+        print(f"sum      ingest + verify + export of {games:,} games: {chain:.1f} s (CPU {chain_cpu:.1f} s), "
               f"peak RSS {peak:.0f} MiB; 100,000 games would take {chain * 100_000 / max(games, 1) / 60:.1f} min "
               "at this rate (target 10 min, 1 GB)")
         summary = {
@@ -400,6 +419,7 @@ def main(argv: list[str] | None = None) -> None:
             "export_hands": results["export"]["report"].get("hands"),
             "chain_s": round(chain, 2), "peak_rss_mib": round(peak, 1),
             "slowest_query_ms": max(results["queries"]["query_ms_median_of_5"].values()),
+            "chain_verify_export_s": round(results["chain"]["seconds"], 2) if "chain" in results else None,
         }
         print(json.dumps(summary))
         if a.profile:
