@@ -155,16 +155,9 @@ def game_steps(data: str, version: tuple[int, ...] | None, game_id: str) -> list
 def seat_notes(state: Any) -> tuple[str, ...]:
     """The game's ruleset's short note per seat (``Ruleset.seat_notes``, e.g. Sichuan's
     declared void suits); four empty strings when the ruleset has none or is unknown."""
-    from replayer.findings import RulesetError
-    from replayer.rules.base import get_ruleset
+    from replayer.rules.base import seat_notes_of
 
-    if not state.ruleset_id:
-        return ("", "", "", "")
-    try:
-        rs = get_ruleset(state.ruleset_id, dict(state.ruleset_options))
-    except RulesetError:
-        return ("", "", "", "")
-    return tuple(rs.seat_notes(state))
+    return seat_notes_of(state)
 
 
 @dataclass(frozen=True)

@@ -55,6 +55,15 @@ def need_game(ctx: Ctx, state: TableState) -> bool:
 
 
 def in_phase(ctx: Ctx, state: TableState, what: str, *phases: str) -> bool:
+    """Whether ``state.phase`` is one of ``phases``; otherwise a breach: ``play_after_hand_end``
+    when the hand is over (a win that ends it under the ruleset's ``PlayRules.hand_end``, or
+    an exhaustive draw), else ``event_out_of_phase``."""
+    if state.phase == "hand_over" and "hand_over" not in phases:
+        winners = sum(1 for w in state.wins if w.legal)
+        why = f"after {winners} win{'s' if winners != 1 else ''}" if winners else "after an exhaustive draw" \
+            if state.exhaustive_draw else "already"
+        ctx.breach("play_after_hand_end", f"{what} is not possible: the hand is over ({why})")
+        return False
     if state.phase not in phases:
         ctx.breach("event_out_of_phase", f"{what} is not possible in phase {state.phase!r} "
                                          f"(expected {' or '.join(phases)})")

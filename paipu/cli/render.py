@@ -12,6 +12,7 @@ from rich.text import Text
 
 from eventlog import tiles as T
 from eventlog.describe import describe_event
+from replayer.rules.base import seat_notes_of
 from replayer.state import TableState
 
 _WIND_ZH = {"F1": "东", "F2": "南", "F3": "西", "F4": "北"}
@@ -32,9 +33,10 @@ def _shown(v: Any) -> str:
 
 
 def table_view(state: TableState, event: Any | None = None, *, seat: int | None = None, findings=()) -> Group:
-    """The table after an event: per seat its wind, score, concealed tiles (hidden unless
-    ``seat`` is None or that seat), melds with where the claimed tile came from, flowers and
-    discards; the wall count; the event and its findings."""
+    """The table after an event: per seat its wind, score, the ruleset's note (e.g. a declared
+    void suit, 定缺), whether it has won (tile, event; out of a hand that goes on, 血战),
+    concealed tiles (hidden unless ``seat`` is None or that seat), melds with where the
+    claimed tile came from, flowers and discards; the wall count; the event and its findings."""
     head = (
         f"game {state.game_id}  ruleset {_shown(state.ruleset_id)}  hand {_shown(state.hand_number)}  "
         f"prevalent {_WIND_ZH.get(state.prevalent_wind or '', '-')}  dealer seat {_shown(state.dealer)}  "
@@ -43,10 +45,17 @@ def table_view(state: TableState, event: Any | None = None, *, seat: int | None 
     grid = Table(show_header=True, header_style="bold", expand=True)
     for col in ("seat", "score", "hand", "melds", "discards"):
         grid.add_column(col)
+    notes = seat_notes_of(state)
     for i, st in enumerate(state.seats):
         name = state.players[i] if i < len(state.players) else ""
         wind = _WIND_ZH.get(st.wind or "", "")
         who = f"{i} {wind}{' (dealer)' if state.dealer == i else ''}\n{name}"
+        if notes[i]:
+            who += f"\n{notes[i]}"
+        won = [w for w in state.wins if w.seat == i and w.legal]
+        if won:
+            how = "self-drawn" if won[-1].self_drawn else f"from seat {won[-1].from_seat}"
+            who += f"\nwon {won[-1].tile} ({how}, #{won[-1].seq})" + ("" if state.in_hand[i] else ", out")
         if seat is None or seat == i:
             hand = tiles_text(T.sort_tiles(t for t in st.tiles if not T.is_flower(t)), hidden=st.hidden)
         else:

@@ -392,6 +392,7 @@ class RulesetSpec:
 # Sources of the mechanics every ruleset shares; a ruleset's rule_source() falls back here.
 MECHANICS_SOURCES: dict[str, str] = {
     "event_out_of_phase": "docs/reference/DESIGN.md §4 (events record what happened at the table, in order)",
+    "play_after_hand_end": "docs/reference/DESIGN.md §4 (events record what happened at the table, in order: nothing is played after the hand has ended)",
     "wrong_seat_to_act": "docs/reference/DESIGN.md §4; turn order 0→1→2→3 (DESIGN.md §3)",
     "tile_not_held": "docs/reference/DESIGN.md §4 (tile accounting)",
     "tile_count_exceeded": "docs/reference/DESIGN.md §4 (tile accounting: the tile set of the ruleset)",
@@ -512,6 +513,19 @@ def get_ruleset(ruleset_id: str, options: Mapping[str, Any] | None = None) -> Ru
         rs = get_spec(base).build({**preset_options, **dict(options or {})})
         return _named(rs, ruleset_id) if ruleset_id != base else rs
     return get_spec(ruleset_id).build(dict(options or {}))
+
+
+def seat_notes_of(state: TableState) -> tuple[str, ...]:
+    """The short note per seat of the game's ruleset (``Ruleset.seat_notes``, e.g. a declared
+    void suit, 定缺) for the table the replayer built; four empty strings when the game names
+    no ruleset or one that cannot be built. For displays (``paipu replay``, the dashboard)."""
+    if not state.ruleset_id:
+        return ("", "", "", "")
+    try:
+        rs = get_ruleset(state.ruleset_id, dict(state.ruleset_options))
+    except RulesetError:
+        return ("", "", "", "")
+    return tuple(rs.seat_notes(state))
 
 
 def _named(rs: Ruleset, preset: str) -> Ruleset:
