@@ -60,3 +60,21 @@ def test_overview_fans_players_for_sichuan(tmp_path, open_page):
         assert en in text and zh in text
     at = open_page(data, "players")
     assert not at.exception
+
+
+def test_declared_void_suits_are_shown(tmp_path, open_page):
+    """定缺 (spec §2, option dingque_declared): each seat's declared void suit beside it."""
+    from tests.rules.sichuan.test_dingque import declared
+    from tests.rules.sichuan.test_rules import E_JUNK, N_JUNK, S_READY, W_JUNK
+
+    h = declared({0: E_JUNK, 1: S_READY, 2: W_JUNK, 3: N_JUNK}, "TBWW")
+    d = h.discard(0, "W6")
+    store = open_store(tmp_path)
+    try:
+        store.append("sc-dq", [ev.NewEvent.of(p, id_seed=f"sc-dq/{i}") for i, p in enumerate(h.g._with_walls())])
+    finally:
+        store.close()
+    at = open_page(tmp_path, "replay", game="sc-dq", seq=str(d))
+    table = next(m.value for m in at.markdown if '<div class="pp-seat' in m.value)
+    seats = table.split('<div class="pp-seat')[1:]
+    assert ["void T 条" in seats[0], "void B 筒" in seats[1], "void W 万" in seats[2], "void W 万" in seats[3]] == [True] * 4

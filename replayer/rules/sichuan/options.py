@@ -37,7 +37,9 @@ class SichuanOptions(BaseModel):
     payment (§6; the reference data uses 1). ``void_suit_melds`` *[ours, §12.20]*: with 定缺,
     whether a player may pung or kong a tile of its own declared suit — ``forbidden`` (default:
     Chengdu tables and the common apps refuse it; the void suit is only discarded) or
-    ``allowed``.
+    ``allowed``. ``xiayu`` *[seed 四.2–四.4]*: 下雨 / 刮风 — kongs are paid at once (§3; the
+    spec's game, the seed's 血战下雨); ``false`` plays the seed's 标准打法 / 标准血战, where a kong
+    collects nothing (it still counts as a 根).
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
@@ -59,6 +61,7 @@ class SichuanOptions(BaseModel):
     jingoudiao: bool = False
     dijin: int = Field(1, ge=1)
     void_suit_melds: Literal["forbidden", "allowed"] = "forbidden"
+    xiayu: bool = True
 
     @property
     def effective_huazhu_fan(self) -> int:
@@ -95,6 +98,7 @@ OPTION_SOURCES: dict[str, str] = {
     "jingoudiao": f"{SPEC} §6.2, §12.1, §12.18",
     "dijin": f"{SPEC} §6 (底金; seed 002 六 '底金：本桌牌局每番结算的固定金额')",
     "void_suit_melds": f"{SPEC} §12.20 (open; ours: forbidden, as Chengdu tables play)",
+    "xiayu": f"{SPEC} §3 (下雨 always on in the spec); seed 002 四.1–四.4 (标准打法 / 标准下雨 / 标准血战 / 血战下雨)",
 }
 
 

@@ -85,6 +85,8 @@ SOURCES: dict[str, str] = {
     "false_win": f"{SPEC} §5.1, §2 (sets + pair or 七对, at most two suits)",
     "guoshui_bu_hu": f"{SPEC} §5.2, §12.13 (过水不胡: no discard win after a pass until the next draw, unless for more fan)",
     "hou4zhang_bihu": f"{SPEC} §5.2, §12.14 (后4张必胡: with 4 or fewer tiles left a ready player must win)",
+    "play_after_hand_end": f"{SPEC} §4 (the hand ends when three players have won or the wall is exhausted; "
+                           "with mode standard at the first win event)",
     "seat_out": f"{SPEC} §4 (a player who has won takes no further part)",
     "seat_out_of_hand": f"{SPEC} §4 (a player who has won takes no further part; seed 002 五.4)",
     "winner_already_won": f"{SPEC} §4 (a player who has won takes no further part)",
@@ -263,7 +265,7 @@ class SichuanRuleset(RulesetDefaults):
         replayer pays an added kong only when nobody robbed it)."""
         ledger = self.hand_memory(state).ledger
         pays = ledger.kong_payments(KongOcc(seat, meld.kong_kind or "concealed", meld.tiles[0], meld.from_seat))
-        return Settlement.by_reason(list(pays))
+        return Settlement.by_reason(list(pays)) if pays else None
 
     def settle_exhaustive_draw(self, state: TableState) -> Settlement | None:
         """§7: 查花猪, 查大叫, 退税 among the players still in."""

@@ -268,16 +268,17 @@ class Ledger:
     # --- occurrences ----------------------------------------------------------------------
     def kong_payments(self, occ: KongOcc) -> tuple[Payment, ...]:
         """§3: what a kong collects now (component ``kong``): 直杠 from the discarder, 补杠 /
-        暗杠 from every other player still in."""
-        d = self.options.dijin
-        factor = KONG_FACTOR[occ.kind]
+        暗杠 from every other player still in; nothing without 下雨 (option ``xiayu``)."""
         if occ.kind == "melded":
             if occ.from_seat is None or occ.from_seat == occ.seat:
                 raise ValueError("a melded kong (直杠) names the discarder in from")
             payers: tuple[int, ...] = (occ.from_seat,)
         else:
             payers = tuple(s for s in self.still_in() if s != occ.seat)
-        return tuple(Payment(p, occ.seat, factor * d, "kong") for p in payers)
+        if not self.options.xiayu:
+            return ()
+        amount = KONG_FACTOR[occ.kind] * self.options.dijin
+        return tuple(Payment(p, occ.seat, amount, "kong") for p in payers)
 
     def kong(self, occ: KongOcc) -> Ledger:
         """Pay a kong now (§3); the replacement draw lifts the konger's 过水不胡 (§12.13)."""
@@ -319,6 +320,11 @@ class Ledger:
         kong_tile = None
         if occ.kong_replacement and self.last_kong is not None:
             kong_tile = self.kongs[self.last_kong].tile
+        elif occ.kong_replacement:
+            # a win scored on its own (paipu score --hand): the kong just declared is the
+            # winner's last declared kong (§12.17, ``plus2_no_gen`` takes its 根 away)
+            kongs = [m.tile for m in occ.winners[0].melds if m.kind == "kong"]
+            kong_tile = kongs[-1] if kongs else None
         return WinFacts(self_drawn=occ.discarder is None, kong_replacement=occ.kong_replacement, kong_tile=kong_tile,
                         after_kong=occ.after_kong, robbed_kong=occ.robbed_kong, heavenly=occ.heavenly,
                         earthly=occ.earthly, last_tile=occ.last_tile)

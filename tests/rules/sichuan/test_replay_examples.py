@@ -37,7 +37,7 @@ def test_example_9_exhaustive_draw_with_huazhu_cap_4():
     assert [(e.kind, e.changes) for e in res.state.score_log] == [("exhaustive_draw", (20, 11, -48, 17))]
 
 
-def example_4_hand() -> SichuanHand:
+def example_4_hand(options: dict | None = None) -> SichuanHand:
     """S 暗杠 7p; E self-draws 对对胡 and leaves; W 补杠 5s (only S and N still in pay); S wins
     on N's 2m (平胡 + 根); W and N run the wall out; W ready (清一色 + 根 = 3), N not: 查大叫."""
     h = SichuanHand({
@@ -45,7 +45,7 @@ def example_4_hand() -> SichuanHand:
         1: "W2 W2 W8 W8 B1 B2 B3 B4 B5 B6 B7 B7 B7",
         2: "T1 T2 T2 T3 T6 T7 T7 T8 T8 T9 T5 T5 W1",
         3: "T6 T7 T8 T9 B3 B3 B9 B9 B9 B9 B8 B8 W6",
-    }, reserve="B8 W3 B1 B7 W5 T5 B2 T5 W4 W2", early="T2 T2")
+    }, options=options, reserve="B8 W3 B1 B7 W5 T5 B2 T5 W4 W2", early="T2 T2")
     h.discard(0, "W9")
     h.draw(1, "B8")
     d = h.discard(1, "B8")
@@ -127,15 +127,14 @@ def test_example_5_one_discard_two_winners():
     assert res.state.hands[0].winners == (1, 3)
 
 
-def test_example_7_cannon_on_the_kong():
-    """N 补杠 4p (E, S, W pay 1), draws its replacement and discards 7s: E wins 对对胡 +
-    杠上炮 = 2 fan, N pays 4."""
+def example_7_hand(options: dict | None = None) -> SichuanHand:
+    """§11 Ex 7: N 补杠 4p, draws its replacement 7s and discards it; E wins (对对胡 + 杠上炮)."""
     h = SichuanHand({
         0: "W1 W1 W1 W3 W3 W3 W6 W6 T2 T2 T2 T7 T7 W9",
         1: "T4 T5 T5 T8 T8 T8 T8 B5 B6 B6 B8 B8 B8",
         2: "T1 T1 T1 T5 B1 B2 B2 B3 B7 B7 B9 B9 B9",
         3: "B3 B3 B4 B4 W3 W5 W5 B1 B1 B5 B5 W9 W8",
-    }, reserve="B3 B4 B4 T7")
+    }, options=options, reserve="B3 B4 B4 T7")
     h.discard(0, "W9")
     h.draw(1, "B3")
     d = h.discard(1, "B3")
@@ -157,7 +156,13 @@ def test_example_7_cannon_on_the_kong():
     h.fill(1)
     h.g.add(ev.ExhaustiveDraw())
     h.g.end(0)
-    res = replay(h)
+    return h
+
+
+def test_example_7_cannon_on_the_kong():
+    """N 补杠 4p (E, S, W pay 1), draws its replacement and discards 7s: E wins 对对胡 +
+    杠上炮 = 2 fan, N pays 4."""
+    res = replay(example_7_hand())
     assert res.findings == ()
     assert res.state.scores == (3, -1, -1, -1)
     assert [(e.kind, e.changes) for e in res.state.score_log] == [("kong", (-1, -1, -1, 3)), ("win", (4, 0, 0, -4))]

@@ -21,7 +21,7 @@ NON_DEFAULT = [
     {"huazhu_fan": 3}, {"draw_dealer": "next"}, {"declarations": True},
     {"gangshanghua_mode": "plus2_no_gen"}, {"haidi": True}, {"jingoudiao": True}, {"dijin": 2},
     {"dingque_declared": True}, {"dingque_declared": True, "must_discard_void_first": True},
-    {"dingque_declared": True, "void_suit_melds": "allowed"},
+    {"dingque_declared": True, "void_suit_melds": "allowed"}, {"xiayu": False},
 ]
 
 

@@ -96,3 +96,11 @@ def test_a_false_win_is_an_error():
     case["events"][0]["tile"] = "B7"
     res = score_case(case)
     assert res["illegal"]["rule"] == "false_win" and res["illegal"]["seat"] == 1
+
+
+def test_xiayu_false_pays_no_kong():
+    """§11 Ex 3 (the three kong kinds) under option ``xiayu = false`` (the seed's games without
+    下雨): every component is zero."""
+    case = next(c for c in CASES if c["id"] == "sc-ex03")
+    res = score_case({**case, "options": {"xiayu": False}})
+    assert res["components"]["kong"] == [0, 0, 0, 0] and res["total"] == [0, 0, 0, 0]
