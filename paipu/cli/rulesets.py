@@ -21,15 +21,24 @@ def rulesets_cmd(
     name: Annotated[str | None, typer.Argument(help="A ruleset or preset id: show its options.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")] = False,
 ) -> None:
-    """List the rulesets and their presets (e.g. the Jiangxi cities over nanchang), or show one
-    with every option's value, meaning and rule source. A preset id works wherever a ruleset
+    """List the rulesets and their presets (e.g. the Jiangxi cities over nanchang; with --json
+    each ruleset's options too), or show one with every option's value, meaning and rule source. A preset id works wherever a ruleset
     id does (simulate --ruleset, a log's game_started, score --vectors "preset")."""
     from replayer.rules.catalog import ruleset_docs
 
     docs = ruleset_docs()
+
+    def plain(text: str):
+        return None if text == "(required)" else json.loads(text)
+
+    def option_rows(doc, values: dict) -> list[dict]:
+        return [{"option": o.name, "type": o.type, "default": plain(o.default),
+                 "value": values.get(o.name, plain(o.default)), "meaning": o.meaning, "source": o.source}
+                for o in doc.options]
+
     if name is None:
         if as_json:
-            say(json.dumps([{"id": d.id, "description": d.description,
+            say(json.dumps([{"id": d.id, "description": d.description, "options": option_rows(d, {}),
                              "presets": [{"id": p.name, "title": p.title, "spec_confidence": p.spec_confidence,
                                           "options": p.options} for p in d.presets]} for d in docs],
                            ensure_ascii=False))
@@ -49,13 +58,7 @@ def rulesets_cmd(
         known = [d.id for d in docs] + [p.name for d in docs for p in d.presets]
         raise CliError(f"unknown ruleset or preset {name!r} (known: {', '.join(known)})")
     values = preset.options if preset is not None else {}
-
-    def plain(text: str):
-        return None if text == "(required)" else json.loads(text)
-
-    rows = [{"option": o.name, "type": o.type, "default": plain(o.default),
-             "value": values.get(o.name, plain(o.default)), "meaning": o.meaning, "source": o.source}
-            for o in doc.options]
+    rows = option_rows(doc, values)
     if as_json:
         say(json.dumps({"id": name, "base": doc.id, "title": preset.title if preset else "",
                         "options": rows}, ensure_ascii=False))

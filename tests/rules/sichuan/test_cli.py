@@ -55,3 +55,16 @@ def test_score_hand_plus2_no_gen_drops_the_root_of_the_kong_just_made():
     out = json.loads(r.output)
     assert {i["id"]: (i["points"], i["count"]) for i in out["items"]} == {"qingyise": (2, 1), "gangshanghua": (2, 1)}
     assert out["total"] == 4
+
+
+def test_rulesets_json_lists_every_ruleset_with_its_options():
+    """``paipu rulesets --json`` (issue 14 item 4): each ruleset with its options — Sichuan's
+    §9 options with type, default, meaning and rule source."""
+    r = CliRunner().invoke(app, ["rulesets", "--json"])
+    assert r.exit_code == 0, r.output
+    got = {d["id"]: d for d in json.loads(r.output)}
+    assert {"mcr", "nanchang", "sichuan"} <= set(got) and all(d["options"] for d in got.values())
+    opts = {o["option"]: o for o in got["sichuan"]["options"]}
+    assert opts["mode"]["default"] == "xuezhan" and "§4" in opts["mode"]["source"]
+    assert opts["cap"]["default"] is None and opts["huazhu_fan"]["default"] is None
+    assert {"dingque_declared", "zimo_bonus", "tuishui", "hujiao_zhuanyi", "draw_dealer"} <= set(opts)
