@@ -85,6 +85,13 @@ SOURCES: dict[str, str] = {
     "false_win": f"{SPEC} §5.1, §2 (sets + pair or 七对, at most two suits)",
     "guoshui_bu_hu": f"{SPEC} §5.2, §12.13 (过水不胡: no discard win after a pass until the next draw, unless for more fan)",
     "hou4zhang_bihu": f"{SPEC} §5.2, §12.14 (后4张必胡: with 4 or fewer tiles left a ready player must win)",
+    "wrong_seat_to_act": f"{SPEC} §1, §4 (play order E→S→W→N over the players still in; after a win play resumes "
+                         "from the seat after the (last) winner)",
+    "too_many_winners": f"{SPEC} §2, §5 (一炮多响: every other player still in may win on one discard)",
+    "wrong_tile_count": f"{SPEC} §1 (dealer 14 tiles, others 13; a kong takes one replacement)",
+    "replacement_missing": f"{SPEC} §1 (a kong's replacement is drawn from the tail)",
+    "unexpected_replacement": f"{SPEC} §1 (a kong's replacement is drawn from the tail; no flowers)",
+    "hand_not_finished": f"{SPEC} §4 (the hand ends when three players have won or the wall is exhausted)",
     "play_after_hand_end": f"{SPEC} §4 (the hand ends when three players have won or the wall is exhausted; "
                            "with mode standard at the first win event)",
     "seat_out": f"{SPEC} §4 (a player who has won takes no further part)",

@@ -45,6 +45,19 @@ def test_standard_mode_ends_at_the_first_win_s4():
     check(h, "play_after_hand_end", "§4", opts, seq=nxt)
 
 
+def test_play_resumes_after_the_winner_s4():
+    """§4: after a discard win play goes on from next(winner): S wins on W's discard, so W
+    (the seat after S, here the discarder) draws next — N drawing is out of turn."""
+    h = ex10_hand()
+    h.discard(0, "W6")
+    h.turn(1)
+    h.draw(2, "B3")
+    d = h.discard(2, "B3")
+    h.win(1, "B3", from_seat=2, dseq=d)
+    wrong = h.draw(3, h.safe_tile(3))
+    check(h, "wrong_seat_to_act", "§4", seq=wrong)
+
+
 # E's 14 (three suits) with a 5p to discard; S waits 5p (closed 4p_6p), W waits 2p/5p, N waits
 # 5p (pair). W123 W456 W789 are S's; T1..T9 are W's.
 THREE_WAIT = {
@@ -75,6 +88,20 @@ def test_three_winners_on_one_discard_end_the_blood_battle_s4_s5():
         h.win(seat, "B5", from_seat=0, dseq=d)
     nxt = h.draw(0, "W3")
     check(h, "play_after_hand_end", "§4", seq=nxt)
+
+
+def test_standard_mode_a_multiple_win_is_one_win_event_s4():
+    """``mode = standard``: the hand ends at the first win *event*; 一炮多响 counts as one
+    (§4): all three win on E's 5p and are paid (1 each)."""
+    opts = {"mode": "standard"}
+    h = SichuanHand(THREE_WAIT, options=opts)
+    d = h.discard(0, "B5")
+    for seat in (1, 2, 3):
+        h.win(seat, "B5", from_seat=0, dseq=d)
+    h.g.end(0)
+    h.g.hand(1, 0)
+    res = strict(h, opts)
+    assert res.state.scores == (-3, 1, 1, 1)
 
 
 def test_after_a_multiple_win_the_first_winner_does_not_deal_s1():

@@ -148,5 +148,5 @@ def test_a_winner_takes_no_further_part_s4():
     h.draw(2, "B3")
     d = h.discard(2, "B3")
     h.win(1, "B3", from_seat=2, dseq=d)
-    s = h.draw(1, h.safe_tile(1))  # S is out: play resumed at N
+    s = h.draw(1, h.safe_tile(1))  # S is out: play resumed at W, the seat after S
     check(h, "seat_out_of_hand", "§4", seq=s)
