@@ -66,6 +66,6 @@ def rulesets_cmd(
     say(f"{name}" + (f"  {preset.title} — preset over {doc.id} ({preset.source})" if preset else f"  {doc.description}"))
     for r in rows:
         mark = "*" if r["option"] in values else " "
-        say(f" {mark}{r['option']} = {json.dumps(r['value'], ensure_ascii=False)}  — {r['meaning']}  [{r['source']}]")
+        say(f" {mark}{r['option']} = {json.dumps(r['value'], ensure_ascii=False)}  — {r['meaning'].replace('``', '')}  [{r['source']}]")
     if preset is not None:
         say("* set by the preset; every other option keeps the default of " + doc.id)
