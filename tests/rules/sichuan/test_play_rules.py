@@ -151,6 +151,25 @@ def test_guoshui_same_or_less_fan_is_refused_s5_2():
     check(h, "guoshui_bu_hu", "§5.2", seq=w)
 
 
+def test_punging_a_winning_tile_is_a_pass_s5_2():
+    """§5.2: S (W1..W9 B55 B88, waiting 5p/8p) pungs W's 5p instead of winning on it (平胡, 0
+    fan): a pass. S discards 1m and waits 1m/4m/7m; without a draw since, it may not win N's 7m
+    (0 fan, not more)."""
+    h = SichuanHand({0: E_JUNK, 1: "W1 W2 W3 W4 W5 W6 W7 W8 W9 B5 B5 B8 B8", 2: W_JUNK, 3: N_JUNK})
+    h.discard(0, "W6")
+    h.turn(1)
+    h.draw(2, "B5")
+    d = h.discard(2, "B5")
+    h.pung(1, "B5", d)
+    h.discard(1, "W1")
+    h.draw(2, h.safe_tile(2))
+    h.discard(2, h.concealed[2][-1])
+    h.draw(3, "W7")
+    d = h.discard(3, "W7")
+    w = h.win(1, "W7", from_seat=3, dseq=d)
+    check(h, "guoshui_bu_hu", "§5.2", seq=w)
+
+
 def test_hou4zhang_bihu_on_a_drawn_tile_s5_2():
     """§5.2: with 4 or fewer tiles left in the wall a ready player must win when its winning
     tile appears — also on its own draw: S draws its 3p and discards it instead."""
