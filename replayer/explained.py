@@ -26,7 +26,10 @@ class ScoreLine:
     ``name_en`` / ``name_zh``: its names as in the ruleset's rules; ``points``: what one
     instance adds (fan points, units, fan of a doubling ruleset) — or ``factor``: what it
     multiplies by (×2); ``count``: how many times it counts; ``tiles``: the tiles it was
-    counted on, one group per set or instance (empty for a condition of the win)."""
+    counted on, one group per set or instance (empty for a condition of the win);
+    ``provisional``: the value is one the rules text marks unconfirmed (e.g. the pattern
+    values of the chip format, docs/reference/rules/competition.md §A6.2) — every view of
+    the score says so."""
 
     id: str
     name_en: str
@@ -35,6 +38,12 @@ class ScoreLine:
     factor: int | None = None
     count: int = 1
     tiles: tuple[tuple[str, ...], ...] = ()
+    provisional: bool = False
+
+    @property
+    def note(self) -> str:
+        """`` (provisional)`` for a provisional value, else ``""`` — what views print after it."""
+        return " (provisional)" if self.provisional else ""
 
     @property
     def value(self) -> int | None:

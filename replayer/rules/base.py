@@ -308,6 +308,11 @@ class Ruleset(Protocol):
         """Events of its own procedures the table owes now, for the simulator. Default: ()."""
         ...
 
+    def initial_scores(self) -> tuple[int, int, int, int]:
+        """What each seat holds when the game starts (game_started ``initial_scores``): a
+        chip format's stacks (competition.md §A5: 100 each). Default: (0, 0, 0, 0)."""
+        ...
+
 
 class RulesetDefaults:
     """Default hooks for a :class:`Ruleset` (inherit it): no own breaches, nothing to
@@ -328,6 +333,9 @@ class RulesetDefaults:
         birds after a win, or its opening wins played by the default table policy. ``rng``:
         the simulator's seeded random.Random of the hand (dice). None by default."""
         return ()
+
+    def initial_scores(self) -> tuple[int, int, int, int]:
+        return (0, 0, 0, 0)
 
     def could_win(self, counts: tuple[int, ...], melds: int) -> bool:
         if self.play.wildcards:

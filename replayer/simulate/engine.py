@@ -247,7 +247,8 @@ class _Game:
             ruleset=self.rs.id, ruleset_options=resolved_options(cfg.ruleset, cfg.options),
             players=[f"{b}-{s}" for s, b in enumerate(cfg.bot_names())],
             # a ruleset with stacks (chips) says what each seat starts with
-            initial_scores=list(getattr(self.rs, "initial_scores", None) or (0, 0, 0, 0)), source=f"paipu simulate seed={cfg.seed} game={self.game} bots={bots}",
+            initial_scores=list(self.rs.initial_scores()),
+            source=f"paipu simulate seed={cfg.seed} game={self.game} bots={bots}",
         ))
         hands = 0
         limit = cfg.hands_per_game if cfg.hands_per_game is not None else cfg.max_hands

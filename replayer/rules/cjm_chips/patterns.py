@@ -58,35 +58,47 @@ def _three_dragon_pungs(r: Reading) -> bool:
 
 @dataclass(frozen=True)
 class Pattern:
-    """One 技术型番种 of §A6.2: id, Chinese name, and when it counts on a reading."""
+    """One 技术型番种 of §A6.2: id, English and Chinese name, and when it counts on a reading."""
 
     id: str
+    name_en: str
     name_zh: str
     counts: Callable[[Reading], bool]
 
 
 PATTERNS: tuple[Pattern, ...] = (
-    Pattern("mixed_straight", "花龙", _fan("mixed_straight")),
-    Pattern("pure_straight", "清龙", _fan("pure_straight")),
-    Pattern("knitted_straight", "组合龙", _fan("knitted_straight")),
-    Pattern("half_flush", "混一色", _fan("half_flush")),
-    Pattern("all_pungs", "对对和", _fan("all_pungs")),
-    Pattern("honors_and_knitted", "大乱", lambda r: r.shape == "honors_knitted"),
-    Pattern("melded_single_wait", "全求独钓", _melded_single_wait),
-    Pattern("closed_last_tile", "夹绝张", _closed_last_tile),
-    Pattern("three_chows_of_a_range", "全大/全中/全小", _range_chows),
-    Pattern("full_flush", "清一色", _fan("full_flush")),
-    Pattern("seven_pairs", "七对", lambda r: r.shape == "seven_pairs"),
-    Pattern("three_dragon_pungs", "三箭刻", _three_dragon_pungs),
+    Pattern("mixed_straight", "Mixed Straight", "花龙", _fan("mixed_straight")),
+    Pattern("pure_straight", "Pure Straight", "清龙", _fan("pure_straight")),
+    Pattern("knitted_straight", "Knitted Straight", "组合龙", _fan("knitted_straight")),
+    Pattern("half_flush", "Half Flush", "混一色", _fan("half_flush")),
+    Pattern("all_pungs", "All Pungs", "对对和", _fan("all_pungs")),
+    Pattern("honors_and_knitted", "Honors and Knitted Tiles", "大乱", lambda r: r.shape == "honors_knitted"),
+    Pattern("melded_single_wait", "Melded Hand, Single Wait", "全求独钓", _melded_single_wait),
+    Pattern("closed_last_tile", "Single Wait on the Last Copy", "夹绝张", _closed_last_tile),
+    Pattern("three_chows_of_a_range", "Three Chows of One Range", "全大/全中/全小", _range_chows),
+    Pattern("full_flush", "Full Flush", "清一色", _fan("full_flush")),
+    Pattern("seven_pairs", "Seven Pairs", "七对", lambda r: r.shape == "seven_pairs"),
+    Pattern("three_dragon_pungs", "Three Dragon Pungs", "三箭刻", _three_dragon_pungs),
 )
+
+#: English names of the patterns and of the 附加分 of §A6.3, by id.
+NAMES_EN: dict[str, str] = {p.id: p.name_en for p in PATTERNS} | {
+    "flower": "Flower",
+    "single_tile_win": "Single-Tile Win",
+    "flower_replacement_win": "Win on a Flower Replacement",
+    "out_with_replacement_tile": "Out with Replacement Tile",
+    "last_tile_draw": "Last Tile Draw",
+    "last_tile_claim": "Last Tile Claim",
+    "concealed_hand": "Concealed Hand",
+}
 
 
 @dataclass(frozen=True)
 class ScoreItem:
-    """One line of an explained score: a pattern or a bonus, its points per instance, how
-    often it counts, and whether its value is provisional (§A6.2)."""
+    """One line of an explained score: a pattern or a bonus (``id``, Chinese name), its
+    points per instance, how often it counts, and whether its value is provisional (§A6.2)."""
 
-    name_en: str
+    id: str
     name_zh: str
     points: int
     count: int = 1
@@ -94,8 +106,17 @@ class ScoreItem:
     kind: str = "pattern"  # "pattern" | "bonus"
 
     @property
+    def name_en(self) -> str:
+        return NAMES_EN.get(self.id, self.id)
+
+    @property
     def total(self) -> int:
         return self.points * self.count
+
+    def line(self) -> ScoreLine:
+        """The item as a ruleset-neutral line (replayer/explained.py), flagged provisional."""
+        return ScoreLine(self.id, self.name_en, self.name_zh, points=self.points, count=self.count,
+                         provisional=self.provisional)
 
 
 @dataclass(frozen=True)
@@ -113,17 +134,12 @@ class CjmScore:
 
     @property
     def total_without_flowers(self) -> int:
-        return self.total - sum(f.total for f in self.fans if f.name_en == "flower")
+        return self.total - sum(f.total for f in self.fans if f.id == "flower")
 
-    # the common explained-score interface (replayer/explained.py)
+    # the ExplainedScore interface (replayer/explained.py)
     def lines(self) -> tuple[ScoreLine, ...]:
-        """Each pattern and bonus as a :class:`~replayer.explained.ScoreLine` (points per
-        instance; ``id`` the English name in snake case)."""
-        return tuple(
-            ScoreLine(id="_".join(f.name_en.lower().split()), name_en=f.name_en, name_zh=f.name_zh,
-                      points=f.points, count=f.count)
-            for f in self.fans
-        )
+        """Patterns, then bonuses; a pattern at a provisional value says so (§A6.2)."""
+        return tuple(f.line() for f in self.fans)
 
     def excluded(self) -> tuple[ScoreLine, ...]:
         return ()

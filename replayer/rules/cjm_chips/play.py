@@ -22,7 +22,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -120,7 +120,6 @@ class CjmRuleset(RulesetDefaults):
     def options_dict(self) -> dict[str, Any]:
         return dict(self.raw_options)
 
-    @property
     def initial_scores(self) -> tuple[int, int, int, int]:
         """Each player starts each 局 with ``chips`` (§A5: 100)."""
         c = self.options.chips
@@ -188,7 +187,7 @@ class CjmRuleset(RulesetDefaults):
                 return f
             if f == w:
                 return c
-        if any(i.name_en == "full_flush" for i in res.fans):
+        if any(i.id == "full_flush" for i in res.fans):
             for c, f in mem.flush_liable:
                 if c == w:
                     return f
@@ -250,10 +249,10 @@ class CjmRuleset(RulesetDefaults):
 
     # -- the hooks: 相公 claims, and what the rules remember ------------------------------
 
-    def check_event(self, state: TableState, p: Any) -> list[Breach]:
-        if isinstance(p, ev.GameStarted) and tuple(p.initial_scores) != self.initial_scores:
-            return [Breach("chip_stacks", f"the 局 starts with {list(p.initial_scores)} chips; each player starts "
-                                          f"with {self.options.chips} (§A5)")]
+    def check_event(self, state: TableState, p: Any) -> Sequence[Breach]:
+        if isinstance(p, ev.GameStarted) and tuple(p.initial_scores) != self.initial_scores():
+            return [Breach("chip_stacks", f"the 局 starts with {list(p.initial_scores)} chips; each player "
+                                          f"starts with {self.options.chips} (§A5)")]
         if isinstance(p, (ev.Chow, ev.Pung)) or (isinstance(p, ev.Kong) and p.kind == "melded"):
             if p.seat in self._memory(state).hand.dead:
                 return [Breach("xianggong", f"seat {p.seat} is 相公 (a dead hand) and may not claim", p.seat)]
@@ -270,7 +269,7 @@ class CjmRuleset(RulesetDefaults):
             return after, replace(mem, held=held)
         return apply_settlement(after, before.seq + 1, "kong", s, what), mem
 
-    def observe(self, before: TableState, p: Any, after: TableState) -> tuple[TableState, list[Breach]]:
+    def observe(self, before: TableState, p: Any, after: TableState) -> tuple[TableState, Sequence[Breach]]:
         mem = self._memory(before)
         if isinstance(p, ev.GameStarted):
             return replace(after, rule_memory=CjmMemory()), []
