@@ -319,6 +319,7 @@ def _hand_rows(rows: dict[str, list[dict[str, Any]]], game_id: str, players: Seq
                 "name_zh": f.name_zh,
                 "points": f.value,
                 "count": f.count,
+                "provisional": f.provisional,
                 "date": day,
             })
         names = sorted({f.name_en for f in fans})

@@ -190,6 +190,8 @@ FANS = Table(
         _f("name_zh", pa.string(), "fan name in Chinese (e.g. '平和')"),
         _f("points", pa.int32(), "points of one instance of the fan"),
         _f("count", pa.int32(), "how many times the fan counts in this win"),
+        _f("provisional", pa.bool_(), "the fan's value is provisional (a value the rules text marks "
+           "unconfirmed, e.g. the cjm_chips pattern values of competition.md §A6.2)"),
         _DATE,
     ]),
     ("game_id", "hand_number", "win_seq", "name_en"),

@@ -44,7 +44,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from eventlog.errors import PaipuError
 from eventlog.store.base import EventStore
-from replayer.replay import run
+from replayer.replay import replay
 
 __all__ = [
     "Created", "GameRecord", "TeamRecord", "PenaltyRecord", "Tournament", "TournamentError",
@@ -185,7 +185,9 @@ def _append(p: Path, record: _Record) -> None:
 @dataclass(frozen=True)
 class GameResult:
     """One game of the tournament replayed: players by seat, final scores (after penalties and
-    rulings in the game), whether it reached game_ended, and its findings."""
+    rulings in the game), whether it reached game_ended, and its findings. ``provisional``: a
+    legal win of the game was scored with a provisional value (e.g. a cjm_chips pattern,
+    competition.md §A6.2), so its scores are provisional too."""
 
     record: GameRecord
     ruleset: str
@@ -194,20 +196,28 @@ class GameResult:
     finished: bool
     findings: int
     rulings: tuple[str, ...] = ()
+    provisional: bool = False
 
 
 def game_result(store: EventStore, record: GameRecord) -> GameResult:
     events = list(store.read_game(record.game_id))
     if not events:
         raise TournamentError(f"game {record.game_id!r} is not in the event log")
-    res = run(events, mode="audit")
+    state, findings, provisional = None, 0, False
+    for step in replay(events, mode="audit"):
+        state, findings = step.state, findings + len(step.findings)
+        if step.event.type == "win_declared":
+            provisional = provisional or any(
+                line.provisional for w in state.wins if w.seq == step.event.seq and w.legal and w.score is not None
+                for line in w.score.lines())
+    assert state is not None
     start = events[0].payload
     players = tuple(getattr(start, "players", None) or [f"seat {i}" for i in range(4)])
     rulings = tuple(
         f"event {e.seq}: {getattr(e.payload, 'ruling', '') or getattr(e.payload, 'reason', '')}".strip()
         for e in events if e.type in ("referee_ruling", "penalty"))
-    return GameResult(record, getattr(start, "ruleset", ""), players, tuple(res.state.scores),
-                      res.state.phase == "game_over", len(res.findings), rulings)
+    return GameResult(record, getattr(start, "ruleset", ""), players, tuple(state.scores),
+                      state.phase == "game_over", findings, rulings, provisional)
 
 
 def table_points(scores: Sequence[int]) -> tuple[int, ...]:
@@ -238,7 +248,8 @@ def table_points(scores: Sequence[int]) -> tuple[int, ...]:
 class Standing:
     """One player's (or team's) line. ``table_points_x12``: MCR table points × 12;
     ``standard_points``: 标准分 (cjm); ``score``: sum of final game scores (cjm: 总局分) with
-    tournament penalties; ``penalty_points``: the tournament penalties in ``score``."""
+    tournament penalties; ``penalty_points``: the tournament penalties in ``score``;
+    ``provisional``: a game counted here holds a score at a provisional value."""
 
     name: str
     team: str = ""
@@ -249,6 +260,7 @@ class Standing:
     penalty_points: int = 0
     rank: int = 0
     members: tuple[str, ...] = field(default_factory=tuple)
+    provisional: bool = False
 
     @property
     def table_points(self) -> Fraction:
@@ -289,6 +301,7 @@ def standings(t: Tournament, results: Iterable[GameResult], *, through_round: in
             s.games += 1
             s.score += r.scores[seat]
             s.table_points_x12 += tp[seat]
+            s.provisional = s.provisional or r.provisional
     if t.created.scoring == "cjm_standard":
         _standard_points(t, results, line)
     for p in t.penalties:
@@ -309,6 +322,7 @@ def standings(t: Tournament, results: Iterable[GameResult], *, through_round: in
         tm.standard_points += s.standard_points
         tm.score += s.score
         tm.penalty_points += s.penalty_points
+        tm.provisional = tm.provisional or s.provisional
         tm.members = tuple(sorted(tm.members + (s.name,)))
     return _rank(t, list(by_team.values()))
 
@@ -358,6 +372,8 @@ STANDINGS_COLUMNS: tuple[tuple[str, str, str], ...] = (
     ("score", "int64", "sum of final game scores incl. penalties (cjm: 总局分, chips)"),
     ("penalty_points", "int64", "tournament penalties included in score"),
     ("scoring", "string", "mcr_table_points | cjm_standard"),
+    ("provisional", "bool", "a game counted holds a score at a provisional value (cjm_chips patterns, "
+                            "competition.md §A6.2): the line is provisional until a federation confirms them"),
 )
 
 
@@ -373,7 +389,7 @@ def standings_rows(t: Tournament, results: Sequence[GameResult], *, through_roun
                 "team": s.team if kind == "player" else "", "games": s.games,
                 "table_points": float(s.table_points), "table_points_x12": s.table_points_x12,
                 "standard_points": s.standard_points, "score": s.score, "penalty_points": s.penalty_points,
-                "scoring": t.created.scoring,
+                "scoring": t.created.scoring, "provisional": s.provisional,
             })
     return rows
 
@@ -396,7 +412,7 @@ def write_parquet(rows: Sequence[dict[str, Any]], path: Path) -> None:
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    types = {"string": pa.string(), "int64": pa.int64(), "double": pa.float64()}
+    types = {"string": pa.string(), "int64": pa.int64(), "double": pa.float64(), "bool": pa.bool_()}
     schema = pa.schema([pa.field(c, types[t], nullable=False) for c, t, _ in STANDINGS_COLUMNS])
     table = pa.table({c: [r[c] for r in rows] for c, _, _ in STANDINGS_COLUMNS}, schema=schema)
     tmp = path.with_suffix(path.suffix + ".tmp")

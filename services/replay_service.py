@@ -207,7 +207,7 @@ def _win(w: WinAudit) -> pb.WinAudit:
         reported=_reported(w.reported) if w.reported is not None else None,
     )
     for f in w.fans:
-        line = msg.fans.add(name_en=f.name_en, name_zh=f.name_zh, count=f.count)
+        line = msg.fans.add(name_en=f.name_en, name_zh=f.name_zh, count=f.count, provisional=f.provisional)
         if f.points is not None:
             line.points = f.points
         for group in f.tiles:

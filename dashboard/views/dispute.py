@@ -154,7 +154,7 @@ for w in audit.wins:
         line_key, reported_key, _known = fan_keys(w.fans)
         for f in w.fans:
             c = comp.setdefault(line_key(f), {"fan": f.name_en, "中文": f.name_zh,
-                                              "computed": f"{f.value} × {f.count}", "_c": 0})
+                                              "computed": f"{f.value} × {f.count}{f.note}", "_c": 0})
             c["_c"] += f.count
         rows = list(comp.values())
         by_key = {k: r for k, r in comp.items()}
@@ -213,7 +213,7 @@ for w in audit.wins:
             ) or '<span class="pp-label">(a condition of the win, no tiles)</span>'
             st.markdown(
                 f'<div><b>{html.escape(f.name_en)} {html.escape(f.name_zh)}</b> — {f.value} point'
-                f'{"s" if f.value != 1 else ""}{f" × {f.count}" if f.count > 1 else ""}'
+                f'{"s" if f.value != 1 else ""}{f" × {f.count}" if f.count > 1 else ""}{html.escape(f.note)}'
                 f'<div class="pp-tiles">{groups}</div></div>',
                 unsafe_allow_html=True,
             )

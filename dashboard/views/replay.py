@@ -176,7 +176,8 @@ for entry in step.state.score_log:  # payments made at this event (e.g. a kong p
 
 for w in step.state.wins:
     fans = w.score.lines() if w.score is not None else ()
-    fan_txt = ", ".join(f"{f.name_en} {f.name_zh} {f.value}" + (f"×{f.count}" if f.count > 1 else "") for f in fans)
+    fan_txt = ", ".join(f"{f.name_en} {f.name_zh} {f.value}" + (f"×{f.count}" if f.count > 1 else "") + f.note
+                        for f in fans)
     how = "self-drawn" if w.self_drawn else f"on a discard from seat {w.from_seat}"
     st.success(f"Win: seat {w.seat}, {how}, {'legal' if w.legal else 'NOT LEGAL'}; "
                f"{w.points} points: {fan_txt}"

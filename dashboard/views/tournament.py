@@ -40,6 +40,9 @@ st.caption(f"{t.created.title or name} — scoring `{t.created.scoring}`; {len(r
 if not results:
     st.info("No game in this tournament yet: `paipu tournament add-game`.")
     st.stop()
+if any(r.provisional for r in results):
+    st.warning("Provisional: some games were scored with pattern values a federation has not confirmed "
+               "(competition.md §A6.2); the lines marked provisional may change.")
 
 through = st.select_slider("Standings after round", options=rounds, value=rounds[-1], key="tn_round") \
     if len(rounds) > 1 else rounds[0]
@@ -50,6 +53,7 @@ def frame(lines) -> pd.DataFrame:
         "rank": s.rank, "name": s.name, "team": s.team, "games": s.games,
         **({"table points": float(s.table_points)} if mcr else {"标准分": s.standard_points}),
         ("score" if mcr else "总局分"): s.score, "penalties": s.penalty_points,
+        "provisional": s.provisional,
     } for s in lines])
 
 
@@ -70,7 +74,7 @@ for r in results:
         rows.append({"round": r.record.round, "table": r.record.table, "session": r.record.session,
                      "game": r.record.game_id, "seat": seat, "score": r.scores[seat],
                      "table points": table_points(r.scores)[seat] / 12,
-                     "finished": r.finished, "findings": r.findings})
+                     "finished": r.finished, "findings": r.findings, "provisional": r.provisional})
 st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
 
 st.subheader("Penalties and rulings")

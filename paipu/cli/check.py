@@ -40,7 +40,7 @@ def _print_audit(chain, audit, *, verbose: bool = True) -> bool:
         for f in audit.findings:
             say(f"    finding: {f}")
         for w in audit.wins:
-            fans = " + ".join(f"{x.name_zh}×{x.count}" if x.count > 1 else x.name_zh for x in w.fans)
+            fans = " + ".join((f"{x.name_zh}×{x.count}" if x.count > 1 else x.name_zh) + x.note for x in w.fans)
             rep = " + ".join(f"{n}×{c}" if c > 1 else n for n, _p, c in w.reported_fans)
             state = "agrees" if (w.fans_agree is not False and w.score_agrees is not False) else "DISAGREES"
             if w.reported_fans and w.fans_agree is None:
@@ -64,8 +64,8 @@ def _win_json(w) -> dict:
     rep = w.reported
     return {
         "seq": w.seq, "seat": w.seat, "tile": w.tile, "legal": w.legal, "points": w.points,
-        "fans": [{"name": f.name_en, "name_zh": f.name_zh, "count": f.count, "points": f.points}
-                 for f in w.fans],
+        "fans": [{"name": f.name_en, "name_zh": f.name_zh, "count": f.count, "points": f.points,
+                  "provisional": f.provisional} for f in w.fans],
         "changes": list(w.changes) if w.changes else None,
         "reported": None if rep is None else {
             "total": rep.total,
@@ -296,7 +296,7 @@ def _summary(stored, dup, issues, audits, chains_ok) -> None:
 
         a, w = max(legal, key=lambda aw: (aw[1].points, aw[0].game_id))
         fans = ", ".join(
-            f"{x.name_en} {x.name_zh} {x.points}" + (f"×{x.count}" if x.count > 1 else "") for x in w.fans
+            f"{x.name_en} {x.name_zh} {x.points}" + (f"×{x.count}" if x.count > 1 else "") + x.note for x in w.fans
         )
         say(
             f"biggest hand: {a.game_id}, seat {w.seat} on {T.to_unicode(w.tile)} {w.tile}"

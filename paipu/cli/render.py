@@ -82,7 +82,8 @@ def table_view(state: TableState, event: Any | None = None, *, seat: int | None 
         parts.append(Text(f"finding: {f}", style="red"))
     for w in state.wins:
         fans = w.score.lines() if w.score is not None else ()
-        fan_txt = ", ".join(f"{f.name_en} {f.name_zh} {f.value}" + (f"×{f.count}" if f.count > 1 else "") for f in fans)
+        fan_txt = ", ".join(f"{f.name_en} {f.name_zh} {f.value}" + (f"×{f.count}" if f.count > 1 else "") + f.note
+                            for f in fans)
         parts.append(
             Text(
                 f"win: seat {w.seat} {T.to_unicode(w.tile)}{w.tile} {'self-drawn' if w.self_drawn else f'from seat {w.from_seat}'}"

@@ -184,7 +184,7 @@ def score(
     if lines:
         t = Table("item", "中文", "points", "count", "counted on")
         for f in lines:
-            t.add_row(f.name_en, f.name_zh, str(f.value), str(f.count), "  ".join(" ".join(g) for g in f.tiles))
+            t.add_row(f.name_en, f.name_zh, f"{f.value}{f.note}", str(f.count), "  ".join(" ".join(g) for g in f.tiles))
         console.print(t)
         say(f"total {verdict.points}")
     if not verdict.legal:

@@ -151,7 +151,10 @@ def standings_cmd(
     say(f"{'rank':>4}  {'name':20} {'games':>5} {head:>9} {'score':>8} {'penalty':>7}")
     for s in lines:
         main = f"{float(s.table_points):9.2f}" if mcr else f"{s.standard_points:9d}"
-        say(f"{s.rank:>4}  {s.name:20} {s.games:>5} {main} {s.score:>8} {s.penalty_points:>7}")
+        say(f"{s.rank:>4}  {s.name:20} {s.games:>5} {main} {s.score:>8} {s.penalty_points:>7}"
+            + ("  provisional" if s.provisional else ""))
+    if any(s.provisional for s in lines):
+        say("provisional: games scored with unconfirmed pattern values (competition.md §A6.2)")
     unfinished = [r.record.game_id for r in results if not r.finished]
     if unfinished:
         say(f"not finished: {', '.join(unfinished)}")

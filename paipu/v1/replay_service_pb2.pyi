@@ -221,18 +221,20 @@ class ChainReport(_message.Message):
     def __init__(self, ok: _Optional[bool] = ..., events: _Optional[int] = ..., first_bad_seq: _Optional[int] = ..., reason: _Optional[str] = ...) -> None: ...
 
 class FanLine(_message.Message):
-    __slots__ = ("name_en", "name_zh", "points", "count", "groups")
+    __slots__ = ("name_en", "name_zh", "points", "count", "groups", "provisional")
     NAME_EN_FIELD_NUMBER: _ClassVar[int]
     NAME_ZH_FIELD_NUMBER: _ClassVar[int]
     POINTS_FIELD_NUMBER: _ClassVar[int]
     COUNT_FIELD_NUMBER: _ClassVar[int]
     GROUPS_FIELD_NUMBER: _ClassVar[int]
+    PROVISIONAL_FIELD_NUMBER: _ClassVar[int]
     name_en: str
     name_zh: str
     points: int
     count: int
     groups: _containers.RepeatedCompositeFieldContainer[TileGroup]
-    def __init__(self, name_en: _Optional[str] = ..., name_zh: _Optional[str] = ..., points: _Optional[int] = ..., count: _Optional[int] = ..., groups: _Optional[_Iterable[_Union[TileGroup, _Mapping]]] = ...) -> None: ...
+    provisional: bool
+    def __init__(self, name_en: _Optional[str] = ..., name_zh: _Optional[str] = ..., points: _Optional[int] = ..., count: _Optional[int] = ..., groups: _Optional[_Iterable[_Union[TileGroup, _Mapping]]] = ..., provisional: _Optional[bool] = ...) -> None: ...
 
 class TileGroup(_message.Message):
     __slots__ = ("tiles",)

@@ -233,3 +233,35 @@ def test_columns_are_documented():
     doc = (Path(__file__).resolve().parents[2] / "docs" / "analytics.md").read_text(encoding="utf-8")
     for c, t, _ in STANDINGS_COLUMNS:
         assert f"| `{c}` | {t} |" in doc, c
+
+
+def test_provisional_pattern_values_are_flagged_in_verify_and_standings(tmp_path):
+    """competition.md §A6.2: the cjm_chips pattern values are provisional; every output that a
+    score with them reaches says so — ``paipu verify`` beside each such item, the standings
+    (CLI, CSV/Parquet column ``provisional``) of a player who played such a game. MCR games
+    (the hand-made ones here) are not provisional."""
+    from typer.testing import CliRunner
+
+    from paipu.cli import app
+    from replayer.simulate.engine import SimulationConfig, simulate_game
+
+    game = simulate_game(SimulationConfig(ruleset="cjm_chips", seed="1", hands_per_game=3), 2)
+    store = open_store(tmp_path)
+    try:
+        store.append(game.game_id, list(game.events))
+        _append_game(store, "mcr1", "ABCD", (30, 10, -10, -30))
+    finally:
+        store.close()
+    r = CliRunner()
+    d = ["--data", str(tmp_path)]
+    out = r.invoke(app, ["verify", game.game_id, *d])
+    assert out.exit_code == 0, out.output
+    assert "(provisional)" in out.output
+    assert r.invoke(app, ["tournament", "create", "cjm", "--scoring", "cjm_standard", *d]).exit_code == 0
+    assert r.invoke(app, ["tournament", "add-game", "cjm", game.game_id, "--round", "1", "--table", "A", *d]).exit_code == 0
+    assert r.invoke(app, ["tournament", "add-game", "cjm", "mcr1", "--round", "2", "--table", "A", *d]).exit_code == 0
+    out = r.invoke(app, ["tournament", "standings", "cjm", "--json", *d])
+    rows = [x for x in json.loads(out.output) if x["kind"] == "player"]
+    assert {x["name"]: x["provisional"] for x in rows} == {**dict.fromkeys(game.events[0].payload.players, True),
+                                                           **dict.fromkeys("ABCD", False)}
+    assert "provisional" in r.invoke(app, ["tournament", "standings", "cjm", *d]).output
