@@ -274,3 +274,71 @@ def test_false_win_is_not_dead_without_a_win_declared():
     d = g.discard(0, "B9")
     g.pung(1, "B9", d)
     assert not run(g.events(), mode="audit", ruleset=get_ruleset("cjm_chips")).findings
+
+
+def _example_8() -> tuple[GameBuilder, int]:
+    """Hands 0–1 of example 8 and hand 2 up to W's first discard; returns the builder and
+    that discard's seq. Options: 清龙 confirmed at 77, so that hand 0 leaves W with 15 chips."""
+    g = game(EXAMPLE_8)
+    # Hand 0 (dealer E): S self-draws T2 onto W1–W9 T1T1T1 T2 (waits T2/T3: no single wait):
+    # 清龙 77 + 门清 8 = 85 → E, W, N pay 85 each: (15, 355, 15, 15); the deal passes to S.
+    g.hand(0, dealer=0)
+    g.deal(0, "B1 B2 B3 B4 B5 B6 B7 B8 B9 J1 J1 J2 J2 J3")
+    g.deal(1, "W1 W2 W3 W4 W5 W6 W7 W8 W9 T1 T1 T1 T2")
+    g.deal(2, "B1 B2 B3 B4 B5 B6 B7 B8 B9 F1 F1 F2 F2")
+    g.deal(3, "W1 W2 W3 W4 W5 W6 W7 W8 W9 F3 F3 F4 F4")
+    g.discard(0, "J3")
+    g.draw(1, "T2")
+    g.win(1, "T2")
+    g.end(0)
+    # Hand 1 (dealer S, not continuing: no 倍打) — example 2's tiles with S dealing: W discards
+    # T9 into N's 清一色 24 + 2 flowers 4 = 28, owes 2T = 56, has 15: pays 15 and is at 0.
+    g.hand(1, dealer=1)
+    g.deal(1, "T5 W1 W2 W3 W4 W5 W6 W7 W8 W9 B1 B2 B3 F1")
+    g.deal(2, "W1 W2 W3 W4 W5 W6 F4 F4 F4 J3 J3 B1 B1")
+    g.deal(3, "T5 T5 T1 T2 T3 T6 T6 T6 T2 T2 T7 H2 H3")
+    g.deal(0, "B4 B5 B6 B7 B8 B9 F2 F2 F3 F3 J2 J2 J3")
+    g.flower(3, "H2", "T8")
+    g.flower(3, "H3", "J1")
+    d = g.discard(1, "T5")
+    g.pung(3, "T5", d)
+    g.discard(3, "J1")
+    g.draw(0, "W9")
+    g.discard(0, "W9")
+    g.draw(1, "B1")
+    g.discard(1, "B1")
+    g.draw(2, "T9")
+    d2 = g.discard(2, "T9")
+    g.win(3, "T9", from_seat=2, dseq=d2)
+    g.end(1)
+    # Hand 2 (dealer W, the deal passed): W discards W9, which completes S's W234 W567
+    # F1F1F1 F2F2F2 W9 (混一色 6 + 门清 8 + single wait 4 = 18) — but W has no chips.
+    g.hand(2, dealer=2)
+    g.deal(2, "W9 T1 T2 T3 T4 T5 T6 T7 T8 B1 B2 B3 B4 J1")
+    g.deal(3, "B5 B6 B7 B8 B9 T1 T2 T3 T4 T5 T6 T7 T8")
+    g.deal(0, "W1 W1 W1 W8 W8 W8 J3 J3 J3 B5 B6 B7 F4")
+    g.deal(1, "W2 W3 W4 W5 W6 W7 F1 F1 F1 F2 F2 F2 W9")
+    return g, g.discard(2, "W9")
+
+
+EXAMPLE_8 = {"cjm_fan_values": {"pure_straight": 77}}
+
+
+def test_example_8_chip_cap_whole_hands():
+    """§A11 example 8 / §A5: W has 15 chips and discards into T = 28 (owes 56) → W pays 15 and
+    drops to 0; from then on nobody may win on W's discards (no win is offered on them, and
+    one declared anyway is a finding: the winner pays the would-be score 2T = 36 to W and 10
+    to each of the three others — seed 000 §38)."""
+    from replayer.actions import legal_actions
+    from replayer.replay import run as run_
+
+    g, d = _example_8()
+    rs = get_ruleset("cjm_chips", EXAMPLE_8)
+    st = run_(g.events(), mode="strict", ruleset=rs).state
+    assert [h.changes for h in st.hands] == [(-85, 255, -85, -85), (0, 0, -15, 15)]
+    assert st.scores == (15, 355, 0, 30) and not st.game_over  # one player at 0: no 局结 (A-Amb-1)
+    assert not [a for a in legal_actions(st, rs) if a.is_win]
+    g.win(1, "W9", from_seat=2, dseq=d)
+    res = run_(g.events(), mode="audit", ruleset=rs)
+    assert [f.rule_id for f in res.findings] == ["win_on_zero_chip_discard"]
+    assert res.state.scores == (15 + 10, 355 - 36 - 30, 0 + 36 + 10, 30 + 10)

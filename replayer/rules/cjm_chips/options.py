@@ -65,7 +65,7 @@ class CjmOptions(BaseModel):
     first in turn order.
     ``robbed_kong_payment``: a robbed kong is paid anyway (default off, §A7).
     ``zero_chip_penalty``: what a player who wins on a zero-chip player's discard pays each
-    of the two others (§A5: 10), besides the would-be win score to the zero-chip player.
+    of the three others (§A5: 10), besides the would-be win score to the zero-chip player.
     ``hold_off_table``: 禁止非胜式局结 (§A10): a kong or instant payment that would end the 局
     while its receiver would not be first is held off the table and paid when the 局 ends.
     ``rounds``: 圈 per 局 (§A1: 4). ``timing``: the time limits of §A4 ("v000": 20 s / 10 s)

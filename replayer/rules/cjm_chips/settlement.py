@@ -11,7 +11,8 @@ capped by what the payer has left (§A5 "盘面100分付完为止").
 * instant payments (§A7): added kong 4 from each, kong on a discard 12 from the discarder,
   concealed kong 6 from each, 花杠 8 from each, 追牌: the first of the four pays 4 to each;
 * a win on a zero-chip player's discard (§A5): the winner pays the would-be win score to
-  that player and ``zero_chip_penalty`` to each of the two others.
+  that player and ``zero_chip_penalty`` to each of the three others (seed 000 §38
+  "应向无分者罚分和牌得分并向三家各赔付10分": the zero-chip player gets both).
 """
 
 from __future__ import annotations
@@ -68,10 +69,10 @@ def win_payments(winner: int, total: int, *, self_drawn: bool, discarder: int | 
 def zero_chip_penalty(winner: int, zero_seat: int, would_be: int, each: int,
                       multiplier: int = 1) -> list[tuple[int, int, int, str]]:
     """§A5: a win on a zero-chip player's discard: the winner pays ``would_be`` to that
-    player and ``each`` to each of the two others."""
+    player and ``each`` to each of the three others, that player included ("向无分者罚分和牌
+    得分并向三家各赔付10分", seed 000)."""
     out = [(winner, zero_seat, would_be * multiplier, "win on a zero-chip discard (盘面无分者点炮，禁止和牌)")]
-    out += [(winner, s, each * multiplier, "win on a zero-chip discard: penalty")
-            for s in _after(winner) if s != zero_seat]
+    out += [(winner, s, each * multiplier, "win on a zero-chip discard: penalty") for s in _after(winner)]
     return out
 
 

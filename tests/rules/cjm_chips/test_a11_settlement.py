@@ -96,8 +96,9 @@ def test_example_8_chip_cap_and_the_zero_chip_rule():
 
 def test_zero_chip_penalty_amounts():
     """§A5: a win on a zero-chip discard anyway: the winner pays the would-be score (2T) to
-    the zero-chip player and 10 to each of the two others."""
-    assert changes(pay.zero_chip_penalty(1, 2, 40, 10)) == (10, -60, 40, 10)
+    the zero-chip player and 10 to each of the three others (seed 000: 向三家各赔付10分) —
+    S wins 2T = 40 on W's discard: S −(40 + 3×10) = −70, W +40 +10, E and N +10."""
+    assert changes(pay.zero_chip_penalty(1, 2, 40, 10)) == (10, -70, 50, 10)
 
 
 def test_session_end_and_first_place():
