@@ -48,7 +48,8 @@ from replayer.replay import replay
 
 __all__ = [
     "Created", "GameRecord", "TeamRecord", "PenaltyRecord", "Tournament", "TournamentError",
-    "GameResult", "Standing", "STANDINGS_COLUMNS", "table_points", "standings", "standings_rows",
+    "GameResult", "Standing", "STANDINGS_COLUMNS", "add_game", "results", "table_points", "standings",
+    "standings_rows",
     "write_csv", "write_parquet",
 ]
 
@@ -218,6 +219,19 @@ def game_result(store: EventStore, record: GameRecord) -> GameResult:
         for e in events if e.type in ("referee_ruling", "penalty"))
     return GameResult(record, getattr(start, "ruleset", ""), players, tuple(state.scores),
                       state.phase == "game_over", findings, rulings, provisional)
+
+
+def add_game(data: Path, store: EventStore, name: str, record: GameRecord) -> tuple[Tournament, GameResult]:
+    """Add ``record`` to tournament ``name`` once its game is found in ``store`` and replayed
+    (what ``paipu tournament add-game`` and the gRPC AddGame do). Raises TournamentError."""
+    t = Tournament.load(data, name)
+    res = game_result(store, record)
+    return t.add(data, record), res
+
+
+def results(store: EventStore, t: Tournament) -> list[GameResult]:
+    """Every game of ``t`` replayed, in the order added."""
+    return [game_result(store, g) for g in t.games]
 
 
 def table_points(scores: Sequence[int]) -> tuple[int, ...]:

@@ -21,8 +21,9 @@ from services.wrapping import Behaviour, wrap_handler
 __all__ = ["ROLES", "METHOD_ROLES", "PAIPU_PREFIX", "load_tokens", "AuthInterceptor"]
 
 #: Roles, each allowed what the ones before it are: a viewer reads (ReadGame, ListGames,
-#: Subscribe, every ReplayService call), a recorder also appends (Append,
-#: IngestService.IngestLog), a referee also appends ``referee_ruling`` and ``penalty`` events.
+#: Subscribe, every ReplayService call, tournament standings), a recorder also appends (Append,
+#: IngestService.IngestLog), a referee also appends ``referee_ruling`` and ``penalty`` events
+#: and writes tournaments (TournamentService).
 ROLES: tuple[str, ...] = ("viewer", "recorder", "referee")
 
 #: Methods under access control: every method of the ``paipu.v1`` services.
@@ -51,6 +52,12 @@ METHOD_ROLES: dict[str, tuple[str, str] | Callable[[Any], tuple[str, str]]] = {
     "/paipu.v1.ReplayService/GetState": ("viewer", "read"),
     "/paipu.v1.ReplayService/StepThrough": ("viewer", "read"),
     "/paipu.v1.ReplayService/Verify": ("viewer", "read"),
+    # tournaments (analytics/tournament_service.py): the standings are the referee's to sign
+    "/paipu.v1.TournamentService/CreateTournament": ("referee", "create a tournament"),
+    "/paipu.v1.TournamentService/AddGame": ("referee", "add a game to a tournament"),
+    "/paipu.v1.TournamentService/AddTeam": ("referee", "name a tournament team"),
+    "/paipu.v1.TournamentService/AddPenalty": ("referee", "record a standings penalty"),
+    "/paipu.v1.TournamentService/GetStandings": ("viewer", "read"),
 }
 
 

@@ -54,6 +54,8 @@ from paipu.v1 import event_log_service_pb2 as pb
 from paipu.v1 import event_log_service_pb2_grpc as pb_grpc
 from paipu.v1 import ingest_service_pb2, ingest_service_pb2_grpc
 from paipu.v1 import replay_service_pb2, replay_service_pb2_grpc
+from paipu.v1 import tournament_service_pb2 as tournament_pb
+from paipu.v1 import tournament_service_pb2_grpc as tournament_pb_grpc
 from services.status import ERROR_DOMAIN
 
 if TYPE_CHECKING:
@@ -161,6 +163,7 @@ class EventLogClient:
         self._stub = pb_grpc.EventLogServiceStub(self._channel)
         self._ingest = ingest_service_pb2_grpc.IngestServiceStub(self._channel)
         self._replay = replay_service_pb2_grpc.ReplayServiceStub(self._channel)
+        self._tournaments = tournament_pb_grpc.TournamentServiceStub(self._channel)
 
     # ---- writes -------------------------------------------------------------------
     def append(
@@ -474,6 +477,42 @@ class EventLogClient:
             )
         except grpc.RpcError as e:
             raise error_from_rpc(e) from None
+
+    # ---- tournaments (proto/paipu/v1/tournament_service.proto) -----------------------
+    def _tournament_call(self, method: str, request: Any) -> Any:
+        try:
+            return getattr(self._tournaments, method)(request, timeout=self.timeout, metadata=self._md)
+        except grpc.RpcError as e:
+            raise error_from_rpc(e) from None
+
+    def create_tournament(self, name: str, *, scoring: str = "", first_points: int | None = None,
+                          second_points: int | None = None, second_scope: str = "",
+                          title: str = "") -> tournament_pb.TournamentInfo:
+        """Create tournament ``name`` (``scoring``: mcr_table_points | cjm_standard). Needs a
+        referee. Raises RemoteError (FAILED_PRECONDITION: the name is taken)."""
+        return self._tournament_call("CreateTournament", tournament_pb.CreateTournamentRequest(
+            name=name, scoring=scoring, first_points=first_points, second_points=second_points,
+            second_scope=second_scope, title=title))
+
+    def add_tournament_game(self, name: str, game_id: str, *, round: int, table: str,
+                            session: int = 1) -> tournament_pb.TournamentInfo:
+        """Add a game of the log to round ``round``, table ``table``, session ``session``."""
+        return self._tournament_call("AddGame", tournament_pb.AddGameRequest(
+            name=name, game_id=game_id, round=round, table=table, session=session))
+
+    def add_tournament_team(self, name: str, team: str, players: Sequence[str]) -> tournament_pb.TournamentInfo:
+        return self._tournament_call("AddTeam", tournament_pb.AddTeamRequest(name=name, team=team, players=list(players)))
+
+    def add_tournament_penalty(self, name: str, player: str, points: int, *, rule: str, reason: str = "",
+                               round: int = 1, referee: str = "") -> tournament_pb.TournamentInfo:
+        """Points added to (negative: taken from) ``player``'s score total, with the rule applied."""
+        return self._tournament_call("AddPenalty", tournament_pb.AddPenaltyRequest(
+            name=name, player=player, points=points, rule=rule, reason=reason, round=round, referee=referee))
+
+    def tournament_standings(self, name: str, through_round: int | None = None) -> tournament_pb.GetStandingsResponse:
+        """The standings (players, then teams), as the CSV/Parquet export's rows."""
+        return self._tournament_call("GetStandings", tournament_pb.GetStandingsRequest(
+            name=name, through_round=through_round))
 
     # ---- service health -----------------------------------------------------------
     def health(self, service: str = "") -> str:

@@ -27,7 +27,7 @@ import logging
 import signal
 import sys
 import threading
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from concurrent import futures
 from pathlib import Path
 from typing import Any
@@ -60,6 +60,10 @@ __all__ = [
     "is_loopback",
     "serve",
 ]
+
+#: A service composed in by the caller: ``(store, server) -> full service name`` (it adds
+#: its servicer to the server).
+ExtraService = Callable[[EventStore, grpc.Server], str]
 
 #: Largest request or response message (an Append batch of a long game fits easily).
 MAX_MESSAGE_BYTES = 64 * 1024 * 1024
@@ -131,6 +135,7 @@ def build_server(
     poll_interval: float = 0.05,
     tokens: Mapping[str, str] | None = None,
     access_log: bool = False,
+    extra_services: Sequence[ExtraService] = (),
 ) -> tuple[grpc.Server, int]:
     """A gRPC server over ``store`` with EventLogService, IngestService
     (services/ingest_service.py) and ReplayService (services/replay_service.py), health
@@ -143,6 +148,11 @@ def build_server(
     which is why the default host is loopback. ``access_log``: one JSON line per call on the
     ``paipu.access`` logger (services/calls.py); unexpected exceptions are always logged on
     ``paipu.serve`` with a request id.
+
+    ``extra_services``: services of a higher layer composed in by the caller (``paipu serve``
+    adds the TournamentService of analytics/tournament_service.py): each is called with the
+    store and the grpc server, adds its servicer and returns its full service name (health
+    and reflection list it; :data:`services.auth.METHOD_ROLES` must give its methods a role).
 
     Returns ``(server, bound_port)``; the server is NOT started: call ``server.start()``,
     and ``server.stop(grace)`` when done (it also ends open subscriptions). The store stays
@@ -161,7 +171,8 @@ def build_server(
     event_log_service_pb2_grpc.add_EventLogServiceServicer_to_server(servicer, server)
     ingest_service_pb2_grpc.add_IngestServiceServicer_to_server(IngestServicer(store), server)
     replay_service_pb2_grpc.add_ReplayServiceServicer_to_server(ReplayServicer(store), server)
-    services = (SERVICE_NAME, INGEST_SERVICE_NAME, REPLAY_SERVICE_NAME)
+    services = (SERVICE_NAME, INGEST_SERVICE_NAME, REPLAY_SERVICE_NAME,
+                *(add(store, server) for add in extra_services))
     health_servicer = health.HealthServicer(experimental_non_blocking=True)
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     for name in ("", *services):
@@ -192,6 +203,7 @@ def serve(
     insecure: bool = False,
     access_log: bool = False,
     create: bool = False,
+    extra_services: Sequence[ExtraService] = (),
 ) -> None:
     """Serve the event store in ``data_dir`` (see :func:`eventlog.store.open_store`) on
     ``host:port`` until SIGINT or SIGTERM (or ``KeyboardInterrupt``), then shut down
@@ -205,7 +217,8 @@ def serve(
     instead (shared/DESIGN.md §9: loopback unless told otherwise, writes need a token).
     Unexpected exceptions are logged to stderr with their traceback and request id;
     ``access_log`` adds one JSON line per call (:mod:`services.calls`).
-    ``create``: make an empty store when ``data_dir`` has none (else :class:`StoreNotFound`)."""
+    ``create``: make an empty store when ``data_dir`` has none (else :class:`StoreNotFound`).
+    ``extra_services``: as :func:`build_server`."""
     from eventlog.store import open_store
     from eventlog.store.postgres import redact_url
 
@@ -225,7 +238,8 @@ def serve(
     store = open_store(data_dir, create=create)  # never an empty store by accident (a --data typo)
     try:
         server, bound = build_server(
-            store, host, port, max_workers=max_workers, tokens=tokens, access_log=access_log
+            store, host, port, max_workers=max_workers, tokens=tokens, access_log=access_log,
+            extra_services=extra_services,
         )
         # Signal handlers before the "listening" line: a client may send SIGTERM as soon as it reads it.
         done = stop if stop is not None else threading.Event()

@@ -25,16 +25,21 @@ def serve(
 ) -> None:
     """Run the gRPC services on DATA: EventLogService (append, read, list, subscribe),
     IngestService (upload a log file), ReplayService (state at an event, step through,
-    verify), plus health and reflection.
+    verify), TournamentService (tournaments of DATA/tournaments: create, add games, teams and
+    penalties, standings), plus health and reflection.
 
     Clients send their token with $PAIPU_TOKEN (`paipu append --server ...`). Unexpected
     server errors are logged on stderr with a traceback and a request id (the client is
     told the id)."""
     from services.server import load_tokens
+    from analytics.tournament_service import register as tournaments
     from services.server import serve as _serve
 
+    # tournaments live in DATA/tournaments whichever store holds the games
+    extra = (tournaments(data),)
     if STORE["url"]:  # `paipu --store postgresql://… serve`: several servers may share it
-        _serve(STORE["url"], host=host, port=port, tokens=load_tokens(tokens) if tokens else None, insecure=insecure)
+        _serve(STORE["url"], host=host, port=port, tokens=load_tokens(tokens) if tokens else None, insecure=insecure,
+               extra_services=extra)
         return
     _serve(data, host=host, port=port, tokens=load_tokens(tokens) if tokens else None, insecure=insecure,
-           access_log=access_log, create=create)
+           access_log=access_log, create=create, extra_services=extra)

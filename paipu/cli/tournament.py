@@ -69,16 +69,14 @@ def add_game_cmd(
     data: DataOpt = DEFAULT_DATA,
 ) -> None:
     """Add a game of the log to a round, table and session."""
-    from analytics.tournament import GameRecord, Tournament, game_result
+    from analytics.tournament import GameRecord, add_game
 
-    t = Tournament.load(data, name)
     rec = GameRecord(game_id=game_id, round=round_, table=table, session=session)
     store = open_store(data, must_exist=True)
     try:
-        res = game_result(store, rec)
+        _, res = add_game(data, store, name, rec)
     finally:
         store.close()
-    t.add(data, rec)
     state = "finished" if res.finished else "NOT finished (no game_ended yet)"
     say(f"added {game_id} to round {round_}, table {table}, session {session}: {', '.join(res.players)}; {state}")
 
@@ -128,12 +126,13 @@ def standings_cmd(
     data: DataOpt = DEFAULT_DATA,
 ) -> None:
     """Replay the tournament's games and rank the players (or teams); ties share a rank."""
-    from analytics.tournament import Tournament, game_result, standings, standings_rows, write_csv, write_parquet
+    from analytics.tournament import Tournament, standings, standings_rows, write_csv, write_parquet
+    from analytics.tournament import results as game_results
 
     t = Tournament.load(data, name)
     store = open_store(data, must_exist=True)
     try:
-        results = [game_result(store, g) for g in t.games]
+        results = game_results(store, t)
     finally:
         store.close()
     rows = standings_rows(t, results, through_round=round_)

@@ -142,8 +142,9 @@ def test_the_client_rebuilds_the_servers_exception_class_and_fields(store, serve
 
 def test_every_method_of_the_paipu_services_has_an_access_rule():
     from paipu.v1 import event_log_service_pb2, ingest_service_pb2 as ing, replay_service_pb2 as rep
+    from paipu.v1 import tournament_service_pb2 as tour
 
-    methods = {f"/{s.full_name}/{m.name}" for mod in (event_log_service_pb2, ing, rep)
+    methods = {f"/{s.full_name}/{m.name}" for mod in (event_log_service_pb2, ing, rep, tour)
                for s in mod.DESCRIPTOR.services_by_name.values() for m in s.methods}
     assert methods == set(METHOD_ROLES)
     assert ingest_service_pb2.DESCRIPTOR.services_by_name["IngestService"]
