@@ -342,3 +342,116 @@ def test_example_8_chip_cap_whole_hands():
     res = run_(g.events(), mode="audit", ruleset=rs)
     assert [f.rule_id for f in res.findings] == ["win_on_zero_chip_discard"]
     assert res.state.scores == (15 + 10, 355 - 36 - 30, 0 + 36 + 10, 30 + 10)
+
+
+def _hung_single(*, swap: bool) -> GameBuilder:
+    """S claims four sets from E, W, N, E (never three in a row from one player: no 包牌 by
+    claims) and is left with J1 alone, which is hung (全求独钓, §A8.2). Without ``swap`` W then
+    discards J1 into S's win; with ``swap`` S first draws W9 and discards J1 (the hung tile is
+    swapped), and W discards W9 into the win."""
+    g = game()
+    g.hand(0, dealer=0)
+    g.deal(0, "W3 W6 T1 T2 T3 T7 T8 T9 B1 B2 B3 F1 F2 F3")
+    g.deal(1, "W1 W2 T5 T5 B7 B7 W4 W5 J1 F4 F4 J3 J3")
+    g.deal(2, "T5 B4 B5 B6 B8 B9 T4 T6 F1 F2 J2 J2 J2")
+    g.deal(3, "B7 W7 W8 W9 T7 T8 F3 F3 F4 B5 B6 B4 W1")
+    d = g.discard(0, "W3")
+    g.chow(1, "W1 W2 W3", "W3", d)
+    g.discard(1, "F4")
+    g.draw(2, "T1")
+    d = g.discard(2, "T5")
+    g.pung(1, "T5", d)
+    g.discard(1, "F4")
+    g.draw(2, "T2")
+    g.discard(2, "T2")
+    g.draw(3, "T3")
+    d = g.discard(3, "B7")
+    g.pung(1, "B7", d)
+    g.discard(1, "J3")
+    for seat, t in ((2, "B1"), (3, "B2")):
+        g.draw(seat, t)
+        g.discard(seat, t)
+    g.draw(0, "B3")
+    d = g.discard(0, "W6")
+    g.chow(1, "W4 W5 W6", "W6", d)
+    g.discard(1, "J3")  # S holds J1 alone: it is hung
+    win_tile = "J1"
+    if swap:
+        for seat, t in ((2, "T1"), (3, "T2"), (0, "T3")):
+            g.draw(seat, t)
+            g.discard(seat, t)
+        g.draw(1, "W9")
+        g.discard(1, "J1")  # S swaps the hung tile: the liability ends
+        win_tile = "W9"
+    g.draw(2, win_tile)
+    d = g.discard(2, win_tile)
+    g.win(1, win_tile, from_seat=2, dseq=d)
+    g.end(0)
+    return g
+
+
+def test_hung_tile_of_a_melded_single_wait_makes_the_discarder_pay_for_all_three():
+    """§A8.2: S (W123 T555 B777 W456 claimed) waits on the hung J1; W discards J1 into it:
+    全求独钓 6 + single wait 4 = 10 (no 门清, no flowers) → W pays 3T = 30 instead of 2T."""
+    st = replay(_hung_single(swap=False))
+    (w,) = st.wins
+    assert w.points == 10 and [line.name_zh for line in w.score.lines()] == ["全求独钓", "单张和牌"]
+    assert st.scores == (100, 130, 70, 100)
+
+
+def test_after_the_hung_tile_is_swapped_a_discard_into_the_win_is_ordinary():
+    """§A8.2 "挂牌方换牌后点炮方不再包牌，仅处理为点炮": the same win on W9 after S swapped J1
+    for W9: T = 10, W pays 2T = 20."""
+    st = replay(_hung_single(swap=True))
+    assert st.wins[0].points == 10
+    assert st.scores == (100, 120, 80, 100)
+
+
+def test_flower_kong_is_paid_at_once():
+    """§A7 花杠: E is dealt the four seasons 春夏秋冬 (H1–H4) and replaces them: a complete set,
+    each of the three others pays 8 at once → E +24. The four plants come to N one by one
+    in play: paid when the fourth is replaced (N +24)."""
+    g = game()
+    g.hand(0, dealer=0)
+    g.deal(0, "H1 H2 H3 H4 W1 W2 W3 W4 W5 W6 W7 W8 W9 J1")
+    g.deal(1, "T1 T2 T3 T4 T5 T6 T7 T8 T9 B1 B2 B3 B4")
+    g.deal(2, "T1 T2 T3 T4 T5 T6 T7 T8 T9 B1 B2 B3 B4")
+    g.deal(3, "H5 H6 H7 B5 B6 B7 B8 B9 F1 F2 F3 F4 J2")
+    for flower, tile in (("H1", "J3"), ("H2", "J3"), ("H3", "J3"), ("H4", "F1")):
+        g.flower(0, flower, tile)
+    for flower, tile in (("H5", "F2"), ("H6", "F3"), ("H7", "F4")):
+        g.flower(3, flower, tile)
+    assert replay(g).scores == (124, 92, 92, 92)
+    g.discard(0, "J1")
+    g.draw(1, "W1")
+    g.discard(1, "W1")
+    g.draw(2, "W2")
+    g.discard(2, "W2")
+    g.draw(3, "H8")
+    g.flower(3, "H8", "J2")
+    assert replay(g).scores == (116, 84, 84, 116)
+
+
+def test_penalties_are_in_units_of_ten_at_most_fifty():
+    """§A9 罚分: units of 10, at most 50 per decision. −30 (10 to each other) and a ruling
+    removing 50 from play (死分) stand; −60 and −15 are findings."""
+    from eventlog import events as ev
+
+    def findings(changes: list[int], kind: str = "penalty") -> list[str]:
+        g = game()
+        g.hand(0, dealer=0)
+        g.deal(0, "T1 T2 T3 T4 T5 T6 T7 T8 T9 B1 B2 B3 B4 J1")
+        d = g.deal(1, "W2 W3 W4 W5 W6 W7 F1 F1 F1 F2 F2 F2 B9")
+        g.deal(2, "B5 B6 B7 B8 B9 T1 T2 T3 T4 T5 T6 T7 T8")
+        g.deal(3, "W1 W1 W1 W8 W8 W8 J3 J3 J3 B5 B6 B7 F4")
+        if kind == "event":
+            g.add(ev.Penalty(seat=1, score_changes=changes, rule="competition.md §A9"))
+        else:
+            g.add(ev.RefereeRuling(ref_seq=d, ruling="slow play", kind=kind, seat=1, score_changes=changes,
+                                   rule="competition.md §A9"))
+        return [f.rule_id for f in run(g.events(), mode="audit", ruleset=get_ruleset("cjm_chips")).findings]
+
+    assert findings([10, -30, 10, 10]) == []
+    assert findings([0, -50, 0, 0], "points_removed") == []
+    assert findings([20, -60, 20, 20]) == ["penalty_units"]
+    assert findings([5, -15, 5, 5], "event") == ["penalty_units"]

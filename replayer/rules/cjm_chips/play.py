@@ -64,6 +64,7 @@ SOURCES: dict[str, str] = {
     "claim_priority": f"{_SPEC} §A3 (pon beats chi)",
     "settlement": f"{_SPEC} §A6.4, §A7, §A8",
     "chip_stacks": f"{_SPEC} §A5 (每人每局开始持有100分筹码)",
+    "penalty_units": f"{_SPEC} §A9 (罚分限定为10分一个单位限于50分以内), §A6.4 (倍打 doubles penalties)",
 }
 
 _FLOWER_SETS = (("H1", "H2", "H3", "H4"), ("H5", "H6", "H7", "H8"))
@@ -253,6 +254,12 @@ class CjmRuleset(RulesetDefaults):
         if isinstance(p, ev.GameStarted) and tuple(p.initial_scores) != self.initial_scores():
             return [Breach("chip_stacks", f"the 局 starts with {list(p.initial_scores)} chips; each player "
                                           f"starts with {self.options.chips} (§A5)")]
+        if isinstance(p, ev.Penalty) or (isinstance(p, ev.RefereeRuling) and p.kind in ("penalty", "points_removed")):
+            m = self.multiplier(state)
+            bad = [c for c in (p.score_changes or ()) if c < 0 and (c % (10 * m) or c < -50 * m)]
+            if bad:
+                return [Breach("penalty_units", f"a penalty of {bad[0]}: 罚分 is in units of {10 * m}, at most "
+                                                f"{50 * m} per decision (§A9{', ×2 倍打' if m > 1 else ''})")]
         if isinstance(p, (ev.Chow, ev.Pung)) or (isinstance(p, ev.Kong) and p.kind == "melded"):
             if p.seat in self._memory(state).hand.dead:
                 return [Breach("xianggong", f"seat {p.seat} is 相公 (a dead hand) and may not claim", p.seat)]
