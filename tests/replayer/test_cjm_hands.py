@@ -276,12 +276,11 @@ def test_false_win_is_not_dead_without_a_win_declared():
     assert not run(g.events(), mode="audit", ruleset=get_ruleset("cjm_chips")).findings
 
 
-def _example_8() -> tuple[GameBuilder, int]:
-    """Hands 0–1 of example 8 and hand 2 up to W's first discard; returns the builder and
-    that discard's seq. Options: 清龙 confirmed at 77, so that hand 0 leaves W with 15 chips."""
+def _w_at_15() -> GameBuilder:
+    """Hand 0 (dealer E), options EXAMPLE_8: S self-draws T2 onto W1–W9 T1T1T1 T2 (waits
+    T2/T3: no single wait): 清龙 77 + 门清 8 = 85 → E, W, N pay 85 each: (15, 355, 15, 15);
+    the deal passes to S."""
     g = game(EXAMPLE_8)
-    # Hand 0 (dealer E): S self-draws T2 onto W1–W9 T1T1T1 T2 (waits T2/T3: no single wait):
-    # 清龙 77 + 门清 8 = 85 → E, W, N pay 85 each: (15, 355, 15, 15); the deal passes to S.
     g.hand(0, dealer=0)
     g.deal(0, "B1 B2 B3 B4 B5 B6 B7 B8 B9 J1 J1 J2 J2 J3")
     g.deal(1, "W1 W2 W3 W4 W5 W6 W7 W8 W9 T1 T1 T1 T2")
@@ -291,6 +290,13 @@ def _example_8() -> tuple[GameBuilder, int]:
     g.draw(1, "T2")
     g.win(1, "T2")
     g.end(0)
+    return g
+
+
+def _example_8() -> tuple[GameBuilder, int]:
+    """Hands 0–1 of example 8 and hand 2 up to W's first discard; returns the builder and
+    that discard's seq. Options: 清龙 confirmed at 77, so that hand 0 leaves W with 15 chips."""
+    g = _w_at_15()
     # Hand 1 (dealer S, not continuing: no 倍打) — example 2's tiles with S dealing: W discards
     # T9 into N's 清一色 24 + 2 flowers 4 = 28, owes 2T = 56, has 15: pays 15 and is at 0.
     g.hand(1, dealer=1)
@@ -455,3 +461,26 @@ def test_penalties_are_in_units_of_ten_at_most_fifty():
     assert findings([0, -50, 0, 0], "points_removed") == []
     assert findings([20, -60, 20, 20]) == ["penalty_units"]
     assert findings([5, -15, 5, 5], "event") == ["penalty_units"]
+
+
+def test_a_second_winner_on_a_discard_that_emptied_the_stack_still_wins():
+    """§A6.5: several win on one discard, the discarder pays them in turn order from its 下家
+    until its chips run out; the zero-chip rule (§A5) is about a discarder with no chips *when
+    it discards*. W (15 chips) discards W9 into N's 混一色 6 + 门清 8 + single wait 4 = 18
+    (owes 36: pays 15, now 0) and E's 对对和 6 + 混一色 6 + 门清 8 + single wait 4 = 24 (owes 48:
+    nothing left) — both wins are legal. (Simulated game 124 of seed "competition" found it.)"""
+    g = _w_at_15()
+    g.hand(1, dealer=1)
+    g.deal(1, "T1 T2 T3 T4 T5 T6 T7 T8 T9 B1 B2 B3 B4 J2")
+    g.deal(2, "B5 B6 B7 B8 B9 T1 T2 T3 T4 T5 T6 T7 T8")
+    g.deal(3, "W2 W3 W4 W5 W6 W7 F1 F1 F1 F2 F2 F2 W9")
+    g.deal(0, "W1 W1 W1 W3 W3 W3 W5 W5 W5 J1 J1 J1 W9")
+    g.discard(1, "J2")
+    g.draw(2, "W9")
+    d = g.discard(2, "W9")
+    g.win(3, "W9", from_seat=2, dseq=d)
+    g.win(0, "W9", from_seat=2, dseq=d)
+    g.end(1)
+    st = replay(g, EXAMPLE_8)
+    assert [(w.seat, w.legal, w.points) for w in st.wins] == [(3, True, 18), (0, True, 24)]
+    assert st.scores == (15, 355, 0, 30)

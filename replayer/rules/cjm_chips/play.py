@@ -216,7 +216,7 @@ class CjmRuleset(RulesetDefaults):
         if win.seat in mem.dead:
             return WinScore(False, res.total, res, sit, "xianggong",
                             f"seat {win.seat} is 相公 (a dead hand) and may not win")
-        if not win.self_drawn and win.from_seat is not None and state.scores[win.from_seat] <= 0:
+        if not win.self_drawn and win.from_seat is not None and self._chips_at_discard(state, win.from_seat) <= 0:
             return WinScore(False, res.total, res, sit, "win_on_zero_chip_discard",
                             f"seat {win.from_seat} has no chips: no one may win on its discard (T = {res.total})")
         s = capped(state.scores, self._payments(state, win, res.total, res))
@@ -226,6 +226,16 @@ class CjmRuleset(RulesetDefaults):
                             f"the win would end the 局 with seat {win.seat} not first (禁止非胜式局结)")
         return WinScore(True, res.total, res, sit)
 
+    @staticmethod
+    def _chips_at_discard(state: TableState, discarder: int) -> int:
+        """The discarder's chips when it discarded (§A5 is about those): a further winner on
+        the same discard (§A6.5) is paid from what the earlier winners left, maybe nothing,
+        but still wins. The hand ends at its first discard win (``hand_end`` first_win), so
+        the hand's earlier legal discard wins from this seat are on this discard."""
+        paid = sum(-w.settlement.changes[discarder] for w in state.wins
+                   if w.legal and w.settlement is not None and not w.self_drawn and w.from_seat == discarder)
+        return state.scores[discarder] + paid
+
     def settle_win(self, state: TableState, win: WinContext, score: WinScore) -> Settlement:
         return capped(state.scores, self._payments(state, win, score.points, score.explained))
 
@@ -233,7 +243,7 @@ class CjmRuleset(RulesetDefaults):
         last = state.wins[-1] if state.wins else None
         if last is None or last.seat != seat or last.from_seat is None or last.self_drawn:
             return None
-        if state.scores[last.from_seat] > 0 or last.points is None:
+        if self._chips_at_discard(state, last.from_seat) > 0 or last.points is None:
             return None  # 诈和: the referee decides the penalty (§A9), the hand is dead (observe)
         m = self.multiplier(state)
         return capped(state.scores, zero_chip_penalty(
