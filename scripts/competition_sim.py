@@ -5,6 +5,14 @@
 
 Prints one JSON line per ruleset. A finding is a bug (simulated games are legal by
 construction): the script exits 1 when any appears.
+
+Measured 2026-12-01 (seed "competition", 500 games each, 2 shared cores, niced):
+mcr1998 — 8,000 hands, 1,268,395 events, 5,799 wins, 2,201 exhaustive draws, 0 void hands,
+0 findings, 413 CPU s; cjm_chips — 8,522 hands, 1,554,087 events, 3,056 wins, 5,473
+exhaustive draws, 552 win payments capped by chips, 217 包牌 wins, 11,505 kong, 250 花杠 and
+12 追牌 instant payments, 16 held off the table, 50 局 ended by two players at 0, 0 findings,
+433 CPU s. (Game 124 of cjm_chips first found a bug: a second winner on a discard that emptied
+the discarder's chips was refused.)
 """
 
 from __future__ import annotations

@@ -46,8 +46,10 @@ FIXED_CLOCK = "2026-01-02T03:04:05.000000Z"
 #: per game, ``json.dumps`` per call): every bundled sample file imported with
 #: ``ingest_files`` into a SqliteStore whose clock returns FIXED_CLOCK, then exported.
 #: Change them only for a change meant to alter the stored bytes or the Parquet files.
+#: GOLDEN_PARQUET changed once since: the fans table gained the column ``provisional``
+#: (issue 18, competition.md §A6.2; was 51d04ecb…c8366dc5d9 — the same files without it).
 GOLDEN_LOG = (2683, "ef9530184273c7d48ef4d82e43d81367592b71b6fce78ce89f7f85bae5902162")
-GOLDEN_PARQUET = "51d04ecb99321d92442d9068a8132a34375e61a0296acdce673785c8366dc5d9"
+GOLDEN_PARQUET = "cb48e35b73cb5b49c9f9572a7756dfbde82c9a844a6fe8b448ccb89b2469bd8c"
 
 
 def _parquet_digest(out: Path) -> str:
