@@ -139,8 +139,14 @@ def last_tile_declined(ctx: Ctx, state: TableState, p: ev.LastTileDeclined) -> T
     hand = rs.memory(state).hand
     seat = p.seat
     if state.phase != "claims" or state.wall_remaining != 1 or state.seat_walls is not None:
-        ctx.breach("haidi_not_offered", f"seat {seat} declines the last tile, but the wall has "
-                                        f"{state.wall_remaining} tiles (phase {state.phase!r})", seat)
+        n = state.wall_remaining
+        if n == 1 and state.phase == "replacement":
+            why = "it is due as a kong replacement and is no 海底 this hand"
+        elif n != 1:
+            why = f"{n} tiles are left in the wall (the 海底 is offered when one is left)"
+        else:
+            why = f"it is offered only when claims on a discard close (phase {state.phase!r})"
+        ctx.breach("haidi_not_offered", f"seat {seat} declines the last tile, but {why}", seat)
         return state
     if state.turn is not None and seat != state.turn:
         ctx.breach("wrong_seat_to_act", f"seat {seat} declines the last tile, but it is offered to seat {state.turn}",

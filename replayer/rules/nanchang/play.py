@@ -90,7 +90,7 @@ SOURCES: dict[str, str] = {
     "dealer_rotation": f"{SPEC} §2 (连庄 only after a dealer win without 抄庄)",
     "game_over": f"{SPEC} §2 (game length from the log)",
     "settlement": f"{SPEC} §9",
-    "tileset": f"{JX} §1 (tileset)",
+    "tileset": f"{JX} §1, §6, §8 (tileset: 136; 120 without the winds, 九江; 144 with the eight flowers, 鹰潭)",
     "bao_must_fly": f"{JX} §8 (must-fly: a player holding exactly one 宝 discards it at the first opportunity [prov.])",
     "fa_as_flower": f"{JX} §6, §13.18 (fa_as_flower: 发 is set aside when drawn and replaced, never played)",
     "not_a_flower": f"{JX} §1, §6 (only 发, under fa_as_flower, is set aside)",
@@ -319,6 +319,10 @@ class NanchangRuleset(RulesetDefaults):
         return replace(state, rule_memory=replace(mem, hand=hand)), []
 
     def rule_source(self, rule_id: str) -> str:
+        """Where ``rule_id`` is written; a tile outside the tile set cites option ``tileset``
+        when the game does not play Nanchang's 136 tiles (九江 120, 鹰潭 144)."""
+        if rule_id in ("tile_count_exceeded", "flowers_not_used") and self.options.tileset != "136":
+            return SOURCES["tileset"]
         return SOURCES.get(rule_id) or MECHANICS_SOURCES.get(rule_id) or SPEC
 
     def could_win(self, counts: tuple[int, ...], melds: int) -> bool:

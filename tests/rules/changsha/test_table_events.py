@@ -211,3 +211,4 @@ def test_rule_e_the_last_tile_drawn_as_a_kong_replacement_its_drawer_deals():
     got = replay(lambda start: scripted_hand(start=start, hand_number=0, dealer=0, hands={2: seat2}, turns=offered,
                                              end=False))
     assert [f.rule_id for f in got.findings] == ["haidi_not_offered"]
+    assert "kong replacement" in got.findings[0].message

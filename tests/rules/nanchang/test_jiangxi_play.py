@@ -488,3 +488,13 @@ def test_the_simulator_flies_and_pungs_bao_under_yingtan():
         events = [ev.parse_event(line.decode()) for line in game.jsonl_lines()]
         assert not run(events, mode="strict").findings
     assert flown and pungs
+
+
+def test_a_wind_in_a_jiujiang_game_cites_the_tile_set_option():
+    """jx-jiujiang-04 (a wind under 120_no_winds): in play the table's tile accounting finds it,
+    citing jiangxi_variants.md §1 tileset rather than Nanchang's 136 tiles."""
+    case = next(c for c in CASES if c["id"] == "jx-jiujiang-04")
+    got = run(_events(case), mode="audit").findings
+    assert got and {f.rule_id for f in got} == {"tile_count_exceeded"}
+    assert all(f.source.startswith("docs/reference/rules/jiangxi_variants.md §1") and "tileset" in f.source
+               for f in got)
