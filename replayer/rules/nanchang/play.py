@@ -699,11 +699,15 @@ class NanchangRuleset(RulesetDefaults):
         else:
             source, frm = "discard", win.from_seat
         pend = state.pending.seq if state.pending is not None and source == "discard" else None
+        kong_repl = win.self_drawn and win.kong_related
+        ld = state.last_draw
+        if kong_repl and self.options.fa_as_flower and ld is not None and ld.source == "flower_replacement":
+            kong_repl = False  # 九江: a win on the 发's replacement is no 杠开, even after a kong (§13.18)
         res = self._evaluate(state, win.seat, win.tile, source, frm, concealed=win.concealed,
-                             kong_replacement=win.self_drawn and win.kong_related, win_discard_seq=pend)
+                             kong_replacement=kong_repl, win_discard_seq=pend)
         if not res.legal:
             return WinScore(False, 0, res, None, res.rule_id or "false_win", res.message)
-        w = self._win_input(state, win.seat, win.tile, source, frm, win.concealed, win.self_drawn and win.kong_related)
+        w = self._win_input(state, win.seat, win.tile, source, frm, win.concealed, kong_repl)
         sit = self._situation(state, outcome="win", winner=win.seat, win=w, win_discard_seq=pend,
                               kong_replacement=w.kong_replacement, heavenly=w.heavenly, earthly=w.earthly)
         if pend is not None and any(w.legal and w.discard_seq == pend and not w.self_drawn for w in state.wins):

@@ -498,3 +498,30 @@ def test_a_wind_in_a_jiujiang_game_cites_the_tile_set_option():
     assert got and {f.rule_id for f in got} == {"tile_count_exceeded"}
     assert all(f.source.startswith("docs/reference/rules/jiangxi_variants.md §1") and "tileset" in f.source
                for f in got)
+
+
+def _kong_then_fa(last_source: str):
+    """九江: seat 1 draws its fourth W1, konges it, the replacement is 发 (set aside) and the 发's
+    replacement B6 completes W1×4 W2 W3 W4 T2 T3 T4 B5 B5 B7 B8 + B6 (self-drawn)."""
+    hands = {0: "W6 W6 W7 W8 W9 T6 T7 T8 T9 T9 B1 B2 B3 J1",
+             1: "W1 W1 W1 W2 W3 W4 T2 T3 T4 B5 B5 B7 B8",
+             2: "W5 W5 W6 W7 T1 T1 T5 T6 B2 B3 B4 B9 J3",
+             3: "W2 W3 W4 T5 T6 T7 B1 B1 B4 B8 B9 J1 J3"}
+    out = [ev.GameStarted(ruleset="jiujiang", players=["A", "B", "C", "D"], initial_scores=[0, 0, 0, 0]),
+           ev.HandStarted(hand_number=1, prevalent_wind="F1", dealer=0)]
+    out += [ev.TilesDealt(seat=s, tiles=t.split()) for s, t in hands.items()]
+    out += [ev.TileDiscarded(seat=0, tile="J1"), ev.TileDrawn(seat=1, tile="W1"),
+            ev.Kong(seat=1, kind="concealed", tile="W1"), ev.TileDrawn(seat=1, tile="J2", source="kong_replacement"),
+            ev.FlowerReplaced(seat=1, flower="J2"), ev.TileDrawn(seat=1, tile="B6", source=last_source),
+            ev.WinDeclared(seat=1, tile="B6", self_drawn=True), ev.HandEnded(hand_number=1)]
+    return out
+
+
+def test_jiujiang_a_win_on_the_fa_replacement_is_no_kong_replacement_win():
+    """jiangxi_variants.md §13.18 / data README fa_as_flower: "A win on the replacement tile is
+    an ordinary self-draw" — also when the 发 itself was a kong's replacement: self-drawn and
+    ×2 for the one 发, no 杠开."""
+    result = run(as_events(_kong_then_fa("flower_replacement"), game_id="jj-kf"), mode="strict")
+    lines = {line.id: line for line in result.state.wins[-1].score.lines()}
+    assert "self_drawn" in lines and "kong_replacement" not in lines
+    assert lines["fa_flowers"].count == 1
