@@ -413,10 +413,15 @@ class _Game:
     def take(self, a: Action, number: int) -> None:
         if a.is_win:
             assert a.score is not None and a.context is not None
-            settlement = self.rs.settle_win(self.state, a.context, a.score)
             seq = self.emit(a.to_payload())
+            # the changes as the table settled them: a further winner on the same discard is
+            # scored with the earlier wins on the table (Nanchang settles the hand's other
+            # components with the first win only), which the action, listed before, could not
+            rec = self.state.wins[-1]
+            changes = rec.settlement.changes if rec.settlement is not None else \
+                self.rs.settle_win(self.state, a.context, a.score).changes
             self.wins.append(SimulatedWin(seq, number, a.seat, a, a.score.points,
-                                          reported_fans(a.score.explained), settlement.changes))
+                                          reported_fans(a.score.explained), changes))
         else:
             self.emit(a.to_payload())
 

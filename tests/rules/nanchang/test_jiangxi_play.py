@@ -525,3 +525,15 @@ def test_jiujiang_a_win_on_the_fa_replacement_is_no_kong_replacement_win():
     lines = {line.id: line for line in result.state.wins[-1].score.lines()}
     assert "self_drawn" in lines and "kong_replacement" not in lines
     assert lines["fa_flowers"].count == 1
+
+
+def test_simulated_several_winners_report_what_the_table_settles():
+    """景德镇 game 135 of seed "presets": seat 3 shows six pairs, then seats 3 and 1 win on one
+    discard; the second winner's reported changes are its own win only (the hand's other
+    components, the six-pair show among them, settle with the first), as the replay computes."""
+    game = simulate_game(SimulationConfig(ruleset="jingdezhen", seed="presets", hands_per_game=1), 135)
+    events = [ev.parse_event(line.decode()) for line in game.jsonl_lines()]
+    result = run(events, mode="strict")
+    assert [w.seat for w in result.state.wins] == [3, 1]
+    reported = [e.payload for e in game.events if e.type == "score_reported"]
+    assert [tuple(r.score_changes) for r in reported] == [w.settlement.changes for w in result.state.wins]
