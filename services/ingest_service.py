@@ -15,7 +15,7 @@ round) is recognised as a duplicate.
 
 Errors (status codes and details as in services/server.py :func:`status_for`):
 INVALID_ARGUMENT with a BadRequest naming ``header`` (missing / repeated header),
-``header.file_name`` (empty or no name) or ``header.format`` (unknown, or the file is in
+``header.file_name`` (empty, no name, longer than 255 bytes) or ``header.format`` (unknown, or the file is in
 no known format: the message lists the known formats); UNAUTHENTICATED /
 PERMISSION_DENIED (recorder role needed, shared/DESIGN.md §9).
 """
@@ -37,19 +37,29 @@ from paipu.v1 import ingest_service_pb2 as pb
 from paipu.v1 import ingest_service_pb2_grpc as pb_grpc
 from services.status import BadArgument
 
-__all__ = ["SERVICE_NAME", "IngestServicer", "spool_name"]
+__all__ = ["SERVICE_NAME", "MAX_FILE_NAME_BYTES", "IngestServicer", "spool_name"]
 
 SERVICE_NAME = pb.DESCRIPTOR.services_by_name["IngestService"].full_name  # paipu.v1.IngestService
+#: Longest uploaded file name (its last path component), in bytes of UTF-8: what a file
+#: system takes (``NAME_MAX``); a longer one is INVALID_ARGUMENT, not a failed spool file.
+MAX_FILE_NAME_BYTES = 255
 
 
 def spool_name(file_name: str) -> str:
     """The last path component of ``file_name`` (``/`` or ``\\`` separated), used as the
     spool file's name. Raises :class:`BadArgument` (``header.file_name``) when there is
-    none (empty, ``.``, ``..``, a trailing separator)."""
+    none (empty, ``.``, ``..``, a trailing separator, a NUL) or when it is longer than a
+    file name may be (:data:`MAX_FILE_NAME_BYTES` bytes of UTF-8, the usual ``NAME_MAX``)."""
     name = re.split(r"[\\/]", file_name)[-1]
     if name in ("", ".", "..") or "\x00" in name:
         raise BadArgument(
             f"header.file_name must name a file, got {file_name!r}", "header.file_name"
+        )
+    size = len(name.encode("utf-8", errors="surrogatepass"))
+    if size > MAX_FILE_NAME_BYTES:
+        raise BadArgument(
+            f"header.file_name is {size} bytes long; a file name has at most {MAX_FILE_NAME_BYTES}",
+            "header.file_name",
         )
     return name
 

@@ -11,8 +11,11 @@ structured fields; :func:`status_for` turns it into a ``google.rpc.Status`` with
   details, before the ErrorInfo).
 
 Another ValueError is INVALID_ARGUMENT (a caller's mistake); anything else is INTERNAL.
-Every string that goes back is bounded (:data:`MAX_MESSAGE_CHARS`, :data:`MAX_FIELD_CHARS`):
-a client's 70,000-character id is never echoed past gRPC's 16 KiB trailer limit.
+Every string that goes back is bounded (:data:`MAX_MESSAGE_CHARS`, :data:`MAX_FIELD_CHARS`)
+by what it costs on the wire, not by its characters (:func:`clip`): ``grpc-message`` carries
+each non-ASCII byte percent-encoded (three bytes), JSON escapes control characters (six),
+so a client's 70,000-character id — ASCII, CJK or NULs — never makes the trailers exceed the
+8 KiB a gRPC client accepts by default (its hard limit is 16 KiB).
 
 | error                 | code                | ErrorInfo reason and metadata                      |
 |-----------------------|---------------------|----------------------------------------------------|
@@ -44,26 +47,54 @@ __all__ = [
     "MAX_FIELD_CHARS",
     "BadArgument",
     "clip",
+    "wire_cost",
     "status_for",
     "abort",
 ]
 
 #: ``google.rpc.ErrorInfo.domain`` of every error the paipu services report.
 ERROR_DOMAIN = "paipu.v1"
-#: Longest status message sent back (longer ones are cut, saying how long they were).
+#: Longest status message sent back, in wire bytes (:func:`wire_cost`; longer ones are cut,
+#: saying how long they were).
 MAX_MESSAGE_CHARS = 1024
-#: Longest text of one field value in the details.
+#: Longest text of one field value in the details, in wire bytes.
 MAX_FIELD_CHARS = 256
 
 #: A request field the services refuse (INVALID_ARGUMENT naming ``field``).
 BadArgument = InvalidArgument
 
 
+def _char_cost(ch: str) -> int:
+    o = ord(ch)
+    if 0x20 <= o < 0x7F:
+        return 3 if ch in '%"\\' else 1  # percent-encoded in grpc-message / escaped in JSON
+    if o < 0x80:
+        return 6  # a control character: \u00XX in JSON, %XX in grpc-message
+    return 3 * len(ch.encode("utf-8", errors="surrogatepass"))
+
+
+def wire_cost(text: str) -> int:
+    """The most bytes ``text`` can take in a status: in ``grpc-message`` (every byte but
+    printable ASCII percent-encoded as ``%XX``) or as a JSON string in the details."""
+    if text.isascii() and text.isprintable() and not any(c in text for c in '%"\\'):
+        return len(text)
+    return sum(_char_cost(c) for c in text)
+
+
 def clip(text: str, limit: int = MAX_MESSAGE_CHARS) -> str:
-    """``text`` when it has at most ``limit`` characters, else its start and how long it was."""
-    if len(text) <= limit:
+    """``text`` when its :func:`wire_cost` is at most ``limit``, else as much of its start
+    as fits, and how long it was (in characters)."""
+    if len(text) <= limit // 12 or wire_cost(text) <= limit:  # 12: a 4-byte character
         return text
-    return text[: limit - 40] + f"… ({len(text)} characters)"
+    tail = f"… ({len(text)} characters)"
+    budget = limit - wire_cost(tail)
+    cut = 0
+    for ch in text:
+        budget -= _char_cost(ch)
+        if budget < 0:
+            break
+        cut += 1
+    return text[:cut] + tail
 
 
 def _value(v: Any) -> Any:

@@ -17,7 +17,7 @@ from eventlog.store import open_store
 from eventlog.store.base import NO_STREAM, GameNotFound, WrongExpectedVersion
 from paipu.v1 import event_log_service_pb2 as pb
 from paipu.v1 import event_log_service_pb2_grpc as pb_grpc
-from paipu.v1 import events_pb2, ingest_service_pb2, replay_service_pb2, replay_service_pb2_grpc
+from paipu.v1 import events_pb2, ingest_service_pb2, ingest_service_pb2_grpc, replay_service_pb2, replay_service_pb2_grpc
 from services.auth import METHOD_ROLES
 from services.client import EventLogClient, RemoteError
 from services.server import build_server
@@ -192,3 +192,42 @@ def test_access_logs_are_one_json_line_per_call(store, caplog):
     assert [(x["method"].rsplit("/", 1)[1], x["code"]) for x in lines] == [("ListGames", "OK"), ("ReadGame", "NOT_FOUND")]
     assert all(set(x) == {"request_id", "method", "peer", "code", "ms"} for x in lines)
     assert lines[0]["request_id"] != lines[1]["request_id"]
+
+
+#: What a gRPC client accepts in trailers by default (grpc.max_metadata_size): beyond it the
+#: client sees RESOURCE_EXHAUSTED instead of the server's status.
+CLIENT_METADATA_LIMIT = 8 * 1024
+
+
+@pytest.mark.parametrize("huge", ["中" * 70_000, "\x00" * 70_000, "%" * 70_000, "😀" * 20_000, '"' * 70_000],
+                         ids=["cjk", "nul", "percent", "emoji", "quote"])
+def test_a_huge_id_of_any_characters_keeps_the_status_within_the_clients_limit(channel, huge):
+    """Issue 12 item 6: statuses were clipped by characters, but grpc-message percent-encodes
+    every non-ASCII byte (a CJK character costs 9 bytes there): a 5,000-character CJK id made
+    13 KiB of trailers and the client saw RESOURCE_EXHAUSTED instead of NOT_FOUND."""
+    stub = pb_grpc.EventLogServiceStub(channel)
+    replay = replay_service_pb2_grpc.ReplayServiceStub(channel)
+    for call in (
+        lambda: list(stub.ReadGame(pb.ReadGameRequest(game_id=huge), timeout=DEADLINE)),
+        lambda: replay.Verify(replay_service_pb2.VerifyRequest(game_id=huge), timeout=DEADLINE),
+        lambda: replay.GetState(replay_service_pb2.GetStateRequest(game_id=huge, seq=3), timeout=DEADLINE),
+    ):
+        with pytest.raises(grpc.RpcError) as exc:
+            call()
+        assert exc.value.code() in (grpc.StatusCode.INVALID_ARGUMENT, grpc.StatusCode.NOT_FOUND), exc.value.details()
+        trailers = sum(len(k) + len(v) for k, v in exc.value.trailing_metadata())
+        assert trailers < CLIENT_METADATA_LIMIT * 3 // 4
+
+
+@pytest.mark.parametrize("name", ["x" * 256, "中" * 100, "a/" + "b" * 300, "[" * 100_000],
+                         ids=["ascii", "cjk", "last-component", "brackets"])
+def test_an_upload_with_a_file_name_too_long_for_a_file_is_invalid_argument(channel, name):
+    """Issue 12 items 5-7: IngestLog spooled the upload under the client's file name and a
+    name past NAME_MAX failed with OSError (INTERNAL, "File name too long")."""
+    stub = ingest_service_pb2_grpc.IngestServiceStub(channel)
+    msgs = [ingest_service_pb2.IngestLogRequest(header=ingest_service_pb2.IngestLogHeader(file_name=name)),
+            ingest_service_pb2.IngestLogRequest(chunk=b"Match 1\n")]
+    with pytest.raises(grpc.RpcError) as exc:
+        stub.IngestLog(iter(msgs), timeout=DEADLINE)
+    assert exc.value.code() == grpc.StatusCode.INVALID_ARGUMENT, exc.value.details()
+    assert _bad_request_field(exc.value) == "header.file_name" and "255" in exc.value.details()
