@@ -12,8 +12,12 @@ nothing) in position order, every row must:
    (:func:`eventlog.store.base.inspect_row`);
 
 and the chain must end where the store's stream record says (version and last hash),
-so a truncated tail or a re-hashed last event is caught too. The first failure is
-reported with its seq and why; verification never raises on bad data.
+so a truncated tail or a re-hashed last event is caught too. The rest of the record must
+be what the events say: its first and last positions those of seq 0 and of the last
+event, its ruleset the one the first ``game_started`` names (a record edited behind the
+store's back — its triggers dropped — is named, not served as the game's extent or
+ruleset). The first failure is reported with its seq and why; verification never raises
+on bad data.
 
 The log as a whole (:func:`verify_log`): walking every stored row by position, the
 positions must be dense from 1 and the running log hash
@@ -27,6 +31,7 @@ Replaying the games (the other half of ``paipu verify``) is the replayer's.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 
 from eventlog.events import StoredEvent
@@ -69,6 +74,8 @@ def verify_game_events(store: EventStore, game_id: str) -> tuple[ChainReport, li
     prev_hash = GENESIS_HASH
     bad: tuple[int, str] | None = None
     events: list[StoredEvent] = []
+    first_position = last_position = None
+    ruleset: object = None
     for row in store.iter_raw(game_id):
         count += 1
         if bad is not None:
@@ -76,6 +83,11 @@ def verify_game_events(store: EventStore, game_id: str) -> tuple[ChainReport, li
         bad = _row_problem(row, expected_seq, prev_hash, events)
         prev_hash = row.get("hash")
         expected_seq += 1
+        if first_position is None:
+            first_position = row.get("position")
+        last_position = row.get("position")
+        if ruleset is None and row.get("type") == "game_started":
+            ruleset = _ruleset_of(row)
     if count == 0 and head is None:
         raise GameNotFound(game_id)
     if bad is None:
@@ -99,6 +111,18 @@ def verify_game_events(store: EventStore, game_id: str) -> tuple[ChainReport, li
                 "the last event's hash differs from the one recorded at commit "
                 "(the event was rewritten and re-hashed)",
             )
+        elif (head.first_position, head.last_position) != (first_position, last_position):
+            bad = (
+                0 if head.first_position != first_position else last_seq,
+                f"the stream record says positions {head.first_position}..{head.last_position}, "
+                f"the events are at {first_position}..{last_position} (the record was edited)",
+            )
+        elif head.ruleset != ruleset:
+            bad = (
+                0,
+                f"the stream record says ruleset {head.ruleset!r}, the game's first game_started "
+                f"says {ruleset!r} (the record was edited)",
+            )
     if bad is None:
         return ChainReport(game_id, True, count, None, ""), events
     return ChainReport(game_id, False, count, bad[0], bad[1]), None
@@ -120,6 +144,16 @@ def _row_problem(row: dict, expected_seq: int, prev_hash: object, events: list[S
     except CorruptEvent as e:
         return (expected_seq, e.reason)
     return None
+
+
+def _ruleset_of(row: dict) -> object:
+    """The ``ruleset`` a stored ``game_started`` row names (what the store records for the
+    stream, :mod:`eventlog.store.planning`), or None when the payload does not say."""
+    try:
+        payload = json.loads(row.get("payload") or "")
+    except (TypeError, ValueError, RecursionError):
+        return None
+    return payload.get("ruleset") if isinstance(payload, dict) else None
 
 
 def verify_all(store: EventStore) -> list[ChainReport]:

@@ -269,6 +269,27 @@ def test_a_stream_record_deleted_alone_still_verifies_the_game_from_its_events(l
     assert "FAIL h: chain BROKEN" in res.output and "no stream record" in res.output, res.output
 
 
+@pytest.mark.parametrize("edit, words", [
+    ("UPDATE streams SET ruleset = 'sichuan' WHERE game_id = 's'", "ruleset 'sichuan'"),
+    ("UPDATE streams SET ruleset = NULL WHERE game_id = 's'", "ruleset None"),
+    ("UPDATE streams SET first_position = 2 WHERE game_id = 'h'", "positions 2..7"),
+    ("UPDATE streams SET last_position = 99 WHERE game_id = 'h'", "positions 5..99"),
+])
+def test_an_edited_stream_record_is_named_by_verify(log, edit, words):
+    """Issue 12 item 3: with its trigger dropped, an edited stream record (first position,
+    ruleset) was served by list_games and verify said the game was intact."""
+    from eventlog.events import GameStarted
+
+    log.append("s", [NewEvent.of(GameStarted(ruleset="mcr", players=["a", "b", "c", "d"]))])
+    assert verify_game(log, "s").ok and verify_game(log, "h").ok
+    _shell(log, "DROP TRIGGER streams_only_forward", edit)
+    game = "s" if "'s'" in edit else "h"
+    report = verify_game(log, game)
+    assert not report.ok and words in report.reason and "record was edited" in report.reason, report
+    res = _cli("verify", "--data", str(Path(log.path).parent))
+    assert res.exit_code == 3 and f"FAIL {game}: chain BROKEN" in res.output, res.output
+
+
 # ----------------------------------------------------------------------------- store files
 
 
