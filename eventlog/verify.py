@@ -19,8 +19,10 @@ store's back — its triggers dropped — is named, not served as the game's ext
 ruleset). The first failure is reported with its seq and why; verification never raises
 on bad data.
 
-The log as a whole (:func:`verify_log`): walking every stored row by position, the
-positions must be dense from 1 and the running log hash
+The log as a whole (:func:`verify_log`): walking every stored row by position (each game's
+run of seqs and links checked again as the table holds the rows — a game's rows are found
+through an index that can hide a damaged row), the positions must be dense from 1 and the
+running log hash
 (:func:`eventlog.hashing.log_hash`) must end at the log head the store recorded and at
 its checkpoint (SQLite: the ``events.sqlite-checkpoint`` file written after each commit),
 so a lost WAL tail, a deleted game (rows and stream record) or a removed row is named.
@@ -37,7 +39,7 @@ from dataclasses import dataclass
 from eventlog.events import StoredEvent
 from eventlog.hashing import GENESIS_HASH, log_hash
 from eventlog.store.base import EventStore
-from eventlog.store.errors import CorruptEvent, GameNotFound
+from eventlog.store.errors import CorruptDatabase, CorruptEvent, GameNotFound
 from eventlog.store.rows import inspect_row
 
 __all__ = ["ChainReport", "LogReport", "verify_game", "verify_game_events", "verify_all", "verify_log"]
@@ -58,37 +60,48 @@ class ChainReport:
     reason: str
 
 
-def verify_game(store: EventStore, game_id: str) -> ChainReport:
+def verify_game(store: EventStore, game_id: str, *, listed: bool = False) -> ChainReport:
     """Check one game's chain (see the module doc). Raises :class:`GameNotFound` only
-    when the store has neither rows nor a stream record for ``game_id``."""
-    return verify_game_events(store, game_id)[0]
+    when the store has neither rows nor a stream record for ``game_id`` — unless ``listed``
+    (the id came from the store itself, :meth:`EventStore.raw_game_ids`): then a game the
+    store lists but cannot find by its id (a damaged record or index) is a failed report."""
+    return verify_game_events(store, game_id, listed=listed)[0]
 
 
-def verify_game_events(store: EventStore, game_id: str) -> tuple[ChainReport, list[StoredEvent] | None]:
+def verify_game_events(
+    store: EventStore, game_id: str, *, listed: bool = False
+) -> tuple[ChainReport, list[StoredEvent] | None]:
     """:func:`verify_game`, and the game's events as the check read them (each row
     inspected once: :func:`~eventlog.store.rows.inspect_row`) when the chain is intact,
     else None — so ``paipu verify`` replays what it checked without reading it twice."""
-    head = store.stream_head(game_id)
     count = 0
     expected_seq = 0
-    prev_hash = GENESIS_HASH
+    prev_hash: object = GENESIS_HASH
     bad: tuple[int, str] | None = None
     events: list[StoredEvent] = []
-    first_position = last_position = None
+    first_position: object = None
+    last_position: object = None
     ruleset: object = None
-    for row in store.iter_raw(game_id):
-        count += 1
-        if bad is not None:
-            continue
-        bad = _row_problem(row, expected_seq, prev_hash, events)
-        prev_hash = row.get("hash")
-        expected_seq += 1
-        if first_position is None:
-            first_position = row.get("position")
-        last_position = row.get("position")
-        if ruleset is None and row.get("type") == "game_started":
-            ruleset = _ruleset_of(row)
+    try:
+        head = store.stream_head(game_id)
+        for row in store.iter_raw(game_id):
+            count += 1
+            if bad is not None:
+                continue
+            bad = _row_problem(row, game_id, expected_seq, prev_hash, events)
+            prev_hash = row.get("hash")
+            expected_seq += 1
+            if first_position is None:
+                first_position = row.get("position")
+            last_position = row.get("position")
+            if ruleset is None and row.get("type") == "game_started":
+                ruleset = _ruleset_of(row)
+    except CorruptDatabase as e:  # the database cannot read its own file there
+        return ChainReport(game_id, False, count, expected_seq if bad is None else bad[0], e.reason), None
     if count == 0 and head is None:
+        if listed:
+            return ChainReport(game_id, False, 0, 0, "the store lists this game but finds neither its events "
+                                                     "nor its stream record by its id (a damaged record or index)"), None
         raise GameNotFound(game_id)
     if bad is None:
         last_seq = expected_seq - 1
@@ -128,8 +141,12 @@ def verify_game_events(store: EventStore, game_id: str) -> tuple[ChainReport, li
     return ChainReport(game_id, False, count, bad[0], bad[1]), None
 
 
-def _row_problem(row: dict, expected_seq: int, prev_hash: object, events: list[StoredEvent]) -> tuple[int, str] | None:
+def _row_problem(
+    row: dict, game_id: str, expected_seq: int, prev_hash: object, events: list[StoredEvent]
+) -> tuple[int, str] | None:
     position = row.get("position")
+    if row.get("game_id") != game_id:
+        return (expected_seq, f"position {position} was found for this game but holds game {row.get('game_id')!r}")
     if row.get("seq") != expected_seq:
         return (
             expected_seq,
@@ -146,6 +163,30 @@ def _row_problem(row: dict, expected_seq: int, prev_hash: object, events: list[S
     return None
 
 
+class _GameRuns:
+    """Each game's run of rows in a walk of the whole log from position 1: it must start at
+    seq 0 from the genesis hash and go on seq by seq, each ``prev_hash`` the previous row's
+    ``hash``. No hashing (the game checks re-hash every row); what it adds is that the rows
+    are taken as the table holds them, while a game's rows are found through the
+    ``(game_id, seq)`` index, which holds its own copy of both: a row whose game id or seq
+    was damaged in the table alone looks intact to the game check."""
+
+    def __init__(self) -> None:
+        self.frontier: dict[object, tuple[object, object]] = {}  # game -> (seq, hash) of its last row
+
+    def check(self, row: dict) -> str | None:
+        gid, seq, pos = row.get("game_id"), row.get("seq"), row.get("position")
+        seen = self.frontier.get(gid)
+        self.frontier[gid] = (seq, row.get("hash"))
+        want_seq, want_link = (0, GENESIS_HASH) if seen is None else (seen[0] + 1 if isinstance(seen[0], int)
+                                                                      else None, seen[1])
+        if seq != want_seq:
+            return f"position {pos}: game {gid!r} seq {seq!r} where seq {want_seq} comes next in the log"
+        if row.get("prev_hash") != want_link:
+            return f"position {pos}: game {gid!r} seq {seq!r} does not link to the game's previous event"
+        return None
+
+
 def _ruleset_of(row: dict) -> object:
     """The ``ruleset`` a stored ``game_started`` row names (what the store records for the
     stream, :mod:`eventlog.store.planning`), or None when the payload does not say."""
@@ -159,7 +200,7 @@ def _ruleset_of(row: dict) -> object:
 def verify_all(store: EventStore) -> list[ChainReport]:
     """:func:`verify_game` for every game the store has rows or a stream record for,
     ordered by first position."""
-    return [verify_game(store, g) for g in store.raw_game_ids()]
+    return [verify_game(store, g, listed=True) for g in store.raw_game_ids()]
 
 
 @dataclass(frozen=True)
@@ -183,18 +224,26 @@ def verify_log(store: EventStore) -> LogReport:
     count = 0
     ck = store.checkpoint()
     at_ck = GENESIS_HASH if ck is not None and ck.position == 0 else None
-    for row in store.iter_raw_log():
-        count += 1
-        pos = row.get("position")
-        if pos != expected and len(problems) < 5:
-            problems.append(f"position {expected} is missing (the next stored event is at position {pos!r})")
-        if isinstance(pos, int):
-            expected = pos + 1
-            running = log_hash(running, pos, str(row.get("hash")))
-            if ck is not None and pos == ck.position:
-                at_ck = running
+    links = _GameRuns()
+    try:
+        for row in store.iter_raw_log():
+            count += 1
+            pos = row.get("position")
+            if pos != expected and len(problems) < 5:
+                problems.append(f"position {expected} is missing (the next stored event is at position {pos!r})")
+            problem = links.check(row)  # as the table holds it: the game reads go through an index
+            if problem is not None and len(problems) < 5:
+                problems.append(problem)
+            if isinstance(pos, int):
+                expected = pos + 1
+                running = log_hash(running, pos, str(row.get("hash")))
+                if ck is not None and pos == ck.position:
+                    at_ck = running
+        head = store.log_head()
+    except CorruptDatabase as e:
+        problems.append(f"DATA LOSS: the database cannot read the log after position {expected - 1} ({e.reason})")
+        return LogReport(False, count, expected - 1, ck.position if ck is not None else None, tuple(problems))
     last = expected - 1
-    head = store.log_head()
     if head.position > last:
         problems.append(
             f"positions {last + 1}..{head.position} are missing: the log's recorded head is "

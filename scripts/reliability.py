@@ -16,10 +16,11 @@ was acknowledged or written — the expected side never comes from the code unde
   truncation at a random place. Counted: trials where acknowledged events were lost and
   the store said so (LogTruncated on open), lost *silently* (opened and served a shorter
   log), or not lost at all.
-* **db** — a flipped byte at a random offset of a closed store's database file. Counted:
-  refused on open, refused on read (CorruptEvent/MissingEvents/StoreError), reported by
-  ``verify``, no effect (the byte was unused), and *served wrong* (read and verified as
-  intact but not what was written).
+* **db** — a flipped bit in a random used (non-zero) byte of a closed store's database
+  file. Counted: refused on open (one-line StoreError: not a store, data loss), data loss on
+  read (CorruptEvent: gRPC DATA_LOSS), *other errors on read* (a plain StoreError: INTERNAL),
+  a listed game not found by its id (a damaged stream record), reported by ``verify`` only,
+  no effect, and *served wrong* (read and verified as intact but not what was written).
 * **deletes** — one random row, or a whole game (rows and stream record), deleted behind
   the store's back (triggers dropped first). Counted: holes served to a reader, and
   deletions ``verify`` did not report.
@@ -51,6 +52,7 @@ if str(ROOT) not in sys.path:
 from eventlog.events import NewEvent, TileDiscarded
 from eventlog.store import (
     CorruptEvent,
+    GameNotFound,
     LogTruncated,
     SqliteStore,
     StoreError,
@@ -176,8 +178,8 @@ def wal(n: int, rng: random.Random, tmp: Path) -> dict[str, int]:
 
 
 def db(n: int, rng: random.Random, tmp: Path) -> dict[str, int]:
-    out = Counter(trials=0, refused_on_open=0, refused_on_read=0, reported_by_verify=0, no_effect=0,
-                  served_wrong=0)
+    out = Counter(trials=0, refused_on_open=0, data_loss_on_read=0, other_error_on_read=0,
+                  listed_not_found=0, reported_by_verify=0, no_effect=0, served_wrong=0)
     base = tmp / "db-base"
     with open_store(base) as store:
         for c in range(30):
@@ -188,7 +190,7 @@ def db(n: int, rng: random.Random, tmp: Path) -> dict[str, int]:
         shutil.copytree(base, d)
         path = d / "events.sqlite"
         data = bytearray(path.read_bytes())
-        at = rng.randrange(len(data))
+        at = rng.choice([i for i, b in enumerate(data) if b])  # most of a small file is free space
         data[at] ^= 1 << rng.randrange(8)
         path.write_bytes(bytes(data))
         out["trials"] += 1
@@ -203,8 +205,16 @@ def db(n: int, rng: random.Random, tmp: Path) -> dict[str, int]:
                 got = [(e.position, e.hash, e.payload.model_dump_json()) for e in store.read_all()]
                 for g in store.list_games():
                     list(store.read_game(g.game_id))
-            except (CorruptEvent, StoreError):
-                out["refused_on_read"] += 1
+            except CorruptEvent:
+                out["data_loss_on_read"] += 1
+                shutil.rmtree(d)
+                continue
+            except GameNotFound:
+                out["listed_not_found"] += 1
+                shutil.rmtree(d)
+                continue
+            except StoreError:
+                out["other_error_on_read"] += 1
                 shutil.rmtree(d)
                 continue
             try:
@@ -292,6 +302,7 @@ def main(argv: list[str] | None = None) -> int:
             timings[name] = round(time.perf_counter() - t, 1)
     bad = (results.get("kills", {}).get("lost_events", 0) + results.get("kills", {}).get("partial_batches", 0)
            + results.get("wal", {}).get("lost_silently", 0) + results.get("db", {}).get("served_wrong", 0)
+           + results.get("db", {}).get("other_error_on_read", 0)
            + results.get("deletes", {}).get("hole_served", 0)
            + results.get("deletes", {}).get("not_reported_by_verify", 0))
     if a.json:

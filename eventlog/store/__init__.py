@@ -7,6 +7,7 @@ store), backends :mod:`.sqlite` (embedded default, with :mod:`.checkpoint`) and
 
 from eventlog.store.base import EventStore
 from eventlog.store.errors import (
+    CorruptDatabase,
     CorruptEvent,
     GameNotFound,
     IdempotencyConflict,
@@ -42,6 +43,7 @@ __all__ = [
     "STORE_FILE",
     "AppendResult",
     "CaughtUp",
+    "CorruptDatabase",
     "CorruptEvent",
     "EventStore",
     "ExpectedVersion",

@@ -14,6 +14,8 @@ MissingEvents          a read found a hole: a seq or position skipped, a broken
                        ``prev_hash`` link, or a stream that stops before its recorded head
 LogTruncated           the log is shorter than (or differs from) its checkpoint: committed
                        events were lost (e.g. a damaged ``-wal`` file)
+CorruptDatabase        the database reports its own file damaged (SQLite "database disk
+                       image is malformed", a damaged index; PostgreSQL data/index corrupted)
 StoreNotFound          no store where one was expected (readers never create one)
 NotAStore              an existing file that is not a paipu store (empty, foreign)
 StoreClosed            the store was closed
@@ -38,6 +40,7 @@ __all__ = [
     "CorruptEvent",
     "MissingEvents",
     "LogTruncated",
+    "CorruptDatabase",
     "StoreNotFound",
     "NotAStore",
     "StoreClosed",
@@ -152,6 +155,24 @@ class LogTruncated(CorruptEvent):
         self.found = found
 
 
+class CorruptDatabase(CorruptEvent):
+    """The database engine itself found its file damaged — SQLite's ``SQLITE_CORRUPT`` /
+    ``SQLITE_NOTADB`` ("database disk image is malformed": a damaged page or index),
+    PostgreSQL's ``data_corrupted`` / ``index_corrupted`` — while reading or writing. Data
+    loss like the rest of the family (gRPC DATA_LOSS), never an internal error: the log
+    cannot serve what it holds there. ``reason`` is the engine's words."""
+
+    def __init__(self, where: str, reason: str) -> None:
+        reason = " ".join(reason.split())  # one line: SQLite quotes a damaged schema, newlines and all
+        if len(reason) > 300:
+            reason = reason[:300] + "…"
+        super().__init__(
+            None, None, None, reason,
+            message=f"DATA LOSS in {where}: the database file is damaged ({reason}); restore it "
+                    "from a backup; `paipu verify` names the games that still read",
+        )
+
+
 class StoreNotFound(StoreError):
     """No store at ``path`` and the caller did not ask to create one."""
 
@@ -171,6 +192,7 @@ class NotAStore(StoreError):
     fields = ("path", "reason")
 
     def __init__(self, path: str | Path, reason: str) -> None:
+        reason = " ".join(reason.split())[:400]  # one line, even quoting SQLite's words
         super().__init__(f"{path} is not a paipu event store: {reason}")
         self.path = str(path)
         self.reason = reason

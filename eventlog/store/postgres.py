@@ -38,7 +38,7 @@ from typing import Any
 
 from eventlog.hashing import GENESIS_HASH, log_hash
 from eventlog.store.base import EventStore, utc_now
-from eventlog.store.errors import StoreClosed, StoreError
+from eventlog.store.errors import CorruptDatabase, StoreClosed, StoreError
 from eventlog.store.planning import Batch
 from eventlog.store.types import COLUMNS, AppendResult, LogHead, Row, StreamHead
 
@@ -147,6 +147,8 @@ _UPSERT_HEAD = """
         ruleset = excluded.ruleset
 """
 _HEAD_COLS = "game_id, version, first_position, last_position, last_hash, ruleset"
+#: SQLSTATEs of a damaged database: data_corrupted, index_corrupted (CorruptDatabase, DATA_LOSS).
+_DAMAGED = ("XX001", "XX002")
 
 
 def is_postgres_url(text: str) -> bool:
@@ -221,11 +223,14 @@ class PostgresStore(EventStore):
 
     @contextlib.contextmanager
     def _translated(self) -> Iterator[None]:
-        """No psycopg exception leaves this module: they become :class:`StoreError`."""
+        """No psycopg exception leaves this module: they become :class:`StoreError` —
+        :class:`CorruptDatabase` (DATA_LOSS) when the server says data or an index is corrupted."""
         try:
             yield
         except self._psycopg.Error as e:
             first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+            if getattr(e, "sqlstate", None) in _DAMAGED:
+                raise CorruptDatabase(redact_url(self.url), f"postgresql: {first}") from e
             raise StoreError(f"postgresql ({redact_url(self.url)}): {first}") from e
         except Exception as e:  # psycopg_pool.PoolTimeout and friends
             if type(e).__module__.startswith("psycopg"):

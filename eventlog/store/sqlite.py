@@ -47,6 +47,7 @@ events. ``PRAGMA user_version`` is the schema version (1 → 2 is upgraded on op
 from __future__ import annotations
 
 import contextlib
+import functools
 import operator
 import os
 import sqlite3
@@ -61,6 +62,7 @@ from eventlog.hashing import GENESIS_HASH, log_hash
 from eventlog.store.base import EventStore, utc_now
 from eventlog.store.checkpoint import Checkpoint, CheckpointFile
 from eventlog.store.errors import (
+    CorruptDatabase,
     IdempotencyConflict,
     LogTruncated,
     NotAStore,
@@ -189,13 +191,73 @@ def _dict_row(cursor: sqlite3.Cursor, row: tuple[Any, ...]) -> dict[str, Any]:
     return {d[0]: v for d, v in zip(cursor.description, row)}
 
 
+#: The types the values of a ``log_head`` / ``streams`` row must have (SQLite keeps any type
+#: in any column: a damaged record header can turn a number into text).
+_LOG_HEAD_TYPES = {"position": (int,), "log_hash": (str,)}
+_STREAM_TYPES = {"game_id": (str,), "version": (int,), "first_position": (int,), "last_position": (int,),
+                 "last_hash": (str,), "ruleset": (str, type(None))}
+
+
+def _typed(row: dict[str, Any], types: dict[str, tuple[type, ...]]) -> bool:
+    return all(isinstance(row.get(k), t) and not isinstance(row.get(k), bool) for k, t in types.items())
+
+
+def _columns_of(conn: sqlite3.Connection, table: str) -> tuple[tuple[Any, ...], ...]:
+    rows = conn.execute(f"PRAGMA table_info({table})").fetchall()
+    return tuple((r["name"], r["type"], r["notnull"], r["pk"]) for r in rows)
+
+
+@functools.cache
+def _table_columns() -> dict[str, tuple[tuple[Any, ...], ...]]:
+    """What :func:`_columns_of` says of each table of a new store at :data:`SCHEMA_VERSION`."""
+    with contextlib.closing(sqlite3.connect(":memory:")) as conn:
+        conn.row_factory = _dict_row
+        for statement in (*_V1, *_V2):
+            conn.execute(statement)
+        return {t: _columns_of(conn, t) for t in ("events", "streams", "log_head")}
+
+
+def _lenient_text(data: bytes) -> str:
+    return data.decode("utf-8", errors="replace")
+
+
+def _fetch(conn: sqlite3.Connection, sql: str, params: tuple[Any, ...] | list[Any] = ()) -> list[Any]:
+    """``conn.execute(sql, params).fetchall()``. A damaged text cell that is no longer UTF-8
+    makes Python's sqlite3 refuse the whole result ("Could not decode to UTF-8"); then the
+    query runs again decoding leniently (U+FFFD), so the row reaches the checks that name it
+    (:func:`~eventlog.store.rows.inspect_row`: its hash no longer matches) instead of the
+    read failing as an internal error. Only on that error: a lenient ``text_factory`` on
+    every read would double the cost of fetching rows."""
+    try:
+        return conn.execute(sql, params).fetchall()
+    except sqlite3.OperationalError as e:
+        if "decode" not in str(e):
+            raise
+    conn.text_factory = _lenient_text
+    try:
+        return conn.execute(sql, params).fetchall()
+    finally:
+        conn.text_factory = str
+
+
+#: SQLite's primary result codes for a damaged file (``sqlite3.DatabaseError.sqlite_errorcode``
+#: & 0xFF): SQLITE_CORRUPT ("database disk image is malformed", also a damaged index) and
+#: SQLITE_NOTADB.
+_DAMAGED = (11, 26)
+
+
 @contextlib.contextmanager
-def _translated() -> Iterator[None]:
-    """No SQLite exception leaves this module: they become :class:`StoreError`."""
+def _translated(where: object = "the event store") -> Iterator[None]:
+    """No SQLite exception leaves this module: they become :class:`StoreError` —
+    :class:`CorruptDatabase` (DATA_LOSS) when SQLite says the file ``where`` is damaged."""
     try:
         yield
     except sqlite3.Error as e:
+        if getattr(e, "sqlite_errorcode", 0) & 0xFF in _DAMAGED or "Could not decode to UTF-8" in str(e):
+            raise CorruptDatabase(str(where), f"sqlite: {e}") from e
         raise StoreError(f"sqlite: {e}") from e
+    except UnicodeDecodeError as e:  # SQLite's own message quotes damaged bytes of the schema
+        raise CorruptDatabase(str(where), f"sqlite: the schema holds bytes that are not UTF-8 ({e})") from e
 
 
 def _fsync_dir(path: Path) -> None:
@@ -280,11 +342,15 @@ class SqliteStore(EventStore):
                                   "remove it to start a new, empty store")
         if magic != _SQLITE_MAGIC:
             raise NotAStore(path, "not an SQLite database")
+        with open(path, "rb") as f:
+            header = f.read(100)
+        app = int.from_bytes(header[68:72], "big")  # the database header's application id
         with contextlib.closing(sqlite3.connect(str(path), timeout=self._busy_timeout)) as conn:
             try:
-                app = conn.execute("PRAGMA application_id").fetchone()[0]
                 tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-            except sqlite3.Error as e:
+            except (sqlite3.Error, UnicodeDecodeError) as e:  # SQLite quotes a damaged schema: maybe not UTF-8
+                if app == APPLICATION_ID:
+                    raise CorruptDatabase(str(path), f"sqlite: the schema cannot be read ({e})") from None
                 raise NotAStore(path, f"SQLite cannot read it ({e})") from None
         if app != APPLICATION_ID and not (app == 0 and {"events", "streams"} <= tables):
             raise NotAStore(path, "an SQLite database of another program (no paipu tables)")
@@ -344,7 +410,7 @@ class SqliteStore(EventStore):
                     conn.close()
 
     def _connect(self) -> sqlite3.Connection:
-        with _translated():
+        with _translated(self.path):
             conn = sqlite3.connect(
                 str(self.path),
                 timeout=self._busy_timeout,
@@ -365,9 +431,10 @@ class SqliteStore(EventStore):
 
     def _init_schema(self, conn: sqlite3.Connection) -> bool:
         """Check the schema version; upgrade a version-1 file. True when upgraded."""
-        with _translated():
+        with _translated(self.path):
             version = conn.execute("PRAGMA user_version").fetchone()["user_version"]
             if version == SCHEMA_VERSION:
+                self._check_tables(conn)
                 self._ensure_fingerprint_index(conn)
                 return False
             if version > SCHEMA_VERSION:
@@ -392,6 +459,20 @@ class SqliteStore(EventStore):
                 conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
             return True
 
+    def _check_tables(self, conn: sqlite3.Connection) -> None:
+        """The tables have the columns (names, declared types, keys) this schema version
+        makes. A damaged schema record (a flipped byte in ``sqlite_master`` renames a column,
+        or turns the ``position`` rowid into an ordinary column) would otherwise fail reads
+        as internal errors or serve other values; it is :class:`CorruptDatabase` at open."""
+        for table, columns in _table_columns().items():
+            found = _columns_of(conn, table)
+            if found != columns:
+                raise CorruptDatabase(
+                    str(self.path),
+                    f"the schema is damaged: table {table} has columns "
+                    f"{', '.join(' '.join(map(str, c)) for c in found) or 'none'}",
+                )
+
     def _ensure_fingerprint_index(self, conn: sqlite3.Connection) -> None:
         """Add the fingerprint index to a store made before it existed (an index only:
         no stored row changes). A read-only file keeps working without it."""
@@ -407,7 +488,7 @@ class SqliteStore(EventStore):
         ck_path = checkpoint_path(self.path)
         missing = not ck_path.exists()
         self._ckpt = CheckpointFile(ck_path, create=True)
-        with self._ckpt.locked(), self._connection() as conn, _translated():
+        with self._ckpt.locked(), self._connection() as conn, _translated(self.path):
             log = self._log(conn)
             c = self._ckpt.read()
             if c is None:
@@ -435,8 +516,8 @@ class SqliteStore(EventStore):
                 self._ckpt.write(self._checkpoint_of(conn, log))
 
     def _checkpoint_of(self, conn: sqlite3.Connection, log: LogHead) -> Checkpoint:
-        row = conn.execute("SELECT hash FROM events WHERE position = ?", (log.position,)).fetchone()
-        return Checkpoint(log.position, log.log_hash, row["hash"] if row else "")
+        rows = _fetch(conn, "SELECT hash FROM events WHERE position = ?", (log.position,))
+        return Checkpoint(log.position, log.log_hash, rows[0]["hash"] if rows else "")
 
     def _compare(self, conn: sqlite3.Connection, c: Checkpoint, log: LogHead) -> LogTruncated | None:
         """The data loss the checkpoint ``c`` reveals in the database, or None."""
@@ -458,8 +539,8 @@ class SqliteStore(EventStore):
                 "(events or games were removed or rewritten)",
             )
         if c.position and c.position <= found:
-            row = conn.execute("SELECT hash FROM events WHERE position = ?", (c.position,)).fetchone()
-            if row is None or row["hash"] != c.event_hash:
+            rows = _fetch(conn, "SELECT hash FROM events WHERE position = ?", (c.position,))
+            if not rows or rows[0]["hash"] != c.event_hash:
                 return LogTruncated(
                     where, c.position, found,
                     f"the event at the checkpoint's position {c.position} is not the one committed there",
@@ -509,7 +590,7 @@ class SqliteStore(EventStore):
 
     def _append_batch(self, batch: Batch) -> AppendResult:
         assert self._ckpt is not None
-        with self._write_lock, self._ckpt.locked(), self._connection() as conn, _translated():
+        with self._write_lock, self._ckpt.locked(), self._connection() as conn, _translated(self.path):
             with self._write(conn):
                 log = self._log(conn)
                 ck = self._ckpt.read()
@@ -555,7 +636,7 @@ class SqliteStore(EventStore):
         results: list[AppendResult | StoreError] = []
         if not batches:
             return results
-        with self._write_lock, self._ckpt.locked(), self._connection() as conn, _translated():
+        with self._write_lock, self._ckpt.locked(), self._connection() as conn, _translated(self.path):
             with self._write(conn):
                 log = start_log = self._log(conn)
                 ck = self._ckpt.read()
@@ -637,33 +718,37 @@ class SqliteStore(EventStore):
             "retry the same batch"
         )
 
-    @staticmethod
-    def _log(conn: sqlite3.Connection) -> LogHead:
-        row = conn.execute("SELECT position, log_hash FROM log_head WHERE id = 1").fetchone()
-        return LogHead(row["position"], row["log_hash"]) if row is not None else LogHead()
+    def _log(self, conn: sqlite3.Connection) -> LogHead:
+        rows = _fetch(conn, "SELECT position, log_hash FROM log_head WHERE id = 1")
+        if not rows:
+            return LogHead()
+        row = rows[0]
+        if not _typed(row, _LOG_HEAD_TYPES):
+            raise CorruptDatabase(str(self.path), "the log head record is damaged (a value of the wrong type)")
+        return LogHead(row["position"], row["log_hash"])
 
     def _rows_by_event_id(self, conn: sqlite3.Connection, ids: list[str]) -> list[Row]:
         rows: list[Row] = []
         for i in range(0, len(ids), _ID_CHUNK):
             chunk = ids[i : i + _ID_CHUNK]
             marks = ", ".join("?" * len(chunk))
-            rows += conn.execute(
-                f"SELECT {_COLS} FROM events WHERE event_id IN ({marks})", chunk
-            ).fetchall()
+            rows += _fetch(conn, f"SELECT {_COLS} FROM events WHERE event_id IN ({marks})", chunk)
         return rows
 
-    @staticmethod
-    def _head(conn: sqlite3.Connection, game_id: str) -> StreamHead | None:
-        row = conn.execute(
-            f"SELECT {_HEAD_COLS} FROM streams WHERE game_id = ?", (game_id,)
-        ).fetchone()
-        return StreamHead(**row) if row is not None else None
+    def _head(self, conn: sqlite3.Connection, game_id: str) -> StreamHead | None:
+        rows = _fetch(conn, f"SELECT {_HEAD_COLS} FROM streams WHERE game_id = ?", (game_id,))
+        if not rows:
+            return None
+        if not _typed(rows[0], _STREAM_TYPES):
+            raise CorruptDatabase(str(self.path), f"the stream record of game {game_id[:200]!r} is damaged "
+                                                  "(a value of the wrong type)")
+        return StreamHead(**rows[0])
 
     # ---- reads -------------------------------------------------------------------------
 
     def _query(self, sql: str, params: tuple[Any, ...] = ()) -> list[Row]:
-        with self._connection() as conn, _translated():
-            return conn.execute(sql, params).fetchall()
+        with self._connection() as conn, _translated(self.path):
+            return _fetch(conn, sql, params)
 
     def _fetch_game(self, game_id: str, from_seq: int, n: int, backward: bool) -> list[Row]:
         op, order = ("<=", "DESC") if backward else (">=", "ASC")
@@ -680,11 +765,14 @@ class SqliteStore(EventStore):
         )
 
     def _stream_head(self, game_id: str) -> StreamHead | None:
-        with self._connection() as conn, _translated():
+        with self._connection() as conn, _translated(self.path):
             return self._head(conn, game_id)
 
     def _stream_heads(self) -> list[StreamHead]:
         rows = self._query(f"SELECT {_HEAD_COLS} FROM streams ORDER BY first_position")
+        for r in rows:
+            if not _typed(r, _STREAM_TYPES):
+                raise CorruptDatabase(str(self.path), "a stream record is damaged (a value of the wrong type)")
         return [StreamHead(**r) for r in rows]
 
     def game_with_fingerprint(self, fingerprint: str) -> str | None:
@@ -697,7 +785,7 @@ class SqliteStore(EventStore):
         return rows[0]["game_id"] if rows else None
 
     def _log_head(self) -> LogHead:
-        with self._connection() as conn, _translated():
+        with self._connection() as conn, _translated(self.path):
             return self._log(conn)
 
     def _wait_for_commit(self, after_position: int, timeout: float) -> None:

@@ -15,14 +15,21 @@ from paipu.cli.root import command
 __all__ = ["verify", "quickstart"]
 
 
-def _verify_one(store, game_id: str):
-    """The chain check and, when intact, the audit replay of the events it read (one read)."""
+def _verify_one(store, game_id: str, *, listed: bool = False):
+    """The chain check and, when intact, the audit replay of the events it read (one read).
+    ``listed``: the id came from the store (a game it lists but cannot find is a report)."""
     from eventlog.verify import verify_game_events
     from replayer.audit import audit_game
 
-    chain, events = verify_game_events(store, game_id)
+    chain, events = verify_game_events(store, game_id, listed=listed)
     audit = audit_game(events) if events is not None else None
     return chain, audit
+
+
+def _verify_listed(store, game_id: str):
+    """:func:`_verify_one` for a game the store itself listed (a picklable top-level function
+    for worker processes)."""
+    return _verify_one(store, game_id, listed=True)
 
 
 def _print_audit(chain, audit, *, verbose: bool = True) -> bool:
@@ -54,6 +61,23 @@ def _print_audit(chain, audit, *, verbose: bool = True) -> bool:
                     f"{list(w.reported.score_changes) if w.reported.score_changes else '-'}: {state}",
                 )
     return ok
+
+
+def _games_to_verify(store, game_ids):
+    """The games to check — those given, else every game found in the events themselves (not
+    only the stream records) — and the :class:`CorruptDatabase` met listing them (then the
+    games the stream records name, as far as they read), or None."""
+    from eventlog.store.errors import CorruptDatabase
+
+    if game_ids:
+        return list(game_ids), None
+    try:
+        return store.raw_game_ids(), None
+    except CorruptDatabase as e:
+        try:
+            return [g.game_id for g in store.list_games()], e
+        except CorruptDatabase:
+            return [], e
 
 
 #: ``paipu verify`` exit statuses (also in its --help).
@@ -147,14 +171,23 @@ def verify(
     from eventlog.parallel import default_workers, map_games
     from eventlog.verify import verify_log
 
-    store = open_store(data, must_exist=True, salvage=True)
+    from eventlog.store.errors import CorruptDatabase
+
+    try:
+        store = open_store(data, must_exist=True, salvage=True)
+    except CorruptDatabase as e:  # damaged where the store is opened: integrity, not "could not run"
+        say(str(e), err=True, style="bold red")
+        raise typer.Exit(EXIT_INTEGRITY) from None
     broken = findings = 0
     games = []
     try:
         damage = getattr(store, "damage", None)
         if damage is not None:
             say(f"DATA LOSS: {damage}", err=True, style="bold red")
-        ids = game_ids or store.raw_game_ids()  # from the events themselves, not only the records
+        ids, unreadable = _games_to_verify(store, game_ids)  # from the events, not only the records
+        if unreadable is not None:
+            damage = damage or unreadable
+            say(str(unreadable), err=True, style="bold red")
         n_workers = default_workers(len(ids)) if workers is None else workers
 
         def report(chain, audit) -> None:
@@ -174,7 +207,8 @@ def verify(
             if export_:
                 rest = _verify_and_export(store, ids, data, out, n_workers, cluster, report,
                                           lambda: bar.advance(task))
-            with map_games(store, rest, _verify_one, workers=n_workers, cluster=cluster) as results:
+            one = _verify_one if game_ids else _verify_listed
+            with map_games(store, rest, one, workers=n_workers, cluster=cluster) as results:
                 for chain, audit in results:
                     bar.advance(task)
                     report(chain, audit)

@@ -26,6 +26,9 @@ from typer.testing import CliRunner
 
 from eventlog.events import NewEvent, TileDiscarded
 from eventlog.store import (
+    CorruptDatabase,
+    CorruptEvent,
+    GameNotFound,
     LogTruncated,
     MissingEvents,
     NotAStore,
@@ -169,6 +172,122 @@ def test_a_checkpoint_behind_the_log_is_brought_forward(tmp_path):
     with open_store(live, create=False) as store:
         assert store.checkpoint().position == store.head_position() == 10
         assert verify_log(store).ok
+
+
+# ----------------------------------------------------------------------------- database file damage
+
+
+def _closed_store(path: Path) -> list[tuple[int, str, str]]:
+    """A closed store at ``path`` (everything checkpointed into the database file) holding
+    games a (4 events) and b (3); returns what was written: (position, hash, payload)."""
+    with open_store(path) as store:
+        store.append("a", _batch("a", 4))
+        store.append("b", _batch("b", 3))
+        return [(e.position, e.hash, e.payload.model_dump_json()) for e in store.read_all()]
+
+
+def _index_page(db: Path, name: str) -> int:
+    conn = sqlite3.connect(db)
+    try:
+        (root,) = conn.execute("SELECT rootpage FROM sqlite_master WHERE name = ?", (name,)).fetchone()
+        (size,) = conn.execute("PRAGMA page_size").fetchone()
+    finally:
+        conn.close()
+    return (root - 1) * size
+
+
+@pytest.mark.parametrize("damage", ["page-type", "lost-entry"])
+def test_a_damaged_game_index_is_data_loss_for_every_reader(tmp_path, damage):
+    """Issue 12 item 2: a damaged (game_id, seq) index served a game with a hole, or failed
+    as an internal error ("database disk image is malformed": INTERNAL, not DATA_LOSS)."""
+    _closed_store(tmp_path)
+    db = tmp_path / "events.sqlite"
+    at = _index_page(db, "sqlite_autoindex_events_2")  # UNIQUE (game_id, seq): one leaf page
+    data = bytearray(db.read_bytes())
+    if damage == "page-type":
+        data[at] = 0  # not a b-tree page: SQLite reports the file damaged
+    else:
+        cells = int.from_bytes(data[at + 3 : at + 5], "big")
+        data[at + 3 : at + 5] = (cells - 1).to_bytes(2, "big")  # the index loses ('b', 2)
+    db.write_bytes(bytes(data))
+    with open_store(tmp_path, create=False) as store:
+        with pytest.raises(CorruptEvent) as err:
+            list(store.read_game("b"))
+        assert err.value.grpc_code == "DATA_LOSS"
+        assert isinstance(err.value, CorruptDatabase if damage == "page-type" else MissingEvents)
+        assert not verify_game(store, "b").ok
+    res = _cli("verify", "--data", str(tmp_path))
+    assert res.exit_code == 3, res.output  # integrity, not "could not run"
+
+
+def test_a_text_cell_no_longer_utf8_is_a_corrupt_event_naming_the_row(tmp_path):
+    """A flipped byte that leaves a text cell invalid UTF-8 made Python's sqlite3 refuse the
+    whole page of rows ("Could not decode to UTF-8": INTERNAL); it is that row's damage."""
+    _closed_store(tmp_path)
+    db = tmp_path / "events.sqlite"
+    data = bytearray(db.read_bytes())
+    at = data.index(b'"tag":"b"') + len(b'"tag":"')
+    data[at] = 0xFF
+    db.write_bytes(bytes(data))
+    with open_store(tmp_path, create=False) as store:
+        assert [e.seq for e in store.read_game("a")] == [0, 1, 2, 3]
+        with pytest.raises(CorruptEvent) as err:
+            list(store.read_game("b"))
+        assert err.value.game_id == "b" and err.value.position in (5, 6, 7) and "hash mismatch" in err.value.reason
+        with pytest.raises(CorruptEvent):
+            list(store.read_all())
+        assert not verify_game(store, "b").ok and verify_game(store, "a").ok
+
+
+FLIPS = 30  # random byte flips of a closed store's database file
+
+
+def _verifies(store) -> bool:
+    """True when verify calls every game and the log intact (a CorruptEvent is a "no")."""
+    try:
+        return all(r.ok for r in verify_all(store)) and verify_log(store).ok
+    except CorruptEvent:
+        return False
+
+
+def test_a_flipped_byte_in_the_database_is_refused_or_harmless_never_served_wrong(tmp_path):
+    """The database file's used bytes flipped one at a time (seeded): the store refuses to open
+    (not a store / data loss), or a read raises a data-loss error, or it serves exactly what
+    was written. Never different content, never an internal error."""
+    rng = random.Random(12)
+    base = tmp_path / "base"
+    truth = _closed_store(base)
+    outcomes: Counter = Counter()
+    for t in range(FLIPS):
+        d = tmp_path / f"flip{t}"
+        shutil.copytree(base, d)
+        db = d / "events.sqlite"
+        data = bytearray(db.read_bytes())
+        used = [i for i, b in enumerate(data) if b]  # most of a small file is free space
+        data[rng.choice(used)] ^= 1 << rng.randrange(8)
+        db.write_bytes(bytes(data))
+        try:
+            store = open_store(d, create=False)
+        except StoreError as e:  # one line, never a store opened: not a store, data loss, a newer schema
+            assert len(str(e).splitlines()) == 1
+            outcomes["refused on open"] += 1
+            continue
+        with store:
+            try:
+                got = [(e.position, e.hash, e.payload.model_dump_json()) for e in store.read_all()]
+                for g in store.list_games():
+                    list(store.read_game(g.game_id))
+            except CorruptEvent:
+                outcomes["data loss on read"] += 1
+                assert not _verifies(store), f"flip {t}: verify calls a log intact that cannot be read"
+                continue
+            except GameNotFound:  # a damaged stream record lists an id its index does not know
+                outcomes["listed but not found"] += 1
+                assert not _verifies(store), f"flip {t}: verify calls a log intact that lists a lost game"
+                continue
+            assert got == truth, f"flip {t}: served something else as good"
+            outcomes["harmless"] += 1
+    assert sum(outcomes.values()) == FLIPS and outcomes["data loss on read"] > 0, outcomes
 
 
 # ----------------------------------------------------------------------------- rows and games removed
