@@ -62,21 +62,32 @@ def store_location(store: EventStore) -> str | None:
     return None
 
 
-_WORKER_STORES: dict[str, EventStore] = {}  # per worker process: location -> open store
+_WORKER_STORES: dict[tuple[str, bool], EventStore] = {}  # per worker process: (location, salvage) -> store
 
 
-def _worker_store(location: str) -> EventStore:
-    store = _WORKER_STORES.get(location)
+def _worker_store(location: str, salvage: bool = False) -> EventStore:
+    """The store at ``location``, opened once per worker process. Never created: a worker
+    that cannot see the file (no shared disk) gets :class:`StoreNotFound`, not a new empty
+    store with no games (issue 12 item 4). ``salvage``: the caller opened a log that lost
+    events (``paipu verify``), so the worker opens it the same way."""
+    store = _WORKER_STORES.get((location, salvage))
     if store is None:
         from eventlog.store import open_store
 
-        store = _WORKER_STORES[location] = open_store(location)
+        store = _WORKER_STORES[(location, salvage)] = open_store(location, create=False, salvage=salvage)
     return store
 
 
-def _run_chunk(fn: Callable[[EventStore, str], T], location: str, game_ids: Sequence[str]) -> list[T]:
-    store = _worker_store(location)
+def _run_chunk(
+    fn: Callable[[EventStore, str], T], location: str, game_ids: Sequence[str], salvage: bool = False
+) -> list[T]:
+    store = _worker_store(location, salvage)
     return [fn(store, g) for g in game_ids]
+
+
+def _salvaged(store: EventStore) -> bool:
+    """Whether ``store`` was opened in salvage mode over a log that lost events."""
+    return getattr(store, "damage", None) is not None
 
 
 def _chunks(ids: Sequence[str], size: int) -> list[list[str]]:
@@ -102,7 +113,7 @@ def map_games(
     ids = list(game_ids)
     if cluster:
         location = _location_or_fail(store, "a Dask cluster")
-        with _dask_results(cluster, location, ids, fn, chunk) as results:
+        with _dask_results(cluster, location, ids, fn, chunk, _salvaged(store)) as results:
             yield results
         return
     location = store_location(store)
@@ -111,18 +122,18 @@ def map_games(
         return
     ctx = multiprocessing.get_context("spawn")
     with ctx.Pool(workers) as pool:
-        parts = pool.imap(_ChunkCall(fn, location), _chunks(ids, chunk))
+        parts = pool.imap(_ChunkCall(fn, location, _salvaged(store)), _chunks(ids, chunk))
         yield (r for part in parts for r in part)
 
 
 class _ChunkCall:
     """A picklable ``chunk -> results`` for multiprocessing's imap."""
 
-    def __init__(self, fn: Callable[[EventStore, str], Any], location: str) -> None:
-        self.fn, self.location = fn, location
+    def __init__(self, fn: Callable[[EventStore, str], Any], location: str, salvage: bool = False) -> None:
+        self.fn, self.location, self.salvage = fn, location, salvage
 
     def __call__(self, ids: Sequence[str]) -> list[Any]:
-        return _run_chunk(self.fn, self.location, ids)
+        return _run_chunk(self.fn, self.location, ids, self.salvage)
 
 
 def _location_or_fail(store: EventStore, what: str) -> str:
@@ -137,7 +148,8 @@ def _location_or_fail(store: EventStore, what: str) -> str:
 
 @contextlib.contextmanager
 def _dask_results(
-    address: str, location: str, ids: list[str], fn: Callable[[EventStore, str], T], chunk: int
+    address: str, location: str, ids: list[str], fn: Callable[[EventStore, str], T], chunk: int,
+    salvage: bool = False,
 ) -> Iterator[Iterator[T]]:
     try:
         from distributed import Client
@@ -155,14 +167,14 @@ def _dask_results(
             pending: deque[Any] = deque()
             parts = iter(_chunks(ids, chunk))
             for part in parts:
-                pending.append(client.submit(_run_chunk, fn, location, part, pure=False))
+                pending.append(client.submit(_run_chunk, fn, location, part, salvage, pure=False))
                 if len(pending) >= window:
                     break
             while pending:
                 done = pending.popleft().result()
                 nxt = next(parts, None)
                 if nxt is not None:
-                    pending.append(client.submit(_run_chunk, fn, location, nxt, pure=False))
+                    pending.append(client.submit(_run_chunk, fn, location, nxt, salvage, pure=False))
                 yield from done
 
         yield results()

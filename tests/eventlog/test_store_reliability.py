@@ -537,3 +537,34 @@ def test_two_readers_of_one_payload_cannot_change_each_other(log):
     first.metadata["mine"] = 1  # metadata is each reader's own
     (again,) = log.read_game("s")
     assert "mine" not in again.metadata
+
+
+# ----------------------------------------------------------------------------- worker processes
+
+
+def _count_events(store, game_id):
+    return sum(1 for _ in store.read_game(game_id))
+
+
+def test_a_worker_never_creates_a_store_and_opens_a_salvaged_log_as_salvaged(tmp_path):
+    """Issue 12 item 4: a worker process (paipu export/verify --cluster, local workers) opened
+    the store with create=True — on a machine without the shared disk it made a new empty
+    store and found no games; and it refused a log that `paipu verify` had opened salvaged."""
+    from eventlog.parallel import _run_chunk
+
+    missing = tmp_path / "elsewhere" / "events.sqlite"
+    with pytest.raises(StoreNotFound):
+        _run_chunk(_count_events, str(missing), ["g0"])
+    assert not missing.parent.exists()
+
+    image, _ = _crash_image(tmp_path)
+    wal = image / "events.sqlite-wal"
+    frame, n = _frames(wal)
+    wal.write_bytes(wal.read_bytes()[: 32 + frame * (n // 2)])  # the later half of the commits lost
+    with SqliteStore(image / "events.sqlite", salvage=True) as store:
+        assert store.damage is not None
+        ids = [g.game_id for g in store.list_games()]
+        assert ids
+        assert _run_chunk(_count_events, str(store.path), ids, salvage=True) == [
+            _count_events(store, g) for g in ids
+        ]
