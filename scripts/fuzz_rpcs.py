@@ -7,9 +7,11 @@ Every request message is built from its protobuf descriptor, each field set or l
 at random, with values drawn from hostile pools: integers at and past every 32/64-bit
 bound, empty, huge (70,000 characters), control-character, non-ASCII and deeply nested
 JSON strings, unknown enum numbers, random bytes; nested messages and oneofs recursively
-(bounded depth). Each of the seven methods (Append, ReadGame, ListGames, Subscribe,
-IngestLog, GetState, StepThrough, Verify) gets the same share of calls; a third of the
-requests name the stored game so they get past the "no such game" check.
+(bounded depth). Each method (Append, AppendStream, ReadGame, ListGames, Subscribe,
+IngestLog, GetState, StepThrough, Verify and the TournamentService's five) gets the same
+share of calls; a third of the requests name a stored game so they get past the "no such
+game" check. The server is ``paipu serve``'s: the store's services and the tournaments in
+the data directory.
 
 The contract (docs/grpc.md, issue 12): a request is answered OK or with a status the
 contract names for the client's fault (INVALID_ARGUMENT, NOT_FOUND, ALREADY_EXISTS,
@@ -49,6 +51,8 @@ from paipu.v1 import ingest_service_pb2 as ing
 from paipu.v1 import ingest_service_pb2_grpc as ing_grpc
 from paipu.v1 import replay_service_pb2 as rp
 from paipu.v1 import replay_service_pb2_grpc as rp_grpc
+from paipu.v1 import tournament_service_pb2 as tn
+from paipu.v1 import tournament_service_pb2_grpc as tn_grpc
 
 __all__ = ["ALLOWED", "TRAILER_LIMIT", "Fuzzer", "fuzz"]
 
@@ -156,6 +160,7 @@ def _calls(channel: grpc.Channel, fz: Fuzzer, timeout: float) -> list[tuple[str,
     log = el_grpc.EventLogServiceStub(channel)
     replay = rp_grpc.ReplayServiceStub(channel)
     ingest = ing_grpc.IngestServiceStub(channel)
+    tour = tn_grpc.TournamentServiceStub(channel)
 
     def stream_some(it: Iterator[Any], n: int = 50) -> None:
         for i, msg in enumerate(it):
@@ -171,6 +176,8 @@ def _calls(channel: grpc.Channel, fz: Fuzzer, timeout: float) -> list[tuple[str,
 
     return [
         ("Append", lambda: log.Append(fz.message(el.AppendRequest), timeout=timeout)),
+        ("AppendStream", lambda: log.AppendStream(
+            iter([fz.message(el.AppendRequest) for _ in range(fz.rng.randrange(4))]), timeout=timeout)),
         ("ReadGame", lambda: stream_some(log.ReadGame(fz.message(el.ReadGameRequest), timeout=timeout))),
         ("ListGames", lambda: log.ListGames(fz.message(el.ListGamesRequest), timeout=timeout)),
         ("Subscribe", lambda: stream_some(log.Subscribe(fz.message(el.SubscribeRequest), timeout=timeout), 20)),
@@ -178,6 +185,11 @@ def _calls(channel: grpc.Channel, fz: Fuzzer, timeout: float) -> list[tuple[str,
         ("GetState", lambda: replay.GetState(fz.message(rp.GetStateRequest), timeout=timeout)),
         ("StepThrough", lambda: stream_some(replay.StepThrough(fz.message(rp.StepThroughRequest), timeout=timeout))),
         ("Verify", lambda: replay.Verify(fz.message(rp.VerifyRequest), timeout=timeout)),
+        ("CreateTournament", lambda: tour.CreateTournament(fz.message(tn.CreateTournamentRequest), timeout=timeout)),
+        ("AddGame", lambda: tour.AddGame(fz.message(tn.AddGameRequest), timeout=timeout)),
+        ("AddTeam", lambda: tour.AddTeam(fz.message(tn.AddTeamRequest), timeout=timeout)),
+        ("AddPenalty", lambda: tour.AddPenalty(fz.message(tn.AddPenaltyRequest), timeout=timeout)),
+        ("GetStandings", lambda: tour.GetStandings(fz.message(tn.GetStandingsRequest), timeout=timeout)),
     ]
 
 
@@ -212,6 +224,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args(argv)
+    from analytics.tournament_service import register as register_tournaments
     from eventlog.store import open_store
     from eventlog.verify import verify_all, verify_log
     from paipu.samples import sample_files
@@ -222,7 +235,8 @@ def main(argv: list[str] | None = None) -> int:
         store = open_store(Path(tmp) / "data")
         ingest_files(store, sample_files()[:2])
         ids = [g.game_id for g in store.list_games()]
-        server, port = build_server(store, port=0, poll_interval=0.02)
+        server, port = build_server(store, port=0, poll_interval=0.02,
+                                    extra_services=(register_tournaments(Path(tmp) / "data"),))
         server.start()
         t = time.perf_counter()
         try:

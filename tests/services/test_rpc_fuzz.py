@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from analytics.tournament_service import register as register_tournaments
 from eventlog.ingest.load import ingest_files
 from eventlog.store import open_store
 from eventlog.verify import verify_all, verify_log
@@ -19,7 +20,7 @@ from paipu.samples import sample_files
 from services.server import build_server
 
 ROOT = Path(__file__).resolve().parents[2]
-CALLS = 96  # per seed: 12 of each method
+CALLS = 98  # per seed: 7 of each of the 14 methods
 
 
 def _fuzz_module():
@@ -32,9 +33,10 @@ def _fuzz_module():
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory):
-    store = open_store(tmp_path_factory.mktemp("rpcfuzz") / "data")
+    data = tmp_path_factory.mktemp("rpcfuzz") / "data"
+    store = open_store(data)
     ingest_files(store, sample_files()[:1])
-    server, port = build_server(store, port=0, poll_interval=0.02)
+    server, port = build_server(store, port=0, poll_interval=0.02, extra_services=(register_tournaments(data),))
     server.start()
     yield store, f"127.0.0.1:{port}"
     server.stop(None)
