@@ -14,7 +14,9 @@ sides), replays every game in audit mode, and exports Parquet. Compared:
   objects (compared as scores below) and any field only one version has (listed);
 * per game: every finding (seq, rule id, message, source, seat, hand);
 * per win: legal, points, settlement changes and the fan lines (names, points, count);
-* every Parquet file (SHA-256 of its bytes; the manifest without its timestamps).
+* every Parquet file: SHA-256 of its bytes, and of its rows without the columns that say when
+  and from which file each side ingested its games (``recorded_at``, ``source_file``: the
+  ``games`` table differs there by construction); rows must be equal.
 
 Prints the counts and exits 1 on any difference. Nothing here is part of the product.
 """
@@ -83,7 +85,22 @@ def _worker(out: Path, mcr: int, nanchang: int, hands: int) -> None:
             rel = str(p.relative_to(out / "parquet"))
             if p.suffix == ".parquet":
                 result["parquet"][rel] = hashlib.sha256(p.read_bytes()).hexdigest()
+                result.setdefault("content", {})[rel] = _content_hash(p)
     (out / "result.json").write_text(json.dumps(result, sort_keys=True))
+
+
+#: Columns that say when and from which file the games were ingested: each side ingests its
+#: own copy (its own clock, its own temporary directory), so they differ by construction.
+INGEST_COLUMNS = ("recorded_at", "source_file")
+
+
+def _content_hash(path: Path) -> str:
+    """SHA-256 of a Parquet file's rows without :data:`INGEST_COLUMNS`."""
+    import pyarrow.parquet as pq
+
+    table = pq.read_table(path)
+    table = table.drop_columns([c for c in INGEST_COLUMNS if c in table.column_names])
+    return hashlib.sha256(json.dumps(table.to_pylist(), sort_keys=True, default=str).encode()).hexdigest()
 
 
 def _win(w: Any) -> list[Any]:
@@ -183,9 +200,15 @@ def main() -> int:
               f"different: {diff_states}; findings: {n_find}, games with different findings: {diff_find}; "
               f"wins: {n_wins}, games with different scores: {diff_wins}")
         pb, pf = b["parquet"], f["parquet"]
+        cb, cf = b.get("content", {}), f.get("content", {})
         same = sum(pb.get(k) == v for k, v in pf.items())
         print(f"parquet files: before {len(pb)}, after {len(pf)}, byte-identical {same}")
-        bad += missing + diff_states + diff_find + diff_wins + (pb != pf)
+        for k in sorted(set(pb) | set(pf)):
+            if pb.get(k) != pf.get(k):
+                how = (f"the same rows but for {', '.join(INGEST_COLUMNS)} (each side's own ingest)"
+                       if cb.get(k) is not None and cb.get(k) == cf.get(k) else "different rows")
+                print(f"    {k}: {how}")
+        bad += missing + diff_states + diff_find + diff_wins + (set(pb) != set(pf)) + (cb != cf)
         print("SAME" if not bad else "DIFFERENT")
         return 1 if bad else 0
 
