@@ -4,18 +4,21 @@ against a raw ``sqlite3.executemany`` of the same rows.
     python benchmarks/ingest.py [--games N] [--profile]
 
 Writes a file of N games (default 4000) into a temporary directory: the 16 games of the
-bundled Botzone text sample (paipu/samples/botzone-mcr-human-sample) repeated with new
-match ids. Then, for N and for N/4 games, each in a fresh child process (so the peak
+bundled Botzone text sample (paipu/samples/botzone-mcr-human-sample) re-identified as in
+benchmarks/corpus.py (new match ids and a legal relabelling of the tiles: distinct games —
+the same games under new ids alone would be recognised as re-imports and not stored).
+Then, for N and for N/4 games, each in a fresh child process (so the peak
 resident set size, ``resource.getrusage(RUSAGE_SELF).ru_maxrss``, is that size's own):
 
 1. **ingest** — :func:`eventlog.ingest.load.ingest_files` into a new
    :class:`~eventlog.store.SqliteStore`: sniff, parse, validate every game
    (``GameBuilder``), build the events (pydantic), append each game as one new stream
-   (one durable transaction per game: canonical JSON, SHA-256 chain, version check);
+   (:data:`~eventlog.ingest.load.GAMES_PER_COMMIT` games per durable transaction,
+   canonical JSON, SHA-256 chain, version check), parsing in worker processes;
 2. **raw** — the same rows (read back from the store, game by game, outside the clock)
    inserted into a table of the same shape with plain ``executemany``, one
-   ``BEGIN IMMEDIATE`` … ``COMMIT`` per game, under the same pragmas (WAL,
-   ``synchronous=FULL``): the floor for one durable commit per game.
+   ``BEGIN IMMEDIATE`` … ``COMMIT`` per the same number of games, under the same pragmas
+   (WAL, ``synchronous=FULL``): the floor.
 
 Prints events/s, games/s (wall clock), the CPU seconds of this process beside them (on
 a busy machine the wall clock includes waiting for a CPU; the gap between the two is
@@ -50,18 +53,20 @@ SAMPLE = ROOT / "paipu" / "samples" / "botzone-mcr-human-sample" / "sample_16_ga
 
 
 def write_log(path: Path, games: int) -> int:
-    """Write ``games`` games to ``path``: the sample's games in turn, the k-th renamed
-    ``Match bench<k>``. Returns the bytes written."""
-    blocks: list[list[str]] = []
-    for line in SAMPLE.read_text(encoding="utf-8").splitlines(keepends=True):
-        if line.startswith("Match "):
-            blocks.append([])
-        elif blocks:
-            blocks[-1].append(line)
+    """Write ``games`` distinct games to ``path``: the sample's games re-identified as in
+    benchmarks/corpus.py (new match id and a legal relabelling of the tiles, so the ingest's
+    content fingerprint does not take them for re-imports of the 16). Returns the bytes."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("bench_corpus", ROOT / "benchmarks" / "corpus.py")
+    corpus = importlib.util.module_from_spec(spec)
+    assert spec.loader is not None
+    spec.loader.exec_module(corpus)
+    blocks = corpus._sample_blocks()
     size = 0
     with open(path, "w", encoding="utf-8") as f:
         for k in range(games):
-            text = f"Match bench{k:08d}\n" + "".join(blocks[k % len(blocks)])
+            text = corpus._text_game(k, blocks)
             f.write(text)
             size += len(text.encode())
     return size
@@ -104,8 +109,12 @@ def bench_raw(source_db: Path, directory: Path) -> dict:
     seconds = cpu = 0.0
     events = 0
     try:
-        for game in games:
-            rows = src.execute(f"SELECT {cols} FROM events WHERE game_id = ? ORDER BY seq", (game,)).fetchall()
+        from eventlog.ingest.load import GAMES_PER_COMMIT
+
+        for i in range(0, len(games), GAMES_PER_COMMIT):
+            rows = []
+            for game in games[i : i + GAMES_PER_COMMIT]:
+                rows += src.execute(f"SELECT {cols} FROM events WHERE game_id = ? ORDER BY seq", (game,)).fetchall()
             t, c = time.perf_counter(), time.process_time()
             dst.execute("BEGIN IMMEDIATE")
             dst.executemany(sql, rows)
