@@ -620,6 +620,9 @@ def construct(cls: type[_M], values: dict[str, Any]) -> _M:
     return obj
 
 
+_NEW_EVENT_FIELDS = frozenset(NewEvent.model_fields)
+
+
 def parse_event(data: dict[str, Any] | str) -> NewEvent:
     """Parse one JSON object (or JSON text) as a :class:`NewEvent`; extra stored-envelope
     fields (seq, position, hashes …) are ignored. Raises :class:`EventError`."""
@@ -630,7 +633,7 @@ def parse_event(data: dict[str, Any] | str) -> NewEvent:
             raise EventError(f"not JSON: {e.msg} at column {e.colno}") from None
     if not isinstance(data, dict):
         raise EventError("an event is a JSON object")
-    keep = {k: v for k, v in data.items() if k in NewEvent.model_fields}
+    keep = {k: v for k, v in data.items() if k in _NEW_EVENT_FIELDS}
     if "event_id" not in keep:
         raise EventError("event_id is required", "event_id")
     if "type" not in keep:
@@ -645,6 +648,9 @@ def parse_event(data: dict[str, Any] | str) -> NewEvent:
         payload = upcast(keep["type"], version, payload)
         keep["schema_version"] = payload_version(keep["type"])
     keep["payload"] = parse_payload(keep["type"], payload)
+    fast = _checked_envelope(keep)
+    if fast is not None:
+        return fast
     try:
         return NewEvent.model_validate(keep)
     except EventError:
@@ -653,6 +659,25 @@ def parse_event(data: dict[str, Any] | str) -> NewEvent:
         err = e.errors()[0]
         loc = ".".join(str(p) for p in err["loc"])
         raise EventError(f"{loc}: {err['msg']}", loc) from None
+
+
+_CANONICAL_UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+
+
+def _checked_envelope(keep: dict[str, Any]) -> NewEvent | None:
+    """The :class:`NewEvent` of ``keep`` (its payload already validated by
+    :func:`parse_payload`) without a second validation pass, when every envelope field is
+    plainly valid: a canonical UUID (what the validator would return unchanged), a dict of
+    string keys as metadata, an int schema version (the envelope takes the payload type's
+    current one). None: let the model validate it (and name what is wrong)."""
+    eid, meta, version = keep["event_id"], keep.get("metadata", {}), keep.get("schema_version", 0)
+    if (type(eid) is not str or not _CANONICAL_UUID.fullmatch(eid) or type(meta) is not dict
+            or type(version) is not int or not all(type(k) is str for k in meta)):
+        return None
+    return construct(NewEvent, {
+        "event_id": eid, "type": keep["type"], "payload": keep["payload"], "metadata": dict(meta),
+        "schema_version": payload_version(keep["type"]),
+    })
 
 
 def expected_hash(ev: StoredEvent) -> str:

@@ -31,7 +31,7 @@ import pytest
 from ingest_helpers import TEXT_SAMPLE
 
 from analytics.export import export
-from eventlog.events import NewEvent, StoredEvent, TileDrawn, construct, uuid5_text
+from eventlog.events import NewEvent, StoredEvent, TileDrawn, construct, parse_event, uuid5_text
 from eventlog.ingest import parse_file
 from eventlog.ingest.load import ingest_files
 from eventlog.store import NO_STREAM, IdempotencyConflict, SqliteStore, StreamAlreadyExists, open_store
@@ -268,3 +268,11 @@ def test_events_built_without_a_second_validation_are_the_validated_ones():
               "prev_hash": "0" * 64, "hash": "ab" * 32}
     a, b = construct(StoredEvent, dict(values)), StoredEvent.model_construct(**values)
     assert a == b and a.model_fields_set == b.model_fields_set and a.model_dump_json() == b.model_dump_json()
+    # an event from JSON or the wire (parse_event: the payload validated once, the envelope
+    # checked without a second pass) equals the fully validated one
+    data = {"event_id": fast.event_id, "type": "tile_drawn", "payload": {"seat": 2, "tile": "T5"},
+            "metadata": {"line": 3}, "schema_version": 1}
+    parsed = parse_event(data)
+    assert parsed == slow and parsed.model_dump_json() == slow.model_dump_json()
+    upper = parse_event({**data, "event_id": fast.event_id.upper()})  # normalised by the model
+    assert upper.event_id == fast.event_id
