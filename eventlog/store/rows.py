@@ -100,7 +100,7 @@ _COLUMN_TYPES: tuple[tuple[str, type], ...] = (
 )
 
 
-_scan_once = json.decoder.JSONDecoder().scan_once
+_scan_once = json.decoder.JSONDecoder().scan_once  # type: ignore[attr-defined]  # the C scanner, set in __init__
 
 
 def _loads(text: str) -> Any:
