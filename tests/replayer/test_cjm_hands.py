@@ -293,9 +293,8 @@ def _w_at_15() -> GameBuilder:
     return g
 
 
-def _example_8() -> tuple[GameBuilder, int]:
-    """Hands 0–1 of example 8 and hand 2 up to W's first discard; returns the builder and
-    that discard's seq. Options: 清龙 confirmed at 77, so that hand 0 leaves W with 15 chips."""
+def _w_at_zero() -> GameBuilder:
+    """Hands 0–1 of example 8: (15, 355, 0, 30) after them; the next dealer is W."""
     g = _w_at_15()
     # Hand 1 (dealer S, not continuing: no 倍打) — example 2's tiles with S dealing: W discards
     # T9 into N's 清一色 24 + 2 flowers 4 = 28, owes 2T = 56, has 15: pays 15 and is at 0.
@@ -317,6 +316,13 @@ def _example_8() -> tuple[GameBuilder, int]:
     d2 = g.discard(2, "T9")
     g.win(3, "T9", from_seat=2, dseq=d2)
     g.end(1)
+    return g
+
+
+def _example_8() -> tuple[GameBuilder, int]:
+    """Hands 0–1 of example 8 and hand 2 up to W's first discard; returns the builder and
+    that discard's seq. Options: 清龙 confirmed at 77, so that hand 0 leaves W with 15 chips."""
+    g = _w_at_zero()
     # Hand 2 (dealer W, the deal passed): W discards W9, which completes S's W234 W567
     # F1F1F1 F2F2F2 W9 (混一色 6 + 门清 8 + single wait 4 = 18) — but W has no chips.
     g.hand(2, dealer=2)
@@ -484,3 +490,40 @@ def test_a_second_winner_on_a_discard_that_emptied_the_stack_still_wins():
     st = replay(g, EXAMPLE_8)
     assert [(w.seat, w.legal, w.points) for w in st.wins] == [(3, True, 18), (0, True, 24)]
     assert st.scores == (15, 355, 0, 30)
+
+
+def test_a_penalty_that_would_end_the_session_is_held_off_the_table():
+    """§A10 禁止非胜式局结: "杠牌和处罚的得失分只能挂于盘外局结后累积得分". After example 8's
+    hands W is at 0 and E has 15: a penalty of 20 on E (10 to S and N) would bring E to 0 too
+    and end the 局 — it is held. S (first) then self-draws 混一色 6 + 门清 8 + single wait 4 =
+    18: E pays 15 (all it has), W nothing, N 18 → E and W at 0 end the 局 by a win, and the
+    held penalty counts: E −20, S 355 + 33 + 10 = 398, N 30 − 18 + 10 = 22."""
+    from eventlog import events as ev
+
+    g = _w_at_zero()
+    g.hand(2, dealer=2)
+    g.deal(2, "J1 T1 T2 T3 T4 T5 T6 T7 T8 B1 B2 B3 B4 W9")
+    g.deal(3, "B5 B6 B7 B8 B9 T1 T2 T3 T4 T5 T6 T7 T8")
+    g.deal(0, "W1 W1 W1 W8 W8 W8 J3 J3 J3 B5 B6 B7 F4")
+    g.deal(1, "W2 W3 W4 W5 W6 W7 F1 F1 F1 F2 F2 F2 J2")
+    g.add(ev.Penalty(seat=0, score_changes=[-20, 10, 0, 10], rule="competition.md §A9", reason="slow play"))
+    held = replay(g, EXAMPLE_8)
+    assert held.scores == (15, 355, 0, 30) and not held.game_over
+    g.discard(2, "J1")
+    for seat, t in ((3, "B1"), (0, "B2")):
+        g.draw(seat, t)
+        g.discard(seat, t)
+    g.draw(1, "W9")
+    g.discard(1, "J2")
+    g.draw(2, "B3")
+    g.discard(2, "B3")
+    g.draw(3, "B4")
+    g.discard(3, "B4")
+    g.draw(0, "T9")
+    g.discard(0, "T9")
+    g.draw(1, "W9")
+    g.win(1, "W9")
+    g.end(2)
+    st = replay(g, EXAMPLE_8)
+    assert st.hands[2].winners == (1,) and st.game_over
+    assert st.scores == (-20, 398, 0, 22)

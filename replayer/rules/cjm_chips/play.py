@@ -7,14 +7,18 @@
 * Instant payments (§A7: kongs, 花杠, 追牌) are made by :meth:`CjmRuleset.observe` as the
   events happen, doubled under 倍打, capped by the payer's chips; a payment that would end
   the 局 (two players at 0) while its receiver would not be first is held off the table
-  (禁止非胜式局结, §A10) and paid (capped) when the last hand of the 局 ends.
+  (禁止非胜式局结, §A10) and paid (capped) when the last hand of the 局 ends. A penalty
+  (a ``penalty`` event or a ruling's score changes) that would end the 局 is held off the
+  table too and counted as given when the 局 ends ("杠牌和处罚的得失分只能挂于盘外局结后累积得分").
+* 罚分 (§A9): units of 10, at most 50 per decision (×2 under 倍打): finding ``penalty_units``.
 * 包牌 (§A8): three consecutive claims between the same two players (either way), the
   清一色 display after three claims, and the hung tile of 全求独钓: the liable player pays
   3T alone.
 * 相公 (§A9): a dead hand (after a false win 诈和, or a referee's ruling) may not claim or
   win (finding ``xianggong``).
 * Zero chips (§A5): no win on a zero-chip player's discard; such a win is a finding and the
-  winner pays the would-be score to that player and 10 to each other.
+  winner pays the would-be score to that player and 10 to each of the three others; a
+  further winner on a discard that emptied the discarder's chips still wins (§A6.5).
 * 局结 (§A10): the game (one 局) ends after the scheduled 圈 or when ``jujie_zero_players``
   players are at 0 chips; a win that would end it while the winner would not be first is a
   finding (``non_winning_session_end``). The dealer continues only after a dealer win.
@@ -95,6 +99,8 @@ class CjmMemory:
     hand: HandMemory = field(default_factory=HandMemory)
     #: off-table (盘外) payments (payer, payee, amount, reason), paid (capped) at the end of the 局
     held: tuple[tuple[int, int, int, str], ...] = ()
+    #: off-table penalties (score changes, reason): added as they are when the 局 ends
+    held_penalties: tuple[tuple[tuple[int, int, int, int], str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -297,7 +303,21 @@ class CjmRuleset(RulesetDefaults):
                 s = capped(after.scores, list(mem.held))
                 after = apply_settlement(after, before.seq + 1, "kong", s, "held off the table (盘外), paid at the end of the 局")
                 mem = replace(mem, held=())
-            return replace(after, rule_memory=mem), []
+            for changes, why in mem.held_penalties:  # "局结后累积得分" (seed 000 §32)
+                after = apply_settlement(after, before.seq + 1, "penalty", Settlement(changes, zero_sum=False),
+                                         f"{why}: held off the table (盘外), counted at the end of the 局")
+            return replace(after, rule_memory=replace(mem, held_penalties=())), []
+        if (isinstance(p, (ev.Penalty, ev.RefereeRuling)) and p.score_changes and self.options.hold_off_table
+                and not after.game_over):
+            changes = tuple(p.score_changes)
+            was = tuple(a - c for a, c in zip(after.scores, changes))
+            if ends_session(was, changes, self.options.jujie_zero_players):
+                # 禁止非胜式局结 (§A10): a penalty that would end the 局 is held off the table
+                why = (p.reason or p.rule or "penalty") if isinstance(p, ev.Penalty) else (p.ruling or p.rule)
+                back = Settlement(tuple(-c for c in changes), zero_sum=False)  # type: ignore[arg-type]
+                after = apply_settlement(after, before.seq + 1, "penalty", back,
+                                         f"{why}: would end the 局 (禁止非胜式局结): held off the table (盘外)")
+                mem = replace(mem, held_penalties=mem.held_penalties + ((changes, why),))
         hand = mem.hand
         m = self.multiplier(after)
         if isinstance(p, (ev.Chow, ev.Pung)) or (isinstance(p, ev.Kong) and p.kind == "melded"):
