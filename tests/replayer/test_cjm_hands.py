@@ -527,3 +527,55 @@ def test_a_penalty_that_would_end_the_session_is_held_off_the_table():
     st = replay(g, EXAMPLE_8)
     assert st.hands[2].winners == (1,) and st.game_over
     assert st.scores == (-20, 398, 0, 22)
+
+
+def _three_chows_then_a_discard(pair: str) -> GameBuilder:
+    """S chows E's W1, W4, W7 (three claims in a row from E: 包牌 §A8.1; the display W123
+    W456 W789 is one suit), keeps W5 W5 + ``pair`` ``pair`` and wins on N's ``pair``."""
+    g = game()
+    g.hand(0, dealer=0)
+    g.deal(0, "W1 W4 W7 T1 T1 T1 T2 T2 T2 B1 B1 B1 B2 B2")
+    g.deal(1, f"W2 W3 W5 W6 W8 W9 W5 W5 {pair} {pair} J1 J2 J3")
+    g.deal(2, "T3 T3 T3 T4 T4 T4 B5 B5 B5 B6 B6 B6 F2")
+    g.deal(3, "T5 T5 T5 T6 T6 T6 T7 T7 T7 T8 T8 T8 T9")
+    steps = (("W1", "W1 W2 W3", "J1", "B3"), ("W4", "W4 W5 W6", "J2", "B4"), ("W7", "W7 W8 W9", "J3", "B5"))
+    for (tile, chow, junk, next_draw), (w, n) in zip(steps, (("F3", "F4"), ("F3", "F4"), ("J1", "J2"))):
+        d = g.discard(0, tile)
+        g.chow(1, chow, tile, d)
+        g.discard(1, junk)
+        g.draw(2, w)
+        g.discard(2, w)
+        g.draw(3, n)
+        g.discard(3, n)
+        g.draw(0, next_draw)
+    g.discard(0, "B5")
+    g.draw(1, "J1")
+    g.discard(1, "J1")
+    g.draw(2, "F3")
+    g.discard(2, "F3")
+    g.draw(3, pair)
+    d = g.discard(3, pair)
+    g.win(1, pair, from_seat=3, dseq=d)
+    g.end(0)
+    return g
+
+
+LIABLE_2T = {"baopai_discard_amount": "2T", "cjm_fan_values": {"full_flush": 10, "pure_straight": 5}}
+
+
+def test_flush_display_makes_the_feeder_pay_for_all_three_on_any_discard():
+    """§A8.1a: after the three claims S's display is one suit; S wins 清一色 on N's W1:
+    清龙 5 + 清一色 10 = 15 (values confirmed by option; W1/W5 two-sided: no single wait).
+    E, the feeder, pays for all three (3T = 45) even with baopai_discard_amount = 2T."""
+    st = replay(_three_chows_then_a_discard("W1"), LIABLE_2T)
+    assert st.wins[0].points == 15
+    assert st.scores == (55, 145, 100, 100)
+
+
+def test_three_claims_on_a_discard_pay_the_option_amount():
+    """§A8.1 and A-Amb-4: the same claims, S wins 混一色 on N's F1 (清龙 5 + 混一色 6 = 11):
+    E is liable, for 2T = 22 under baopai_discard_amount = 2T (3T = 33 by default)."""
+    st = replay(_three_chows_then_a_discard("F1"), LIABLE_2T)
+    assert st.wins[0].points == 11 and st.scores == (78, 122, 100, 100)
+    default = replay(_three_chows_then_a_discard("F1"), {"cjm_fan_values": {"pure_straight": 5}})
+    assert default.scores == (67, 133, 100, 100)

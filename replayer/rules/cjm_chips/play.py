@@ -86,7 +86,7 @@ class HandMemory:
 
     claims: tuple[tuple[int, int], ...] = ()
     liable: tuple[tuple[int, int], ...] = ()  # (claimer, feeder): three consecutive claims
-    flush_liable: tuple[tuple[int, int], ...] = ()  # (claimer, feeder of the third claim): 清一色 display
+    flush_liable: tuple[tuple[int, int], ...] = ()  # (claimer, feeder): those claims left a 清一色 display
     hung: tuple[str | None, ...] = (None,) * 4
     run: tuple[str, tuple[int, ...]] | None = None
     flower_kongs: tuple[tuple[int, int], ...] = ()
@@ -181,32 +181,35 @@ class CjmRuleset(RulesetDefaults):
         sit = self._mcr.situation(win)
         return sit, score(sit, self.options, self._flags(state, win))
 
-    def _liable(self, state: TableState, win: WinContext, res: CjmScore) -> int | None:
-        """The seat that pays for all three (包牌, §A8), or None."""
+    def _liable(self, state: TableState, win: WinContext, res: CjmScore) -> tuple[int | None, bool]:
+        """The seat that pays alone (包牌, §A8), or None; and whether it pays for all three
+        whatever the win (the hung tile §A8.2, the 清一色 display §A8.1a) rather than the
+        ``baopai_discard_amount`` of three claims on a discard (A-Amb-4)."""
         mem = self._memory(state).hand
         w = win.seat
         hung = mem.hung[w]
         if (hung and not win.self_drawn and not win.robbing_kong and win.from_seat is not None
                 and len(win.concealed) == 1 and win.concealed[0] == hung and _near(win.tile, hung)):
-            return win.from_seat
-        for c, f in mem.liable:
-            if c == w:
-                return f
-            if f == w:
-                return c
+            return win.from_seat, True
         if any(i.id == "full_flush" for i in res.fans):
             for c, f in mem.flush_liable:
                 if c == w:
-                    return f
-        return None
+                    return f, True
+        for c, f in mem.liable:
+            if c == w:
+                return f, False
+            if f == w:
+                return c, False
+        return None, False
 
     def _payments(self, state: TableState, win: WinContext, total: int, res: CjmScore) -> list:
+        liable, all_three = self._liable(state, win, res)
         return win_payments(
             win.seat, total, self_drawn=win.self_drawn,
             discarder=None if win.self_drawn else win.from_seat,
             robbed_konger=win.from_seat if win.robbing_kong else None,
-            liable=self._liable(state, win, res),
-            liable_discard_amount=self.options.baopai_discard_amount,
+            liable=liable,
+            liable_discard_amount="3T" if all_three else self.options.baopai_discard_amount,
             multiplier=self.multiplier(state, win.seat),
         )
 
@@ -380,10 +383,12 @@ class CjmRuleset(RulesetDefaults):
         if (len(mine) >= 3 and set(mine[-3:]) == {feeder}) or (len(fed) >= 3 and set(fed[-3:]) == {claimer}):
             if (claimer, feeder) not in liable:
                 liable = liable + ((claimer, feeder),)
+        # §A8.1a: the three claims of §A8.1 (``liable`` now) leave a 清一色 display
         flush = hand.flush_liable
         open_sets = [m for m in after.seats[claimer].melds if m.from_seat is not None]
-        if len(open_sets) == 3 and len({t[0] for m in open_sets for t in m.tiles}) == 1 \
-                and open_sets[0].tiles[0][0] in "WTB" and (claimer, feeder) not in flush:
+        if len(open_sets) >= 3 and len({t[0] for m in open_sets for t in m.tiles}) == 1 \
+                and open_sets[0].tiles[0][0] in "WTB" and (claimer, feeder) in liable \
+                and (claimer, feeder) not in flush:
             flush = flush + ((claimer, feeder),)
         return replace(hand, claims=claims, liable=liable, flush_liable=flush)
 
