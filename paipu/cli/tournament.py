@@ -32,10 +32,10 @@ tournament_app = typer.Typer(
 app.add_typer(tournament_app)
 
 
-def _cmd(name: str):
+def _cmd(name: str, **settings):
     def deco(fn):
         wrapped = friendly(fn)
-        tournament_app.command(name)(wrapped)
+        tournament_app.command(name, context_settings=settings or None)(wrapped)
         return wrapped
     return deco
 
@@ -95,7 +95,7 @@ def team_cmd(
     say(f"team {team}: {', '.join(players)}")
 
 
-@_cmd("penalty")
+@_cmd("penalty", ignore_unknown_options=True)  # a negative POINTS (-10) is an argument, not an option
 def penalty_cmd(
     name: Annotated[str, typer.Argument(help="Tournament name.")],
     player: Annotated[str, typer.Argument(help="The player.")],

@@ -225,6 +225,11 @@ def test_cli_create_add_standings(tmp_path):
     assert (tmp_path / "s.csv").exists()
     text = r.invoke(app, ["tournament", "standings", "cup", *d])
     assert text.exit_code == 0 and "A" in text.output and "4.00" in text.output
+    # points taken are written as the module's usage says: `penalty cup A -10 --rule …`
+    out = r.invoke(app, ["tournament", "penalty", "cup", "A", "-10", "--rule", "competition.md §A9", *d])
+    assert out.exit_code == 0, out.output
+    rows = json.loads(r.invoke(app, ["tournament", "standings", "cup", "--json", *d]).output)
+    assert [(x["score"], x["penalty_points"]) for x in rows if x["name"] == "A"] == [(20, -10)]
 
 
 def test_columns_are_documented():
