@@ -34,6 +34,7 @@ from google.rpc import error_details_pb2
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_status import rpc_status
 
+import replayer.rules.base  # noqa: F401 - installs the loader of the rulesets' own event types (RulesetEvent)
 from eventlog.convert import from_proto, to_proto
 from eventlog.errors import InvalidArgument, PaipuError
 from eventlog.events import NewEvent, StoredEvent

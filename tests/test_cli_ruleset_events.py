@@ -1,7 +1,8 @@
 """A ruleset's own event types (docs/events.md "A ruleset's own event types") through the
-command line in a fresh process, where nothing has imported the ruleset registry yet:
-``paipu append`` and ``paipu ingest`` parse them from a file, ``paipu read`` from the store
-(the CLI installs the loader that finds the ruleset a type names)."""
+command line and the gRPC client in a fresh process, where nothing has imported the ruleset
+registry yet: ``paipu append`` and ``paipu ingest`` parse them from a file, ``paipu read``
+from the store, services.client from the wire (the CLI and the client install the loader
+that finds the ruleset a type names)."""
 
 from __future__ import annotations
 
@@ -41,3 +42,19 @@ def test_append_ingest_and_read_a_rulesets_own_event_in_a_fresh_process(tmp_path
     r = paipu("ingest", "--data", "d2", "--format", "jsonl", str(g), cwd=tmp_path)
     assert r.returncode == 0, r.stdout + r.stderr
     assert "1 games stored (2 events)" in r.stdout
+
+
+def test_the_grpc_client_reads_a_rulesets_own_event_off_the_wire(tmp_path):
+    """services.client turns RulesetEvent messages back into events (eventlog.convert.from_proto):
+    importing the client alone makes the types known."""
+    code = ("import json, services.client\n"
+            "from eventlog import events as ev\n"
+            "from eventlog.convert import from_proto, to_proto\n"
+            f"e = ev.parse_event(json.dumps({GAME[1]!r}))\n"
+            "assert from_proto(to_proto(e)) == e\n"
+            "print(e.type)\n")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    r = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True,
+                       timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "nanchang.six_pairs_shown"
