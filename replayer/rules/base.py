@@ -30,6 +30,7 @@ from eventlog import events as _ev
 from eventlog import tiles as _tiles
 from replayer.explained import ExplainedScore
 from replayer.findings import Breach, RulesetError
+from replayer.rules.shared.winning_shapes import STANDARD_SHAPES, WinningShapes
 
 if TYPE_CHECKING:
     from replayer.state import DeclaredMeld, Settlement, TableState
@@ -266,6 +267,15 @@ class Ruleset(Protocol):
         only when this is True. Default in :class:`RulesetDefaults`."""
         ...
 
+    def winning_shapes(self, state: TableState, seat: int) -> WinningShapes:
+        """The shapes that would win for ``seat`` at ``state``, as data
+        (:class:`replayer.rules.shared.winning_shapes.WinningShapes`: regular shapes with their
+        sets, pair kinds and allowed tiles, the irregular shapes, the wild kinds). The
+        decision review (replayer/review.py) measures every hand's distance (向听数) to them
+        with the one shared engine; no rule is decided by it — :meth:`score_win` decides wins.
+        Default in :class:`RulesetDefaults`: the regular shape, seven pairs, thirteen orphans."""
+        ...
+
     def check_event(self, state: TableState, payload: Any) -> Sequence[Breach]:
         """The ruleset's own breaches of an event about to be applied to ``state`` (legal
         actions also drop an action whose event this refuses). Default: none."""
@@ -341,6 +351,9 @@ class RulesetDefaults:
         if self.play.wildcards:
             return True
         return standard_shape(counts, melds)
+
+    def winning_shapes(self, state: TableState, seat: int) -> WinningShapes:
+        return STANDARD_SHAPES
 
     def check_event(self, state: TableState, payload: Any) -> Sequence[Breach]:
         return ()

@@ -41,6 +41,8 @@ from replayer.rules.changsha.options import ChangshaOptions, parse_options
 from replayer.rules.changsha.settlement import Vec, settle_winner
 from replayer.rules.shared import decompose as _dec
 from replayer.rules.shared import shapes as _shapes
+from replayer.rules.shared.decompose import PAIR_258
+from replayer.rules.shared.winning_shapes import RegularShape, WinningShapes, suits_tiles
 from replayer.state import DeclaredMeld, Payment, Settlement, TableState, replace
 
 __all__ = ["SOURCES", "ChangshaRuleset", "ChangshaScore", "ComponentParts", "ScoreItem", "build"]
@@ -213,6 +215,18 @@ class ChangshaRuleset(RulesetDefaults):
 
     def rule_source(self, rule_id: str) -> str:
         return SOURCES.get(rule_id) or MECHANICS_SOURCES.get(rule_id) or f"{_SPEC} §2-§5"
+
+    def winning_shapes(self, state: TableState, seat: int) -> WinningShapes:
+        """§3 as data: four sets and a 2-5-8 pair (小胡); the shape big wins that lift the
+        2-5-8 rule — 碰碰胡 (pungs, any pair), 清一色 (one suit, any pair), 全求人 (four
+        declared sets, any pair), 七小对 — and 将将胡 (every tile 2, 5 or 8)."""
+        melds = len(state.seats[seat].melds)
+        regular = [RegularShape(pair_tiles=PAIR_258), RegularShape(chows=False)]
+        regular += [RegularShape(tiles=suits_tiles(s)) for s in range(3)]
+        if melds == 4:
+            regular.append(RegularShape())
+        return WinningShapes(regular=tuple(regular), special=("seven_pairs", "all_258"),
+                             sources=(f"{_SPEC} §3 (small and big wins; what lifts the 2-5-8 pair rule)",))
 
     def could_win(self, counts: tuple[int, ...], melds: int) -> bool:
         """Any winning shape of §3 (the 2-5-8 pair is left to :meth:`score_win`): a regular

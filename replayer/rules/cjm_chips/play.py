@@ -47,6 +47,7 @@ from replayer.rules.base import (
     get_spec,
     standard_tile_copies,
 )
+from replayer.rules.shared.winning_shapes import WinningShapes
 from replayer.state import DeclaredMeld, Settlement, TableState, replace
 
 from .settlement import capped, chase_payments, ends_session, first_after, flower_kong_payments, kong_payments, win_payments, zero_chip_penalty
@@ -54,6 +55,8 @@ from .options import CjmOptions
 from .patterns import CjmScore, WinFlags, score
 
 RULESET_ID = "cjm_chips"
+_SHAPES = WinningShapes(special=("seven_pairs", "honors_and_knitted", "knitted_straight"),
+                        sources=("docs/reference/rules/competition.md §A6.1 (the winning shapes of the chip format)",))
 _SPEC = "docs/reference/rules/competition.md"
 
 SOURCES: dict[str, str] = {
@@ -126,6 +129,11 @@ class CjmRuleset(RulesetDefaults):
 
     def options_dict(self) -> dict[str, Any]:
         return dict(self.raw_options)
+
+    def winning_shapes(self, state: TableState, seat: int) -> WinningShapes:
+        """Four sets and a pair, 七对, 组合龙 and 大乱 (全不靠); not 十三幺, which is no shape
+        of this format (competition.md §A6.1)."""
+        return _SHAPES
 
     def initial_scores(self) -> tuple[int, int, int, int]:
         """Each player starts each 局 with ``chips`` (§A5: 100)."""

@@ -46,9 +46,15 @@ from replayer.rules.base import (
 )
 import replayer.rules.mcr.settlement as _settlement
 from replayer.rules.mcr.situation import FanResult, Meld, WinSituation
+from replayer.rules.shared.winning_shapes import WinningShapes
 from replayer.state import DeclaredMeld, Settlement, TableState
 
 RULESET_ID = "mcr"
+_SHAPES = WinningShapes(
+    special=("seven_pairs", "thirteen_orphans", "honors_and_knitted", "knitted_straight"),
+    sources=("docs/reference/rules/competition.md Part B3 (fans 7 十三幺, 19 七对, 20 七星不靠, "
+             "34 全不靠, 35 组合龙; a winning hand is four sets and a pair otherwise)",),
+)
 _WIND_LETTER = {"F1": "E", "F2": "S", "F3": "W", "F4": "N"}
 
 SOURCES: dict[str, str] = {
@@ -243,6 +249,11 @@ class McrRuleset(RulesetDefaults):
         """The shared shapes (:class:`RulesetDefaults`) plus MCR's knitted shapes:
         全不靠 / 七星不靠 and 组合龙 + a set + a pair (competition.md Part B3)."""
         return _winning_shape(counts, melds)
+
+    def winning_shapes(self, state: TableState, seat: int) -> WinningShapes:
+        """The shared shapes (regular, 七对, 十三幺) plus 全不靠 / 七星不靠 and 组合龙 + a set + a
+        pair (competition.md Part B3, fans 7, 19, 20, 34, 35); no wildcards."""
+        return _SHAPES
 
     def score_win(self, state: TableState, win: WinContext) -> WinScore:
         sit = self.situation(win)

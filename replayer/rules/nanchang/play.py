@@ -41,6 +41,8 @@ from replayer.rules.base import MECHANICS_SOURCES, HandPlan, PlayRules, RulesetD
 from replayer.rules.nanchang.events import BaoFlown, BaoPung, SixPairsShown
 from replayer.rules.nanchang.evaluate import ScoreItem, WinEvaluation, WinInput, evaluate, has_shape
 from replayer.rules.nanchang.jing import NO_JING, JingKinds, jing_kinds
+from replayer.rules.shared.decompose import ORDERED_HONOR_CHOWS, PAIR_258
+from replayer.rules.shared.winning_shapes import RegularShape, WinningShapes
 from replayer.rules.nanchang.options import NanchangOptions, parse_options
 from replayer.rules.nanchang.shape_filter import could_win_any_jing, could_win_shape
 from replayer.rules.nanchang.table_rules import FA, chow_rule, flower_tiles, tile_copies
@@ -330,6 +332,28 @@ class NanchangRuleset(RulesetDefaults):
         True when under some indicator the hand, every held jing wild, reaches an enabled
         shape (:func:`.shape_filter.could_win_any_jing`); never False for a legal win."""
         return could_win_any_jing(counts, melds, self.options) if self.shape_filter else True
+
+    def winning_shapes(self, state: TableState, seat: int) -> WinningShapes:
+        """§6.1–6.5 as data: four sets and a pair with wind / dragon chows (option
+        ``honor_chi``) and, with ``pair_258``, a 2-5-8 pair (大七对 is one reading of it);
+        小七对; 十三烂 (``shisanlan`` / ``lanhu``; 七星十三烂 is one of them); 九幺 with
+        ``jiuyao_factor``. The hand's jing (正精/副精, option ``jing_mode``) are wild (§4.2);
+        before the indicator is turned up there are none."""
+        o = self.options
+        kinds = self._kinds(state) or NO_JING
+        honor = {"any_distinct": True, "ordered": ORDERED_HONOR_CHOWS, "none": False}[o.honor_chi]
+        special = ["seven_pairs"]
+        if o.shisanlan or o.lanhu:
+            special.append("rotten")
+        if o.jiuyao_factor is not None:
+            special.append("thirteen_orphans")
+        return WinningShapes(
+            regular=(RegularShape(honor_chows=honor, pair_tiles=PAIR_258 if o.pair_258 else None),),
+            special=tuple(special),
+            wildcards=tuple(sorted(_tiles.index(t) for t in kinds.tiles)),
+            sources=(f"{SPEC} §4.1–4.2, §6.1–6.5", "docs/reference/rules/jiangxi_variants.md §1 (honor_chi, "
+                     "pair_258, lanhu, jiuyao_factor, jing_mode)"),
+        )
 
     # -- seats, dealer rotation ----------------------------------------------------------
 

@@ -41,6 +41,7 @@ from replayer.rules.base import (
     standard_tile_copies,
 )
 from replayer.rules.shared import decompose as _dec
+from replayer.rules.shared.winning_shapes import RegularShape, WinningShapes, suits_tiles
 from replayer.rules.sichuan.evaluate import SUIT_LETTERS, WinValue, ready_waits
 from replayer.rules.sichuan.events import VoidSuitDeclared
 from replayer.rules.sichuan.options import SPEC, SichuanOptions, parse_options
@@ -59,6 +60,8 @@ from replayer.state import DeclaredMeld, Settlement, TableState, replace
 __all__ = ["RULESET_ID", "SOURCES", "HandMemory", "SichuanMemory", "SichuanRuleset", "build"]
 
 RULESET_ID = "sichuan"
+
+_SHAPE_SOURCES = ("docs/reference/rules/sichuan.md §2 (缺一门, 定缺), §4 (winning shapes: 平胡, 七对)",)
 
 SOURCES: dict[str, str] = {
     "tile_count_exceeded": f"{SPEC} §1 (108 tiles: three suits × 9 × 4, no honors, no flowers)",
@@ -313,6 +316,17 @@ class SichuanRuleset(RulesetDefaults):
                 return tuple(Action(seat, "ruleset", payload=VoidSuitDeclared(seat=seat, suit=SUIT_LETTERS[s]))
                              for s in order)
         return ()
+
+    def winning_shapes(self, state: TableState, seat: int) -> WinningShapes:
+        """Four sets and a pair (no honors in the tile set), or 七对 (four alike count as two
+        pairs: 龙七对), within two suits (缺一门, §2): the suit ``seat`` declared void (定缺) is
+        never part of the hand; before or without a declaration any two suits."""
+        void = self.void_suit(state, seat)
+        if void is None:
+            return WinningShapes(special=("seven_pairs",), max_suits=2, sources=_SHAPE_SOURCES)
+        keep = suits_tiles(*(s for s in range(3) if s != void))
+        return WinningShapes(regular=(RegularShape(tiles=keep),), special=("seven_pairs",), special_tiles=keep,
+                             sources=_SHAPE_SOURCES)
 
     def void_suit(self, state: TableState, seat: int) -> int | None:
         """The suit ``seat`` declared void this hand (定缺), or None."""

@@ -1,0 +1,318 @@
+"""Decision review (牌效复盘): a rules-based tile-efficiency review of a seat's discards.
+
+**This is not an AI's opinion.** At each discard of the reviewed seat it measures, with the
+rules alone, how far the hand is from a win (向听数, shanten) under the game's ruleset and
+which discard keeps the most tiles that bring it closer. It knows nothing of defence,
+scoring value, reading other players or strategy; a discard that is not "best" here may be
+the right play.
+
+What is measured, at each ``tile_discarded`` of the seat (the table just before it):
+
+* the shapes that win for the seat — the ruleset's own, through
+  :meth:`replayer.rules.base.Ruleset.winning_shapes` (wildcards 精, honor chows, 十三烂,
+  七对, 全不靠, 2-5-8 pairs, Sichuan's void suit …), measured by the one shared engine
+  (replayer/rules/shared/winning_shapes.py);
+* ``shanten_before``: the shanten of the hand before the discard (its best discard's);
+  ``shanten_after``: after the played discard;
+* for every distinct tile it could discard: the shanten after it and its **improving tiles**
+  (有效牌: the kinds whose draw lowers the shanten) with the copies still unseen from the
+  seat's view — the ruleset's copies minus those in the seat's hand, in every river (a
+  claimed discard is counted once, in its set), in every declared set it can see (another
+  seat's concealed kong lies face down) and the face-up wildcard indicator;
+* the **best discards**: the lowest shanten after, then the most unseen improving tiles;
+  whether the played discard was one of them (``kept_best``).
+
+Per hand: the reviewed discards, the first discard after which the seat was ready (听牌,
+shanten 0) and whether it won. Per seat and game (:class:`SeatSummary`): discards reviewed,
+the share that kept the maximum, hands reviewed, hands in which the seat became ready and
+the mean turn of it. A hand whose tiles the log does not show (hidden tiles) is listed as
+not reviewable with the reason.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from eventlog import tiles as _tiles
+from replayer.replay import replay
+from replayer.rules.base import Ruleset, get_ruleset
+from replayer.rules.shared.winning_shapes import UNREACHABLE, WinningShapes, shanten
+from replayer.state import TableState
+
+__all__ = [
+    "LABEL",
+    "DiscardOption",
+    "DiscardReview",
+    "HandReview",
+    "SeatSummary",
+    "GameReview",
+    "review_game",
+    "review_position",
+    "unseen_copies",
+]
+
+#: How every view of the review introduces it.
+LABEL = ("Rules-based efficiency review — not an AI's opinion: shanten (向听数) and improving tiles "
+         "(有效牌) under the game's own winning shapes, counted from the rules alone; it ignores "
+         "defence, hand value and strategy.")
+
+
+@dataclass(frozen=True)
+class DiscardOption:
+    """One possible discard: ``tile``; ``shanten`` after it; ``improving``: (tile, unseen
+    copies) of each improving kind, in tile order; ``count``: the unseen copies in all."""
+
+    tile: str
+    shanten: int
+    improving: tuple[tuple[str, int], ...]
+
+    @property
+    def count(self) -> int:
+        return sum(n for _t, n in self.improving)
+
+
+@dataclass(frozen=True)
+class DiscardReview:
+    """One discard of the reviewed seat. ``turn``: the seat's n-th discard of the hand (1…);
+    ``hand``: its concealed tiles before the discard (sorted); ``melds``: its declared sets;
+    ``wildcards``: the wild kinds at that moment; ``options``: every distinct discard, best
+    first; ``best``: the best discards' tiles; ``kept_best``: the played one is among them."""
+
+    seq: int
+    hand_number: int | None
+    seat: int
+    turn: int
+    hand: tuple[str, ...]
+    melds: tuple[tuple[str, ...], ...]
+    wildcards: tuple[str, ...]
+    played: str
+    shanten_before: int
+    shanten_after: int
+    improving: tuple[tuple[str, int], ...]
+    options: tuple[DiscardOption, ...]
+    best: tuple[str, ...]
+    kept_best: bool
+
+    @property
+    def improving_count(self) -> int:
+        return sum(n for _t, n in self.improving)
+
+    @property
+    def best_count(self) -> int:
+        return self.options[0].count if self.options else 0
+
+
+@dataclass(frozen=True)
+class HandReview:
+    """One seat in one hand: its reviewed ``discards``; ``ready_turn`` / ``ready_seq``: the first
+    discard after which it was ready (听牌), None if never; ``won``: it won the hand;
+    ``reviewable``: False (with ``reason``) when the log hides the seat's tiles."""
+
+    hand_number: int | None
+    seat: int
+    discards: tuple[DiscardReview, ...]
+    ready_turn: int | None
+    ready_seq: int | None
+    won: bool
+    reviewable: bool = True
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class SeatSummary:
+    """A seat over the hands reviewed: ``discards``; ``kept_best`` of them; ``hands``
+    reviewable; ``ready_hands``: hands in which it became ready; ``mean_ready_turn``."""
+
+    seat: int
+    discards: int
+    kept_best: int
+    hands: int
+    ready_hands: int
+    mean_ready_turn: float | None
+
+    @property
+    def share_kept_best(self) -> float | None:
+        return self.kept_best / self.discards if self.discards else None
+
+
+@dataclass(frozen=True)
+class GameReview:
+    """The review of a game: ``hands`` (one :class:`HandReview` per reviewed seat and hand, in
+    hand then seat order), a :class:`SeatSummary` per reviewed seat and ``total`` over them;
+    ``shape_sources``: where the ruleset's winning shapes are written."""
+
+    game_id: str
+    ruleset: str | None
+    hands: tuple[HandReview, ...]
+    seats: tuple[SeatSummary, ...]
+    total: SeatSummary
+    shape_sources: tuple[str, ...]
+    label: str = LABEL
+
+
+# ------------------------------------------------------------------------------- the measures
+
+
+def unseen_copies(state: TableState, seat: int, ruleset: Ruleset) -> tuple[int, ...]:
+    """Copies of each kind (34 entries) ``seat`` cannot see at ``state``: the ruleset's copies
+    minus its own concealed tiles, every river tile not claimed, every declared set it can see
+    (another seat's concealed kong is face down) and the face-up wildcard indicator."""
+    seen = [0] * 34
+    for i, c in enumerate(state.seats[seat].counts[:34]):
+        seen[i] += c
+    for s, st in enumerate(state.seats):
+        for d in st.discards:
+            if d.claimed_by is None and not _tiles.is_flower(d.tile):
+                seen[_tiles.index(d.tile)] += 1
+        for m in st.melds:
+            if m.concealed and s != seat:
+                continue
+            for t in m.tiles:
+                seen[_tiles.index(t)] += 1
+    if state.wildcard_indicator:
+        seen[_tiles.index(state.wildcard_indicator)] += 1
+    return tuple(max(0, ruleset.play.tile_copies[i] - seen[i]) for i in range(34))
+
+
+def _option(counts: list[int], melds: tuple[tuple[int, ...], ...], shapes: WinningShapes,
+            unseen: tuple[int, ...], kinds: Sequence[int]) -> tuple[int, tuple[tuple[str, int], ...]]:
+    base = shanten(tuple(counts), melds, shapes)
+    improving = []
+    if base < UNREACHABLE and base >= 0:
+        for t in kinds:
+            counts[t] += 1
+            if shanten(tuple(counts), melds, shapes) < base:
+                improving.append((_tiles.code(t), unseen[t]))
+            counts[t] -= 1
+    return base, tuple(improving)
+
+
+def review_position(counts: Sequence[int], melds: Sequence[Sequence[int]], shapes: WinningShapes,
+                    unseen: Sequence[int], *, playable: Sequence[int] | None = None) -> tuple[int, tuple[DiscardOption, ...]]:
+    """The shanten of a hand about to discard (``counts``: 34-count vector of its concealed
+    tiles, 3n + 2; ``melds``: dense indices of each declared set) and every distinct discard,
+    best first (lowest shanten after, most unseen improving copies, tile order).
+    ``unseen``: copies of each kind not seen (34 entries); ``playable``: the kinds that exist
+    in the tile set (default: those with unseen copies or held). Raises ValueError for a
+    vector that is not 34 long."""
+    if len(counts) != 34 or len(unseen) != 34:
+        raise ValueError("counts and unseen are 34-count vectors")
+    c = list(counts)
+    m = tuple(tuple(x) for x in melds)
+    kinds = list(playable) if playable is not None else [t for t in range(34) if unseen[t] or c[t]]
+    before = shanten(tuple(c), m, shapes)
+    options = []
+    for t in range(34):
+        if not c[t]:
+            continue
+        c[t] -= 1
+        sh, imp = _option(c, m, shapes, tuple(unseen), kinds)
+        c[t] += 1
+        options.append(DiscardOption(_tiles.code(t), sh, imp))
+    options.sort(key=lambda o: (o.shanten, -o.count, -len(o.improving), _tiles.index(o.tile)))
+    return before, tuple(options)
+
+
+def _best(options: Sequence[DiscardOption]) -> tuple[str, ...]:
+    if not options:
+        return ()
+    top = options[0]
+    return tuple(o.tile for o in options if o.shanten == top.shanten and o.count == top.count)
+
+
+# ------------------------------------------------------------------------------- the game
+
+
+def review_game(events: Iterable[Any], *, seats: Sequence[int] = (0, 1, 2, 3),
+                hand: int | None = None) -> GameReview:
+    """Replay one game (``events`` in seq order, audit mode) and review every discard of
+    ``seats`` (in the hand numbered ``hand`` only, when given). Raises ValueError for a seat
+    outside 0..3; replay errors as :func:`replayer.replay.replay`."""
+    seats = tuple(sorted(set(seats)))
+    if any(not 0 <= s <= 3 for s in seats):
+        raise ValueError(f"seats must be 0..3, got {list(seats)}")
+    state = TableState()
+    ruleset: Ruleset | None = None
+    key: tuple[str | None, tuple] = (None, ())
+    per: dict[int, list[DiscardReview]] = {}
+    hidden: dict[int, str] = {}
+    done: list[HandReview] = []
+    sources: tuple[str, ...] = ()
+    current: int | None = None
+
+    def close(won: tuple[int, ...]) -> None:
+        for s in seats:
+            ds = tuple(per.get(s, ()))
+            ready = next((d for d in ds if d.shanten_after <= 0), None)
+            done.append(HandReview(
+                current, s, ds, ready.turn if ready else None, ready.seq if ready else None, s in won,
+                reviewable=s not in hidden, reason=hidden.get(s, ""),
+            ))
+        per.clear()
+        hidden.clear()
+
+    in_hand = False
+    won: set[int] = set()
+    for step in replay(events, mode="audit"):
+        e = step.event
+        before, state = state, step.state
+        if e.type == "hand_started":
+            if in_hand:
+                close(tuple(sorted(won)))
+            in_hand = hand is None or state.hand_number == hand
+            current = state.hand_number
+            won = set()
+            continue
+        if not in_hand:
+            continue
+        if e.type == "win_declared":
+            won |= {w.seat for w in state.wins if w.seq == e.seq and w.legal}
+        if e.type == "hand_ended":
+            close(tuple(sorted(won)))
+            in_hand = False
+            continue
+        if e.type != "tile_discarded" or e.payload.seat not in seats:
+            continue
+        seat = e.payload.seat
+        if (state.ruleset_id, state.ruleset_options) != key:
+            key = (state.ruleset_id, state.ruleset_options)
+            ruleset = get_ruleset(state.ruleset_id or "", dict(state.ruleset_options))
+        assert ruleset is not None
+        st = before.seats[seat]
+        if st.hidden:
+            hidden.setdefault(seat, f"the log does not show seat {seat}'s tiles ({st.hidden} hidden)")
+            continue
+        shapes = ruleset.winning_shapes(before, seat)
+        sources = sources or shapes.sources
+        unseen = unseen_copies(before, seat, ruleset)
+        playable = [t for t in range(34) if ruleset.play.tile_copies[t]]
+        melds = tuple(tuple(_tiles.index(t) for t in m.tiles[:3]) for m in st.melds)
+        sh_before, options = review_position(st.counts[:34], melds, shapes, unseen, playable=playable)
+        played = next(o for o in options if o.tile == e.payload.tile) if st.counts[_tiles.index(e.payload.tile)] else None
+        best = _best(options)
+        per.setdefault(seat, [])
+        per[seat].append(DiscardReview(
+            seq=e.seq, hand_number=state.hand_number, seat=seat, turn=len(per[seat]) + 1,
+            hand=tuple(_tiles.sort_tiles(st.tiles)), melds=tuple(m.tiles for m in st.melds),
+            wildcards=tuple(_tiles.code(t) for t in shapes.wildcards), played=e.payload.tile,
+            shanten_before=sh_before, shanten_after=played.shanten if played else UNREACHABLE,
+            improving=played.improving if played else (), options=options, best=best,
+            kept_best=played is not None and played.tile in best,
+        ))
+    if in_hand:
+        close(tuple(sorted(won)))
+    summaries = tuple(_summary(s, [h for h in done if h.seat == s]) for s in seats)
+    return GameReview(state.game_id or "", state.ruleset_id, tuple(done), summaries,
+                      _summary(-1, done), sources)
+
+
+def _summary(seat: int, hands: Sequence[HandReview]) -> SeatSummary:
+    ds = [d for h in hands for d in h.discards]
+    ready = [h.ready_turn for h in hands if h.ready_turn is not None]
+    return SeatSummary(
+        seat=seat, discards=len(ds), kept_best=sum(d.kept_best for d in ds),
+        hands=sum(1 for h in hands if h.reviewable and h.discards), ready_hands=len(ready),
+        mean_ready_turn=sum(ready) / len(ready) if ready else None,
+    )
