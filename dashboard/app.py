@@ -3,7 +3,8 @@
 Run it with ``paipu dashboard [--data DIR] [--port 8501]`` (or
 ``python -m streamlit run dashboard/app.py -- --data DIR``). Pages (dashboard/views/):
 overview, fans, players, replay (step-through, ``?game=ID&seq=N`` links), dispute
-review (``?game=ID``) and tournament (``?tournament=NAME``). docs/dashboard.md describes each page.
+review (``?game=ID``, with what-if scoring), decision review (``?game=ID&seat=N``: the
+rules-based efficiency review of a seat's discards) and tournament (``?tournament=NAME``). docs/dashboard.md describes each page.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ PAGES = [
     st.Page("views/players.py", title="Players", icon="👤", url_path="players"),
     st.Page("views/replay.py", title="Replay", icon="▶️", url_path="replay"),
     st.Page("views/dispute.py", title="Dispute review", icon="⚖️", url_path="dispute"),
+    st.Page("views/review.py", title="Decision review", icon="📐", url_path="review"),
     st.Page("views/tournament.py", title="Tournament", icon="🏆", url_path="tournament"),
 ]
 

@@ -51,6 +51,7 @@ __all__ = [
     "review_game",
     "review_position",
     "unseen_copies",
+    "review_json",
 ]
 
 #: How every view of the review introduces it.
@@ -316,3 +317,33 @@ def _summary(seat: int, hands: Sequence[HandReview]) -> SeatSummary:
         hands=sum(1 for h in hands if h.reviewable and h.discards), ready_hands=len(ready),
         mean_ready_turn=sum(ready) / len(ready) if ready else None,
     )
+
+
+def review_json(r: GameReview) -> dict[str, Any]:
+    """The review as plain JSON values (``paipu review --json``, the dashboard, gRPC)."""
+
+    def summary(s: SeatSummary) -> dict[str, Any]:
+        return {"seat": None if s.seat < 0 else s.seat, "discards": s.discards, "kept_best": s.kept_best,
+                "share_kept_best": s.share_kept_best, "hands": s.hands, "ready_hands": s.ready_hands,
+                "mean_ready_turn": s.mean_ready_turn}
+
+    def option(o: DiscardOption) -> dict[str, Any]:
+        return {"tile": o.tile, "shanten": o.shanten, "improving": [[t, n] for t, n in o.improving],
+                "improving_count": o.count}
+
+    return {
+        "label": r.label, "game_id": r.game_id, "ruleset": r.ruleset, "shape_sources": list(r.shape_sources),
+        "hands": [{
+            "hand_number": h.hand_number, "seat": h.seat, "won": h.won, "reviewable": h.reviewable,
+            "reason": h.reason, "ready_turn": h.ready_turn, "ready_seq": h.ready_seq,
+            "discards": [{
+                "seq": d.seq, "turn": d.turn, "hand": list(d.hand), "melds": [list(m) for m in d.melds],
+                "wildcards": list(d.wildcards), "played": d.played, "shanten_before": d.shanten_before,
+                "shanten_after": d.shanten_after, "improving": [[t, n] for t, n in d.improving],
+                "improving_count": d.improving_count, "best": list(d.best), "best_count": d.best_count,
+                "kept_best": d.kept_best, "options": [option(o) for o in d.options],
+            } for d in h.discards],
+        } for h in r.hands],
+        "seats": [summary(s) for s in r.seats],
+        "total": summary(r.total),
+    }

@@ -58,6 +58,7 @@ METHOD_ROLES: dict[str, tuple[str, str] | Callable[[Any], tuple[str, str]]] = {
     "/paipu.v1.TournamentService/AddTeam": ("referee", "name a tournament team"),
     "/paipu.v1.TournamentService/AddPenalty": ("referee", "record a standings penalty"),
     "/paipu.v1.TournamentService/GetStandings": ("viewer", "read"),
+    "/paipu.v1.ReplayService/Review": ("viewer", "read"),
 }
 
 

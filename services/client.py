@@ -468,14 +468,32 @@ class EventLogClient:
         finally:
             call.cancel()
 
-    def verify(self, game_id: str) -> replay_service_pb2.VerifyResponse:
+    def verify(self, game_id: str, *, as_ruleset: str | None = None,
+               options: dict[str, Any] | None = None) -> replay_service_pb2.VerifyResponse:
         """Hash chain report and (when the chain is intact) the audit replay of ``game_id``:
         findings and, per win, computed vs reported fans and score changes (a
-        ``paipu.v1.VerifyResponse``). Raises GameNotFound, RemoteError."""
+        ``paipu.v1.VerifyResponse``); with ``as_ruleset`` / ``options``, also the what-if
+        scoring (``what_if``). Raises GameNotFound, ValueError (unknown ruleset, bad
+        options), RemoteError."""
+        request = replay_service_pb2.VerifyRequest(game_id=game_id)
+        if as_ruleset is not None:
+            request.as_ruleset = as_ruleset
+        if options:
+            request.options_json = json.dumps(options, ensure_ascii=False, sort_keys=True)
         try:
-            return self._replay.Verify(
-                replay_service_pb2.VerifyRequest(game_id=game_id), timeout=self.timeout, metadata=self._md
-            )
+            return self._replay.Verify(request, timeout=self.timeout, metadata=self._md)
+        except grpc.RpcError as e:
+            raise error_from_rpc(e) from None
+
+    def review(self, game_id: str, seats: Sequence[int] = (), hand: int | None = None) -> replay_service_pb2.ReviewResponse:
+        """The rules-based decision review of ``seats`` (empty: all) in ``game_id`` (only hand
+        ``hand`` when given), a ``paipu.v1.ReviewResponse``. Raises GameNotFound, ValueError
+        (a seat outside 0..3), RemoteError."""
+        request = replay_service_pb2.ReviewRequest(game_id=game_id, seats=list(seats))
+        if hand is not None:
+            request.hand = hand
+        try:
+            return self._replay.Review(request, timeout=self.timeout, metadata=self._md)
         except grpc.RpcError as e:
             raise error_from_rpc(e) from None
 

@@ -5,8 +5,12 @@
 * ``GetState(game_id, seq, seat?)`` — the table right after event ``seq``, with the event
   and its findings (:func:`table_state_message`);
 * ``StepThrough(game_id, from_seq, to_seq?, seat?)`` — one table per event, in seq order;
-* ``Verify(game_id)`` — hash chain (eventlog/verify.py) and, when intact, the audit replay
-  (replayer/audit.py): findings and, per win, computed vs reported fans and scores.
+* ``Verify(game_id, as_ruleset?, options_json?)`` — hash chain (eventlog/verify.py) and, when
+  intact, the audit replay (replayer/audit.py): findings and, per win, computed vs reported
+  fans and scores; with a what-if ruleset or options, both scorings side by side
+  (replayer/whatif.py);
+* ``Review(game_id, seats, hand?)`` — the rules-based decision review of the seats' discards
+  (replayer/review.py).
 
 A **seat view** (``seat`` given) shows that seat as it sees the table: every other seat's
 concealed tiles are withheld (only their number is given), another seat's concealed
@@ -33,7 +37,9 @@ from eventlog.events import StoredEvent
 from eventlog.store.base import EventStore, GameNotFound
 from eventlog.verify import ChainReport, verify_game
 from replayer.audit import GameAudit, WinAudit, audit_game
-from replayer.findings import Finding
+from replayer.findings import Finding, RulesetError
+from replayer.review import DiscardOption, GameReview, SeatSummary, review_game
+from replayer.whatif import WhatIf, what_if
 from replayer.replay import apply
 from replayer.snapshots import SnapshotCache, state_at
 from replayer.state import DeclaredMeld, ReportedScore, SeatState, TableState
@@ -48,6 +54,8 @@ __all__ = [
     "table_state_message",
     "verify_message",
     "finding_message",
+    "what_if_message",
+    "review_message",
 ]
 
 SERVICE_NAME = pb.DESCRIPTOR.services_by_name["ReplayService"].full_name  # paipu.v1.ReplayService
@@ -242,6 +250,75 @@ def verify_message(chain: ChainReport, audit: GameAudit | None) -> pb.VerifyResp
     return msg
 
 
+def what_if_message(w: WhatIf) -> pb.WhatIfComparison:
+    """The wire form of a what-if comparison (replayer/whatif.py)."""
+
+    def opts(o: dict) -> str:
+        return json.dumps(o, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+
+    msg = pb.WhatIfComparison(
+        ruleset_before=w.ruleset_before, options_before_json=opts(w.options_before),
+        ruleset_after=w.ruleset_after, options_after_json=opts(w.options_after),
+        option_changes=[pb.OptionChange(name=c.name, before=c.before, after=c.after, meaning=c.meaning,
+                                        source=c.source) for c in w.option_changes],
+        findings_only_before=[finding_message(f) for f in w.findings_only_before],
+        findings_only_after=[finding_message(f) for f in w.findings_only_after],
+        scores_before=_scores(w.scores_before), scores_after=_scores(w.scores_after), differs=w.differs,
+    )
+    for x in w.wins:
+        wm = msg.wins.add(
+            seq=x.seq, seat=x.seat, tile=x.tile, legal_before=x.legal_before, legal_after=x.legal_after,
+            changes_before=_scores(x.changes_before), changes_after=_scores(x.changes_after), differs=x.differs,
+            fans=[pb.FanDifference(id=d.id, name_en=d.name_en, name_zh=d.name_zh, before=d.before, after=d.after,
+                                   source=d.source) for d in x.fans],
+            reasons_before=[pb.Finding(seq=x.seq, rule_id=r, message=m, source=s) for r, m, s in x.reasons_before],
+            reasons_after=[pb.Finding(seq=x.seq, rule_id=r, message=m, source=s) for r, m, s in x.reasons_after],
+        )
+        for name in ("hand_number", "points_before", "points_after"):
+            value = getattr(x, name)
+            if value is not None:
+                setattr(wm, name, value)
+    return msg
+
+
+def _improving(pairs: Sequence[tuple[str, int]]) -> list[pb.ImprovingTile]:
+    return [pb.ImprovingTile(tile=t, unseen=n) for t, n in pairs]
+
+
+def _summary(s: SeatSummary) -> pb.ReviewSummary:
+    msg = pb.ReviewSummary(discards=s.discards, kept_best=s.kept_best, hands=s.hands, ready_hands=s.ready_hands)
+    if s.seat >= 0:
+        msg.seat = s.seat
+    if s.mean_ready_turn is not None:
+        msg.mean_ready_turn = s.mean_ready_turn
+    return msg
+
+
+def _option(o: DiscardOption) -> pb.DiscardOption:
+    return pb.DiscardOption(tile=o.tile, shanten=o.shanten, improving=_improving(o.improving), improving_count=o.count)
+
+
+def review_message(r: GameReview) -> pb.ReviewResponse:
+    """The wire form of a decision review (replayer/review.py)."""
+    msg = pb.ReviewResponse(game_id=r.game_id, label=r.label, ruleset=r.ruleset or "",
+                            shape_sources=r.shape_sources, seats=[_summary(s) for s in r.seats],
+                            total=_summary(r.total))
+    for h in r.hands:
+        hm = msg.hands.add(seat=h.seat, won=h.won, reviewable=h.reviewable, reason=h.reason)
+        for name in ("hand_number", "ready_turn", "ready_seq"):
+            value = getattr(h, name)
+            if value is not None:
+                setattr(hm, name, value)
+        for d in h.discards:
+            hm.discards.add(
+                seq=d.seq, turn=d.turn, hand=d.hand, wildcards=d.wildcards, played=d.played,
+                shanten_before=d.shanten_before, shanten_after=d.shanten_after,
+                improving=_improving(d.improving), improving_count=d.improving_count, best=d.best,
+                best_count=d.best_count, kept_best=d.kept_best, options=[_option(o) for o in d.options],
+            )
+    return msg
+
+
 # ----------------------------------------------------------------------------- service
 class ReplayServicer(pb_grpc.ReplayServiceServicer):
     """``paipu.v1.ReplayService`` over ``store`` (thread-safe; shared with the other
@@ -303,6 +380,32 @@ class ReplayServicer(pb_grpc.ReplayServiceServicer):
             yield pb.StepThroughResponse(state=table_state_message(state, event, findings, seat=seat))
 
     def Verify(self, request: pb.VerifyRequest, context: grpc.ServicerContext) -> pb.VerifyResponse:
+        options: dict[str, Any] = {}
+        if request.options_json:
+            try:
+                options = json.loads(request.options_json)
+            except ValueError as e:
+                raise BadArgument(f"options_json is not JSON: {e}", "options_json") from None
+            if not isinstance(options, dict):
+                raise BadArgument("options_json must be a JSON object", "options_json")
+        asked = request.HasField("as_ruleset") or bool(options)
         chain = verify_game(self._store, request.game_id)
         audit = audit_game(self._store.read_game(request.game_id)) if chain.ok else None
-        return verify_message(chain, audit)
+        msg = verify_message(chain, audit)
+        if asked and audit is not None:
+            target = request.as_ruleset if request.HasField("as_ruleset") else None
+            try:
+                w = what_if(self._store.read_game(request.game_id), target, options)
+            except RulesetError as e:
+                raise BadArgument(str(e), "as_ruleset" if target and "unknown ruleset" in str(e) else "options_json") from None
+            msg.what_if.CopyFrom(what_if_message(w))
+        return msg
+
+    def Review(self, request: pb.ReviewRequest, context: grpc.ServicerContext) -> pb.ReviewResponse:
+        seats = tuple(request.seats) or (0, 1, 2, 3)
+        bad = [s for s in seats if s > 3]
+        if bad:
+            raise BadArgument(f"seats must be 0..3, got {bad[0]}", "seats")
+        events = self._events(request.game_id)
+        r = review_game(events, seats=seats, hand=request.hand if request.HasField("hand") else None)
+        return review_message(r)

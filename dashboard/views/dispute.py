@@ -219,3 +219,56 @@ for w in audit.wins:
             )
         st.page_link("views/replay.py", label=f"▶ replay this win (event {w.seq})",
                      query_params={"game": game_id, "seq": str(w.seq)})
+
+# ---- what-if scoring: the same events under another ruleset, preset or option
+st.subheader("What-if scoring")
+st.caption("The same events re-scored under another ruleset, preset or option, side by side with the "
+           "game's own scoring; what differs is marked, with the rule it comes from (replayer/whatif.py).")
+from replayer.rules.base import base_of, known_rulesets, presets  # noqa: E402
+from replayer.whatif import parse_option, what_if  # noqa: E402
+
+own = audit.ruleset or ""
+same_base = [n for n, (b, _o) in presets().items() if b == base_of(own) and n not in (own, base_of(own))]
+choices = ["(the game's own ruleset)"] + same_base + [r for r in known_rulesets() if r not in same_base]
+wc1, wc2 = st.columns([1, 2])
+target = wc1.selectbox("Re-score as", choices, index=1 if same_base else 0, key=f"wi_as_{game_id}")
+opt_text = wc2.text_input("Options (K=V, space-separated; e.g. knitted_straight_waits=false)", key=f"wi_opt_{game_id}")
+try:
+    wi_opts = dict(parse_option(t) for t in opt_text.split())
+    wi = what_if([s.event for s in steps], None if target.startswith("(") else target, wi_opts)
+except Exception as e:  # noqa: BLE001 - an unknown option or ruleset is said, not raised
+    st.error(f"Cannot re-score: {e}")
+    wi = None
+if wi is not None:
+    (st.warning if wi.differs else st.success)(
+        f"As {wi.ruleset_after} {wi.options_after}: " + ("the result DIFFERS." if wi.differs else "the same result."))
+    if wi.option_changes:
+        st.dataframe(pd.DataFrame([{"option": c.name, "this game": c.before, "what-if": c.after,
+                                    "meaning": c.meaning, "rule source": c.source} for c in wi.option_changes]),
+                     hide_index=True, width="stretch")
+
+    def _mark(df: pd.DataFrame, flags: list[bool]):
+        return df.style.apply(lambda row: ["background-color: #fff1c2" if flags[row.name] else "" for _ in row], axis=1)
+
+    rows = [{"win event": x.seq, "seat": x.seat, "tile": x.tile,
+             "legal": "yes" if x.legal_before else "no", "legal (what-if)": "yes" if x.legal_after else "no",
+             "points": x.points_before, "points (what-if)": x.points_after,
+             "changes": " ".join(f"{v:+d}" for v in x.changes_before or ()) or "–",
+             "changes (what-if)": " ".join(f"{v:+d}" for v in x.changes_after or ()) or "–",
+             "why (what-if)": "; ".join(f"{r[0]}: {r[1]} ({r[2]})" for r in x.reasons_after
+                                        if r[0] != "reported_score_mismatch") or "–"}
+            for x in wi.wins]
+    if rows:
+        st.dataframe(_mark(pd.DataFrame(rows), [x.differs for x in wi.wins]), hide_index=True, width="stretch")
+    fans = [{"win event": x.seq, "fan": d.name_en, "中文": d.name_zh, "this game": d.before or "–",
+             "what-if": d.after or "–", "rule source": d.source} for x in wi.wins for d in x.fans]
+    if fans:
+        st.dataframe(_mark(pd.DataFrame(fans), [True] * len(fans)), hide_index=True, width="stretch")
+    st.markdown(f"Final scores: this game **{list(wi.scores_before)}**, what-if **{list(wi.scores_after)}**")
+
+# ---- the whole page as one offline file
+from dashboard.package import dispute_html  # noqa: E402
+
+st.download_button("⬇ Dispute package (one offline HTML page)",
+                   dispute_html([s.event for s in steps], chain, audit, [wi] if wi is not None else []),
+                   file_name=f"{game_id}-dispute.html", mime="text/html")

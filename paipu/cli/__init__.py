@@ -10,6 +10,7 @@
 ``serve``                 ``serve`` (the gRPC services)
 ``check``                 ``verify``, ``quickstart``
 ``replay``                ``replay`` (``render``: the table; ``stepper``: ``--step``)
+``review``                ``review`` (decision review), ``dispute`` (the dispute page)
 ``score``                 ``score`` (``melds``: the ``--meld`` notation)
 ``analysis``              ``export``, ``stats``
 ``simulate``              ``simulate``
@@ -27,7 +28,7 @@ from __future__ import annotations
 
 # Each command module registers its commands on ``app`` when imported; the order is the
 # order of ``paipu --help``.
-from paipu.cli import serve, log, migrate, check, replay, score, analysis, dashboard, simulate, rulesets, tournament  # noqa: F401
+from paipu.cli import serve, log, migrate, check, replay, review, score, analysis, dashboard, simulate, rulesets, tournament  # noqa: F401
 from paipu.cli.root import app
 
 __all__ = ["app", "main"]

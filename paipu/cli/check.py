@@ -144,11 +144,46 @@ def _verify_and_export(store, ids, data, out, workers, cluster, report, advance)
     return [g for g in ids if g not in done]
 
 
+def _what_if(store, chain, audit, as_ruleset, option):
+    """The what-if comparison of one verified game (None when its chain is broken)."""
+    from paipu.cli.review import what_if_options
+    from replayer.whatif import what_if
+
+    if not chain.ok or audit is None:
+        return None
+    return what_if(store.read_game(chain.game_id), as_ruleset, what_if_options(option))
+
+
+def _print_what_if(w) -> None:
+    """Both scorings side by side: option changes, each win, findings of one side only."""
+    say(f"    what-if: {w.ruleset_before} {w.options_before} -> {w.ruleset_after} {w.options_after}: "
+        + ("DIFFERS" if w.differs else "same result"))
+    for c in w.option_changes:
+        say(f"      option {c.name}: {c.before} -> {c.after} ({c.source})")
+    for x in w.wins:
+        legal = lambda b: "legal" if b else "not a legal win"  # noqa: E731
+        mark = "*" if x.differs else " "
+        say(f"    {mark} win seq {x.seq} seat {x.seat} {x.tile}: {legal(x.legal_before)} {x.points_before} "
+            f"{list(x.changes_before) if x.changes_before else '-'} | what-if {legal(x.legal_after)} {x.points_after} "
+            f"{list(x.changes_after) if x.changes_after else '-'}")
+        for d in x.fans:
+            say(f"        {d.name_en} {d.name_zh}: {d.before or '-'} | {d.after or '-'} ({d.source})")
+        for rule_id, message, source in x.reasons_after:
+            if rule_id != "reported_score_mismatch":
+                say(f"        what-if finding [{rule_id}] {message} ({source})")
+    for f in w.findings_only_after:
+        if f.rule_id != "reported_score_mismatch" and not any(f.seq == x.seq for x in w.wins):
+            say(f"      what-if only: {f}")
+    say(f"      final scores {list(w.scores_before)} | what-if {list(w.scores_after)}")
+
+
 @command()
 def verify(
     game_ids: Annotated[Optional[list[str]], typer.Argument(help="Games to check (default: all).")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar; print only the games with problems (and the summary).")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object: every game (chain, findings, wins with computed and reported scores) and the summary; same exit status.")] = False,
+    as_ruleset: Annotated[Optional[str], typer.Option("--as", metavar="RULESET", help="What-if scoring: also re-score each game under this ruleset or preset and show both side by side, each difference with its rule source (does not change the exit status).")] = None,
+    option: Annotated[Optional[list[str]], typer.Option("--option", metavar="K=V", help="An option for the what-if (repeatable; without --as: the game's own ruleset with these options), e.g. --option knitted_straight_waits=false.")] = None,
     cluster: Annotated[Optional[str], typer.Option("--cluster", metavar="ADDRESS", help="Check the games on the workers of this Dask scheduler (tcp://host:8786; pip install 'paipu[cluster]'); the report is the same as a local run. The workers must reach the store: a SQLite file on a shared disk or `paipu --store postgresql://…`.")] = None,
     workers: Annotated[Optional[int], typer.Option("--workers", min=1, help="Check games in this many processes (same report); default: every core from 500 games on, else 1.")] = None,
     export_: Annotated[bool, typer.Option("--export", help="Also export the finished games not exported yet to Parquet (as `paipu export`, into --out), from the same read and replay of each game; those games are reported in the export's order (by last event).")] = False,
@@ -171,6 +206,7 @@ def verify(
     from eventlog.parallel import default_workers, map_games
     from eventlog.verify import verify_log
 
+    what_if_on = as_ruleset is not None or bool(option)
     from eventlog.store.errors import CorruptDatabase
 
     try:
@@ -196,10 +232,17 @@ def verify(
                 broken += 1
             elif audit is None or not audit.ok:
                 findings += 1
+            wi = _what_if(store, chain, audit, as_ruleset, option) if what_if_on else None
             if as_json:
                 games.append(_game_json(chain, audit))
-            elif not quiet or not (chain.ok and audit is not None and audit.ok):
+                if what_if_on:
+                    from replayer.whatif import what_if_json
+
+                    games[-1]["what_if"] = None if wi is None else what_if_json(wi)
+            elif not quiet or not (chain.ok and audit is not None and audit.ok) or wi is not None:
                 _print_audit(chain, audit, verbose=not quiet)
+                if wi is not None:
+                    _print_what_if(wi)
 
         with progress(quiet=quiet or as_json) as bar:
             task = bar.add_task("verifying", total=len(ids))

@@ -77,22 +77,230 @@ class StepThroughResponse(_message.Message):
     def __init__(self, state: _Optional[_Union[TableState, _Mapping]] = ...) -> None: ...
 
 class VerifyRequest(_message.Message):
-    __slots__ = ("game_id",)
+    __slots__ = ("game_id", "as_ruleset", "options_json")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    AS_RULESET_FIELD_NUMBER: _ClassVar[int]
+    OPTIONS_JSON_FIELD_NUMBER: _ClassVar[int]
     game_id: str
-    def __init__(self, game_id: _Optional[str] = ...) -> None: ...
+    as_ruleset: str
+    options_json: str
+    def __init__(self, game_id: _Optional[str] = ..., as_ruleset: _Optional[str] = ..., options_json: _Optional[str] = ...) -> None: ...
 
 class VerifyResponse(_message.Message):
-    __slots__ = ("game_id", "ok", "chain", "audit")
+    __slots__ = ("game_id", "ok", "chain", "audit", "what_if")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     OK_FIELD_NUMBER: _ClassVar[int]
     CHAIN_FIELD_NUMBER: _ClassVar[int]
     AUDIT_FIELD_NUMBER: _ClassVar[int]
+    WHAT_IF_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     ok: bool
     chain: ChainReport
     audit: GameAudit
-    def __init__(self, game_id: _Optional[str] = ..., ok: _Optional[bool] = ..., chain: _Optional[_Union[ChainReport, _Mapping]] = ..., audit: _Optional[_Union[GameAudit, _Mapping]] = ...) -> None: ...
+    what_if: WhatIfComparison
+    def __init__(self, game_id: _Optional[str] = ..., ok: _Optional[bool] = ..., chain: _Optional[_Union[ChainReport, _Mapping]] = ..., audit: _Optional[_Union[GameAudit, _Mapping]] = ..., what_if: _Optional[_Union[WhatIfComparison, _Mapping]] = ...) -> None: ...
+
+class OptionChange(_message.Message):
+    __slots__ = ("name", "before", "after", "meaning", "source")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    BEFORE_FIELD_NUMBER: _ClassVar[int]
+    AFTER_FIELD_NUMBER: _ClassVar[int]
+    MEANING_FIELD_NUMBER: _ClassVar[int]
+    SOURCE_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    before: str
+    after: str
+    meaning: str
+    source: str
+    def __init__(self, name: _Optional[str] = ..., before: _Optional[str] = ..., after: _Optional[str] = ..., meaning: _Optional[str] = ..., source: _Optional[str] = ...) -> None: ...
+
+class FanDifference(_message.Message):
+    __slots__ = ("id", "name_en", "name_zh", "before", "after", "source")
+    ID_FIELD_NUMBER: _ClassVar[int]
+    NAME_EN_FIELD_NUMBER: _ClassVar[int]
+    NAME_ZH_FIELD_NUMBER: _ClassVar[int]
+    BEFORE_FIELD_NUMBER: _ClassVar[int]
+    AFTER_FIELD_NUMBER: _ClassVar[int]
+    SOURCE_FIELD_NUMBER: _ClassVar[int]
+    id: str
+    name_en: str
+    name_zh: str
+    before: str
+    after: str
+    source: str
+    def __init__(self, id: _Optional[str] = ..., name_en: _Optional[str] = ..., name_zh: _Optional[str] = ..., before: _Optional[str] = ..., after: _Optional[str] = ..., source: _Optional[str] = ...) -> None: ...
+
+class WinComparison(_message.Message):
+    __slots__ = ("seq", "hand_number", "seat", "tile", "legal_before", "legal_after", "points_before", "points_after", "changes_before", "changes_after", "fans", "reasons_before", "reasons_after", "differs")
+    SEQ_FIELD_NUMBER: _ClassVar[int]
+    HAND_NUMBER_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    TILE_FIELD_NUMBER: _ClassVar[int]
+    LEGAL_BEFORE_FIELD_NUMBER: _ClassVar[int]
+    LEGAL_AFTER_FIELD_NUMBER: _ClassVar[int]
+    POINTS_BEFORE_FIELD_NUMBER: _ClassVar[int]
+    POINTS_AFTER_FIELD_NUMBER: _ClassVar[int]
+    CHANGES_BEFORE_FIELD_NUMBER: _ClassVar[int]
+    CHANGES_AFTER_FIELD_NUMBER: _ClassVar[int]
+    FANS_FIELD_NUMBER: _ClassVar[int]
+    REASONS_BEFORE_FIELD_NUMBER: _ClassVar[int]
+    REASONS_AFTER_FIELD_NUMBER: _ClassVar[int]
+    DIFFERS_FIELD_NUMBER: _ClassVar[int]
+    seq: int
+    hand_number: int
+    seat: int
+    tile: str
+    legal_before: bool
+    legal_after: bool
+    points_before: int
+    points_after: int
+    changes_before: _events_pb2.SeatScores
+    changes_after: _events_pb2.SeatScores
+    fans: _containers.RepeatedCompositeFieldContainer[FanDifference]
+    reasons_before: _containers.RepeatedCompositeFieldContainer[Finding]
+    reasons_after: _containers.RepeatedCompositeFieldContainer[Finding]
+    differs: bool
+    def __init__(self, seq: _Optional[int] = ..., hand_number: _Optional[int] = ..., seat: _Optional[int] = ..., tile: _Optional[str] = ..., legal_before: _Optional[bool] = ..., legal_after: _Optional[bool] = ..., points_before: _Optional[int] = ..., points_after: _Optional[int] = ..., changes_before: _Optional[_Union[_events_pb2.SeatScores, _Mapping]] = ..., changes_after: _Optional[_Union[_events_pb2.SeatScores, _Mapping]] = ..., fans: _Optional[_Iterable[_Union[FanDifference, _Mapping]]] = ..., reasons_before: _Optional[_Iterable[_Union[Finding, _Mapping]]] = ..., reasons_after: _Optional[_Iterable[_Union[Finding, _Mapping]]] = ..., differs: _Optional[bool] = ...) -> None: ...
+
+class WhatIfComparison(_message.Message):
+    __slots__ = ("ruleset_before", "options_before_json", "ruleset_after", "options_after_json", "option_changes", "wins", "findings_only_before", "findings_only_after", "scores_before", "scores_after", "differs")
+    RULESET_BEFORE_FIELD_NUMBER: _ClassVar[int]
+    OPTIONS_BEFORE_JSON_FIELD_NUMBER: _ClassVar[int]
+    RULESET_AFTER_FIELD_NUMBER: _ClassVar[int]
+    OPTIONS_AFTER_JSON_FIELD_NUMBER: _ClassVar[int]
+    OPTION_CHANGES_FIELD_NUMBER: _ClassVar[int]
+    WINS_FIELD_NUMBER: _ClassVar[int]
+    FINDINGS_ONLY_BEFORE_FIELD_NUMBER: _ClassVar[int]
+    FINDINGS_ONLY_AFTER_FIELD_NUMBER: _ClassVar[int]
+    SCORES_BEFORE_FIELD_NUMBER: _ClassVar[int]
+    SCORES_AFTER_FIELD_NUMBER: _ClassVar[int]
+    DIFFERS_FIELD_NUMBER: _ClassVar[int]
+    ruleset_before: str
+    options_before_json: str
+    ruleset_after: str
+    options_after_json: str
+    option_changes: _containers.RepeatedCompositeFieldContainer[OptionChange]
+    wins: _containers.RepeatedCompositeFieldContainer[WinComparison]
+    findings_only_before: _containers.RepeatedCompositeFieldContainer[Finding]
+    findings_only_after: _containers.RepeatedCompositeFieldContainer[Finding]
+    scores_before: _events_pb2.SeatScores
+    scores_after: _events_pb2.SeatScores
+    differs: bool
+    def __init__(self, ruleset_before: _Optional[str] = ..., options_before_json: _Optional[str] = ..., ruleset_after: _Optional[str] = ..., options_after_json: _Optional[str] = ..., option_changes: _Optional[_Iterable[_Union[OptionChange, _Mapping]]] = ..., wins: _Optional[_Iterable[_Union[WinComparison, _Mapping]]] = ..., findings_only_before: _Optional[_Iterable[_Union[Finding, _Mapping]]] = ..., findings_only_after: _Optional[_Iterable[_Union[Finding, _Mapping]]] = ..., scores_before: _Optional[_Union[_events_pb2.SeatScores, _Mapping]] = ..., scores_after: _Optional[_Union[_events_pb2.SeatScores, _Mapping]] = ..., differs: _Optional[bool] = ...) -> None: ...
+
+class ReviewRequest(_message.Message):
+    __slots__ = ("game_id", "seats", "hand")
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    HAND_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    seats: _containers.RepeatedScalarFieldContainer[int]
+    hand: int
+    def __init__(self, game_id: _Optional[str] = ..., seats: _Optional[_Iterable[int]] = ..., hand: _Optional[int] = ...) -> None: ...
+
+class ImprovingTile(_message.Message):
+    __slots__ = ("tile", "unseen")
+    TILE_FIELD_NUMBER: _ClassVar[int]
+    UNSEEN_FIELD_NUMBER: _ClassVar[int]
+    tile: str
+    unseen: int
+    def __init__(self, tile: _Optional[str] = ..., unseen: _Optional[int] = ...) -> None: ...
+
+class DiscardOption(_message.Message):
+    __slots__ = ("tile", "shanten", "improving", "improving_count")
+    TILE_FIELD_NUMBER: _ClassVar[int]
+    SHANTEN_FIELD_NUMBER: _ClassVar[int]
+    IMPROVING_FIELD_NUMBER: _ClassVar[int]
+    IMPROVING_COUNT_FIELD_NUMBER: _ClassVar[int]
+    tile: str
+    shanten: int
+    improving: _containers.RepeatedCompositeFieldContainer[ImprovingTile]
+    improving_count: int
+    def __init__(self, tile: _Optional[str] = ..., shanten: _Optional[int] = ..., improving: _Optional[_Iterable[_Union[ImprovingTile, _Mapping]]] = ..., improving_count: _Optional[int] = ...) -> None: ...
+
+class DiscardReview(_message.Message):
+    __slots__ = ("seq", "turn", "hand", "wildcards", "played", "shanten_before", "shanten_after", "improving", "improving_count", "best", "best_count", "kept_best", "options")
+    SEQ_FIELD_NUMBER: _ClassVar[int]
+    TURN_FIELD_NUMBER: _ClassVar[int]
+    HAND_FIELD_NUMBER: _ClassVar[int]
+    WILDCARDS_FIELD_NUMBER: _ClassVar[int]
+    PLAYED_FIELD_NUMBER: _ClassVar[int]
+    SHANTEN_BEFORE_FIELD_NUMBER: _ClassVar[int]
+    SHANTEN_AFTER_FIELD_NUMBER: _ClassVar[int]
+    IMPROVING_FIELD_NUMBER: _ClassVar[int]
+    IMPROVING_COUNT_FIELD_NUMBER: _ClassVar[int]
+    BEST_FIELD_NUMBER: _ClassVar[int]
+    BEST_COUNT_FIELD_NUMBER: _ClassVar[int]
+    KEPT_BEST_FIELD_NUMBER: _ClassVar[int]
+    OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    seq: int
+    turn: int
+    hand: _containers.RepeatedScalarFieldContainer[str]
+    wildcards: _containers.RepeatedScalarFieldContainer[str]
+    played: str
+    shanten_before: int
+    shanten_after: int
+    improving: _containers.RepeatedCompositeFieldContainer[ImprovingTile]
+    improving_count: int
+    best: _containers.RepeatedScalarFieldContainer[str]
+    best_count: int
+    kept_best: bool
+    options: _containers.RepeatedCompositeFieldContainer[DiscardOption]
+    def __init__(self, seq: _Optional[int] = ..., turn: _Optional[int] = ..., hand: _Optional[_Iterable[str]] = ..., wildcards: _Optional[_Iterable[str]] = ..., played: _Optional[str] = ..., shanten_before: _Optional[int] = ..., shanten_after: _Optional[int] = ..., improving: _Optional[_Iterable[_Union[ImprovingTile, _Mapping]]] = ..., improving_count: _Optional[int] = ..., best: _Optional[_Iterable[str]] = ..., best_count: _Optional[int] = ..., kept_best: _Optional[bool] = ..., options: _Optional[_Iterable[_Union[DiscardOption, _Mapping]]] = ...) -> None: ...
+
+class HandReview(_message.Message):
+    __slots__ = ("hand_number", "seat", "won", "reviewable", "reason", "ready_turn", "ready_seq", "discards")
+    HAND_NUMBER_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    WON_FIELD_NUMBER: _ClassVar[int]
+    REVIEWABLE_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    READY_TURN_FIELD_NUMBER: _ClassVar[int]
+    READY_SEQ_FIELD_NUMBER: _ClassVar[int]
+    DISCARDS_FIELD_NUMBER: _ClassVar[int]
+    hand_number: int
+    seat: int
+    won: bool
+    reviewable: bool
+    reason: str
+    ready_turn: int
+    ready_seq: int
+    discards: _containers.RepeatedCompositeFieldContainer[DiscardReview]
+    def __init__(self, hand_number: _Optional[int] = ..., seat: _Optional[int] = ..., won: _Optional[bool] = ..., reviewable: _Optional[bool] = ..., reason: _Optional[str] = ..., ready_turn: _Optional[int] = ..., ready_seq: _Optional[int] = ..., discards: _Optional[_Iterable[_Union[DiscardReview, _Mapping]]] = ...) -> None: ...
+
+class ReviewSummary(_message.Message):
+    __slots__ = ("seat", "discards", "kept_best", "hands", "ready_hands", "mean_ready_turn")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    DISCARDS_FIELD_NUMBER: _ClassVar[int]
+    KEPT_BEST_FIELD_NUMBER: _ClassVar[int]
+    HANDS_FIELD_NUMBER: _ClassVar[int]
+    READY_HANDS_FIELD_NUMBER: _ClassVar[int]
+    MEAN_READY_TURN_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    discards: int
+    kept_best: int
+    hands: int
+    ready_hands: int
+    mean_ready_turn: float
+    def __init__(self, seat: _Optional[int] = ..., discards: _Optional[int] = ..., kept_best: _Optional[int] = ..., hands: _Optional[int] = ..., ready_hands: _Optional[int] = ..., mean_ready_turn: _Optional[float] = ...) -> None: ...
+
+class ReviewResponse(_message.Message):
+    __slots__ = ("game_id", "label", "ruleset", "shape_sources", "hands", "seats", "total")
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    LABEL_FIELD_NUMBER: _ClassVar[int]
+    RULESET_FIELD_NUMBER: _ClassVar[int]
+    SHAPE_SOURCES_FIELD_NUMBER: _ClassVar[int]
+    HANDS_FIELD_NUMBER: _ClassVar[int]
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    TOTAL_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    label: str
+    ruleset: str
+    shape_sources: _containers.RepeatedScalarFieldContainer[str]
+    hands: _containers.RepeatedCompositeFieldContainer[HandReview]
+    seats: _containers.RepeatedCompositeFieldContainer[ReviewSummary]
+    total: ReviewSummary
+    def __init__(self, game_id: _Optional[str] = ..., label: _Optional[str] = ..., ruleset: _Optional[str] = ..., shape_sources: _Optional[_Iterable[str]] = ..., hands: _Optional[_Iterable[_Union[HandReview, _Mapping]]] = ..., seats: _Optional[_Iterable[_Union[ReviewSummary, _Mapping]]] = ..., total: _Optional[_Union[ReviewSummary, _Mapping]] = ...) -> None: ...
 
 class Meld(_message.Message):
     __slots__ = ("kind", "kong_kind", "tiles", "claimed_tile", "from_seat", "discard_seq", "seq", "added_seq")

@@ -49,6 +49,11 @@ class ReplayServiceStub:
                 request_serializer=paipu_dot_v1_dot_replay__service__pb2.VerifyRequest.SerializeToString,
                 response_deserializer=paipu_dot_v1_dot_replay__service__pb2.VerifyResponse.FromString,
                 _registered_method=True)
+        self.Review = channel.unary_unary(
+                '/paipu.v1.ReplayService/Review',
+                request_serializer=paipu_dot_v1_dot_replay__service__pb2.ReviewRequest.SerializeToString,
+                response_deserializer=paipu_dot_v1_dot_replay__service__pb2.ReviewResponse.FromString,
+                _registered_method=True)
 
 
 class ReplayServiceServicer:
@@ -71,7 +76,17 @@ class ReplayServiceServicer:
 
     def Verify(self, request, context):
         """Re-compute the game's hash chain and, when it is intact, replay the whole game:
-        findings and, per win, computed vs reported fans and score changes.
+        findings and, per win, computed vs reported fans and score changes. With `as_ruleset`
+        or `options_json`: also the what-if scoring under that ruleset / those options, side by
+        side (replayer/whatif.py).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def Review(self, request, context):
+        """Rules-based efficiency review of seats' discards (replayer/review.py) — not an AI's
+        opinion: shanten before and after, improving tiles with unseen copies, best discards.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -94,6 +109,11 @@ def add_ReplayServiceServicer_to_server(servicer, server):
                     servicer.Verify,
                     request_deserializer=paipu_dot_v1_dot_replay__service__pb2.VerifyRequest.FromString,
                     response_serializer=paipu_dot_v1_dot_replay__service__pb2.VerifyResponse.SerializeToString,
+            ),
+            'Review': grpc.unary_unary_rpc_method_handler(
+                    servicer.Review,
+                    request_deserializer=paipu_dot_v1_dot_replay__service__pb2.ReviewRequest.FromString,
+                    response_serializer=paipu_dot_v1_dot_replay__service__pb2.ReviewResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -177,6 +197,33 @@ class ReplayService:
             '/paipu.v1.ReplayService/Verify',
             paipu_dot_v1_dot_replay__service__pb2.VerifyRequest.SerializeToString,
             paipu_dot_v1_dot_replay__service__pb2.VerifyResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Review(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/paipu.v1.ReplayService/Review',
+            paipu_dot_v1_dot_replay__service__pb2.ReviewRequest.SerializeToString,
+            paipu_dot_v1_dot_replay__service__pb2.ReviewResponse.FromString,
             options,
             channel_credentials,
             insecure,

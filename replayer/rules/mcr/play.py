@@ -292,7 +292,17 @@ class McrRuleset(RulesetDefaults):
         return _settlement.false_win_penalty(seat, self.options.false_win_penalty_points)
 
     def rule_source(self, rule_id: str) -> str:
-        return SOURCES.get(rule_id) or MECHANICS_SOURCES.get(rule_id) or "docs/reference/rules/competition.md Part B"
+        """The section of a rule id; a fan id gives its row of the fan table (what-if scoring
+        names the source of each fan that differs)."""
+        found = SOURCES.get(rule_id) or MECHANICS_SOURCES.get(rule_id)
+        if found:
+            return found
+        from replayer.rules.mcr.fans import FAN_BY_ID
+
+        fan = FAN_BY_ID.get(rule_id)
+        if fan is not None:
+            return f"docs/reference/rules/competition.md §B3 (fan table: {fan.name_zh}, {fan.points} points; row {fan.number})"
+        return "docs/reference/rules/competition.md Part B"
 
 
 @lru_cache(maxsize=1 << 16)

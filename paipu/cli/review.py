@@ -1,0 +1,141 @@
+"""The review desk on the command line: ``review`` (the rules-based decision review of a seat's
+discards, replayer/review.py) and ``dispute`` (the self-contained dispute page of a game,
+dashboard/package.py). ``verify --as`` (what-if scoring) lives with ``verify`` in check.py."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from paipu.cli.console import say
+from paipu.cli.errors import CliError
+from paipu.cli.options import DEFAULT_DATA, DataOpt, open_store
+from paipu.cli.root import command
+
+__all__ = ["review", "dispute", "what_if_options"]
+
+
+def _events(data: Path, game_id: str) -> list:
+    store = open_store(data, must_exist=True)
+    try:
+        events = list(store.read_game(game_id))
+    finally:
+        store.close()
+    if not events:
+        raise CliError(f"there is no game {game_id!r} in {data}")
+    return events
+
+
+def what_if_options(options: list[str] | None) -> dict:
+    """``--option K=V`` values as a dict (V read as JSON, else a string)."""
+    from replayer.whatif import parse_option
+
+    out = {}
+    for text in options or ():
+        try:
+            k, v = parse_option(text)
+        except ValueError as e:
+            raise CliError(f"--option: {e}") from None
+        out[k] = v
+    return out
+
+
+def _sh(n: int) -> str:
+    return "-" if n >= 99 else "win" if n < 0 else "ready" if n == 0 else str(n)
+
+
+@command()
+def review(
+    game_id: Annotated[str, typer.Argument(help="The game to review.")],
+    seat: Annotated[list[int], typer.Option("--seat", min=0, max=3, help="The seat to review (repeat for several).")],
+    hand: Annotated[Optional[int], typer.Option("--hand", min=0, help="Only the hand with this number (hand_started's hand_number).")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON object: every reviewed discard with all its options, summaries per seat and in all.")] = False,
+    data: DataOpt = DEFAULT_DATA,
+) -> None:
+    """Rules-based efficiency review of a seat's discards — not an AI's opinion.
+
+    At each discard: the shanten (向听数) before and after under the game's own winning shapes,
+    the improving tiles (有效牌) with the copies still unseen from that seat's view, the
+    discards that keep the most of them, and whether the played one was among them; then the
+    share of discards that kept the maximum and the hands in which the seat became ready.
+    Exit 0; 2 when the command could not run (no such game, bad arguments)."""
+    from eventlog import tiles as T
+    from replayer.review import review_game, review_json
+
+    events = _events(data, game_id)
+    r = review_game(events, seats=seat, hand=hand)
+    if hand is not None and not r.hands:
+        raise CliError(f"game {game_id} has no hand {hand}")
+    if as_json:
+        sys.stdout.write(json.dumps(review_json(r), ensure_ascii=False, sort_keys=True) + "\n")
+        return
+    say(r.label)
+    say(f"game {r.game_id} ({r.ruleset}); winning shapes: {'; '.join(r.shape_sources) or 'the ruleset defaults'}")
+    for h in r.hands:
+        head = f"hand {h.hand_number}, seat {h.seat}"
+        if not h.reviewable:
+            say(f"{head}: not reviewable — {h.reason}")
+            continue
+        ready = f"ready after discard {h.ready_turn} (event {h.ready_seq})" if h.ready_turn else "never ready"
+        say(f"{head}: {len(h.discards)} discards, {sum(d.kept_best for d in h.discards)} kept the most improving "
+            f"tiles; {ready}{'; won' if h.won else ''}")
+        for d in h.discards:
+            mark = "best" if d.kept_best else f"best: {' '.join(T.to_unicode(t) + ' ' + t for t in d.best)}"
+            wild = f" jing {' '.join(d.wildcards)}" if d.wildcards else ""
+            say(f"  #{d.turn:<2} event {d.seq:<4} {''.join(T.to_unicode(t) for t in d.hand)}{wild}  "
+                f"discard {T.to_unicode(d.played)} {d.played}: shanten {_sh(d.shanten_before)} -> {_sh(d.shanten_after)}, "
+                f"{d.improving_count} improving tiles ({len(d.improving)} kind{'s' if len(d.improving) != 1 else ''}) vs {d.best_count} at best — {mark}")
+    for s in (*r.seats, r.total):
+        who = "all seats" if s.seat < 0 else f"seat {s.seat}"
+        share = "-" if s.share_kept_best is None else f"{100 * s.share_kept_best:.0f} %"
+        mean = "-" if s.mean_ready_turn is None else f"{s.mean_ready_turn:.1f}"
+        say(f"{who}: {s.kept_best} of {s.discards} discards kept the maximum ({share}); ready in "
+            f"{s.ready_hands} of {s.hands} hands, at discard {mean} on average")
+
+
+@command()
+def dispute(
+    game_id: Annotated[str, typer.Argument(help="The game in dispute.")],
+    out: Annotated[Path, typer.Option("--out", help="The HTML file to write (one self-contained page).", dir_okay=False)],
+    as_ruleset: Annotated[Optional[list[str]], typer.Option("--as", metavar="RULESET", help="A what-if: re-score under this ruleset or preset (repeat for several) [default: every preset of the game's base ruleset].")] = None,
+    option: Annotated[Optional[list[str]], typer.Option("--option", metavar="K=V", help="An option for the what-if (repeatable; with no --as: the game's own ruleset with these options).")] = None,
+    data: DataOpt = DEFAULT_DATA,
+) -> None:
+    """Write one self-contained HTML page about GAME_ID that a third party can read offline:
+    the events, the hash chain (with the commands that re-check it), the findings, the
+    rulings, computed vs reported scores and the what-if results. Exit 0; 2 when the
+    command could not run."""
+    from dashboard.package import dispute_html
+    from eventlog.verify import verify_game
+    from replayer.audit import audit_game
+    from replayer.rules.base import base_of, presets
+    from replayer.whatif import what_if
+
+    store = open_store(data, must_exist=True)
+    try:
+        events = list(store.read_game(game_id))
+        if not events:
+            raise CliError(f"there is no game {game_id!r} in {data}")
+        chain = verify_game(store, game_id)
+    finally:
+        store.close()
+    audit = audit_game(events) if chain.ok else None
+    whatifs = []
+    if audit is not None and audit.ruleset is not None:
+        opts = what_if_options(option)
+        targets: list[str | None] = list(as_ruleset or ())
+        if not targets:
+            if opts:
+                targets = [None]
+            else:
+                base = base_of(audit.ruleset)
+                targets = [name for name, (b, _o) in presets().items() if b == base and name not in (audit.ruleset, base)]
+        for t in targets:
+            whatifs.append(what_if(events, t, opts))
+    out.write_text(dispute_html(events, chain, audit, whatifs), encoding="utf-8")
+    say(f"wrote {out}: {len(events)} events, chain {'intact' if chain.ok else 'BROKEN'}, "
+        f"{len(audit.findings) if audit else 0} findings, {len(whatifs)} what-if results")
