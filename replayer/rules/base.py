@@ -9,8 +9,10 @@ what differs, through one small protocol:
   discard, which kongs may be robbed, whether the hand ends at the first win (血战 does
   not);
 * hooks — :class:`Ruleset`: win check + explained score, settlement of a win / kong /
-  exhaustive draw / false win, seat winds, dealer rotation and end of game, and the source
-  section of each rule id (for findings).
+  exhaustive draw / false win, seat winds, dealer rotation and end of game, the source
+  section of each rule id (for findings), and the winning shapes as data
+  (:meth:`Ruleset.winning_shapes`, measured by the shared shanten engine for the decision
+  review, replayer/review.py).
 
 A ruleset package ``replayer.rules.<id>`` exposes ``RULESET``, a :class:`RulesetSpec`;
 :func:`get_ruleset` imports it on demand, so adding a ruleset touches no central list.

@@ -147,3 +147,49 @@ def test_dispute_package(data_dir, tmp_path):
         browser.screenshot(ARTIFACTS / "dispute-package.png")
     finally:
         browser.close()
+
+
+def test_review_and_dispute_pages_in_chromium(data_dir, tmp_path):
+    """The real dashboard server with the Decision review and Dispute pages in headless Chromium;
+    screenshots kept under test-artifacts/dashboard/."""
+    import os
+
+    from test_browser import LAUNCH, SETTLED, _free_port, _wait_healthy
+
+    binary = find_chromium()
+    if binary is None:
+        pytest.skip("no chromium binary found (apt-get install -y chromium)")
+    port = _free_port()
+    env = dict(os.environ)
+    env.pop("PAIPU_DATA", None)
+    log = tmp_path / "server.log"
+    with log.open("wb") as out:
+        proc = subprocess.Popen([sys.executable, "-c", LAUNCH, "dashboard", "--data", str(data_dir), "--port", str(port)],
+                                stdout=out, stderr=subprocess.STDOUT, env=env)
+    url = f"http://127.0.0.1:{port}/"
+    browser = None
+    try:
+        _wait_healthy(url, proc)
+        browser = Browser(binary, tmp_path / "profile")
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        browser.open(f"{url}review?game={src.PMN_GAME}&seat=1",
+                     "document.body.innerText.includes('kept the most improving tiles') && "
+                     "document.querySelectorAll('.pp-tile').length >= 14 && " + SETTLED)
+        browser.screenshot(ARTIFACTS / "review.png")
+        text = browser.text()
+        assert "not an AI's opinion" in text and "Traceback" not in text
+        assert "Decision review" in text  # in the navigation and as the title
+        browser.open(f"{url}dispute?game={src.PMN_GAME}",
+                     "document.body.innerText.includes('What-if scoring') && " + SETTLED)
+        browser.screenshot(ARTIFACTS / "dispute-what-if.png")
+        text = browser.text()
+        assert "DIFFERS" in text and "mcr1998" in text and "Traceback" not in text
+    finally:
+        if browser is not None:
+            browser.close()
+        proc.terminate()
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
