@@ -37,6 +37,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from itertools import combinations
+from operator import itemgetter
 
 from replayer.rules.shared.shapes import KNITTED_STRAIGHTS, ROTTEN_RANK_SETS, THIRTEEN_ORPHANS
 
@@ -173,32 +174,43 @@ def _chow_triples(shape: RegularShape, lo: int, hi: int) -> tuple[tuple[int, ...
 
 
 @lru_cache(maxsize=256)
-def _shape_blocks(shape: RegularShape) -> tuple[tuple[int, int, tuple[int, ...] | None, tuple, tuple[bool, ...], bool], ...]:
-    """Per block: (lo, hi, allowed kinds or None, chow triples, pair kinds, open)."""
+def _shape_blocks(shape: RegularShape) -> tuple[tuple[tuple[int, int, tuple[int, ...] | None, tuple, tuple[bool, ...]], ...],
+                                                bool, bool]:
+    """(the open blocks as (lo, hi, allowed local kinds or None, chow triples, pair kinds),
+    any open block, a pair placeable in some open block)."""
     allowed = set(shape.tiles) if shape.tiles is not None else None
     pair_ok = set(shape.pair_tiles) if shape.pair_tiles is not None else set(_ALL)
     out = []
+    any_pair = False
     for lo, hi in _BLOCKS:
         keep = None if allowed is None else tuple(j for j in range(hi - lo) if lo + j in allowed)
-        open_ = allowed is None or bool(keep)
+        if keep is not None and not keep:
+            continue  # a closed block: its tiles are never part of the hand (as if discarded)
         pairs = tuple(t in pair_ok and (allowed is None or t in allowed) for t in range(lo, hi))
-        out.append((lo, hi, keep, _chow_triples(shape, lo, hi), pairs, open_))
-    return tuple(out)
+        any_pair = any_pair or any(pairs)
+        out.append((lo, hi, keep, _chow_triples(shape, lo, hi), pairs))
+    return tuple(out), bool(out), any_pair
 
 
 @lru_cache(maxsize=1 << 18)
 def _regular_distance(real: tuple[int, ...], melds: int, shape: RegularShape) -> int:
+    """Fewest tiles missing for ``4 − melds`` sets and a pair (see the module doc). Only the
+    open blocks holding tiles are combined; sets (and the pair) using no tile of the hand
+    can always be added in an open block."""
     need = 4 - melds
+    blocks, any_open, any_pair = _shape_blocks(shape)
+    if not any_open:
+        return UNREACHABLE + 1
     rng = range(need + 1)
     t0 = [0] + [_NEG] * need  # no pair yet: most tiles used by k sets
     t1 = [_NEG] * (need + 1)  # with the pair
-    for lo, hi, keep, chows, pairs, open_ in _shape_blocks(shape):
+    for lo, hi, keep, chows, pairs in blocks:
         part = real[lo:hi]
         if keep is not None:
             part = tuple(part[j] if j in keep else 0 for j in range(hi - lo))
-        if not open_ and not any(part):
+        if not any(part):
             continue
-        table = _block_table(part, lo, chows, pairs, open_)
+        table = _block_table(part, lo, chows, pairs, True)
         b0 = [table[k][0] for k in rng]
         b1 = [table[k][1] for k in rng]
         n0 = [_NEG] * (need + 1)
@@ -219,7 +231,9 @@ def _regular_distance(real: tuple[int, ...], melds: int, shape: RegularShape) ->
                     if v > n1[k + j]:
                         n1[k + j] = v
         t0, t1 = n0, n1
-    used = t1[need]
+    used = max(t1)
+    if any_pair:
+        used = max(used, max(t0))
     return UNREACHABLE + 1 if used <= _NEG // 2 else 3 * need + 2 - used
 
 
@@ -345,7 +359,27 @@ def shape_distances(counts: tuple[int, ...], meld_tiles: tuple[tuple[int, ...], 
     return out
 
 
+_KNIT_GETTERS = tuple(itemgetter(*seq) for seq in KNITTED_STRAIGHTS)
+
+
+@lru_cache(maxsize=256)
+def _without_knitted_straight(shapes: WinningShapes) -> WinningShapes:
+    return replace(shapes, special=tuple(x for x in shapes.special if x != "knitted_straight"))
+
+
 @lru_cache(maxsize=1 << 18)
 def shanten(counts: tuple[int, ...], meld_tiles: tuple[tuple[int, ...], ...], shapes: WinningShapes) -> int:
-    """The smallest shanten over every shape of ``shapes`` (see :func:`shape_distances`)."""
-    return min(shape_distances(counts, meld_tiles, shapes).values())
+    """The smallest shanten over every shape of ``shapes`` (as :func:`shape_distances`; the
+    组合龙 shape is measured only when its lower bound — the knitted tiles missing — could
+    beat the others)."""
+    if "knitted_straight" not in shapes.special or shapes.max_suits is not None:
+        return min(shape_distances(counts, meld_tiles, shapes).values())
+    best = min(shape_distances(counts, meld_tiles, _without_knitted_straight(shapes)).values())
+    wild_kinds = set(shapes.wildcards)
+    w = sum(counts[t] for t in wild_kinds)
+    real = _allowed(tuple(0 if t in wild_kinds else c for t, c in enumerate(counts)), shapes.special_tiles)
+    bound = 9 - max(sum(map(bool, get(real))) for get in _KNIT_GETTERS) - w - 1
+    if bound >= best or len(meld_tiles) > 1:
+        return best
+    d = _knitted_straight_distance(real, len(meld_tiles))
+    return min(best, UNREACHABLE if d > UNREACHABLE else max(-1, d - w - 1))
