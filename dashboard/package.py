@@ -218,12 +218,14 @@ def _win_hands(events: Sequence[Any], audit: Any) -> dict[int, str]:
     return out
 
 
-def _whatif_section(whatifs: Sequence[Any]) -> str:
+def _whatif_section(whatifs: Sequence[Any], failed: Sequence[tuple[str, str]] = ()) -> str:
     out = [f"<h2>What-if scoring ({len(whatifs)})</h2>",
            '<p class="note">The same events re-scored under another ruleset, preset or option; rows that differ '
            "are highlighted, each with the rule it comes from.</p>"]
-    if not whatifs:
+    if not whatifs and not failed:
         out.append("<p>No alternative asked for.</p>")
+    for name, why in failed:
+        out.append(f'<p class="bad">As {_e(name)}: not re-scored — {_e(why)}</p>')
     for w in whatifs:
         title = f"{w.ruleset_after} " + _e(json.dumps(w.options_after, ensure_ascii=False, sort_keys=True))
         out.append(f"<h3>As {_e(title)} — " + ('<span class="bad">differs</span>' if w.differs else
@@ -265,10 +267,12 @@ def _events_section(events: Sequence[Any], audit: Any) -> str:
             + _table(("seq", "event", "finding"), rows, diff=[bool(marks.get(e.seq)) for e in events]))
 
 
-def dispute_html(events: Sequence[Any], chain: Any, audit: Any, whatifs: Sequence[Any] = ()) -> str:
+def dispute_html(events: Sequence[Any], chain: Any, audit: Any, whatifs: Sequence[Any] = (),
+                 failed: Sequence[tuple[str, str]] = ()) -> str:
     """The dispute page of one game: ``events`` (stored events in seq order), ``chain``
     (eventlog.verify.ChainReport), ``audit`` (replayer.audit.GameAudit, None when the chain is
-    broken), ``whatifs`` (replayer.whatif.WhatIf results). Returns the whole HTML document."""
+    broken), ``whatifs`` (replayer.whatif.WhatIf results), ``failed``: (ruleset, why) of the
+    what-ifs that could not be made. Returns the whole HTML document."""
     game_id = chain.game_id
     start = next((e for e in events if e.type == "game_started"), None)
     info = []
@@ -290,7 +294,7 @@ def dispute_html(events: Sequence[Any], chain: Any, audit: Any, whatifs: Sequenc
         _findings_section(audit),
         _rulings_section(events),
         _scores_section(audit, events),
-        _whatif_section(whatifs),
+        _whatif_section(whatifs, failed),
         _events_section(events, audit),
         "</body></html>\n",
     ])

@@ -113,8 +113,15 @@ def dispute(
     from eventlog.verify import verify_game
     from replayer.audit import audit_game
     from replayer.rules.base import base_of, presets
+    from eventlog.errors import PaipuError
+    from replayer.rules.base import get_ruleset
     from replayer.whatif import what_if
 
+    for t in as_ruleset or ():
+        try:
+            get_ruleset(t, {})
+        except PaipuError as e:
+            raise CliError(f"--as {t}: {e}") from None
     store = open_store(data, must_exist=True)
     try:
         events = list(store.read_game(game_id))
@@ -125,6 +132,7 @@ def dispute(
         store.close()
     audit = audit_game(events) if chain.ok else None
     whatifs = []
+    failed: list[tuple[str, str]] = []
     if audit is not None and audit.ruleset is not None:
         opts = what_if_options(option)
         targets: list[str | None] = list(as_ruleset or ())
@@ -135,7 +143,11 @@ def dispute(
                 base = base_of(audit.ruleset)
                 targets = [name for name, (b, _o) in presets().items() if b == base and name not in (audit.ruleset, base)]
         for t in targets:
-            whatifs.append(what_if(events, t, opts))
-    out.write_text(dispute_html(events, chain, audit, whatifs), encoding="utf-8")
+            try:
+                whatifs.append(what_if(events, t, opts))
+            except PaipuError as e:  # an unknown ruleset or option: said on the page and here
+                failed.append((t or audit.ruleset, str(e)))
+                say(f"what-if as {t or audit.ruleset}: {e}", err=True)
+    out.write_text(dispute_html(events, chain, audit, whatifs, failed), encoding="utf-8")
     say(f"wrote {out}: {len(events)} events, chain {'intact' if chain.ok else 'BROKEN'}, "
         f"{len(audit.findings) if audit else 0} findings, {len(whatifs)} what-if results")

@@ -193,3 +193,9 @@ def test_review_and_dispute_pages_in_chromium(data_dir, tmp_path):
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
+
+
+def test_dispute_refuses_an_unknown_ruleset(data_dir, tmp_path):
+    out = tmp_path / "d.html"
+    res = runner.invoke(app, ["dispute", src.PMN_GAME, "--out", str(out), "--as", "no_such_ruleset", "--data", str(data_dir)])
+    assert res.exit_code == 2 and not out.exists()

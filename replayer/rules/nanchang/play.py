@@ -730,7 +730,9 @@ class NanchangRuleset(RulesetDefaults):
         res = self._evaluate(state, win.seat, win.tile, source, frm, concealed=win.concealed,
                              kong_replacement=kong_repl, win_discard_seq=pend)
         if not res.legal:
-            return WinScore(False, 0, res, None, res.rule_id or "false_win", res.message)
+            # a false win has no explained score (readers call ExplainedScore.lines()); the
+            # evaluation is kept as the ruleset's own record
+            return WinScore(False, 0, None, res, res.rule_id or "false_win", res.message)
         w = self._win_input(state, win.seat, win.tile, source, frm, win.concealed, kong_repl)
         sit = self._situation(state, outcome="win", winner=win.seat, win=w, win_discard_seq=pend,
                               kong_replacement=w.kong_replacement, heavenly=w.heavenly, earthly=w.earthly)
