@@ -191,8 +191,8 @@ def _scores_section(audit: Any, events: Sequence[Any]) -> str:
         if w.seq in hands:
             out.append(hands[w.seq])
         rep = {n: (p, c) for n, p, c in w.reported_fans}
-        rows = [(f.name_en, f.name_zh, f"{f.value} × {f.count}") for f in w.fans]
-        out.append(_table(("fan", "中文", "computed"), rows))
+        fan_rows = [(f.name_en, f.name_zh, f"{f.value} × {f.count}") for f in w.fans]
+        out.append(_table(("fan", "中文", "computed"), fan_rows))
         if w.reported_fans:
             out.append("<p>Reported fans: " + _e(", ".join(f"{n}" + (f" {p}" if p is not None else "") + f" × {c}"
                                                          for n, (p, c) in rep.items())) + "</p>")

@@ -225,7 +225,7 @@ st.subheader("What-if scoring")
 st.caption("The same events re-scored under another ruleset, preset or option, side by side with the "
            "game's own scoring; what differs is marked, with the rule it comes from (replayer/whatif.py).")
 from replayer.rules.base import base_of, known_rulesets, presets  # noqa: E402
-from replayer.whatif import parse_option, what_if  # noqa: E402
+from replayer.whatif import WhatIf, parse_option, what_if  # noqa: E402
 
 own = audit.ruleset or ""
 same_base = [n for n, (b, _o) in presets().items() if b == base_of(own) and n not in (own, base_of(own))]
@@ -233,6 +233,7 @@ choices = ["(the game's own ruleset)"] + same_base + [r for r in known_rulesets(
 wc1, wc2 = st.columns([1, 2])
 target = wc1.selectbox("Re-score as", choices, index=1 if same_base else 0, key=f"wi_as_{game_id}")
 opt_text = wc2.text_input("Options (K=V, space-separated; e.g. knitted_straight_waits=false)", key=f"wi_opt_{game_id}")
+wi: WhatIf | None
 try:
     wi_opts = dict(parse_option(t) for t in opt_text.split())
     wi = what_if([s.event for s in steps], None if target.startswith("(") else target, wi_opts)

@@ -119,9 +119,10 @@ for h in mine:
          "kept the maximum": "✓" if d.kept_best else "✗"}
         for d in h.discards
     ]), hide_index=True, width="stretch")
-    pick = st.selectbox("Look at discard", [d.turn for d in h.discards], key=f"rv_pick_{game_id}_{seat}_{h.hand_number}",
-                        format_func=lambda n, h=h: f"#{n} (event {h.discards[n - 1].seq}: {h.discards[n - 1].played})")
-    d = h.discards[pick - 1]
+    labels = {d.turn: f"#{d.turn} (event {d.seq}: {d.played})" for d in h.discards}
+    pick = st.selectbox("Look at discard", list(labels), key=f"rv_pick_{game_id}_{seat}_{h.hand_number}",
+                        format_func=labels.__getitem__)
+    d = h.discards[int(pick or 1) - 1]
     cls = []
     marked = False
     for t in d.hand:

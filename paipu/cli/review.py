@@ -142,12 +142,12 @@ def dispute(
             else:
                 base = base_of(audit.ruleset)
                 targets = [name for name, (b, _o) in presets().items() if b == base and name not in (audit.ruleset, base)]
-        for t in targets:
+        for target in targets:
             try:
-                whatifs.append(what_if(events, t, opts))
+                whatifs.append(what_if(events, target, opts))
             except PaipuError as e:  # an unknown ruleset or option: said on the page and here
-                failed.append((t or audit.ruleset, str(e)))
-                say(f"what-if as {t or audit.ruleset}: {e}", err=True)
+                failed.append((target or audit.ruleset, str(e)))
+                say(f"what-if as {target or audit.ruleset}: {e}", err=True)
     out.write_text(dispute_html(events, chain, audit, whatifs, failed), encoding="utf-8")
     say(f"wrote {out}: {len(events)} events, chain {'intact' if chain.ok else 'BROKEN'}, "
         f"{len(audit.findings) if audit else 0} findings, {len(whatifs)} what-if results")

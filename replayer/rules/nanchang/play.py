@@ -341,7 +341,8 @@ class NanchangRuleset(RulesetDefaults):
         before the indicator is turned up there are none."""
         o = self.options
         kinds = self._kinds(state) or NO_JING
-        honor = {"any_distinct": True, "ordered": ORDERED_HONOR_CHOWS, "none": False}[o.honor_chi]
+        honor: bool | tuple[tuple[int, int, int], ...] = (
+            ORDERED_HONOR_CHOWS if o.honor_chi == "ordered" else o.honor_chi == "any_distinct")
         special = ["seven_pairs"]
         if o.shisanlan or o.lanhu:
             special.append("rotten")

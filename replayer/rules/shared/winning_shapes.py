@@ -165,8 +165,9 @@ def _chow_triples(shape: RegularShape, lo: int, hi: int) -> tuple[tuple[int, ...
     if lo < 27:
         if shape.chows:
             out = [(r, r + 1, r + 2) for r in range(7)]
-    elif shape.chows and shape.honor_chows:
-        triples = (tuple(_ALL_WIND_CHOWS) + ((31, 32, 33),)) if shape.honor_chows is True else shape.honor_chows
+    elif shape.chows and shape.honor_chows is not False:
+        triples: tuple[tuple[int, ...], ...] = (
+            tuple(_ALL_WIND_CHOWS) + ((31, 32, 33),) if shape.honor_chows is True else shape.honor_chows)
         out = [tuple(t - lo for t in tri) for tri in triples if all(lo <= t < hi for t in tri)]
     if allowed is not None:
         out = [tri for tri in out if all(lo + t in allowed for t in tri)]
