@@ -109,9 +109,10 @@ def test_below_the_minimum_lists_fans_with_one_exit_status():
     table = run(*BELOW)
     js = run(*BELOW, "--json")
     assert table.exit_code == js.exit_code == 1
-    assert "below the minimum of 8" in table.output
-    obj = json.loads(js.output)
-    assert obj["items"] and obj["legal"] is False and "minimum of 8" in obj["message"]
+    assert "below the minimum of 8" in table.output and "Short Straight" in table.output
+    obj = json.loads(js.output)  # the ruleset-neutral shape: items, legal, rule_id, message
+    assert [f["name_en"] for f in obj["items"]] == ["Concealed Hand", "All Chows", "Short Straight"]
+    assert obj["legal"] is False and obj["total"] == 5 and "below the minimum of 8" in obj["message"]
 
 
 def test_not_a_winning_hand_has_the_same_status_in_both_modes():
@@ -152,6 +153,7 @@ def test_impossible_input_is_a_one_line_error_naming_the_flag(args, flag):
     assert res.exit_code == 2, res.output
     errors = [l for l in res.output.splitlines() if l.strip()]
     assert len(errors) == 1 and flag in errors[0], res.output
+    assert run("score", *args, "--json").exit_code == 2  # the same status in every output mode
 
 
 def test_robbing_a_tile_you_hold():
@@ -163,5 +165,6 @@ def test_kong_replacement_on_the_last_tile_scores_both_fans_like_the_replayer():
     # competition.md §B3 excludes neither 杠上开花 nor 妙手回春 by the other (each only 自摸)
     res = run("score", "--hand", "W1 W2 W3 T4 T5 T6 B7 B8 B9 F3", "--win", "F3", "--meld", "ckong:J1",
               "--self-drawn", "--kong", "--last-of-wall", "--json")
+    assert res.exit_code == 0, res.output
     names = [f["name_en"] for f in json.loads(res.output)["items"]]
     assert "Out with Replacement Tile" in names and "Last Tile Draw" in names
