@@ -26,6 +26,7 @@ from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar
 
+from eventlog.errors import PaipuError
 from eventlog.store.base import EventStore
 
 __all__ = ["ClusterError", "store_location", "map_games", "default_workers", "PARALLEL_GAMES"]
@@ -45,8 +46,16 @@ def default_workers(games: int) -> int:
     return max(1, os.cpu_count() or 1) if games >= PARALLEL_GAMES else 1
 
 
-class ClusterError(ValueError):
-    """The work cannot be spread as asked (no store location, no scheduler, no extra)."""
+class ClusterError(PaipuError):
+    """The work cannot be spread as asked (no store location, no scheduler, no extra).
+    ``cluster``: the scheduler address asked for. The CLI prints it as one line (exit 2);
+    over gRPC it would be FAILED_PRECONDITION."""
+
+    fields = ("cluster",)
+
+    def __init__(self, message: str, cluster: str | None = None) -> None:
+        super().__init__(message)
+        self.cluster = cluster
 
 
 def store_location(store: EventStore) -> str | None:
@@ -112,7 +121,7 @@ def map_games(
     answer."""
     ids = list(game_ids)
     if cluster:
-        location = _location_or_fail(store, "a Dask cluster")
+        location = _location_or_fail(store, "a Dask cluster", cluster)
         with _dask_results(cluster, location, ids, fn, chunk, _salvaged(store)) as results:
             yield results
         return
@@ -136,12 +145,12 @@ class _ChunkCall:
         return _run_chunk(self.fn, self.location, ids, self.salvage)
 
 
-def _location_or_fail(store: EventStore, what: str) -> str:
+def _location_or_fail(store: EventStore, what: str, cluster: str) -> str:
     location = store_location(store)
     if location is None:
         raise ClusterError(
             f"{what} needs an event store its workers can open (a SQLite file on a shared disk "
-            "or a postgresql:// URL), not an in-memory one"
+            "or a postgresql:// URL), not an in-memory one", cluster
         )
     return location
 
@@ -154,11 +163,11 @@ def _dask_results(
     try:
         from distributed import Client
     except ImportError:
-        raise ClusterError("--cluster needs dask.distributed: pip install 'paipu[cluster]'") from None
+        raise ClusterError("--cluster needs dask.distributed: pip install 'paipu[cluster]'", address) from None
     try:
         client = Client(address, timeout="10s", set_as_default=False)
     except (OSError, TimeoutError) as e:
-        raise ClusterError(f"cannot reach the Dask scheduler at {address}: {e}") from None
+        raise ClusterError(f"cannot reach the Dask scheduler at {address}: {e}", address) from None
     try:
         n_workers = max(1, len(client.scheduler_info().get("workers", {})))
         window = 2 * n_workers
