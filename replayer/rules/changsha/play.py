@@ -192,9 +192,9 @@ class ChangshaRuleset(RulesetDefaults):
     @property
     def event_handlers(self) -> Mapping[str, Any]:
         """The table events Changsha plays (replayer/rules/changsha/table.py)."""
-        from replayer.rules.changsha import table
+        from replayer.rules.changsha.table import HANDLERS  # the module: not the package (a cycle)
 
-        return table.HANDLERS
+        return HANDLERS
 
     @cached_property
     def play(self) -> PlayRules:
