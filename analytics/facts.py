@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timezone
 from typing import Any
 
-from eventlog.events import StoredEvent
+from eventlog.events import GameEnded, GameStarted, StoredEvent
 from replayer.explained import ExplainedScore, ScoreLine
 from replayer.replay import ReplayStep, replay
 from replayer.state import TableState, WinRecord
@@ -81,13 +81,13 @@ def _fan_items(score: ExplainedScore | None) -> tuple[ScoreLine, ...]:
 def _reported_changes(state: TableState) -> tuple[int, ...] | None:
     """The hand's reported score changes: a whole-hand report (no winner) wins; else the
     sum of the per-winner reports that carry changes; None when nothing was reported."""
-    with_changes = [r for r in state.reported if r.score_changes is not None]
+    with_changes = [(r.winner, r.score_changes) for r in state.reported if r.score_changes is not None]
     if not with_changes:
         return None
-    whole = [r for r in with_changes if r.winner is None]
+    whole = [changes for winner, changes in with_changes if winner is None]
     if whole:
-        return tuple(whole[-1].score_changes)  # type: ignore[arg-type]
-    return tuple(sum(r.score_changes[i] for r in with_changes) for i in range(4))  # type: ignore[index]
+        return tuple(whole[-1])
+    return tuple(sum(changes[i] for _, changes in with_changes) for i in range(4))
 
 
 def _reported_total(state: TableState, seat: int) -> int | None:
@@ -142,6 +142,9 @@ def game_facts(events: Sequence[StoredEvent], *, steps: Iterable[ReplayStep] | N
     if end is None:
         return None
     first = events[0]
+    started, ended = first.payload, end.payload
+    if not isinstance(started, GameStarted) or not isinstance(ended, GameEnded):
+        return None  # a payload of another type under these names cannot parse; for the checker
     game_id = first.game_id
     day = game_date(first)
     rows: dict[str, list[dict[str, Any]]] = {
@@ -207,14 +210,14 @@ def game_facts(events: Sequence[StoredEvent], *, steps: Iterable[ReplayStep] | N
         "game_id": game_id,
         "ruleset_options": json.dumps(dict(final.ruleset_options), sort_keys=True,
                                       separators=(",", ":"), ensure_ascii=False),
-        "source": first.payload.source,
+        "source": started.source,
         "source_format": str(first.metadata.get("format", "")),
         "source_file": str(first.metadata.get("source", "")),
         "players": list(final.players),
         "hands": hands_done,
         "initial_scores": list(final.initial_scores),
         "final_scores": list(final.scores),
-        "reported_final_scores": list(end.payload.final_scores) if end.payload.final_scores is not None else None,
+        "reported_final_scores": list(ended.final_scores) if ended.final_scores is not None else None,
         "findings": total_findings,
         "event_count": len(events),
         "first_position": first.position,
@@ -223,7 +226,7 @@ def game_facts(events: Sequence[StoredEvent], *, steps: Iterable[ReplayStep] | N
         "recorded_at": rec,
         "date": day,
     })
-    return GameFacts(game_id, final.ruleset_id or first.payload.ruleset, end.position,
+    return GameFacts(game_id, final.ruleset_id or started.ruleset, end.position,
                      events[-1].position, rows)
 
 
@@ -369,8 +372,8 @@ def _component_rows(rows: dict[str, list[dict[str, Any]]], game_id: str, players
             for name, vec in entry.parts or ((entry.kind, entry.changes),):
                 add(entry.seq, name, vec)
     for seq, name in sorted(totals):
-        vec = totals[(seq, name)]
-        if not any(vec):
+        summed = totals[(seq, name)]
+        if not any(summed):
             continue
         for seat in range(4):
             rows["score_components"].append({
@@ -380,6 +383,6 @@ def _component_rows(rows: dict[str, list[dict[str, Any]]], game_id: str, players
                 "seat": seat,
                 "player": players[seat] if seat < len(players) else "",
                 "component": name,
-                "points": vec[seat],
+                "points": summed[seat],
                 "date": day,
             })

@@ -155,7 +155,8 @@ class Analytics:
     def _where(self, *, ruleset: str | None = None, player: str | None = None,
                date_from: date | str | None = None, date_to: date | str | None = None,
                dealer: bool | None = None, prefix: str = "") -> tuple[str, list[Any]]:
-        conds, params = [], []
+        conds: list[str] = []
+        params: list[Any] = []
         if ruleset is not None:
             conds.append(f"{prefix}ruleset = ?")
             params.append(ruleset)

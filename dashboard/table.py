@@ -126,7 +126,7 @@ def table_html(state: TableState, event: Any | None = None, *, seat: int | None 
             tiles, d, hidden = seat_hand(state, i, drawn if drawn_seat == i else None)
             win_tile = [won[-1].tile] if won and not won[-1].self_drawn else []  # the discard it won on
             hand = tiles_html(
-                tiles + [None] * hidden + ([d] if d else []) + win_tile,
+                [*tiles, *([None] * hidden), *([d] if d else []), *win_tile],
                 classes=[""] * (len(tiles) + hidden) + (["last"] if d else []) + (["last"] if win_tile else []),
                 empty="no tiles",
             )

@@ -125,13 +125,13 @@ def map_games(
         with _dask_results(cluster, location, ids, fn, chunk, _salvaged(store)) as results:
             yield results
         return
-    location = store_location(store)
-    if workers <= 1 or location is None or len(ids) < 2 * workers:
+    local = store_location(store)
+    if workers <= 1 or local is None or len(ids) < 2 * workers:
         yield (fn(store, g) for g in ids)
         return
     ctx = multiprocessing.get_context("spawn")
     with ctx.Pool(workers) as pool:
-        parts = pool.imap(_ChunkCall(fn, location, _salvaged(store)), _chunks(ids, chunk))
+        parts = pool.imap(_ChunkCall(fn, local, _salvaged(store)), _chunks(ids, chunk))
         yield (r for part in parts for r in part)
 
 

@@ -98,12 +98,18 @@ class Action:
         return self.kind in WIN_KINDS
 
     def to_payload(self) -> ev.Payload:
-        """The payload of the event this action produces (eventlog.events)."""
-        s, t = self.seat, self.tile
+        """The payload of the event this action produces (eventlog.events). Raises
+        ValueError for an action without what its event needs (a tile, the claimed discard)."""
+        s = self.seat
         if self.kind == "ruleset":
             if self.payload is None:
                 raise ValueError("a ruleset action carries its event payload")
             return self.payload
+        if self.kind == "pass":
+            return ev.Pass(seat=s, discard_seq=self.discard_seq)
+        if self.tile is None:
+            raise ValueError(f"a {self.kind} action names its tile")
+        t = self.tile
         if self.kind == "discard":
             return ev.TileDiscarded(seat=s, tile=t)
         if self.kind == "flower":
@@ -119,12 +125,12 @@ class Action:
         if self.kind in ("win", "rob_kong"):
             return ev.WinDeclared(seat=s, tile=t, self_drawn=False, from_seat=self.from_seat,
                                   discard_seq=self.discard_seq, robbing_kong=self.kind == "rob_kong")
-        if self.kind == "pung":
-            return ev.Pung(seat=s, tile=t, discard_seq=self.discard_seq)
-        if self.kind == "chow":
+        if self.kind in ("pung", "chow"):
+            if self.discard_seq is None:
+                raise ValueError(f"a {self.kind} action names the discard it claims")
+            if self.kind == "pung":
+                return ev.Pung(seat=s, tile=t, discard_seq=self.discard_seq)
             return ev.Chow(seat=s, tiles=list(self.tiles), claimed_tile=t, discard_seq=self.discard_seq)
-        if self.kind == "pass":
-            return ev.Pass(seat=s, discard_seq=self.discard_seq)
         raise ValueError(f"unknown action kind {self.kind!r}")  # pragma: no cover - Literal
 
     def lost_claim(self) -> ev.Pass:

@@ -74,9 +74,8 @@ def apply(
         event = ev.parse_event(event)
         seq = seq_hint if isinstance(seq_hint, int) else state.seq + 1
     else:
-        seq = getattr(event, "seq", None)
-        if seq is None:
-            seq = state.seq + 1
+        stored_seq = getattr(event, "seq", None)
+        seq = stored_seq if stored_seq is not None else state.seq + 1
     payload = event.payload
     rs = ruleset or _ruleset_for(state, payload)
     ctx = Ctx(seq, state, rs, mode)

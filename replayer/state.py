@@ -111,8 +111,9 @@ def fast_init(cls: type) -> type:
     exec(src, env)  # as dataclasses itself builds __init__
     init = env["__init__"]
     init.__qualname__ = f"{cls.__qualname__}.__init__"
-    init.__doc__ = cls.__init__.__doc__
-    init.__annotations__ = dict(cls.__init__.__annotations__)
+    generated: Any = vars(cls)["__init__"]  # the dataclass's own __init__
+    init.__doc__ = generated.__doc__
+    init.__annotations__ = dict(generated.__annotations__)
     cls.__init__ = init  # type: ignore[misc]
     return cls
 

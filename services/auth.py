@@ -108,6 +108,7 @@ class AuthInterceptor(grpc.ServerInterceptor):
             def checked(request: Any, context: grpc.ServicerContext) -> Any:
                 if need is None:
                     context.abort(grpc.StatusCode.PERMISSION_DENIED, "this method has no access rule")
+                    return None  # abort raised
                 role, action = need(request) if callable(need) else need
                 self._check(context, role, action)
                 return behaviour(request, context)

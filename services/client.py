@@ -73,19 +73,22 @@ _MAX_MESSAGE_BYTES = 64 * 1024 * 1024  # as services.server.MAX_MESSAGE_BYTES
 class RemoteError(StoreError):
     """A gRPC failure with no store meaning (server unreachable, deadline, internal error).
 
-    ``code`` is the ``grpc.StatusCode``, ``details`` the server's message."""
+    ``code`` is the ``grpc.StatusCode``, ``server_message`` the server's message (the
+    structured field; ``details()`` is every PaipuError's field mapping)."""
 
-    def __init__(self, code: grpc.StatusCode, details: str) -> None:
-        super().__init__(f"event-log server: {code.name}: {details}")
+    fields = ("server_message",)
+
+    def __init__(self, code: grpc.StatusCode, server_message: str) -> None:
+        super().__init__(f"event-log server: {code.name}: {server_message}")
         self.code = code
-        self.details = details
+        self.server_message = server_message
 
 
 def _details(err: grpc.RpcError) -> tuple[error_details_pb2.ErrorInfo | None, error_details_pb2.BadRequest | None]:
     """ErrorInfo and BadRequest from the rich status of ``err`` (None when absent)."""
     info: error_details_pb2.ErrorInfo | None = None
     bad: error_details_pb2.BadRequest | None = None
-    status = rpc_status.from_call(err)  # type: ignore[arg-type]
+    status = rpc_status.from_call(err)
     if status is not None:
         for any_ in status.details:
             if any_.Is(error_details_pb2.ErrorInfo.DESCRIPTOR):
@@ -108,8 +111,8 @@ def error_from_rpc(err: grpc.RpcError) -> Exception:
     message; a ValueError (:class:`~eventlog.errors.InvalidArgument`, ``field`` from the
     BadRequest) for another INVALID_ARGUMENT; else — a server-side failure (INTERNAL), a server
     shutting down or unreachable (UNAVAILABLE), a deadline — :class:`RemoteError` carrying the code."""
-    code = err.code()  # type: ignore[attr-defined]
-    message = err.details() or ""  # type: ignore[attr-defined]
+    code = err.code()
+    message = err.details() or ""
     info, bad = _details(err)
     if info is not None and info.domain == ERROR_DOMAIN and code not in _SERVER_SIDE:
         cls = PaipuError.lookup(info.reason)
@@ -361,7 +364,7 @@ class EventLogClient:
                     for ev in msg.events.events:
                         yield from_proto(ev)
         except grpc.RpcError as e:
-            if e.code() == grpc.StatusCode.CANCELLED and stop is not None and stop.is_set():  # type: ignore[attr-defined]
+            if e.code() == grpc.StatusCode.CANCELLED and stop is not None and stop.is_set():
                 return
             raise error_from_rpc(e) from None
         finally:

@@ -120,7 +120,9 @@ def _redact(event: Any, seat: int) -> bool:
     True when something was cleared."""
     e = event.event
     case = e.WhichOneof("payload")
-    p = getattr(e, case) if case else None
+    if not case:
+        return False
+    p = getattr(e, case)
     if case == "tiles_dealt" and p.seat != seat and p.tiles:
         del p.tiles[:]
         return True

@@ -243,7 +243,7 @@ def serve(
         )
         # Signal handlers before the "listening" line: a client may send SIGTERM as soon as it reads it.
         done = stop if stop is not None else threading.Event()
-        previous: dict[int, Any] = {}
+        previous: dict[signal.Signals, Any] = {}
         if threading.current_thread() is threading.main_thread():
             for sig in (signal.SIGINT, signal.SIGTERM):
                 previous[sig] = signal.signal(sig, lambda *_: done.set())

@@ -24,7 +24,7 @@ def fsync_dir(path: Path) -> None:
             os.close(fd)
 
 
-def atomic_write(path: Path, write: Callable[[Path], None]) -> None:
+def atomic_write(path: Path, write: Callable[[Path], object]) -> None:
     """Write through a hidden temporary file in the same directory, fsync, rename."""
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.tmp")

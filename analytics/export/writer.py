@@ -5,6 +5,7 @@ sorted, written atomically and committed by a new manifest (see
 from __future__ import annotations
 
 import contextlib
+import functools
 import re
 import time
 from collections.abc import Callable
@@ -117,7 +118,7 @@ class BlockWriter:
             tab = tab.drop_columns(["_end"]).combine_chunks()
             rel = part_path(t.name, ruleset, block, version)
             path = self.out / rel
-            atomic_write(path, lambda p, tab=tab: pq.write_table(tab, p, **WRITE_OPTIONS))
+            atomic_write(path, functools.partial(pq.write_table, tab, **WRITE_OPTIONS))
             self.files += 1
             files[t.name] = PartFile(rows=tab.num_rows, bytes=path.stat().st_size, sha256=sha256(path))
             if self.on_file is not None:

@@ -153,9 +153,9 @@ for w in audit.wins:
         comp: dict[str, dict] = {}
         line_key, reported_key, _known = fan_keys(w.fans)
         for f in w.fans:
-            c = comp.setdefault(line_key(f), {"fan": f.name_en, "中文": f.name_zh,
-                                              "computed": f"{f.value} × {f.count}{f.note}", "_c": 0})
-            c["_c"] += f.count
+            item = comp.setdefault(line_key(f), {"fan": f.name_en, "中文": f.name_zh,
+                                                 "computed": f"{f.value} × {f.count}{f.note}", "_c": 0})
+            item["_c"] += f.count
         rows = list(comp.values())
         by_key = {k: r for k, r in comp.items()}
         for name, pts, cnt in w.reported_fans:

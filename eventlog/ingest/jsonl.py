@@ -57,6 +57,7 @@ class JsonlImporter:
         for n, text in read_lines(path):
             if not text.strip():
                 continue
+            err: str | None
             try:
                 raw: Any = json.loads(text)
             except json.JSONDecodeError as e:

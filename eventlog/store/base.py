@@ -74,7 +74,7 @@ from eventlog.store.errors import (
     StreamAlreadyExists,
     WrongExpectedVersion,
 )
-from eventlog.store.planning import AppendPlan, Batch
+from eventlog.store.planning import AppendPlan, Batch, PlannedBatch
 from eventlog.store.rows import GameLinks, LogLinks, inspect_row
 from eventlog.store.types import (
     ANY,
@@ -355,7 +355,7 @@ class EventStore(ABC):
     # ---- backend primitives ------------------------------------------------------
 
     @abstractmethod
-    def _append_batch(self, batch: Batch) -> AppendResult:
+    def _append_batch(self, batch: PlannedBatch) -> AppendResult:
         """In one write transaction: read the rows with the batch's ids, the stream head
         and the log head; ``batch.plan(...)``; write its rows, stream head and log head;
         commit durably. Positions must be assigned while holding the write lock."""

@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
+from eventlog.events import GameStarted
 from eventlog.hashing import GENESIS_HASH, log_hash
 from eventlog.store.base import EventStore
 from eventlog.store.errors import CorruptEvent, IdempotencyConflict
@@ -78,7 +79,9 @@ class StoredBatch:
         if ruleset is None:
             for r in rows:
                 if r["type"] == "game_started":
-                    ruleset = inspect_row(r).payload.ruleset  # already checked: parses
+                    started = inspect_row(r).payload  # already checked: parses
+                    if isinstance(started, GameStarted):
+                        ruleset = started.ruleset
                     break
         new_head = StreamHead(
             game_id=self.game_id, version=last["seq"],

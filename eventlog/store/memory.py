@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterator
 
 from eventlog.store.base import EventStore, utc_now
 from eventlog.store.errors import StoreClosed
-from eventlog.store.planning import Batch
+from eventlog.store.planning import PlannedBatch
 from eventlog.store.types import AppendResult, LogHead, Row, StreamHead
 
 __all__ = ["MemoryStore"]
@@ -41,7 +41,7 @@ class MemoryStore(EventStore):
         if self._closed:
             raise StoreClosed("the event store is closed")
 
-    def _append_batch(self, batch: Batch) -> AppendResult:
+    def _append_batch(self, batch: PlannedBatch) -> AppendResult:
         with self._cond:
             self._guard()
             stored = [

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Protocol
 
 from pydantic_core import to_jsonable_python
 
@@ -34,7 +34,7 @@ from eventlog.store.types import (
     normalize_expected,
 )
 
-__all__ = ["Batch", "AppendPlan"]
+__all__ = ["Batch", "AppendPlan", "PlannedBatch"]
 
 
 @dataclass(frozen=True)
@@ -57,6 +57,20 @@ class AppendPlan:
     rows: tuple[Row, ...]
     head: StreamHead | None
     log: LogHead | None  # the log's new head (None for a duplicate)
+
+
+class PlannedBatch(Protocol):
+    """What a backend's ``_append_batch`` writes in its one write transaction: a
+    :class:`Batch` of new events, or rows copied from another store
+    (:class:`eventlog.store.copy.StoredBatch`)."""
+
+    @property
+    def game_id(self) -> str: ...
+
+    @property
+    def event_ids(self) -> list[str]: ...
+
+    def plan(self, stored: Sequence[Row], head: StreamHead | None, log: LogHead, recorded_at: str) -> AppendPlan: ...
 
 
 @dataclass(frozen=True)
@@ -130,7 +144,7 @@ class Batch:
             raise WrongExpectedVersion(self.game_id, self.expected, current)
         prev = head.last_hash if head is not None else GENESIS_HASH
         ruleset = head.ruleset if head is not None else None
-        rows = []
+        rows: list[Row] = []
         for i, e in enumerate(self.events):
             seq = current + 1 + i
             h = link_hash(

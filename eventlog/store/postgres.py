@@ -39,7 +39,7 @@ from typing import Any
 from eventlog.hashing import GENESIS_HASH, log_hash
 from eventlog.store.base import EventStore, utc_now
 from eventlog.store.errors import CorruptDatabase, StoreClosed, StoreError
-from eventlog.store.planning import Batch
+from eventlog.store.planning import PlannedBatch
 from eventlog.store.types import COLUMNS, AppendResult, LogHead, Row, StreamHead
 
 __all__ = ["PostgresStore", "SCHEMA_VERSION", "is_postgres_url", "redact_url"]
@@ -287,7 +287,7 @@ class PostgresStore(EventStore):
 
     # ---- append ----------------------------------------------------------------------
 
-    def _append_batch(self, batch: Batch) -> AppendResult:
+    def _append_batch(self, batch: PlannedBatch) -> AppendResult:
         with self._conn() as conn, conn.transaction():
             # The lock that orders every append of every server (module docstring).
             locked = conn.execute(

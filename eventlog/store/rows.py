@@ -42,7 +42,7 @@ class FrozenList(list):
     def __reduce__(self):
         return (FrozenList, (list(self),))
 
-    def __hash__(self) -> int:  # immutable, hence hashable like a tuple
+    def __hash__(self) -> int:  # type: ignore[override]  # list says unhashable; this one is immutable, hashed like a tuple
         return hash(tuple(self))
 
 
@@ -185,6 +185,8 @@ def inspect_row(row: Row) -> StoredEvent:
             value = row.get(col)
             if not isinstance(value, typ) or isinstance(value, bool):
                 raise bad(f"column {col} holds {type(value).__name__}, not {typ.__name__}")
+    game_id: str = row["game_id"]  # the types were checked just above
+    seq_no: int = row["seq"]
     decoded: dict[str, dict[str, Any]] = {}
     current = payload_version(row["type"])
     cached = _payload_cache.get((row["type"], row["payload"], row["schema_version"], PAYLOAD_TYPES.get(row["type"])))
@@ -203,8 +205,8 @@ def inspect_row(row: Row) -> StoredEvent:
             decoded["payload"] = _loads(row["payload"])
         computed = chain_hash(
             row["prev_hash"],
-            game_id=gid,
-            seq=seq,
+            game_id=game_id,
+            seq=seq_no,
             event_id=row["event_id"],
             type_=row["type"],
             schema_version=row["schema_version"],

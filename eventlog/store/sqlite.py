@@ -54,7 +54,7 @@ import sqlite3
 import threading
 import uuid
 import warnings
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -71,7 +71,7 @@ from eventlog.store.errors import (
     StoreNotFound,
     WrongExpectedVersion,
 )
-from eventlog.store.planning import Batch
+from eventlog.store.planning import Batch, PlannedBatch
 from eventlog.store.types import COLUMNS, AppendResult, LogHead, Row, StreamHead
 
 __all__ = ["SqliteStore", "SCHEMA_VERSION", "APPLICATION_ID", "checkpoint_path"]
@@ -198,7 +198,7 @@ _STREAM_TYPES = {"game_id": (str,), "version": (int,), "first_position": (int,),
                  "last_hash": (str,), "ruleset": (str, type(None))}
 
 
-def _typed(row: dict[str, Any], types: dict[str, tuple[type, ...]]) -> bool:
+def _typed(row: dict[str, Any], types: Mapping[str, tuple[type, ...]]) -> bool:
     return all(isinstance(row.get(k), t) and not isinstance(row.get(k), bool) for k, t in types.items())
 
 
@@ -493,11 +493,11 @@ class SqliteStore(EventStore):
             c = self._ckpt.read()
             if c is None:
                 if not (upgraded or missing or log.position == 0):
-                    problem = LogTruncated(str(self.path), 0, log.position,
+                    damaged = LogTruncated(str(self.path), 0, log.position,
                                            f"the checkpoint file {ck_path.name} is damaged")
                     if not salvage:
-                        raise problem
-                    self.damage = problem
+                        raise damaged
+                    self.damage = damaged
                 elif not upgraded and log.position > 0:
                     warnings.warn(
                         f"{self.path}: no checkpoint file ({ck_path.name}); anchoring the log as it "
@@ -588,7 +588,7 @@ class SqliteStore(EventStore):
 
     # ---- append ----------------------------------------------------------------------
 
-    def _append_batch(self, batch: Batch) -> AppendResult:
+    def _append_batch(self, batch: PlannedBatch) -> AppendResult:
         assert self._ckpt is not None
         with self._write_lock, self._ckpt.locked(), self._connection() as conn, _translated(self.path):
             with self._write(conn):

@@ -4,7 +4,7 @@ back, backend-neutral. Argument checks for them live here too."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal, Union
+from typing import Any, Final, Literal, Union
 
 from eventlog.errors import InvalidArgument
 from eventlog.hashing import GENESIS_HASH
@@ -27,8 +27,8 @@ __all__ = [
     "check_limit",
 ]
 
-ANY = "any"
-NO_STREAM = "no_stream"
+ANY: Final = "any"
+NO_STREAM: Final = "no_stream"
 ExpectedVersion = Union[Literal["any", "no_stream"], int]
 
 #: The columns of a stored row, in storage order.

@@ -55,7 +55,7 @@ def describe(e: BaseException) -> str:
     import grpc
 
     if isinstance(e, grpc.RpcError):
-        return f"server said {e.code().name}: {e.details()}"  # type: ignore[attr-defined]
+        return f"server said {e.code().name}: {e.details()}"
     name = type(e).__name__
     msg = str(e) or name
     if isinstance(e, (PaipuError, ValueError, OSError)):

@@ -59,5 +59,7 @@ def parse_meld(text: str, seat: int = 0) -> DeclaredMeld:
             raise CliError(f"--meld {text!r}: a melded kong claims a discard (or was added to a "
                            "claimed pung): say from whom with @FROM (1 previous, 2 opposite, 3 next), "
                            "or write ckong:TILE for a concealed kong")
-        return DeclaredMeld(kind, (t,) * n, 0, t, (seat - src) % 4, kong_kind="melded" if kind == "kong" else None)
+        if kind == "kong":
+            return DeclaredMeld("kong", (t,) * n, 0, t, (seat - src) % 4, kong_kind="melded")
+        return DeclaredMeld("pung", (t,) * n, 0, t, (seat - src) % 4)
     raise CliError(f"--meld {text!r}: TYPE must be chow, pung, kong or ckong")

@@ -47,8 +47,8 @@ def _with_options(lines, options: dict[str, Any]):
         except json.JSONDecodeError:
             obj = None
         if isinstance(obj, dict):
-            own = obj.get("options") if isinstance(obj.get("options"), dict) else {}
-            obj["options"] = {**own, **options}
+            own = obj.get("options")
+            obj["options"] = {**(own if isinstance(own, dict) else {}), **options}
             line = json.dumps(obj, ensure_ascii=False) + "\n"
         yield line
 

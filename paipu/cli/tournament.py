@@ -53,8 +53,8 @@ def create_cmd(
     """Create a tournament (an append-only file under <data>/tournaments/)."""
     from analytics.tournament import Created, Tournament
 
-    t = Tournament.create(data, name, Created(scoring=scoring, first_points=first_points,  # type: ignore[arg-type]
-                                              second_points=second_points, second_scope=second_scope,  # type: ignore[arg-type]
+    t = Tournament.create(data, name, Created(scoring=scoring, first_points=first_points,
+                                              second_points=second_points, second_scope=second_scope,
                                               title=title))
     say(f"created tournament {t.name} ({t.created.scoring})")
 

@@ -25,9 +25,9 @@ def game_started(ctx: Ctx, state: TableState, p: ev.GameStarted) -> TableState:
         ruleset_id=rs.id,
         ruleset_options=tuple(sorted(rs.options_dict().items())),
         players=tuple(p.players),
-        initial_scores=tuple(p.initial_scores),  # type: ignore[arg-type]
+        initial_scores=tuple(p.initial_scores),
         phase="idle",
-        seats=seats,  # type: ignore[arg-type]
+        seats=seats,
     )
 
 
@@ -79,10 +79,10 @@ def hand_started(ctx: Ctx, state: TableState, p: ev.HandStarted) -> TableState:
         hands_started=state.hands_started + 1,
         dealer=p.dealer,
         prevalent_wind=p.prevalent_wind,
-        seats=seats,  # type: ignore[arg-type]
+        seats=seats,
         wall=wall,
         wall_remaining=total,
-        seat_walls=(total // 4,) * 4 if play.wall_layout == "per_seat" else None,  # type: ignore[arg-type]
+        seat_walls=(total // 4,) * 4 if play.wall_layout == "per_seat" else None,
         deal_pool=pool,
         seen=(0,) * 42,
         turn=p.dealer,

@@ -219,9 +219,20 @@ class Ruleset(Protocol):
     """A ruleset bound to its options. See the module docstring for the split between
     the replayer's shared mechanics and what a ruleset decides."""
 
-    id: str
-    options: Any
-    play: PlayRules
+    @property
+    def id(self) -> str:
+        """The ruleset's id, or the preset's it was built from."""
+        ...
+
+    @property
+    def options(self) -> Any:
+        """The validated options (the ruleset's own model)."""
+        ...
+
+    @property
+    def play(self) -> PlayRules:
+        """What the ruleset allows at the table (an attribute or a cached property)."""
+        ...
 
     def options_dict(self) -> dict[str, Any]:
         """The options as plain JSON values (stored with the game, shown in reports)."""
@@ -312,9 +323,11 @@ class Ruleset(Protocol):
         copy of it in the wall). Default: None."""
         ...
 
-    #: The shared table events it plays (docs/events.md "Table events of one ruleset"):
-    #: event type -> handler ``(ctx, state, payload) -> state``. Default: none.
-    event_handlers: Mapping[str, Any]
+    @property
+    def event_handlers(self) -> Mapping[str, Any]:
+        """The shared table events it plays (docs/events.md "Table events of one ruleset"):
+        event type -> handler ``(ctx, state, payload) -> state``. Default: none."""
+        ...
 
     def pending_events(self, state: TableState, rng: Any) -> tuple[Any, ...]:
         """Events of its own procedures the table owes now, for the simulator. Default: ()."""
@@ -333,11 +346,17 @@ class RulesetDefaults:
     thirteen orphans; always True with wildcards (the wildcard is only known in play), so
     that legal actions then leave every judgement to :meth:`Ruleset.score_win`."""
 
-    play: PlayRules
+    if TYPE_CHECKING:  # each ruleset gives its own (a cached property, usually)
 
-    #: Table events of the ruleset's own (docs/events.md "Table events of one ruleset"): event
-    #: type -> handler ``(ctx, state, payload) -> state`` (replayer/handlers/ruleset.py). None here.
-    event_handlers: Mapping[str, Any] = {}
+        @property
+        def play(self) -> PlayRules: ...
+
+    @property
+    def event_handlers(self) -> Mapping[str, Any]:
+        """Table events of the ruleset's own (docs/events.md "Table events of one ruleset"):
+        event type -> handler ``(ctx, state, payload) -> state`` (replayer/handlers/ruleset.py).
+        None here."""
+        return {}
 
     def pending_events(self, state: TableState, rng: Any) -> tuple[Any, ...]:
         """Events of the ruleset's own procedures the table owes now, for the simulator
@@ -558,9 +577,9 @@ def _named(rs: Ruleset, preset: str) -> Ruleset:
     import dataclasses
 
     if dataclasses.is_dataclass(rs) and any(f.name == "id" for f in dataclasses.fields(rs)):
-        return dataclasses.replace(rs, id=preset)  # type: ignore[type-var]
+        return dataclasses.replace(rs, id=preset)
     try:
-        rs.id = preset
+        setattr(rs, "id", preset)  # noqa: B010 - the protocol's id is read-only; this ruleset's may not be
     except (AttributeError, TypeError):
         raise RulesetError(f"ruleset {type(rs).__name__} cannot carry the preset name {preset!r}") from None
     return rs

@@ -85,9 +85,12 @@ def option_docs(model: type) -> tuple[OptionDoc, ...]:
                                  str(extra.get("source") or sources.get(name, ""))))
     elif dataclasses.is_dataclass(model):
         for f in dataclasses.fields(model):
-            default = f.default if f.default is not dataclasses.MISSING else (
-                f.default_factory() if f.default_factory is not dataclasses.MISSING else None)  # type: ignore[misc]
-            out.append(OptionDoc(f.name, _type_text(f.type), _json(default), meanings.get(f.name, ""),
+            value: Any = None
+            if f.default is not dataclasses.MISSING:
+                value = f.default
+            elif f.default_factory is not dataclasses.MISSING:
+                value = f.default_factory()
+            out.append(OptionDoc(f.name, _type_text(f.type), _json(value), meanings.get(f.name, ""),
                                  str(sources.get(f.name, ""))))
     return tuple(out)
 

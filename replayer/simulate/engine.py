@@ -37,7 +37,7 @@ import hashlib
 import random
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from eventlog import events as ev
 from eventlog import tiles as _tiles
@@ -110,7 +110,7 @@ class SimulationConfig:
             "options": dict(self.options), "bots": list(self.bot_names()),
             "hands_per_game": self.hands_per_game, "claim_probability": self.claim_probability,
         }
-        default = {"options": {}, "bots": ["greedy"] * 4, "hands_per_game": None, "claim_probability": 0.5}
+        default: dict[str, Any] = {"options": {}, "bots": ["greedy"] * 4, "hands_per_game": None, "claim_probability": 0.5}
         tag = "" if variant == default else "-" + hashlib.sha256(ev.canonical_bytes(variant)).hexdigest()[:8]
         return f"sim-{self.ruleset}-{self.seed}{tag}-{game:06d}"
 
@@ -425,7 +425,8 @@ class _Game:
         else:
             self.emit(a.to_payload())
 
-    def draw(self, walls: _Walls, seat: int, source: str) -> None:
+    def draw(self, walls: _Walls, seat: int,
+             source: Literal["wall", "kong_replacement", "flower_replacement"]) -> None:
         (tile,) = walls.take(seat, 1, replacement=source != "wall", state=self.state)
         self.emit(ev.TileDrawn(seat=seat, tile=tile, source=source))
 

@@ -331,7 +331,8 @@ def test_stored_value_beyond_the_contract_is_internal_naming_the_event(store, cl
     with pytest.raises(RemoteError) as exc:
         list(client.read_game("big"))
     assert exc.value.code == grpc.StatusCode.INTERNAL
-    assert "game 'big' seq 0" in exc.value.details and "payload.score_changes" in exc.value.details
+    assert "game 'big' seq 0" in exc.value.server_message and "payload.score_changes" in exc.value.server_message
+    assert exc.value.details() == {"server_message": exc.value.server_message}  # PaipuError's, not shadowed
 
 
 # ----------------------------------------------------------------------------- subscribe

@@ -119,6 +119,17 @@ def test_no_import_cycles():
     assert cycles == [], "import cycles: " + "; ".join(" <-> ".join(sorted(c)) for c in cycles)
 
 
+def test_the_type_checker_covers_every_package_and_disables_no_module():
+    """.ci/static runs mypy when pyproject.toml has [tool.mypy]: it must check every package,
+    and a module may only turn off named error codes (never ignore_errors wholesale)."""
+    mypy = _config()["tool"]["mypy"]
+    assert set(PACKAGES) <= set(mypy["files"])
+    for o in mypy.get("overrides", []):
+        assert not o.get("ignore_errors"), o
+        assert o.get("ignore_missing_imports") or o.get("disable_error_code"), o
+    assert "mypy" in (ROOT / ".ci" / "static").read_text(encoding="utf-8")
+
+
 @pytest.mark.skipif(shutil.which("ruff") is None and not (Path(sys.executable).parent / "ruff").exists(),
                     reason="ruff is not installed (pip install -e '.[dev]')")
 def test_ruff_is_clean():

@@ -395,7 +395,8 @@ def _groups_with(i: int, c: tuple[int, ...], honor_chows: HonorChows, pair_tiles
         for a in block:
             for b in block:
                 if i < a < b or a < i < b or a < b < i:
-                    yield from _fill(tuple(sorted((i, a, b))), i, c, "chow")
+                    lo, mid, hi = sorted((i, a, b))
+                    yield from _fill((lo, mid, hi), i, c, "chow")
 
 
 def _fill(tiles: tuple[int, int, int], i: int, c: tuple[int, ...], kind: str):
