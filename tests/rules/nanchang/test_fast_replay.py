@@ -6,11 +6,14 @@ Two comparisons per game:
 
 * with the values the old code produced: RECORDED below was written by running this file's
   ``_digests`` on the tree before commit f73003a ("弃胡 check evaluates a seat only when …",
-  nanchang files as of a49a021; ``could_win`` always True, every claim window closed by a
-  full evaluation of each other seat) — the number of events, a digest of the events (so
-  the simulator made the same games although ``could_win`` now skips hands), a digest of
-  the ruleset memory after every event (弃胡 / 弃碰 / 抄庄 …), the final scores, the
-  findings, and how many (step, seat) 弃胡 blocks were held;
+  tree 77645d1; ``could_win`` always True, every claim window closed by a full evaluation of
+  each other seat) — the number of events, a digest of the events (so the simulator made
+  the same games although ``could_win`` now skips hands), a digest of the ruleset memory
+  after every event (弃胡 / 弃碰 / 抄庄 …), the final scores, the findings, and how many
+  (step, seat) 弃胡 blocks were held. The digests are over a canonical JSON form of the
+  values (:func:`_canonical`: field names and values, never ``repr()``, issue 13 item 6);
+  they were recomputed on that tree after the repr-based digests first written there had
+  been reproduced on it, so they still stand for the old code;
 * with the slow reference path of this code (``NanchangRuleset(shape_filter=False)``:
   every hand evaluated), simulated and replayed the same way: equal events, memory, final
   state (``to_dict``) and findings.
@@ -19,12 +22,15 @@ A bot that passes half of its wins (registered for the test) makes 弃胡 blocks
 
 from __future__ import annotations
 
+import dataclasses
+import enum
 import hashlib
-import re
+import json
 from dataclasses import replace
 from typing import Any
 
 import pytest
+from pydantic import BaseModel
 
 from eventlog import events as ev
 from replayer.replay import replay
@@ -62,18 +68,18 @@ CONFIGS: dict[str, tuple[dict[str, Any], tuple[str, ...], int]] = {
 # (config, game) -> (events, events digest, memory digest, final scores, findings, 弃胡 blocks held)
 # as the old code produced them (see the module docstring).
 RECORDED: dict[tuple[str, int], tuple[int, str, str, list[int], list, int]] = {
-    ("passing", 0): (453, "d2f7b20e7505036d", "e9bcd836c40b98fa", [-54, -24, 33, 45], [], 20),
-    ("passing", 1): (477, "ec535ed399de0481", "5a629b52fc39c517", [26, -14, 13, -25], [], 8),
-    ("passing-same-tile-bigger-qipeng", 0): (430, "2fe3e8db87495d80", "fc702d48b4f791f0", [11, -22, 24, -13], [], 10),
-    ("passing-same-tile-bigger-qipeng", 1): (434, "3d852b2a29beef63", "e969bd4b5ffe0c2f", [-11, -11, -60, 82], [], 4),
-    ("default-greedy", 0): (418, "71519d6b524f3ec5", "28fade110d19b160", [-2, -42, 48, -4], [], 0),
-    ("default-greedy", 1): (409, "606f6291b25a32eb", "a35503862ddcebc1", [30, 2, -23, -9], [], 0),
-    ("mixed-bots", 0): (541, "cc19389506d57939", "c2bcb4059868ed3e", [-59, 70, -60, 49], [], 0),
-    ("mixed-bots", 1): (540, "004faff9039ffe41", "3cd08d64f74a56c7", [-53, 33, -47, 67], [], 0),
-    ("same-tile-bigger-qipeng", 0): (485, "d61c34d972605501", "1c43d3fbd4c25f94", [-35, -45, 119, -39], [], 0),
-    ("same-tile-bigger-qipeng", 1): (482, "d8ec52348b01052b", "3c8cbfc4bc20aa7d", [-39, -60, 195, -96], [], 0),
-    ("allowed-jingdiao-no-rotten", 0): (569, "5d2b5df388a512a1", "0eb3d007eff87bfe", [0, 27, 16, -43], [], 0),
-    ("allowed-jingdiao-no-rotten", 1): (487, "ff0f94a65a5b6b74", "b40a3411c01958a5", [-64, -48, 198, -86], [], 0),
+    ("passing", 0): (453, "f09ac85ab69f668e", "3f5b076e4c802282", [-54, -24, 33, 45], [], 20),
+    ("passing", 1): (477, "f9ae5e19b4acc161", "a39205820ae33143", [26, -14, 13, -25], [], 8),
+    ("passing-same-tile-bigger-qipeng", 0): (430, "b4016afbca7c7b8f", "ddd028714afc8db6", [11, -22, 24, -13], [], 10),
+    ("passing-same-tile-bigger-qipeng", 1): (434, "fcf68e23c883362a", "15cb9a591ad19c94", [-11, -11, -60, 82], [], 4),
+    ("default-greedy", 0): (418, "a16e70215e7bd220", "adc6d3b65a208007", [-2, -42, 48, -4], [], 0),
+    ("default-greedy", 1): (409, "af1909308a073e05", "15d6fe2b6534ed72", [30, 2, -23, -9], [], 0),
+    ("mixed-bots", 0): (541, "4f2571b9cf4c05bb", "22c2d49fdc80d4db", [-59, 70, -60, 49], [], 0),
+    ("mixed-bots", 1): (540, "c59f17b613a29bd1", "7293779a41d6aed6", [-53, 33, -47, 67], [], 0),
+    ("same-tile-bigger-qipeng", 0): (485, "a9b7f5a8b0a3a358", "26a388a736084b47", [-35, -45, 119, -39], [], 0),
+    ("same-tile-bigger-qipeng", 1): (482, "ca0009a66a577bcc", "7998ee11e7e147a1", [-39, -60, 195, -96], [], 0),
+    ("allowed-jingdiao-no-rotten", 0): (569, "9e91dba257324761", "59b0889fc7752914", [0, 27, 16, -43], [], 0),
+    ("allowed-jingdiao-no-rotten", 1): (487, "4395468771a08251", "b33788e49e971412", [-64, -48, 198, -86], [], 0),
 }
 
 
@@ -87,13 +93,41 @@ def _stored(game_id: str, events) -> list[ev.StoredEvent]:
                            game_id=game_id, seq=i, position=i) for i, e in enumerate(events)]
 
 
-def _repr(obj: Any) -> str:
-    # The 下精 field (wildcard_indicator_revealed.lower_indicator, HandMemory.lower_indicator)
-    # came after RECORDED (the simulator now fills it from its wall; these configs do not
-    # pay 上下翻精 or 埋地雷, so nothing else changes): it is left out of the digest to
-    # compare with the old code's output; so is HandMemory.shown (六对摊牌, a Jiangxi option,
-    # empty in these games).
-    return re.sub(r", lower_indicator=(None|'[A-Z][0-9]')", "", repr(obj)).replace(", shown=((), (), (), ())", "")
+#: Fields added after RECORDED was written, left out of the digests: the 下精
+#: (wildcard_indicator_revealed.lower_indicator, HandMemory.lower_indicator), filled by the
+#: simulator from its wall — these configs do not pay 上下翻精 or 埋地雷, so nothing else
+#: changes; and HandMemory.shown (六对摊牌, a Jiangxi option) while it is empty, as in these games.
+_EMPTY_SHOWN = ((), (), (), ())
+
+
+def _newer(name: Any, value: Any) -> bool:
+    return name == "lower_indicator" or (name == "shown" and value == _EMPTY_SHOWN)
+
+
+def _plain(obj: Any) -> Any:
+    """``obj`` as JSON values: models and dataclasses as their type name and fields (minus
+    :func:`_newer`), sequences as lists, sets sorted."""
+    if isinstance(obj, BaseModel):
+        dumped = obj.model_dump(mode="json")
+        return {"_": type(obj).__name__, **{k: _plain(v) for k, v in dumped.items() if not _newer(k, v)}}
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        return {"_": type(obj).__name__, **{f.name: _plain(getattr(obj, f.name)) for f in dataclasses.fields(obj)
+                                            if not _newer(f.name, getattr(obj, f.name))}}
+    if isinstance(obj, enum.Enum):
+        return obj.value
+    if isinstance(obj, dict):
+        return {str(k): _plain(v) for k, v in obj.items() if not _newer(k, v)}
+    if isinstance(obj, (list, tuple)):
+        return [_plain(v) for v in obj]
+    if isinstance(obj, (set, frozenset)):
+        return sorted((_plain(v) for v in obj), key=lambda v: json.dumps(v, sort_keys=True))
+    if obj is None or isinstance(obj, (bool, int, float, str)):
+        return obj
+    raise TypeError(f"no canonical form for {type(obj).__name__}")
+
+
+def _canonical(obj: Any) -> str:
+    return json.dumps(_plain(obj), sort_keys=True, ensure_ascii=False, separators=(",", ":"))
 
 
 def _digests(name: str, game: int, *, fast: bool) -> tuple[tuple, str]:
@@ -105,14 +139,14 @@ def _digests(name: str, game: int, *, fast: bool) -> tuple[tuple, str]:
     g = simulate_game(cfg, game, rs)
     he = hashlib.sha256()
     for e in g.events:
-        he.update(_repr((e.type, e.payload)).encode())
+        he.update(_canonical((e.type, e.payload)).encode())
     hm = hashlib.sha256()
     blocks = 0
     findings: list = []
     step = None
     for step in replay(_stored(g.game_id, g.events), mode="audit", ruleset=rs):
         m = step.state.rule_memory
-        hm.update(_repr(m).encode())
+        hm.update(_canonical(m).encode())
         blocks += sum(1 for q in m.hand.qihu if q is not None)
         findings += [[f.seq, f.rule_id] for f in step.findings]
     assert step is not None
