@@ -262,8 +262,8 @@ def decode_text(raw: bytes) -> tuple[str, str]:
 def read_lines(path: Path) -> Iterator[tuple[int, str]]:
     """``(line_number, text)`` for each line of a text file, 1-based.
 
-    The file is decoded by :func:`decode_text` (UTF-8, else GB18030/Big5, else a
-    detector's guess, else UTF-8 with U+FFFD). Importers that record the encoding
+    The file is decoded by :func:`decode_text` (UTF-8, else GB18030/Big5, else UTF-8
+    with U+FFFD). Importers that record the encoding
     call :func:`decode_text` and :func:`lines_of` themselves. Line endings are removed whatever they are (LF,
     CRLF, CR)."""
     yield from lines_of(decode_text(path.read_bytes())[0])
