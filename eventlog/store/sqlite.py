@@ -305,6 +305,9 @@ class SqliteStore(EventStore):
         self._synced_position = 0  # newest known durable
         #: The data loss found on open (``salvage=True`` only), else None.
         self.damage: LogTruncated | None = None
+        #: Set when the checkpoint file was missing on open and the log was anchored as it was
+        #: found (words for ``paipu verify``: a loss before that open cannot be detected).
+        self.anchored_anew: str | None = None
         try:
             self._open_file(create)
             with self._connection() as conn:
@@ -499,11 +502,11 @@ class SqliteStore(EventStore):
                         raise damaged
                     self.damage = damaged
                 elif not upgraded and log.position > 0:
-                    warnings.warn(
+                    self.anchored_anew = (
                         f"{self.path}: no checkpoint file ({ck_path.name}); anchoring the log as it "
-                        f"is now (position {log.position}). Copy it with the database.",
-                        stacklevel=3,
+                        f"is now (position {log.position}). Copy it with the database."
                     )
+                    warnings.warn(self.anchored_anew, stacklevel=3)
                 self._ckpt.initialise(self._checkpoint_of(conn, log))
                 return
             problem = self._compare(conn, c, log)

@@ -220,6 +220,10 @@ def verify(
         damage = getattr(store, "damage", None)
         if damage is not None:
             say(f"DATA LOSS: {damage}", err=True, style="bold red")
+        anew = getattr(store, "anchored_anew", None)
+        if anew is not None:  # nothing to compare the log with: say so, loudly, but it is no proof of loss
+            say(f"WARNING: {anew} Events lost before now (a damaged write-ahead log) cannot be detected.",
+                err=True, style="bold yellow")
         ids, unreadable = _games_to_verify(store, game_ids)  # from the events, not only the records
         if unreadable is not None:
             damage = damage or unreadable

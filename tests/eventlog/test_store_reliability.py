@@ -568,3 +568,16 @@ def test_a_worker_never_creates_a_store_and_opens_a_salvaged_log_as_salvaged(tmp
         assert _run_chunk(_count_events, str(store.path), ids, salvage=True) == [
             _count_events(store, g) for g in ids
         ]
+
+
+def test_verify_says_when_the_checkpoint_file_was_missing(tmp_path):
+    """The checkpoint is the anchor a damaged WAL cannot take with it; when it is gone too
+    (the database copied without it) the log is anchored anew as found — and `paipu verify`
+    says that a loss before now cannot be detected, instead of only "log intact"."""
+    with open_store(tmp_path) as store:
+        store.append("g", _batch("g", 2))
+    checkpoint_path(tmp_path / "events.sqlite").unlink()
+    res = _cli("verify", "--data", str(tmp_path))
+    assert "no checkpoint file" in res.output and "cannot be detected" in res.output, res.output
+    res = _cli("verify", "--data", str(tmp_path))  # anchored now: the next run has it
+    assert "no checkpoint file" not in res.output, res.output
