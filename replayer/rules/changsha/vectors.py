@@ -20,7 +20,6 @@ from pydantic import (
     ConfigDict,
     Field,
     StrictInt,
-    ValidationError,
 )
 
 from eventlog import tiles as _tiles
@@ -42,7 +41,7 @@ from replayer.rules.changsha.settlement import (
     settle_opening,
     settle_winner,
 )
-from replayer.rules.shared.vector_lines import score_lines as _score_lines
+from replayer.rules.shared.vector_lines import score_lines as _score_lines, validate_case
 from replayer.state import DeclaredMeld
 
 __all__ = ["Situation", "score_case", "score_lines", "situation_from_json"]
@@ -151,12 +150,7 @@ class RuleBreach(Exception):
 def situation_from_json(obj: dict[str, Any]) -> tuple[Situation, ChangshaOptions]:
     """The :class:`Situation` and options of one vector object. Raises ValueError naming the
     bad field, or :class:`replayer.findings.RulesetError` for bad options."""
-    try:
-        sit = Situation.model_validate(obj)
-    except ValidationError as e:
-        err = e.errors()[0]
-        loc = ".".join(str(p) for p in err["loc"]) or "situation"
-        raise ValueError(f"{loc}: {err['msg'].removeprefix('Value error, ')}") from None
+    sit = validate_case(Situation, obj)
     options = parse_options(sit.options)
     occ = sit.occurrences
     if any(o.type != "kong" for o in occ[:-1]) or occ[-1].type == "kong":

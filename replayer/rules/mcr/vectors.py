@@ -11,11 +11,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from eventlog.errors import InvalidArgument
 from eventlog import tiles as _tiles
-from replayer.rules.shared.vector_lines import score_lines as _score_lines
+from replayer.rules.shared.vector_lines import score_lines as _score_lines, validate_case
 
 from .situation import FanResult, Meld, WinSituation
 
@@ -91,13 +91,7 @@ def situation_from_json(obj: dict[str, Any]) -> WinSituation:
     Raises ``ValueError`` naming the field (``melds[0].type``)."""
     if not isinstance(obj, dict):
         raise ValueError(f"situation: not a JSON object: {obj!r}")
-    try:
-        v = _SituationIn.model_validate(obj)
-    except ValidationError as e:
-        err = e.errors()[0]
-        where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in err["loc"]).lstrip(".")
-        got = err.get("input")
-        raise ValueError(f"{where}: {err['msg']}, got {got!r}") from None
+    v = validate_case(_SituationIn, obj)
     return WinSituation(
         hand=tuple(v.hand),
         win_tile=v.win_tile,

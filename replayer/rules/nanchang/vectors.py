@@ -14,15 +14,15 @@ Options resolve as nanchang.md §10 defaults ← jiangxi_variants.md §1 default
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import Any
+from typing import Annotated, Any, Literal
 
-from replayer.rules.shared.vector_lines import score_lines as _score_lines
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictInt, model_validator
+
 from eventlog import tiles as _tiles
-from replayer.rules.nanchang.evaluate import WinEvaluation, WinInput, evaluate
 from replayer.findings import RulesetError
 from replayer.rules.base import presets
+from replayer.rules.nanchang.evaluate import WinEvaluation, WinInput, evaluate
 from replayer.rules.nanchang.options import NanchangOptions, parse_options
-from replayer.rules.nanchang.table_rules import check_situation
 from replayer.rules.nanchang.settlement import (
     HandSituation,
     MeldInfo,
@@ -30,77 +30,124 @@ from replayer.rules.nanchang.settlement import (
     nobody_holds_jing,
     settle_hand,
 )
+from replayer.rules.nanchang.table_rules import check_situation
+from replayer.rules.shared.vector_lines import score_lines as _score_lines, validate_case
 
-__all__ = ["situation_from_json", "score_case", "score_lines"]
+__all__ = ["VectorCase", "situation_from_json", "score_case", "score_lines"]
 
 
-def _tile(t: Any) -> str:
-    if not isinstance(t, str):
-        raise TypeError(f"a tile is a string, got {t!r}")
-    _tiles.index(t)  # raises ValueError for a bad code
+def _tile(t: str) -> str:
+    try:
+        _tiles.index(t)
+    except ValueError:
+        raise ValueError(f"not a tile code: {t!r}") from None
     return t
 
 
-def _tiles_of(v: Any, name: str) -> tuple[str, ...]:
-    if not isinstance(v, list):
-        raise ValueError(f"{name}: must be a list of tile strings, got {v!r}")
-    try:
-        return tuple(_tile(t) for t in v)
-    except (TypeError, ValueError) as e:
-        raise ValueError(f"{name}: {e}") from None
+Tile = Annotated[str, AfterValidator(_tile)]
+Seat = Annotated[StrictInt, Field(ge=0, le=3)]
 
 
-def _flag(obj: dict[str, Any], name: str) -> bool:
-    v = obj.get(name, False)
-    if not isinstance(v, bool):
-        raise ValueError(f"{name}: must be a JSON boolean (true/false), got {v!r}")
-    return v
+class _Model(BaseModel):
+    model_config = ConfigDict(strict=True, frozen=True, extra="forbid", populate_by_name=True)
 
 
-def _seat(obj: dict[str, Any], name: str, *, default: int | None = None) -> int | None:
-    v = obj.get(name, default)
-    if v is None:
-        return None
-    if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= 3:
-        raise ValueError(f"{name}: must be a seat 0..3, got {v!r}")
-    return v
+class MeldIn(_Model):
+    """A declared set: ``from`` the seat the claimed tile came from (null for a concealed
+    kong), ``claimed`` the tile taken (Jiangxi)."""
+
+    type: Literal["chow", "pung", "kong"]
+    kong_kind: Literal["concealed", "melded", "added"] | None = None
+    tiles: list[Tile]
+    from_: Seat | None = Field(None, alias="from")
+    claimed: Tile | None = None
+
+    @model_validator(mode="after")
+    def _shape(self) -> MeldIn:
+        if self.type == "kong" and self.kong_kind is None:
+            raise ValueError("kong_kind: a kong needs concealed, melded or added")
+        n = 4 if self.type == "kong" else 3
+        if len(self.tiles) != n:
+            raise ValueError(f"tiles: a {self.type} has {n} tiles, got {len(self.tiles)}")
+        return self
+
+    def meld(self) -> MeldInfo:
+        return MeldInfo(self.type, tuple(self.tiles), self.kong_kind if self.type == "kong" else None,
+                        self.from_, self.claimed)
 
 
-def _list(v: Any, name: str) -> list[Any]:
-    if not isinstance(v, list):
-        raise ValueError(f"{name}: must be a list, got {v!r}")
-    return v
+class PlayerIn(_Model):
+    """One seat's tiles at the end of the hand (the winner's concealed tiles without the
+    winning tile)."""
+
+    concealed: list[Tile] = []
+    melds: list[MeldIn] = []
+    unclaimed_discards: list[Tile] = []
+    flowers: list[Tile] = []
+    early_show: bool = False
+
+    def tiles(self) -> PlayerTiles:
+        return PlayerTiles(concealed=tuple(self.concealed), melds=tuple(m.meld() for m in self.melds),
+                           unclaimed_discards=tuple(self.unclaimed_discards), flowers=tuple(self.flowers),
+                           early_show=self.early_show)
 
 
-def _object(v: Any, name: str) -> dict[str, Any]:
-    if not isinstance(v, dict):
-        raise ValueError(f"{name}: must be a JSON object, got {v!r}")
-    return v
+class OutcomeIn(_Model):
+    """How the hand ended: ``win`` (``winner`` or ``winners`` in turn order from the
+    discarder, ``win_tile``; ``discarder`` null for a self-draw), ``draw`` or ``false_win``
+    (``offender``)."""
+
+    type: Literal["win", "draw", "false_win"]
+    winner: Seat | None = None
+    winners: Annotated[list[Seat], Field(min_length=1, max_length=3)] | None = None
+    win_tile: Tile | None = None
+    discarder: Seat | None = None
+    robbed_from: Seat | None = None
+    kong_replacement: bool = False
+    heavenly: bool = False
+    earthly: bool = False
+    last_tile: bool = False
+    offender: Seat | None = None
+    last_drawer: Seat | None = None
+
+    @model_validator(mode="after")
+    def _win(self) -> OutcomeIn:
+        if self.type == "win":
+            if self.winner is None and not self.winners:
+                raise ValueError("winner: a win needs a winner seat 0..3 (or winners)")
+            if self.win_tile is None:
+                raise ValueError("win_tile: a win needs its winning tile")
+        return self
 
 
-def _meld(m: dict[str, Any]) -> MeldInfo:
-    m = _object(m, "meld")
-    kind = m["type"]
-    if kind not in ("chow", "pung", "kong"):
-        raise ValueError(f"meld type must be chow, pung or kong, got {kind!r}")
-    kk = m.get("kong_kind")
-    if kind == "kong" and kk not in ("concealed", "melded", "added"):
-        raise ValueError(f"a kong needs kong_kind concealed, melded or added, got {kk!r}")
-    tiles = _tiles_of(m["tiles"], "meld tiles")
-    if len(tiles) != (4 if kind == "kong" else 3):
-        raise ValueError(f"a {kind} has {4 if kind == 'kong' else 3} tiles, got {len(tiles)}")
-    claimed = m.get("claimed")
-    return MeldInfo(kind, tiles, kk if kind == "kong" else None, _seat(m, "from"),
-                    _tile(claimed) if claimed is not None else None)
+class VectorCase(_Model):
+    """One line of tests/data/nanchang/README.md "Schema" or tests/data/jiangxi/README.md
+    (``expected``, ``source`` and ``note`` are read and ignored)."""
+
+    id: str | int | None = None
+    source: str = ""
+    note: str = ""
+    preset: str | None = None
+    options: dict[str, Any] | None = None
+    indicator: Tile | None = None
+    indicator_drawn: bool = False
+    lower_indicator: Tile | None = None
+    previous_indicator: Tile | None = None
+    dealer: Seat = 0
+    first_discards: list[Tile] | None = None
+    dealt: Annotated[list[list[Tile]], Field(min_length=4, max_length=4)] | None = None
+    players: Annotated[list[PlayerIn], Field(min_length=4, max_length=4)]
+    outcome: OutcomeIn
+    expected: dict[str, Any] | None = None
 
 
-def resolve_options(obj: dict[str, Any]) -> NanchangOptions:
+def resolve_options(case: VectorCase) -> NanchangOptions:
     """The options of a case: its ``preset`` (a Nanchang-based preset) and its ``options``
     on top. Raises :class:`RulesetError` for an unknown preset or a bad option."""
-    raw = dict(obj.get("options") or {})
-    name = obj.get("preset")
+    raw = dict(case.options or {})
+    name = case.preset
     if name is not None:
-        found = presets().get(name) if isinstance(name, str) else None
+        found = presets().get(name)
         if found is None:
             raise RulesetError(f"preset: unknown preset {name!r} (known: {', '.join(sorted(presets()))})")
         base, popts = found
@@ -111,69 +158,39 @@ def resolve_options(obj: dict[str, Any]) -> NanchangOptions:
 
 
 def situation_from_json(obj: dict[str, Any]) -> tuple[HandSituation, NanchangOptions]:
-    """The :class:`HandSituation` and options of one vector object (strict: tile lists are
-    lists of tile strings, flags JSON booleans, seats integers 0..3). Raises KeyError,
-    ValueError (naming the field) or :class:`replayer.findings.RulesetError` on a bad field."""
-    options = resolve_options(obj)
-    players = obj["players"]
-    if not isinstance(players, list) or not all(isinstance(p, dict) for p in players):
-        raise ValueError(f"players: must be a list of four objects, got {players!r}")
-    if len(players) != 4:
-        raise ValueError(f"four players expected, got {len(players)}")
-    pts = tuple(
-        PlayerTiles(
-            concealed=_tiles_of(p.get("concealed", []), "concealed"),
-            melds=tuple(_meld(m) for m in _list(p.get("melds", []), "melds")),
-            unclaimed_discards=_tiles_of(p.get("unclaimed_discards", []), "unclaimed_discards"),
-            flowers=_tiles_of(p.get("flowers", []), "flowers"),
-            early_show=_flag(p, "early_show"),
-        )
-        for p in players
-    )
-    dealer = _seat(obj, "dealer", default=0)
-    first = list(_tiles_of(obj.get("first_discards") or [], "first_discards"))
-    chaozhuang = len(first) >= 4 and len(set(first[:4])) == 1
-    out = _object(obj["outcome"], "outcome")
-    kind = out["type"]
-    if kind not in ("win", "draw", "false_win"):
-        raise ValueError(f"outcome type must be win, draw or false_win, got {kind!r}")
-    dealt = obj.get("dealt")
-    if dealt is not None and not isinstance(dealt, list):
-        raise ValueError(f"dealt: must be four lists of tiles, got {dealt!r}")
-    winners = out.get("winners")
-    if winners is not None:
-        if not isinstance(winners, list) or not winners:
-            raise ValueError(f"winners: must be a list of seats, got {winners!r}")
-        winners = tuple(_seat({"w": w}, "w") for w in winners)
-    indicator = obj.get("indicator")
-    if options.jing_mode != "none" and indicator is None:
+    """The :class:`HandSituation` and options of one vector object, read through the strict
+    model :class:`VectorCase` (tile lists are lists of tile codes, flags JSON booleans, seats
+    integers 0..3, four players, unknown fields refused). Raises ValueError naming the field
+    (``players[0].melds[1].tiles: …``) or :class:`replayer.findings.RulesetError` for a bad
+    preset or option."""
+    case = validate_case(VectorCase, obj)
+    options = resolve_options(case)
+    out = case.outcome
+    if options.jing_mode != "none" and case.indicator is None:
         raise ValueError(f"indicator: required with jing_mode {options.jing_mode}")
-    winner = _seat(out, "winner")
-    if winners and winner is None:
-        winner = winners[0]
+    first = case.first_discards or []
+    winners = tuple(out.winners or ())
     sit = HandSituation(
-        indicator=_tile(indicator) if indicator is not None and options.jing_mode != "none" else None,
-        dealer=dealer,
-        players=pts,  # type: ignore[arg-type]
-        outcome=kind,
-        winner=winner,
-        win_tile=_tile(out["win_tile"]) if kind == "win" else None,
-        discarder=_seat(out, "discarder"),
-        robbed_from=_seat(out, "robbed_from"),
-        kong_replacement=_flag(out, "kong_replacement"),
-        heavenly=_flag(out, "heavenly"),
-        earthly=_flag(out, "earthly"),
-        offender=_seat(out, "offender"),
-        chaozhuang=chaozhuang,
-        lower_indicator=_tile(obj["lower_indicator"]) if obj.get("lower_indicator") else None,
-        dealt=tuple(_tiles_of(h, "dealt") for h in dealt) if dealt else None,
-        previous_indicator=_tile(obj["previous_indicator"]) if obj.get("previous_indicator") else None,
+        indicator=case.indicator if options.jing_mode != "none" else None,
+        dealer=case.dealer,
+        players=tuple(p.tiles() for p in case.players),  # type: ignore[arg-type]
+        outcome=out.type,
+        winner=out.winner if out.winner is not None else (winners[0] if winners else None),
+        win_tile=out.win_tile if out.type == "win" else None,
+        discarder=out.discarder,
+        robbed_from=out.robbed_from,
+        kong_replacement=out.kong_replacement,
+        heavenly=out.heavenly,
+        earthly=out.earthly,
+        offender=out.offender,
+        chaozhuang=len(first) >= 4 and len(set(first[:4])) == 1,
+        lower_indicator=case.lower_indicator,
+        dealt=tuple(tuple(h) for h in case.dealt) if case.dealt else None,
+        previous_indicator=case.previous_indicator,
         jing_mode=options.jing_mode,
-        winners=tuple(w for w in winners if w is not None) if winners else (),
-        last_tile=_flag(out, "last_tile"),
+        winners=winners,
+        last_tile=out.last_tile,
     )
-    if kind == "win" and sit.winner not in (0, 1, 2, 3):
-        raise ValueError(f"a win needs a winner seat 0..3, got {sit.winner!r}")
     return sit, options
 
 

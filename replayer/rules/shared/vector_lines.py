@@ -3,15 +3,47 @@
 A ruleset's ``vectors`` module offers ``score_case(obj) -> dict`` for one JSON object;
 :func:`score_lines` applies it to a JSON Lines stream and turns a bad line into
 ``{"id", "error"}`` naming the source and line number, so one bad case never stops a run.
+Every ruleset reads its case lines through a strict pydantic model with :func:`validate_case`,
+whose error names the field (``players[0].melds[1].tiles``); the line is named here.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any
+from typing import Any, TypeVar
 
-__all__ = ["score_lines"]
+from pydantic import BaseModel, ValidationError
+
+__all__ = ["field_error", "score_lines", "validate_case"]
+
+M = TypeVar("M", bound=BaseModel)
+
+#: An input shown in an error is cut to this many characters (a whole hand, not a whole case).
+_SHOWN = 120
+
+
+def field_error(e: ValidationError) -> ValueError:
+    """The first problem of a failed validation as one line naming the field, e.g.
+    ``players[0].melds[1].type: Input should be 'chow', 'pung' or 'kong', got 'set'``
+    (list positions in brackets; the input is left out for a missing field)."""
+    err = e.errors()[0]
+    where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in err["loc"]).lstrip(".") or "case"
+    msg = err["msg"].removeprefix("Value error, ")
+    if err["type"] == "missing":
+        return ValueError(f"{where}: {msg}")
+    got = repr(err.get("input"))
+    if len(got) > _SHOWN:
+        got = got[: _SHOWN - 1] + "…"
+    return ValueError(f"{where}: {msg}, got {got}")
+
+
+def validate_case(model: type[M], obj: Any) -> M:
+    """``obj`` read through ``model``. Raises ValueError naming the field (:func:`field_error`)."""
+    try:
+        return model.model_validate(obj)
+    except ValidationError as e:
+        raise field_error(e) from None
 
 
 def score_lines(

@@ -18,10 +18,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from eventlog import tiles as _tiles
-from replayer.rules.shared.vector_lines import score_lines as _score_lines
+from replayer.rules.shared.vector_lines import score_lines as _score_lines, validate_case
 from replayer.rules.sichuan.evaluate import SUIT_LETTERS
 from replayer.rules.sichuan.options import parse_options
 from replayer.rules.sichuan.settlement import (
@@ -213,11 +213,7 @@ def result(case_id: Any, ledger: Ledger) -> dict[str, Any]:
 def score_case(obj: dict[str, Any]) -> dict[str, Any]:
     """One output object for one vector object (see the module docstring). Raises
     ValueError naming the field for a malformed case."""
-    try:
-        case = VectorCase.model_validate(obj)
-    except ValidationError as e:
-        err = e.errors()[0]
-        raise ValueError(f"{'.'.join(map(str, err['loc']))}: {err['msg']}") from None
+    case = validate_case(VectorCase, obj)
     try:
         ledger = settle_case(case)
     except LedgerError as e:

@@ -52,6 +52,29 @@ def test_a_bad_line_is_an_error_naming_file_and_line():
     assert res[2]["id"] == 4 and res[2]["error"].startswith("f.jsonl:4:")
 
 
+@pytest.mark.parametrize("edit, where", [
+    (lambda c: c.update(dealr=1), "dealr: Extra inputs are not permitted"),
+    (lambda c: c["outcome"].update(kong_replacment=True), "outcome.kong_replacment: Extra inputs"),
+    (lambda c: c["players"][2].update(early_show="yes"), "players[2].early_show: Input should be a valid boolean"),
+    (lambda c: c["players"][0]["melds"].append({"type": "kong", "tiles": ["W1"] * 4, "from": 1}),
+     "players[0].melds[0]: kong_kind: a kong needs"),
+    (lambda c: c["players"][0]["melds"].append({"type": "pung", "tiles": ["W1"] * 2, "from": 1}),
+     "players[0].melds[0]: tiles: a pung has 3 tiles, got 2"),
+    (lambda c: c["players"][3]["unclaimed_discards"].append("Z9"), "players[3].unclaimed_discards[" ),
+    (lambda c: c.update(players=c["players"][:3]), "players: List should have at least 4 items"),
+    (lambda c: c["outcome"].pop("win_tile"), "outcome: win_tile: a win needs its winning tile"),
+])
+def test_vector_model_names_the_field_and_the_line(edit, where):
+    # the case line is read through a strict model (README "Schema"): an unknown or mistyped
+    # field is refused, naming the field; score_lines adds the file and line
+    case = json.loads(json.dumps(CASES[0]))
+    assert not case["players"][0]["melds"]
+    edit(case)
+    res = list(score_lines([json.dumps(CASES[0]), json.dumps(case)], source="v.jsonl"))
+    assert "error" not in res[0]
+    assert res[1]["error"].startswith("v.jsonl:2: bad situation: ValueError: " + where), res[1]["error"]
+
+
 def test_a_false_win_situation_is_reported_as_error():
     case = json.loads(json.dumps(CASES[0]))
     case["outcome"]["win_tile"] = "F4"  # S's hand does not win on 北 … unless the jing makes it
