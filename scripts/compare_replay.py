@@ -2,23 +2,29 @@
 same states, findings, scores and byte-identical Parquet under two versions of paipu.
 
     python scripts/compare_replay.py --before <git ref> [--mcr 500] [--nanchang 200] [--hands-per-game 4]
+                                     [--keep DIR]
 
 In one run: the ``--before`` tree is unpacked from git (``git archive``) into a temporary
 directory, and each version — that tree, and this checkout — in its own process (its own
-code first on ``PYTHONPATH``) builds a fresh event store from the bundled real games
-(``paipu/samples``) plus the simulated games (``paipu simulate``, the same seed on both
-sides), replays every game in audit mode, and exports Parquet. Compared:
+code first on ``PYTHONPATH``) builds a fresh event store from the same stored games — the
+``--before`` tree's bundled real games (``paipu/samples``) and the games its simulator wrote
+(``paipu simulate``) — replays every game in audit mode, and exports Parquet. Compared:
 
-* the simulated events (canonical JSON Lines, byte for byte);
+* the simulated events each version's simulator writes (the same seed; canonical JSON Lines,
+  byte for byte) — reported, but not a difference of stored games: a simulator that now plays
+  differently makes new games, not different replays of the stored ones;
 * per event of every game: the table state as plain JSON, leaving out the explained score
   objects (compared as scores below) and any field only one version has (listed);
 * per game: every finding (seq, rule id, message, source, seat, hand);
 * per win: legal, points, settlement changes and the fan lines (names, points, count);
 * every Parquet file: SHA-256 of its bytes, and of its rows without the columns that say when
   and from which file each side ingested its games (``recorded_at``, ``source_file``: the
-  ``games`` table differs there by construction); rows must be equal.
+  ``games`` table differs there by construction); rows must be equal. For a file whose rows
+  differ: the columns only one side has, and per shared column the number of rows that differ.
 
-Prints the counts and exits 1 on any difference. Nothing here is part of the product.
+Prints the counts and exits 1 on any difference of the stored games' states, findings, scores
+or Parquet rows. ``--keep DIR`` keeps both sides' stores, simulated games and Parquet there.
+Nothing here is part of the product.
 """
 
 from __future__ import annotations
@@ -27,6 +33,7 @@ import argparse
 import hashlib
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tarfile
@@ -39,8 +46,10 @@ ROOT = Path(__file__).resolve().parent.parent
 SCORE_FIELDS = ("score", "situation", "context", "rule_memory")
 
 
-def _worker(out: Path, mcr: int, nanchang: int, hands: int) -> None:
-    """Runs inside one version (its tree first on sys.path): writes ``out/result.json``."""
+def _worker(out: Path, mcr: int, nanchang: int, hands: int, games_from: Path | None) -> None:
+    """Runs inside one version (its tree first on sys.path): writes ``out/result.json`` and
+    ``out/inputs.json`` (the files it ingested). With ``games_from`` (the other side's output
+    directory) it ingests that side's files instead of its own samples and simulated games."""
     from eventlog.store import open_store
     from replayer.replay import replay
     from replayer.state import to_dict
@@ -56,7 +65,11 @@ def _worker(out: Path, mcr: int, nanchang: int, hands: int) -> None:
             _run(["paipu", "simulate", "--ruleset", ruleset, "--games", str(games), "--seed", "compare",
                   "--hands-per-game", str(hands), "--out", str(f)], env)
             sims.append(f)
-    _run(["paipu", "ingest", *samples, *map(str, sims), "--data", str(data)], env, check=False)
+    inputs = [*samples, *map(str, sims)]
+    if games_from is not None:
+        inputs = json.loads((games_from / "inputs.json").read_text())
+    (out / "inputs.json").write_text(json.dumps(inputs))
+    _run(["paipu", "ingest", *inputs, "--data", str(data)], env, check=False)
     _run(["paipu", "export", "--data", str(data), "--out", str(out / "parquet"), "--workers", "1"], env)
 
     store = open_store(data)
@@ -101,6 +114,29 @@ def _content_hash(path: Path) -> str:
     table = pq.read_table(path)
     table = table.drop_columns([c for c in INGEST_COLUMNS if c in table.column_names])
     return hashlib.sha256(json.dumps(table.to_pylist(), sort_keys=True, default=str).encode()).hexdigest()
+
+
+def _rows_diff(before: Path, after: Path) -> str:
+    """How two Parquet files' rows differ: columns one side has, row counts, and per shared
+    column the number of rows whose value differs (in file order)."""
+    import pyarrow.parquet as pq
+
+    tb, tf = pq.read_table(before), pq.read_table(after)
+    nb, nf = set(tb.column_names), set(tf.column_names)
+    out = []
+    if nb - nf:
+        out.append(f"only before: {sorted(nb - nf)}")
+    if nf - nb:
+        out.append(f"only after: {sorted(nf - nb)}")
+    if tb.num_rows != tf.num_rows:
+        out.append(f"rows {tb.num_rows} -> {tf.num_rows}")
+    else:
+        for c in tb.column_names:
+            if c in nf and c not in INGEST_COLUMNS:
+                n = sum(x != y for x, y in zip(tb.column(c).to_pylist(), tf.column(c).to_pylist()))
+                if n:
+                    out.append(f"{c}: {n} of {tb.num_rows} rows")
+    return "; ".join(out) or "the same rows but for the ingest columns"
 
 
 def _win(w: Any) -> list[Any]:
@@ -151,13 +187,19 @@ def main() -> int:
     ap.add_argument("--mcr", type=int, default=500)
     ap.add_argument("--nanchang", type=int, default=200)
     ap.add_argument("--hands-per-game", type=int, default=4)
+    ap.add_argument("--keep", type=Path, help="keep both sides' stores, games and Parquet in this directory")
     ap.add_argument("--worker", type=Path, help=argparse.SUPPRESS)
+    ap.add_argument("--games-from", type=Path, help=argparse.SUPPRESS)
     a = ap.parse_args()
     if a.worker:
-        _worker(a.worker, a.mcr, a.nanchang, a.hands_per_game)
+        _worker(a.worker, a.mcr, a.nanchang, a.hands_per_game, a.games_from)
         return 0
     with tempfile.TemporaryDirectory(prefix="paipu-compare-") as tmp:
         t = Path(tmp)
+        if a.keep:
+            shutil.rmtree(a.keep, ignore_errors=True)
+            a.keep.mkdir(parents=True)
+            t = a.keep.resolve()
         before = t / "before-tree"
         before.mkdir()
         arch = subprocess.run(["git", "-C", str(ROOT), "archive", a.before], capture_output=True, check=True).stdout
@@ -169,17 +211,20 @@ def main() -> int:
             out.mkdir()
             env = dict(os.environ, PYTHONPATH=str(tree))
             t0 = time.perf_counter()
+            games_from = [] if name == "before" else ["--games-from", str(t / "before")]
             subprocess.run([sys.executable, str(Path(__file__).resolve()), "--before", a.before, "--worker", str(out),
                             "--mcr", str(a.mcr), "--nanchang", str(a.nanchang),
-                            "--hands-per-game", str(a.hands_per_game)], env=env, cwd=tree, check=True)
+                            "--hands-per-game", str(a.hands_per_game), *games_from],
+                           env=env, cwd=tree, check=True)
             print(f"{name}: {time.perf_counter() - t0:.0f} s", flush=True)
             results[name] = json.loads((out / "result.json").read_text())
         b, f = results["before"], results["after"]
         only = set(b["fields"]) ^ set(f["fields"])
         bad = 0
         print(f"fields only in one version (left out of the state comparison): {sorted(only) or 'none'}")
-        print(f"simulated events identical: {b['sims'] == f['sims']} ({', '.join(sorted(b['sims']))})")
-        bad += b["sims"] != f["sims"]
+        same_sims = [k for k in sorted(b["sims"]) if b["sims"][k] == f["sims"].get(k)]
+        print(f"simulators write identical events: {', '.join(same_sims) or 'none'} of {', '.join(sorted(b['sims']))}"
+              " (both sides replay the before side's games)")
         games = sorted(set(b["games"]) | set(f["games"]))
         n_states = n_find = n_wins = 0
         diff_states = diff_find = diff_wins = missing = 0
@@ -205,8 +250,12 @@ def main() -> int:
         print(f"parquet files: before {len(pb)}, after {len(pf)}, byte-identical {same}")
         for k in sorted(set(pb) | set(pf)):
             if pb.get(k) != pf.get(k):
-                how = (f"the same rows but for {', '.join(INGEST_COLUMNS)} (each side's own ingest)"
-                       if cb.get(k) is not None and cb.get(k) == cf.get(k) else "different rows")
+                if cb.get(k) is not None and cb.get(k) == cf.get(k):
+                    how = f"the same rows but for {', '.join(INGEST_COLUMNS)} (each side's own ingest)"
+                elif k in pb and k in pf:
+                    how = f"different rows: {_rows_diff(t / 'before' / 'parquet' / k, t / 'after' / 'parquet' / k)}"
+                else:
+                    how = "only " + ("before" if k in pb else "after")
                 print(f"    {k}: {how}")
         bad += missing + diff_states + diff_find + diff_wins + (set(pb) != set(pf)) + (cb != cf)
         print("SAME" if not bad else "DIFFERENT")
