@@ -17,7 +17,7 @@ What is measured, at each ``tile_discarded`` of the seat (the table just before 
 * for every distinct tile it could discard: the shanten after it and its **improving tiles**
   (有效牌: the kinds whose draw lowers the shanten) with the copies still unseen from the
   seat's view — the ruleset's copies minus those in the seat's hand, in every river (a
-  claimed discard is counted once, in its set), in every declared set it can see (another
+  claimed discard is counted once, in its river), in every declared set it can see (another
   seat's concealed kong lies face down) and the face-up wildcard indicator;
 * the **best discards**: the lowest shanten after, then the most unseen improving tiles;
   whether the played discard was one of them (``kept_best``).
@@ -158,20 +158,23 @@ class GameReview:
 
 def unseen_copies(state: TableState, seat: int, ruleset: Ruleset) -> tuple[int, ...]:
     """Copies of each kind (34 entries) ``seat`` cannot see at ``state``: the ruleset's copies
-    minus its own concealed tiles, every river tile not claimed, every declared set it can see
-    (another seat's concealed kong is face down) and the face-up wildcard indicator."""
+    minus its own concealed tiles, every river tile (a claimed one once: in its river, not
+    again in the set that took it), every declared set it can see (another seat's concealed
+    kong is face down) and the face-up wildcard indicator."""
     seen = [0] * 34
     for i, c in enumerate(state.seats[seat].counts[:34]):
         seen[i] += c
     for s, st in enumerate(state.seats):
-        for d in st.discards:
-            if d.claimed_by is None and not _tiles.is_flower(d.tile):
+        for d in st.discards:  # every river tile, claimed ones too (a win's tile stays seen)
+            if not _tiles.is_flower(d.tile):
                 seen[_tiles.index(d.tile)] += 1
         for m in st.melds:
             if m.concealed and s != seat:
                 continue
             for t in m.tiles:
                 seen[_tiles.index(t)] += 1
+            if m.discard_seq is not None and m.claimed_tile is not None:
+                seen[_tiles.index(m.claimed_tile)] -= 1  # the claimed discard, counted in its river
     if state.wildcard_indicator:
         seen[_tiles.index(state.wildcard_indicator)] += 1
     return tuple(max(0, ruleset.play.tile_copies[i] - seen[i]) for i in range(34))

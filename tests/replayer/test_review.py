@@ -291,3 +291,30 @@ def test_simulated_sichuan_hand_with_declared_voids(tmp_path):
 def test_review_refuses_a_bad_seat():
     with pytest.raises(ValueError):
         review_game([], seats=(4,))
+
+
+def test_unseen_copies_count_a_claimed_discard_once(tmp_path):
+    """Unseen copies from a seat's view (docs/reference/DESIGN.md §4 tile accounting): 4 of each
+    kind minus the seat's own tiles, the rivers and the declared sets — a claimed discard once."""
+    from replayer.replay import replay
+    from replayer.review import unseen_copies
+
+    events = _simulated(tmp_path, "mcr", {"flowers": False}, 11)
+    rs = get_ruleset("mcr", {"flowers": False})
+    for step in replay(events):
+        st = step.state
+        pung = next((m for s in st.seats for m in s.melds if m.kind == "pung" and m.discard_seq is not None), None)
+        if pung is None:
+            continue
+        seat = next(i for i in range(4) if pung not in st.seats[i].melds)
+        u = unseen_copies(st, seat, rs)
+        t = T.index(pung.claimed_tile)
+        held = st.seats[seat].counts[t]
+        rivers = sum(1 for s in st.seats for d in s.discards if d.tile == pung.claimed_tile)
+        in_sets = sum(m.tiles.count(pung.claimed_tile) for s in st.seats for m in s.melds if not m.concealed)
+        claimed = sum(1 for s in st.seats for m in s.melds if m.claimed_tile == pung.claimed_tile
+                      and m.discard_seq is not None)
+        assert u[t] == 4 - held - rivers - in_sets + claimed
+        assert u[t] <= 4 - 3 - held  # at least the three tiles of the pung are seen
+        return
+    pytest.skip("no pung in this simulated hand")
