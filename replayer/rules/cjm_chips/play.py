@@ -254,7 +254,9 @@ class CjmRuleset(RulesetDefaults):
         return state.scores[discarder] + paid
 
     def settle_win(self, state: TableState, win: WinContext, score: WinScore) -> Settlement:
-        return capped(state.scores, self._payments(state, win, score.points, score.explained))
+        explained = score.explained
+        assert isinstance(explained, CjmScore)  # score_win explains every win with a CjmScore
+        return capped(state.scores, self._payments(state, win, score.points, explained))
 
     def false_win_penalty(self, state: TableState, seat: int) -> Settlement | None:
         last = state.wins[-1] if state.wins else None
@@ -320,12 +322,13 @@ class CjmRuleset(RulesetDefaults):
             return replace(after, rule_memory=replace(mem, held_penalties=())), []
         if (isinstance(p, (ev.Penalty, ev.RefereeRuling)) and p.score_changes and self.options.hold_off_table
                 and not after.game_over):
-            changes = tuple(p.score_changes)
+            sc = p.score_changes  # four ints (FourInts)
+            changes = (sc[0], sc[1], sc[2], sc[3])
             was = tuple(a - c for a, c in zip(after.scores, changes))
             if ends_session(was, changes, self.options.jujie_zero_players):
                 # 禁止非胜式局结 (§A10): a penalty that would end the 局 is held off the table
                 why = (p.reason or p.rule or "penalty") if isinstance(p, ev.Penalty) else (p.ruling or p.rule)
-                back = Settlement(tuple(-c for c in changes), zero_sum=False)  # type: ignore[arg-type]
+                back = Settlement((-changes[0], -changes[1], -changes[2], -changes[3]), zero_sum=False)
                 after = apply_settlement(after, before.seq + 1, "penalty", back,
                                          f"{why}: would end the 局 (禁止非胜式局结): held off the table (盘外)")
                 mem = replace(mem, held_penalties=mem.held_penalties + ((changes, why),))

@@ -139,7 +139,7 @@ def _set(t: tuple, i: int, v) -> tuple:
 
 
 def _melds(melds: tuple[DeclaredMeld, ...]) -> tuple[Meld, ...]:
-    return tuple(Meld("kong" if m.kind == "kong" else "pung", m.tiles[0], m.kong_kind, m.from_seat)  # type: ignore[arg-type]
+    return tuple(Meld("kong" if m.kind == "kong" else "pung", m.tiles[0], m.kong_kind, m.from_seat)
                  for m in melds)
 
 
@@ -486,7 +486,7 @@ class SichuanRuleset(RulesetDefaults):
                 ledger = ledger.exhaust(tuple(seat_hand(before, s) for s in ledger.still_in()))
             except ValueError:
                 pass
-        if hm is mem.hand and ledger is hm.ledger:
+        if ledger is hm.ledger and hm is mem.hand:
             return after, found
         return self._store(after, replace(hm, ledger=ledger)), found
 

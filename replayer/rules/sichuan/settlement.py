@@ -365,13 +365,14 @@ class Ledger:
             payments += tuple(("win", Payment(p, w.seat, v.per_payer, "win")) for p in payers)
             wins += (SettledWin(idx, w.seat, v, tuple(payers), v.per_payer * len(payers)),)
         kongs = self.kongs
-        k = self.kongs[self.last_kong] if self.last_kong is not None else None
-        if occ.after_kong and self.options.hujiao_zhuanyi and k is not None and k.seat == occ.discarder \
-                and not k.moved:
+        last_kong = self.last_kong
+        k = self.kongs[last_kong] if last_kong is not None else None
+        if occ.after_kong and self.options.hujiao_zhuanyi and last_kong is not None and k is not None \
+                and k.seat == occ.discarder and not k.moved:
             total = sum(p.amount for p in k.income)
             if total:
                 payments += (("hujiao_zhuanyi", Payment(k.seat, occ.winners[0].seat, total, "hujiao_zhuanyi")),)
-            kongs = _set(kongs, self.last_kong, replace(k, moved=True))
+            kongs = _set(kongs, last_kong, replace(k, moved=True))
         for w in occ.winners:
             out = _set(out, w.seat, True)
             passed = _set(passed, w.seat, -1)

@@ -34,7 +34,7 @@ _FLOWERS = FAN_BY_ID["flower_tiles"]
 _TIE_BREAKERS = frozenset({FAN_BY_ID["pure_triple_chow"].number, FAN_BY_ID["triple_pung"].number})
 _SCORED = tuple(f for f in FANS if not f.residual and f.id != "flower_tiles" and not f.combination)
 # a context whose fields are all None, filled in with the fields a group of fans reads
-_PROBE = WinContext(*([None] * len(WinContext._fields)))
+_PROBE: tuple[None, ...] = (None,) * len(WinContext._fields)
 
 
 def _group(fields: tuple[str, ...], fans: tuple[Fan, ...]):
@@ -44,10 +44,10 @@ def _group(fields: tuple[str, ...], fans: tuple[Fan, ...]):
 
     @lru_cache(maxsize=1 << 14)
     def found(key: tuple) -> tuple[tuple[int, int], ...]:
-        probe = list(_PROBE)  # only the fields in the key are set: a fan reading others fails
+        fields: list[object] = list(_PROBE)  # only the fields in the key are set: a fan reading others fails
         for i, value in zip(where, key):
-            probe[i] = value
-        probe = WinContext._make(probe)
+            fields[i] = value
+        probe = WinContext._make(fields)
         return tuple((f.number, n) for f in fans if (n := f.count(probe)))
 
     return fields, attrgetter(*fields), found

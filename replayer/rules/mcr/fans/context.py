@@ -130,8 +130,8 @@ def prepare(s: WinSituation) -> Hand:
         for t in map(_INDEX.__getitem__, s.hand):
             standing[t] += 1
     except KeyError:
-        for t in s.hand:
-            _idx(t, "hand")  # raises naming the tile
+        for tile in s.hand:
+            _idx(tile, "hand")  # raises naming the tile
         raise
     win = _idx(s.win_tile, "win_tile")
     standing[win] += 1
