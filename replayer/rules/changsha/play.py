@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from functools import cached_property, lru_cache, partial
 from typing import Any
 
 from eventlog import events as ev
@@ -43,7 +43,7 @@ from replayer.rules.shared import decompose as _dec
 from replayer.rules.shared import shapes as _shapes
 from replayer.rules.shared.decompose import PAIR_258
 from replayer.rules.shared.winning_shapes import RegularShape, WinningShapes, suits_tiles
-from replayer.state import DeclaredMeld, Payment, Settlement, TableState, replace
+from replayer.state import DeclaredMeld, Payment, Settlement, TableState, WinRecord, replace
 
 __all__ = ["SOURCES", "ChangshaRuleset", "ChangshaScore", "ComponentParts", "ScoreItem", "build"]
 
@@ -312,6 +312,13 @@ class ChangshaRuleset(RulesetDefaults):
 
     # -- settlement --------------------------------------------------------------------------
 
+    @staticmethod
+    def win_score(win: WinRecord) -> ChangshaScore:
+        """The explained score of a legal win (:meth:`score_win` explains each with a
+        :class:`ChangshaScore`); AssertionError for anything else."""
+        assert isinstance(win.score, ChangshaScore)
+        return win.score
+
     def settle_win(self, state: TableState, win: WinContext, score: WinScore) -> Settlement:
         ex = score.explained
         assert isinstance(ex, ChangshaScore)
@@ -417,9 +424,9 @@ class ChangshaRuleset(RulesetDefaults):
             return (ev.KongTilesRevealed(seat=pk.seat, dice=dice, tiles=tiles),)  # a ready seat opens its kong
         pend = state.pending
         if ph == "claims" and pend is not None and pend.owner_may_win:
-            wins = [t for t in pend.tiles if t in self.winning_tiles(state.seats[pend.seat])]
-            if wins:
-                return (ev.WinDeclared(seat=pend.seat, tile=wins[0], self_drawn=True),)  # 杠上开花
+            winning = [t for t in pend.tiles if t in self.winning_tiles(state.seats[pend.seat])]
+            if winning:
+                return (ev.WinDeclared(seat=pend.seat, tile=winning[0], self_drawn=True),)  # 杠上开花
             return ()
         if ph == "claims" and state.wall_remaining == 1 and state.seat_walls is None and state.turn is not None:
             drawer = state.turn
@@ -542,21 +549,20 @@ class ChangshaRuleset(RulesetDefaults):
         winners = [w.seat for w in wins]
         discarder = next((w.from_seat for w in wins if not w.self_drawn), None)
         start = set(hand.declared)
-        if any(u.id == "heavenly" for w in wins for u in w.score.evaluation.units):
+        if any(u.id == "heavenly" for w in wins for u in self.win_score(w).evaluation.units):
             start.add(dealer)
-        common = {"dealer": dealer, "start_winners": start, "start_bird_rank": hand.start_bird}
+        decide = partial(next_dealer, dealer=dealer, start_winners=start, start_bird_rank=hand.start_bird)
         if winners:
-            return next_dealer(**common, winners=winners, discarder=discarder)
+            return decide(winners=winners, discarder=discarder)
         if hand.decliners and len(set(hand.decliners)) >= 4:
-            return next_dealer(**common, winners=[], discarder=None, haidi_first_offered=hand.first_offered)
+            return decide(winners=[], discarder=None, haidi_first_offered=hand.first_offered)
         if hand.haidi_taker is not None:
             first = hand.first_offered if hand.first_offered is not None else hand.haidi_taker
-            return next_dealer(**common, winners=[], discarder=None, haidi_first_offered=first,
-                               haidi_taker=hand.haidi_taker)
+            return decide(winners=[], discarder=None, haidi_first_offered=first, haidi_taker=hand.haidi_taker)
         if hand.last_replacement is not None:
-            return next_dealer(**common, winners=[], discarder=None, last_replacement=hand.last_replacement)
+            return decide(winners=[], discarder=None, last_replacement=hand.last_replacement)
         if len(start) >= 2 and hand.start_bird is not None:
-            return next_dealer(**common, winners=[], discarder=None, last_replacement=dealer)
+            return decide(winners=[], discarder=None, last_replacement=dealer)
         return NextDealer(dealer, "B")  # a hand ended without a win or a drawn wall (a ruling): dealer stays
 
 

@@ -166,7 +166,7 @@ def expected_birds(rs: ChangshaRuleset, state: TableState) -> tuple[int, tuple[s
     wins = [w for w in state.wins if w.legal]
     if not wins:
         return 0, ()
-    haidi = [w for w in wins if any(f.id in ("last_tile_draw", "last_tile_claim") for f in w.score.fans)]
+    haidi = [w for w in wins if any(f.id in ("last_tile_draw", "last_tile_claim") for f in rs.win_score(w).fans)]
     if haidi:
         return 1, (haidi[0].tile,)
     n = min(rs.options.birds, state.wall_remaining)
@@ -189,7 +189,7 @@ def birds_turned(ctx: Ctx, state: TableState, p: ev.BirdsTurned) -> TableState:
     if len(tiles) != n or (want is not None and tiles != want):
         what = list(want) if want is not None else f"{n} tile(s)"
         ctx.breach("wrong_birds", f"birds {list(tiles)} turned; the rules turn {what}")
-    haidi_bird = any(any(f.id in ("last_tile_draw", "last_tile_claim") for f in w.score.fans) for w in wins)
+    haidi_bird = any(any(f.id in ("last_tile_draw", "last_tile_claim") for f in rs.win_score(w).fans) for w in wins)
     if not haidi_bird:
         seen = state.seen
         for t in tiles:
@@ -198,13 +198,14 @@ def birds_turned(ctx: Ctx, state: TableState, p: ev.BirdsTurned) -> TableState:
     dealer = state.dealer or 0
     start_bird = hand.start_bird
     for w in wins:
-        res = settle_winner(w.seat, w.score.evaluation, discarder=None if w.self_drawn else w.from_seat,
+        evaluation = rs.win_score(w).evaluation
+        res = settle_winner(w.seat, evaluation, discarder=None if w.self_drawn else w.from_seat,
                             dealer=dealer, birds=tiles, options=rs.options)
         if any(res.bird):
             hits = ", ".join(f"{t}→seat {s}" for t, s in zip(tiles, res.bird_seats))
             state = apply_settlement(state, ctx.seq, "bird", _settlement(res.bird, w.seat, f"birds ({_SPEC} §5.1)"),
                                      f"birds of seat {w.seat}'s win: {hits}")
-        if w.score.evaluation.units and any(u.id == "heavenly" for u in w.score.evaluation.units) \
+        if evaluation.units and any(u.id == "heavenly" for u in evaluation.units) \
                 and start_bird is None and tiles:
             start_bird = _tiles.rank_of(tiles[0])  # §8.12: the 天胡's first bird
     return rs.with_hand(state, replace(rs.memory(state).hand, birds=tiles, start_bird=start_bird))

@@ -644,12 +644,13 @@ class NanchangRuleset(RulesetDefaults):
                    offender: int | None = None, kong_replacement: bool = False,
                    heavenly: bool = False, earthly: bool = False) -> HandSituation:
         mem = self._memory(state)
-        robbed_tile = win.win_tile if win is not None and win.source == "robbed" else None
+        robbed = win if win is not None and win.source == "robbed" else None
+        robbed_tile = robbed.win_tile if robbed is not None else None
         players = []
         for seat, st in enumerate(state.seats):
             melds = []
             for m in st.melds:
-                if robbed_tile is not None and seat == win.from_seat and m.kind == "kong" \
+                if robbed is not None and seat == robbed.from_seat and m.kind == "kong" \
                         and m.kong_kind == "added" and m.tiles[0] == robbed_tile:
                     melds.append(MeldInfo("pung", m.tiles[:3], None, m.from_seat))  # the robbed kong is void
                 else:
@@ -748,7 +749,9 @@ class NanchangRuleset(RulesetDefaults):
     # -- settlement --------------------------------------------------------------------
 
     def settle_win(self, state: TableState, win: WinContext, score: WinScore) -> Settlement:
-        return _settlement(score.explained.components)
+        explained = score.explained
+        assert isinstance(explained, NanchangScore)  # score_win explains every legal win with one
+        return _settlement(explained.components)
 
     def settle_kong(self, state: TableState, seat: int, meld: DeclaredMeld) -> Settlement | None:
         return None  # kongs and 杠精 are paid with the hand's settlement (§9.2, §9.3)
