@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from eventlog import tiles as _tiles
+from eventlog.errors import PaipuError
 from replayer.rules.changsha.options import ChangshaOptions
 from replayer.rules.changsha.units import (
     OPENING_UNITS,
@@ -183,7 +184,7 @@ def evaluate_win(win: WinInput, options: ChangshaOptions) -> WinEvaluation:
 # --- opening small wins (起手小胡, §3.2) -------------------------------------------------------
 
 
-class DeclarationError(ValueError):
+class DeclarationError(PaipuError, ValueError):
     """An opening declaration the shown tiles do not prove (§3.2). ``rule_id`` names the
     rule."""
 

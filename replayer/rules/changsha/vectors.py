@@ -23,6 +23,7 @@ from pydantic import (
 )
 
 from eventlog import tiles as _tiles
+from eventlog.errors import PaipuError
 from replayer.rules.changsha.dealer import next_dealer
 from replayer.rules.changsha.evaluate import (
     DeclarationError,
@@ -139,7 +140,7 @@ class Situation(BaseModel):
     expected: Any = None
 
 
-class RuleBreach(Exception):
+class RuleBreach(PaipuError):
     """A well-formed situation that breaks a rule: ``rule_id`` and a message citing the spec."""
 
     def __init__(self, rule_id: str, message: str) -> None:

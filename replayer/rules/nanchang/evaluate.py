@@ -189,7 +189,8 @@ def _minus(c: tuple[int, ...] | None, i: int, n: int) -> tuple[int, ...] | None:
 
 def honor_chows(options: NanchangOptions) -> _dec.HonorChows:
     """The decomposition's ``honor_chows`` for option ``honor_chi`` (jiangxi_variants.md §1)."""
-    return {"any_distinct": True, "ordered": _dec.ORDERED_HONOR_CHOWS, "none": False}[options.honor_chi]
+    by_option: dict[str, _dec.HonorChows] = {"any_distinct": True, "ordered": _dec.ORDERED_HONOR_CHOWS, "none": False}
+    return by_option[options.honor_chi]
 
 
 def pair_tiles(options: NanchangOptions) -> tuple[int, ...] | None:
@@ -293,7 +294,7 @@ def _shape_options(win_counts: tuple[int, ...], wildable: tuple[int, ...], kinds
 def _shape_options_cached(win_counts: tuple[int, ...], wildable: tuple[int, ...], jidx: tuple[int, ...],
                           meld_kinds: tuple[str, ...], options: NanchangOptions) -> tuple:
     hc, pt = honor_chows(options), pair_tiles(options)
-    out = {}
+    out: dict[str, tuple[tuple[int, ...], tuple[int, ...]] | None] = {}
     splits = _splits(wildable)
     for shape in enabled_shapes(options):
         if shape == "big_seven_pairs":
@@ -315,10 +316,11 @@ def _shape_options_cached(win_counts: tuple[int, ...], wildable: tuple[int, ...]
             real = _real(win_counts, jidx, split)
             if real is None:
                 continue
-            fill = _shape_fill(shape, real, sum(split), melds_ok, options.qixing_wild, hc, pt)
+            wild = sum(split)
+            fill = _shape_fill(shape, real, wild, melds_ok, options.qixing_wild, hc, pt)
             if fill is not None:
-                if shape in ("standard", "big_seven_pairs") and sum(split):
-                    fill = _standins(shape, real, sum(split), hc, pt)
+                if shape in ("standard", "big_seven_pairs") and wild:
+                    fill = _standins(shape, real, wild, hc, pt)
                 found = (split, fill)
                 break
         out[shape] = found
@@ -664,12 +666,12 @@ def evaluate(win: WinInput, kinds: JingKinds, options: NanchangOptions, *, nobod
                 return _illegal("jingdiao_discard_win", "a hand in 精钓 state may not win 地胡 (option "
                                                         "dihu_jingdiao_allowed)", True)
         amount = (options.jingdiao_tianhu_amount if fishing else options.tianhu_amount) << fa
-        conds = ("jing_fishing",) if fishing else ()
+        flat_conds: tuple[str, ...] = ("jing_fishing",) if fishing else ()
         shape, (split, fill) = next(iter(feasible.items()))
         interp = _interpretation(shape, split, fill, kinds)
         flat_counts = tuple((k, n) for k, n in counts_t if k == "fa_flowers")
-        return WinEvaluation(True, flat_kind, conds, 0, flat_component(amount, win.seat), interp, state,
-                             _fans(flat_kind, conds, tiles_sorted, interp, options, amount, flat_counts),
+        return WinEvaluation(True, flat_kind, flat_conds, 0, flat_component(amount, win.seat), interp, state,
+                             _fans(flat_kind, flat_conds, tiles_sorted, interp, options, amount, flat_counts),
                              counts=flat_counts)
     selfish = win.source == "self_drawn"
     robbed = win.source == "robbed"
@@ -699,7 +701,7 @@ def evaluate(win: WinInput, kinds: JingKinds, options: NanchangOptions, *, nobod
             m, conds_t, factors = _xinyu_value(shape, win, options, fa)
             deguo = False
         else:
-            conds = []
+            conds: list[str] = []
             if selfish:
                 conds.append("self_drawn")
                 if win.kong_replacement:

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from eventlog import tiles as _tiles
+from eventlog.errors import PaipuError
 from replayer.rules.sichuan.evaluate import (
     MeldKey,
     Wait,
@@ -195,7 +196,7 @@ class Illegal:
     fan: int | None = None
 
 
-class LedgerError(Exception):
+class LedgerError(PaipuError):
     """Raised by :class:`Ledger` for an illegal occurrence; ``illegal`` says which."""
 
     def __init__(self, illegal: Illegal):
