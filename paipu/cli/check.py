@@ -8,6 +8,7 @@ from typing import Annotated, Optional
 import typer
 from rich.table import Table
 
+from paipu.cli import errors as _E
 from paipu.cli.console import console, progress, say
 from paipu.cli.options import DEFAULT_DATA, DataOpt, OutOpt, open_store
 from paipu.cli.root import command
@@ -80,8 +81,9 @@ def _games_to_verify(store, game_ids):
             return [], e
 
 
-#: ``paipu verify`` exit statuses (also in its --help).
-EXIT_OK, EXIT_FINDINGS, EXIT_INTEGRITY = 0, 1, 3
+#: ``paipu verify`` exit statuses (also in its --help): the meanings every command shares
+#: (paipu/cli/errors.py EXIT_STATUSES).
+EXIT_OK, EXIT_FINDINGS, EXIT_INTEGRITY = _E.EXIT_OK, _E.EXIT_PROBLEMS, _E.EXIT_INTEGRITY
 
 
 def _win_json(w) -> dict:
@@ -385,6 +387,8 @@ def _summary(stored, dup, issues, audits, chains_ok) -> None:
         )
     console.print("next: `paipu games`, `paipu replay GAME_ID`, `paipu verify GAME_ID`")
     # Findings are the job's output (true rule breaches in real logs), not a failure of it;
-    # a broken chain or a file that did not import is.
-    if issues or chains_ok < games:
-        raise typer.Exit(1)
+    # a broken chain (exit 3, the log is damaged) or a file that did not import (exit 1) is.
+    if chains_ok < games:
+        raise typer.Exit(EXIT_INTEGRITY)
+    if issues:
+        raise typer.Exit(EXIT_FINDINGS)

@@ -1,6 +1,7 @@
 """The CLI's error policy, in one place: any :class:`~eventlog.errors.PaipuError` (and a
 ValueError or OSError: bad input or a file problem, told in words) prints one line on stderr
-and exits 2; anything else is an "internal error" (``paipu --debug ...`` shows the
+and exits 2 (3 when the error is damaged data: its gRPC code is DATA_LOSS); the meaning of
+every exit status is :data:`EXIT_STATUSES`; anything else is an "internal error" (``paipu --debug ...`` shows the
 traceback)."""
 
 from __future__ import annotations
@@ -16,7 +17,21 @@ import typer
 from eventlog.errors import PaipuError
 from paipu.cli.console import say
 
-__all__ = ["CliError", "DEBUG", "friendly", "describe"]
+__all__ = ["CliError", "DEBUG", "EXIT_STATUSES", "EXIT_OK", "EXIT_PROBLEMS", "EXIT_ERROR", "EXIT_INTEGRITY",
+           "EXIT_INTERRUPTED", "friendly", "describe", "exit_status"]
+
+#: The one meaning of each exit status, across every command (README "Exit status").
+EXIT_OK, EXIT_PROBLEMS, EXIT_ERROR, EXIT_INTEGRITY, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
+EXIT_STATUSES: dict[int, str] = {
+    EXIT_OK: "done, nothing to report",
+    EXIT_PROBLEMS: ("done, and the result reports problems to read: rule findings or reported scores "
+                    "that disagree (verify), files that did not import (ingest), games not exported "
+                    "(export), no matching rows (stats), an illegal hand or malformed cases (score)"),
+    EXIT_ERROR: "the command could not run: bad arguments or input, unknown game or ruleset, no store",
+    EXIT_INTEGRITY: ("the log is damaged: a broken hash chain, a corrupt or missing event, a log "
+                     "shorter than its checkpoint"),
+    EXIT_INTERRUPTED: "interrupted (Ctrl-C)",
+}
 
 #: Set by ``paipu --debug``: errors propagate with their traceback.
 DEBUG = {"on": False}
@@ -37,7 +52,7 @@ def friendly(fn: Callable[..., Any]) -> Callable[..., Any]:
             raise
         except KeyboardInterrupt:
             say("interrupted", err=True)
-            raise typer.Exit(130) from None
+            raise typer.Exit(EXIT_INTERRUPTED) from None
         except BrokenPipeError:  # output piped into `head` and closed early
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             raise typer.Exit(0) from None
@@ -45,9 +60,22 @@ def friendly(fn: Callable[..., Any]) -> Callable[..., Any]:
             if DEBUG["on"]:
                 raise
             say(f"error: {describe(e)}", err=True, style="red")
-            raise typer.Exit(2) from None
+            raise typer.Exit(exit_status(e)) from None
 
     return wrapper
+
+
+def exit_status(e: BaseException) -> int:
+    """3 for damaged data (an error whose gRPC code is DATA_LOSS: a corrupt event, a broken
+    chain; the same from a server), else 2."""
+    import grpc
+
+    if isinstance(e, grpc.RpcError):
+        code = e.code() if callable(getattr(e, "code", None)) else None  # type: ignore[attr-defined]
+        return EXIT_INTEGRITY if code == grpc.StatusCode.DATA_LOSS else EXIT_ERROR
+    if isinstance(e, PaipuError) and type(e).grpc_code == "DATA_LOSS":
+        return EXIT_INTEGRITY
+    return EXIT_ERROR
 
 
 def describe(e: BaseException) -> str:

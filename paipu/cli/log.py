@@ -108,10 +108,21 @@ def _print_events(events: Iterable[Any], as_json: bool) -> None:
 
 
 @command()
-def games(server: ServerOpt = None, data: DataOpt = DEFAULT_DATA) -> None:
+def games(
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON object per line: game_id, ruleset, events, first_position, last_position.")] = False,
+    server: ServerOpt = None,
+    data: DataOpt = DEFAULT_DATA,
+) -> None:
     """List the games in the log."""
     with open_log(data, server, must_exist=True) as log:
         infos = log.list_games()
+    if as_json:
+        for g in infos:
+            sys.stdout.write(json.dumps({"game_id": g.game_id, "ruleset": g.ruleset or None,
+                                         "events": g.event_count, "first_position": g.first_position,
+                                         "last_position": g.last_position},
+                                        ensure_ascii=False, sort_keys=True) + "\n")
+        return
     table = Table("game", "ruleset", "events", "positions")
     for g in infos:
         table.add_row(g.game_id, g.ruleset or "-", str(g.event_count), f"{g.first_position}..{g.last_position}")
