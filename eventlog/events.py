@@ -91,6 +91,14 @@ class Payload(BaseModel):
     PROTO: ClassVar[Any] = None
     SCHEMA_VERSION: ClassVar[int] = 1
 
+    def words(self, who: Callable[[int], tuple[str, str]]) -> tuple[str, str] | None:
+        """The event in plain words, (English, Chinese), for a ruleset's own event type: a
+        ruleset's payload class overrides this so that every reader (eventlog/describe.py:
+        ``paipu replay``, the dashboard) describes it without naming the ruleset. ``who(seat)``
+        gives a seat's name in both languages (e.g. ``("East", "东家")``). None: the core's
+        describer speaks for the core types, and shows an unknown one field by field."""
+        return None
+
 
 class GameStarted(Payload):
     """A game (table session of one or more hands) begins under a ruleset."""

@@ -1,5 +1,6 @@
 """Terminal rendering of a replayed table (``paipu replay``): Rich renderables only, no logic.
-The one-line event text is :func:`eventlog.describe.describe_event` (the dashboard uses it too)."""
+The event in words is :func:`eventlog.describe.describe_words`, English and Chinese (the
+dashboard uses it too), with the technical line :func:`~eventlog.describe.describe_event` below."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from rich.table import Table
 from rich.text import Text
 
 from eventlog import tiles as T
-from eventlog.describe import describe_event
+from eventlog.describe import describe_event, describe_words
 from replayer.rules.base import seat_notes_of
 from replayer.state import TableState
 
@@ -77,7 +78,10 @@ def table_view(state: TableState, event: Any | None = None, *, seat: int | None 
         parts.append(Text(f"wildcard indicator {T.to_unicode(state.wildcard_indicator)} {state.wildcard_indicator}"))
     parts.append(grid)
     if event is not None:
-        parts.append(Text(describe_event(event)))
+        en, zh = describe_words(event, state)
+        parts.append(Text(f"event {getattr(event, 'seq', '?')}: {en}", style="bold"))
+        parts.append(Text(f"    {zh}"))
+        parts.append(Text(describe_event(event), style="dim"))
     for f in findings:
         parts.append(Text(f"finding: {f}", style="red"))
     for w in state.wins:

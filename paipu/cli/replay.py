@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from typing import Annotated, Optional
 
@@ -15,12 +16,38 @@ from paipu.cli.root import command
 __all__ = ["replay"]
 
 
+def _state_json(game_id: str, step, seat: int | None) -> dict:
+    """``paipu replay --json``: the event, its words, findings and the state after it."""
+    from eventlog.describe import describe_words
+    from replayer.state import to_dict
+
+    state = to_dict(step.state)
+    if seat is not None:  # a seat's view: what that seat may see
+        for i, st in enumerate(state["seats"]):
+            if i != seat:
+                n = step.state.seats[i].concealed_size
+                st.update(tiles=[], counts=[], hidden=n)
+                for m in st["melds"]:
+                    if m["kind"] == "kong" and m.get("kong_kind") == "concealed":
+                        m["tiles"] = []
+        state.update(wall=None, deal_pool=None)
+    en, zh = describe_words(step.event, step.state)
+    return {
+        "game_id": game_id, "seq": step.event.seq, "view_seat": seat,
+        "event": {"type": step.event.type, "payload": step.event.payload_json(), "text_en": en, "text_zh": zh},
+        "findings": [{"seq": f.seq, "rule_id": f.rule_id, "message": f.message, "source": f.source,
+                      "seat": f.seat} for f in step.findings],
+        "state": state,
+    }
+
+
 @command()
 def replay(
     game_id: Annotated[str, typer.Argument(help="The game to replay.")],
     at: Annotated[Optional[int], typer.Option("--at", min=0, max=2**62, help="Show the table right after event SEQ [default: the last].")] = None,
     seat: Annotated[Optional[int], typer.Option("--seat", min=0, max=3, help="Show only this seat's concealed tiles.")] = None,
     step: Annotated[bool, typer.Option("--step", help="Step through with keys: n/space next, b back, h next hand, w next win, c next claim, g jump to seq, q quit.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON object: the event (and its description in English and Chinese), its findings and the table state after it (with --seat: the other seats' concealed tiles and the wall left out).")] = False,
     data: DataOpt = DEFAULT_DATA,
 ) -> None:
     """Print the table (hands, melds, discards, wall, scores) at an event of GAME_ID."""
@@ -38,6 +65,13 @@ def replay(
     idx = len(steps) - 1 if at is None else next((i for i, s in enumerate(steps) if s.event.seq == at), None)
     if idx is None:
         raise CliError(f"game {game_id} has no event {at} (events 0..{steps[-1].event.seq})")
+    if as_json:
+        if step:
+            raise CliError("--json prints one event's table; it cannot be combined with --step")
+        s = steps[idx]
+        sys.stdout.write(json.dumps(_state_json(game_id, s, seat), ensure_ascii=False, sort_keys=True,
+                                    default=str) + "\n")
+        return
     if not step:
         s = steps[idx]
         console.print(table_view(s.state, s.event, seat=seat, findings=s.findings))

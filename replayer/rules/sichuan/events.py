@@ -9,9 +9,11 @@ carried in ``RulesetEvent``:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, ClassVar, Literal
 
 from eventlog import events as ev
+from eventlog import tiles as T
 from paipu.v1 import sichuan_events_pb2
 from replayer.context import Ctx, need_game
 from replayer.state import TableState
@@ -28,6 +30,12 @@ class VoidSuitDeclared(ev.Payload):
     PROTO: ClassVar[Any] = sichuan_events_pb2.SichuanVoidSuitDeclared
     seat: ev.Seat
     suit: Literal["W", "T", "B"]
+
+    def words(self, who: Callable[[int], tuple[str, str]]) -> tuple[str, str]:
+        """``("East declares 万 void (定缺)", "东家定缺：万")``."""
+        en, zh = who(self.seat)
+        name = {"W": "万", "T": "条", "B": "饼"}[self.suit]
+        return f"{en} declares {name} void (定缺)", f"{zh}定缺：{name}"
 
 
 def void_suit_declared(ctx: Ctx, state: TableState, p: VoidSuitDeclared) -> TableState:
@@ -58,6 +66,14 @@ class ReadyDeclared(ev.Payload):
     PROTO: ClassVar[Any] = sichuan_events_pb2.SichuanReadyDeclared
     seat: ev.Seat
     waits: list[ev.PlayTile] = []
+
+    def words(self, who: Callable[[int], tuple[str, str]]) -> tuple[str, str]:
+        """唱歌 (no waits shown) or 跳舞 (waits shown)."""
+        en, zh = who(self.seat)
+        if not self.waits:
+            return f"{en} announces a ready hand (唱歌)", f"{zh}唱歌（报听）"
+        shown = T.to_unicode(list(self.waits)) + " " + " ".join(self.waits)
+        return f"{en} announces a ready hand, waiting on {shown} (跳舞)", f"{zh}跳舞：听 {shown}"
 
 
 def ready_declared(ctx: Ctx, state: TableState, p: ReadyDeclared) -> TableState:
