@@ -9,7 +9,7 @@ from typing import Any
 import altair as alt
 import pandas as pd
 
-__all__ = ["RATES", "rates_long", "rate_chart", "share_chart", "heatmap", "bar_chart"]
+__all__ = ["RATES", "rates_long", "rate_chart", "share_chart", "heatmap", "bar_chart", "scores_chart"]
 
 #: The rates of ``Analytics.seat_stats`` shown, with their labels.
 RATES = {"win_rate": "win", "self_draw_rate": "self-draw", "deal_in_rate": "deal-in"}
@@ -92,3 +92,20 @@ def bar_chart(df: pd.DataFrame, x: str, y: str, title: str, x_title: str, y_titl
         x=alt.X(f"{x}:O", title=x_title), y=alt.Y(f"{y}:Q", title=y_title, axis=alt.Axis(tickMinStep=1)),
         tooltip=[f"{x}:O", f"{y}:Q"],
     ).properties(title=title)
+
+
+def scores_chart(df: pd.DataFrame, title: str, current: int | None = None) -> alt.Chart:
+    """Each seat's score over the hands of a game: ``df`` rows ``step`` (0 = the start, k =
+    after the k-th finished hand), ``label`` (the hand's name), ``seat`` (seat and player),
+    ``score``; a red rule at step ``current`` (the hand being replayed)."""
+    base = alt.Chart(df).encode(
+        x=alt.X("step:Q", title="after hand (0 = start)", axis=alt.Axis(tickMinStep=1, format="d")),
+        y=alt.Y("score:Q", title="score"),
+        color=alt.Color("seat:N", title=None),
+        tooltip=[alt.Tooltip("label:N", title="after"), "seat:N", "score:Q"],
+    )
+    chart = base.mark_line(point=True)
+    if current is not None:
+        rule = alt.Chart(pd.DataFrame({"step": [current]})).mark_rule(color="#d33", strokeDash=[4, 3]).encode(x="step:Q")
+        return (chart + rule).properties(title=title, height=220)
+    return chart.properties(title=title, height=220)

@@ -160,6 +160,14 @@ def seat_notes(state: Any) -> tuple[str, ...]:
     return seat_notes_of(state)
 
 
+def wild_tiles(state: Any) -> dict[str, str]:
+    """The hand's wild tiles, code → name (``Ruleset.wild_tiles``: Nanchang 正精 / 副精); empty
+    for a ruleset without wildcards or an unknown one."""
+    from replayer.rules.base import wild_tiles_of
+
+    return wild_tiles_of(state)
+
+
 @dataclass(frozen=True)
 class GameReview:
     """What the dispute page shows: the chain check (eventlog.verify.ChainReport) and,

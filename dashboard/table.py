@@ -14,11 +14,13 @@ import html
 import re
 from typing import Any
 
-from dashboard.tiles import WIND_EN, WIND_ZH, hidden_html, meld_html, tile_html, tiles_html
+from collections.abc import Mapping
+
+from dashboard.tiles import WIND_EN, WIND_ZH, hidden_html, meld_html, pond_html, tile_html, tiles_html
 from eventlog import tiles as T
 from replayer.state import DeclaredMeld, TableState
 
-__all__ = ["relative_seat", "meld_label", "seat_hand", "table_html", "event_html"]
+__all__ = ["relative_seat", "meld_label", "seat_hand", "table_html", "event_html", "words_html", "win_html"]
 
 _RELATIVE = {1: "上家 previous", 2: "对家 opposite", 3: "下家 next"}
 
@@ -80,12 +82,67 @@ def _drawn_tile(state: TableState, event: Any) -> tuple[int | None, str | None]:
     return p.seat, p.tile
 
 
+def words_html(event: Any, state: TableState) -> str:
+    """The event in plain words, English over Chinese (eventlog.describe.describe_words),
+    HTML-escaped, glyphs in the tile font."""
+    from eventlog.describe import describe_words
+
+    en, zh = describe_words(event, state)
+    return (f'<div class="pp-words">{_glyphs(html.escape(en))}</div>'
+            f'<div class="pp-words-zh">{_glyphs(html.escape(zh))}</div>')
+
+
+def _wind_name(state: TableState, seat: int) -> str:
+    w = state.seats[seat].wind or ""
+    return f"{WIND_ZH[w]} {WIND_EN[w]}" if w in WIND_ZH else f"seat {seat}"
+
+
+def win_html(state: TableState, win: Any, *, wild: Mapping[str, str] | None = None) -> str:
+    """A win laid out: the winner's concealed tiles sorted, its declared sets, the winning tile
+    set apart, and beside them the fans or conditions (``ExplainedScore.lines()``: name in
+    English and Chinese, value, count), the total and the score changes."""
+    st = state.seats[win.seat]
+    tiles = list(st.tiles)
+    if win.tile in tiles and (win.self_drawn or len(tiles) % 3 == 2):  # a drawn winning tile is in the hand
+        tiles.remove(win.tile)
+    melds = "".join(
+        meld_html(m.tiles, meld_label(win.seat, m), claimed=m.claimed_tile,
+                  side=None if m.from_seat is None else (win.seat - m.from_seat) % 4, wild=wild)
+        for m in st.melds)
+    if win.self_drawn:
+        how = "self-drawn 自摸"
+    elif win.robbing_kong:
+        how = f"robbing the kong of {_wind_name(state, win.from_seat)} 抢杠"
+    else:
+        how = f"on the discard of {_wind_name(state, win.from_seat)} 点和"
+    rows = []
+    for f in (win.score.lines() if win.score is not None else ()):
+        rows.append(f"<tr><td>{html.escape(f.name_en)}</td><td>{html.escape(f.name_zh)}</td>"
+                    f"<td>{html.escape(str(f.value))}</td><td>{'×' + str(f.count) if f.count > 1 else ''}</td></tr>")
+    verdict = "legal" if win.legal else "NOT LEGAL"
+    changes = f" · score changes {list(win.settlement.changes)}" if win.settlement else ""
+    return (
+        f'<div class="pp-win"><div><b>{_wind_name(state, win.seat)} (seat {win.seat}) wins</b> — {how}, '
+        f'{verdict}, {win.points if win.points is not None else "–"} points{changes}'
+        f'<div class="pp-tiles">{tiles_html(T.sort_tiles(tiles), wild=wild)}'
+        f'<span class="pp-tiles">{melds}</span>'
+        f'<span class="apart">{tile_html(win.tile, css="win", title="winning tile", wild=wild)}</span></div></div>'
+        + (f'<table><tr><td><b>fan / condition</b></td><td><b>番种</b></td><td><b>value</b></td><td></td></tr>'
+           f'{"".join(rows)}</table>' if rows else "")
+        + "</div>"
+    )
+
+
 def table_html(state: TableState, event: Any | None = None, *, seat: int | None = None,
-               finding_seats: frozenset[int] = frozenset(), notes: tuple[str, ...] = ()) -> str:
+               finding_seats: frozenset[int] = frozenset(), notes: tuple[str, ...] = (),
+               wild: Mapping[str, str] | None = None) -> str:
     """The table after ``event`` as one HTML block. ``seat``: None shows all four hands,
     else only that seat's concealed tiles (the others face down). ``finding_seats``: seats
     named by a finding at this event (marked). ``notes``: a short ruleset note per seat (the
-    ruleset's ``seat_notes``, e.g. a declared void suit). A seat that has won and left a hand
+    ruleset's ``seat_notes``, e.g. a declared void suit). ``wild``: the hand's wild tiles
+    (``Ruleset.wild_tiles``: code → 正精/副精), marked wherever they lie. Discards are a pond
+    of rows of six, a claimed one marked with the wind of the seat that took it; a set's
+    claimed tile lies sideways on the side it came from. A seat that has won and left a hand
     that goes on (血战) is marked with its winning tile."""
     drawn_seat, drawn = _drawn_tile(state, event)
     last_discard = state.pending.seq if state.pending is not None else None
@@ -102,6 +159,8 @@ def table_html(state: TableState, event: Any | None = None, *, seat: int | None 
     )
     if state.wildcard_indicator:
         head += f" · wildcard indicator {tile_html(state.wildcard_indicator)}"
+    if wild:
+        head += " · wild: " + " ".join(f"{tile_html(t, wild=wild)} {html.escape(n)}" for t, n in wild.items())
     parts = [f'<div class="pp-head">{head}</div><div class="pp-grid">']
     for i, st in enumerate(state.seats):
         name = state.players[i] if i < len(state.players) else ""
@@ -128,7 +187,7 @@ def table_html(state: TableState, event: Any | None = None, *, seat: int | None 
             hand = tiles_html(
                 [*tiles, *([None] * hidden), *([d] if d else []), *win_tile],
                 classes=[""] * (len(tiles) + hidden) + (["last"] if d else []) + (["last"] if win_tile else []),
-                empty="no tiles",
+                empty="no tiles", wild=wild,
             )
         else:
             hand = hidden_html(st.concealed_size)
@@ -138,14 +197,17 @@ def table_html(state: TableState, event: Any | None = None, *, seat: int | None 
                 melds.append(meld_html([], "concealed kong").replace(
                     '<span class="pp-meld">', '<span class="pp-meld">' + tile_html(None) * 4, 1))
             else:
-                melds.append(meld_html(m.tiles, meld_label(i, m), claimed=m.claimed_tile))
-        river = tiles_html(
+                melds.append(meld_html(m.tiles, meld_label(i, m), claimed=m.claimed_tile, wild=wild,
+                                       side=None if m.from_seat is None else (i - m.from_seat) % 4))
+        river = pond_html(
             [dd.tile for dd in st.discards],
             classes=[
                 "claimed" if dd.claimed_by is not None else ("last" if dd.seq == last_discard else "")
                 for dd in st.discards
             ],
-            empty="no discards",
+            marks=["→" + _short_wind(state, dd.claimed_by) if dd.claimed_by is not None else ""
+                   for dd in st.discards],
+            wild=wild,
         )
         turn = " turn" if state.turn == i and state.phase not in ("hand_over", "idle", "game_over") else ""
         parts.append(
@@ -153,6 +215,62 @@ def table_html(state: TableState, event: Any | None = None, *, seat: int | None 
             f'<span class="pp-label">hand</span>{hand}'
             + (f'<span class="pp-label">sets</span><div class="pp-tiles">{"".join(melds)}</div>' if melds else "")
             + (f'<span class="pp-label">flowers</span>{tiles_html(st.flowers)}' if st.flowers else "")
-            + f'<span class="pp-label">discards (in order; faded = claimed)</span>{river}</div>'
+            + f'<span class="pp-label">discards (pond, rows of six; faded = claimed, →wind: taken by)</span>'
+              f'{river}</div>'
         )
     return "".join(parts) + "</div>"
+
+
+def _short_wind(state: TableState, seat: int) -> str:
+    w = state.seats[seat].wind or ""
+    return WIND_ZH.get(w, str(seat))
+
+
+#: Timeline markers: (symbol, CSS colour, English name) per kind of moment.
+MARKERS = {
+    "claim": ("▲", "#1f6fb2", "claim"),
+    "kong": ("◆", "#8a4bd1", "kong"),
+    "win": ("★", "#1a7f37", "win"),
+    "draw": ("■", "#777", "exhaustive draw"),
+    "finding": ("⚠", "#c62828", "finding"),
+}
+
+
+def moment_kind(event: Any) -> str | None:
+    """The timeline kind of an event: ``claim`` (chow, pung), ``kong`` (any kong; a melded kong
+    is a claim too), ``win``, ``draw`` (exhaustive draw), else None."""
+    t = event.type
+    if t in ("chow", "pung"):
+        return "claim"
+    if t == "kong":
+        return "kong"
+    if t == "win_declared":
+        return "win"
+    if t == "exhaustive_draw":
+        return "draw"
+    return None
+
+
+def timeline_html(events: list[Any], finding_seqs: set[int] | frozenset[int], current: int,
+                  link: Any) -> str:
+    """The hand as a line from its first to its last event, with a marker for each claim, kong,
+    win, exhaustive draw and finding (a link to that event: ``link(seq)`` gives the URL) and ▼
+    at the ``current`` event. ``events``: the events of the hand, in seq order."""
+    if not events:
+        return ""
+    lo, hi = events[0].seq, events[-1].seq
+    span = max(1, hi - lo)
+    parts = []
+    for e in events:
+        kinds = [k for k in (moment_kind(e),) if k] + (["finding"] if e.seq in finding_seqs else [])
+        for n, kind in enumerate(kinds):
+            sym, colour, name = MARKERS[kind]
+            left = 100 * (e.seq - lo) / span
+            title = html.escape(f"event {e.seq}: {name}")
+            parts.append(f'<a class="mk {kind}" href="{html.escape(link(e.seq))}" target="_self" title="{title}" '
+                         f'style="left:{left:.2f}%;color:{colour};bottom:{-1 + 14 * n}px">{sym}</a>')
+    now = 100 * (min(max(current, lo), hi) - lo) / span
+    parts.append(f'<span class="now" style="left:{now:.2f}%" title="event {current}">▼</span>')
+    legend = " · ".join(f'<span style="color:{c}">{s}</span> {n}' for s, c, n in MARKERS.values())
+    return (f'<div class="pp-timeline" title="events {lo}..{hi}">{"".join(parts)}</div>'
+            f'<div class="pp-label">hand timeline, events {lo}–{hi}: {legend} · ▼ this event</div>')

@@ -1,21 +1,31 @@
-"""Replay page: step through a game event by event (shared/DESIGN.md §8).
+"""Replay page: step through a game event by event (shared/DESIGN.md §8), in the manner of
+the Tenhou log viewer.
 
 Pick a game and a hand; the table after the current event is drawn with Unicode tiles
-(all four hands or one seat's view); buttons and a slider step forward/back and jump to
-the next claim, kong, win or finding. The URL carries ``?game=ID&seq=N`` (and ``seat``),
-so a copied link reopens the same game at the same event. Findings of the audit replay
-are listed and marked at their events.
+(all four hands or one seat's view): discards as ponds of rows of six (a claimed tile marked
+with the wind that took it), sets with the claimed tile sideways on the side it came from,
+wild tiles (精) and flowers marked, a win laid out with its winning tile apart and its fans
+or conditions beside it. Each event is said in words, English and Chinese (the describer
+``paipu replay`` shares). Buttons, a slider and keys step through: ← → event, ↑ ↓ hand,
+c next claim, k next kong, w next win, f next finding, Home the start. A timeline of the
+hand marks claims, kongs, wins and findings; a chart shows the scores over the hands. The
+URL carries ``?game=ID&seq=N`` (and ``seat``), so a copied link reopens the same game at
+the same event. Findings of the audit replay are listed and marked at their events.
 """
 
 from __future__ import annotations
 
 import html
+from urllib.parse import urlencode
 
+import pandas as pd
 import streamlit as st
 
 from dashboard import data as D
+from dashboard.charts import scores_chart
 from dashboard.common import game_links, need_games, start_page
-from dashboard.table import event_html, table_html
+from dashboard.keys import REPLAY_KEYS, bind_keys
+from dashboard.table import event_html, table_html, timeline_html, win_html, words_html
 from eventlog.store.base import CorruptEvent, GameNotFound
 
 PAGE = "views/replay.py"
@@ -119,6 +129,17 @@ def _hand_changed() -> None:
     ss.rp_seq = hand_starts[ss.rp_hand] if hand_starts else 0
 
 
+def _hand_step(d: int) -> None:
+    """To the start of the previous (``d`` = −1: of this hand when past its start) or next hand."""
+    if not hand_starts:
+        return
+    k = _hand_of(ss.rp_seq)
+    if d < 0 and ss.rp_seq > hand_starts[k]:
+        ss.rp_seq = hand_starts[k]
+    else:
+        ss.rp_seq = hand_starts[max(0, min(len(hand_starts) - 1, k + d))]
+
+
 if hand_starts:
     ss.rp_hand = _hand_of(ss.rp_seq)
 with top[1]:
@@ -133,14 +154,19 @@ with top[2]:
                     key="rp_view", horizontal=True)
 seat = None if view == ALL_HANDS else int(view.split()[1])
 
-b = st.columns(7)
-b[0].button("⏮ start", on_click=_go, args=(0,), width="stretch")
-b[1].button("◀ back", on_click=lambda: _go(ss.rp_seq - 1), width="stretch")
-b[2].button("forward ▶", on_click=lambda: _go(ss.rp_seq + 1), width="stretch")
-for col, (label, pred) in zip(b[3:6], JUMPS.items()):
-    col.button(label + " ⏭", on_click=_jump, args=(pred,), width="stretch")
-b[6].button("next finding ⚠", on_click=_jump, args=(lambda e: e.seq in finding_seqs,),
-            width="stretch", disabled=not finding_seqs)
+b = st.columns(5)
+b[0].button("⏮ start", on_click=_go, args=(0,), width="stretch", help="key Home")
+b[1].button("▲ hand", on_click=_hand_step, args=(-1,), width="stretch", help="key ↑: start of this or the previous hand")
+b[2].button("◀ back", on_click=lambda: _go(ss.rp_seq - 1), width="stretch", help="key ←")
+b[3].button("forward ▶", on_click=lambda: _go(ss.rp_seq + 1), width="stretch", help="key →")
+b[4].button("▼ hand", on_click=_hand_step, args=(1,), width="stretch", help="key ↓: start of the next hand")
+b = st.columns(4)
+for col, (label, pred), key in zip(b[:3], JUMPS.items(), ("c", "k", "w")):
+    col.button(label + " ⏭", on_click=_jump, args=(pred,), width="stretch", help=f"key {key}")
+b[3].button("next finding ⚠", on_click=_jump, args=(lambda e: e.seq in finding_seqs,),
+            width="stretch", disabled=not finding_seqs, help="key f")
+bind_keys(REPLAY_KEYS)  # keys press these buttons (dashboard/keys.py; in a browser, not in AppTest)
+st.caption("Keys: ← → event · ↑ ↓ hand · c next claim · k next kong · w next win · f next finding · Home start")
 if last > 0:
     st.slider("Event", 0, last, key="rp_seq")
 else:  # a slider needs two ends: a game of one event has only event 0
@@ -162,13 +188,25 @@ if dict(qp) != params:
     qp.update(params)
 ss.rp_link = (params["game"], params["seq"], params.get("seat"))
 
-st.markdown(f'<b>Event {seq} of {last}:</b> <span class="pp-event">{event_html(step.event)}</span>',
+hand_k = _hand_of(seq) if hand_starts else 0
+hand_lo = hand_starts[hand_k] if hand_starts else 0
+hand_hi = hand_starts[hand_k + 1] - 1 if hand_k + 1 < len(hand_starts) else last
+
+
+def _link(s: int) -> str:
+    return "?" + urlencode({**params, "seq": str(s)})
+
+
+st.markdown(f'<b>Event {seq} of {last}:</b>' + words_html(step.event, step.state), unsafe_allow_html=True)
+st.markdown(f'<span class="pp-event">{event_html(step.event)}</span>', unsafe_allow_html=True)
+st.markdown(timeline_html([s.event for s in steps[hand_lo:hand_hi + 1]], set(finding_seqs), seq, _link),
             unsafe_allow_html=True)
 for f in step.findings:
     st.error(f"Finding at event {f.seq}: [{f.rule_id}] {f.message} — rule source: {f.source}")
+wild = D.wild_tiles(step.state)
 st.markdown(table_html(step.state, step.event, seat=seat,
                        finding_seats=frozenset(f.seat for f in step.findings if f.seat is not None),
-                       notes=D.seat_notes(step.state)),
+                       notes=D.seat_notes(step.state), wild=wild),
             unsafe_allow_html=True)
 for entry in step.state.score_log:  # payments made at this event (e.g. a kong paid at once, 下雨)
     if entry.seq == seq:
@@ -182,6 +220,7 @@ for w in step.state.wins:
     st.success(f"Win: seat {w.seat}, {how}, {'legal' if w.legal else 'NOT LEGAL'}; "
                f"{w.points} points: {fan_txt}"
                + (f"; score changes {list(w.settlement.changes)}" if w.settlement else ""))
+    st.markdown(win_html(step.state, w, wild=wild), unsafe_allow_html=True)
 
 hand_start = max((h for h in hand_starts if h <= seq), default=None)
 entries = [e for e in step.state.score_log if hand_start is not None and e.seq > hand_start]
@@ -194,6 +233,20 @@ if entries:
         unsafe_allow_html=True)
 
 st.page_link(PAGE, label=f"🔗 Link to this event (game {game_id}, event {seq})", query_params=params)
+
+# ---- scores over the hands of the game (after each finished hand)
+final = steps[-1].state
+if final.hands:
+    names = [f"seat {i} · {final.players[i]}" if i < len(final.players) else f"seat {i}" for i in range(4)]
+    rows, running = [], list(final.initial_scores)
+    for i in range(4):
+        rows.append({"step": 0, "label": "start", "seat": names[i], "score": running[i]})
+    for k, h in enumerate(final.hands, 1):
+        running = [a + b for a, b in zip(running, h.changes)]
+        label = f"hand {h.hand_number}" + (" (draw)" if h.exhaustive_draw else "")
+        rows += [{"step": k, "label": label, "seat": names[i], "score": running[i]} for i in range(4)]
+    st.altair_chart(scores_chart(pd.DataFrame(rows), "Scores over the hands of this game",
+                                 current=min(hand_k + 1, len(final.hands))), width="stretch")
 
 all_findings = [f for s in steps for f in s.findings]
 with st.expander(f"Findings in this game: {len(all_findings)}", expanded=bool(all_findings)):

@@ -317,6 +317,11 @@ class Ruleset(Protocol):
         Default: four empty strings."""
         ...
 
+    def wild_tiles(self, state: TableState) -> Mapping[str, str]:
+        """The wild tiles of the hand for table views: tile code → its short name (Nanchang
+        正精 / 副精, from the wildcard indicator). Default: none."""
+        ...
+
     def indicator_position(self, state: TableState, payload: Any) -> int | None:
         """With ``PlayRules.indicator_leaves_wall``: the index in ``state.wall`` of the
         wildcard indicator just revealed (``payload``: its event), or None (then the last
@@ -395,6 +400,10 @@ class RulesetDefaults:
         """A short note per seat that the table views show beside the seat (e.g. Sichuan's
         declared void suit); empty strings by default."""
         return ("", "", "", "")
+
+    def wild_tiles(self, state: TableState) -> Mapping[str, str]:
+        """No wild tiles by default (tile code → short name, e.g. ``{"W5": "正精"}``)."""
+        return {}
 
 
 @lru_cache(maxsize=1 << 16)
@@ -568,6 +577,19 @@ def seat_notes_of(state: TableState) -> tuple[str, ...]:
     except RulesetError:
         return ("", "", "", "")
     return tuple(rs.seat_notes(state))
+
+
+def wild_tiles_of(state: TableState) -> dict[str, str]:
+    """The hand's wild tiles of the game's ruleset (``Ruleset.wild_tiles``: code → name, e.g.
+    Nanchang 正精 / 副精) for the table the replayer built; empty when the game names no
+    ruleset, one that cannot be built, or one without wildcards. For displays."""
+    if not state.ruleset_id:
+        return {}
+    try:
+        rs = get_ruleset(state.ruleset_id, dict(state.ruleset_options))
+    except RulesetError:
+        return {}
+    return dict(rs.wild_tiles(state))
 
 
 def _named(rs: Ruleset, preset: str) -> Ruleset:

@@ -102,6 +102,21 @@ class Browser:
         data = self.call("Page.captureScreenshot", format="png")["data"]
         path.write_bytes(base64.b64decode(data))
 
+    #: Windows virtual key codes of the keys the tests press.
+    KEY_CODES = {"ArrowLeft": 37, "ArrowUp": 38, "ArrowRight": 39, "ArrowDown": 40, "Home": 36}
+
+    def press(self, key: str) -> None:
+        """Press and release one key (``KeyboardEvent.key``: ``ArrowRight``, ``w`` …) as a
+        user would: the page's focused document receives keydown and keyup."""
+        code = self.KEY_CODES.get(key, ord(key.upper()) if len(key) == 1 else 0)
+        name = key if len(key) > 1 else f"Key{key.upper()}"
+        self.call("Input.dispatchKeyEvent", type="keyDown", key=key, code=name, windowsVirtualKeyCode=code)
+        self.call("Input.dispatchKeyEvent", type="keyUp", key=key, code=name, windowsVirtualKeyCode=code)
+
+    def wait_for(self, js: str, what: str) -> Any:
+        """Wait until ``js`` evaluates truthy (TimeoutError naming ``what`` if never)."""
+        return self._until(lambda: self.evaluate(js), what)
+
     def dom(self) -> str:
         return self.evaluate("document.documentElement.outerHTML")
 

@@ -384,6 +384,16 @@ class NanchangRuleset(RulesetDefaults):
             return NO_JING
         return jing_kinds(state.wildcard_indicator, self.options.jing_mode) if state.wildcard_indicator else None
 
+    def wild_tiles(self, state: TableState) -> dict[str, str]:
+        """The hand's jing for table views (§4.1): 正精 (the indicator) and 副精 (its successor),
+        or the successor alone as 精 (``successor_only``); none before the indicator is turned."""
+        kinds = self._kinds(state)
+        if kinds is None or not kinds.tiles:
+            return {}
+        if len(kinds.tiles) == 1:
+            return {kinds.tiles[0]: "精"}
+        return {kinds.tiles[0]: "正精", kinds.tiles[1]: "副精"}
+
     def _memory(self, state: TableState) -> NanchangMemory:
         m = state.rule_memory
         return m if isinstance(m, NanchangMemory) else NanchangMemory()
