@@ -1,6 +1,6 @@
 """The CLI's error policy, in one place: any :class:`~eventlog.errors.PaipuError` (and a
 ValueError or OSError: bad input or a file problem, told in words) prints one line on stderr
-and exits 2 (3 when the error is damaged data: its gRPC code is DATA_LOSS); the meaning of
+and exits 2 (3 when the log itself is damaged: a corrupt or missing event); the meaning of
 every exit status is :data:`EXIT_STATUSES`; anything else is an "internal error" (``paipu --debug ...`` shows the
 traceback)."""
 
@@ -66,14 +66,17 @@ def friendly(fn: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def exit_status(e: BaseException) -> int:
-    """3 for damaged data (an error whose gRPC code is DATA_LOSS: a corrupt event, a broken
-    chain; the same from a server), else 2."""
+    """3 for a damaged log (:class:`eventlog.store.errors.CorruptEvent` and its kind: a corrupt
+    or missing event, a broken chain, a log shorter than its checkpoint; DATA_LOSS from a
+    server), else 2 (a damaged Parquet export is not the log: ``paipu export --repair``)."""
     import grpc
+
+    from eventlog.store.errors import CorruptEvent
 
     if isinstance(e, grpc.RpcError):
         code = e.code() if callable(getattr(e, "code", None)) else None  # type: ignore[attr-defined]
         return EXIT_INTEGRITY if code == grpc.StatusCode.DATA_LOSS else EXIT_ERROR
-    if isinstance(e, PaipuError) and type(e).grpc_code == "DATA_LOSS":
+    if isinstance(e, CorruptEvent):
         return EXIT_INTEGRITY
     return EXIT_ERROR
 
