@@ -89,6 +89,26 @@ def _rate(row: dict[str, Any], name: str, k: int, n: int) -> None:
     row[f"{name}_ci_high"] = high
 
 
+def _lit(text: str) -> str:
+    return "'" + text.replace("'", "''") + "'"
+
+
+def _read_aliases(out: Path) -> dict[str, str]:
+    """``{alias: player}`` from ``<out>/player_aliases.parquet`` ({} without one)."""
+    import pyarrow.parquet as pq
+
+    from analytics.export.writer import ALIASES_FILE
+
+    path = Path(out) / ALIASES_FILE
+    if not path.is_file():
+        return {}
+    try:
+        tab = pq.read_table(path)
+    except (OSError, pa.ArrowInvalid) as e:
+        raise ExportError(f"{path} cannot be read ({e}); `paipu export` writes it again") from None
+    return dict(zip(tab.column("alias").to_pylist(), tab.column("player").to_pylist()))
+
+
 def _as_date(v: date | str | None) -> date | None:
     if v is None or isinstance(v, date):
         return v
@@ -130,6 +150,30 @@ class Analytics:
                 empty = pa.Table.from_pylist([], schema=t.schema.append(pa.field("ruleset", pa.string())))
                 self.con.register(f"_{t.name}_empty", empty)
                 self.con.execute(f"CREATE VIEW {t.name} AS SELECT * FROM _{t.name}_empty")
+        self.aliases = _read_aliases(exp.out)
+        if self.aliases:
+            self._apply_aliases(tables)
+
+    def _apply_aliases(self, tables: Sequence[str] | None) -> None:
+        """Every view shows each player under one name: ``player`` columns and the
+        ``games.players`` lists mapped through the export's player aliases
+        (player_aliases.parquet, eventlog/players.py) by the macro ``canon(name)``."""
+        cases = " ".join(f"WHEN {_lit(a)} THEN {_lit(p)}" for a, p in sorted(self.aliases.items()))
+        self.con.execute(f"CREATE MACRO canon(x) AS CASE x {cases} ELSE x END")
+        for t in TABLES:
+            if tables is not None and t.name not in tables:
+                continue
+            names = t.schema.names
+            if "player" not in names and "players" not in names:
+                continue
+            self.con.execute(f"ALTER VIEW {t.name} RENAME TO _raw_{t.name}")
+            repl = ("canon(player) AS player" if "player" in names
+                    else "list_transform(players, lambda x: canon(x)) AS players")
+            self.con.execute(f"CREATE VIEW {t.name} AS SELECT * REPLACE ({repl}) FROM _raw_{t.name}")
+
+    def canonical(self, player: str) -> str:
+        """The name statistics use for ``player`` (itself unless it is an alias)."""
+        return self.aliases.get(player, player)
 
     @classmethod
     def open(cls, out_dir: Path | str, data_dir: Path | str | None = None,
@@ -162,7 +206,7 @@ class Analytics:
             params.append(ruleset)
         if player is not None:
             conds.append(f"{prefix}player = ?")
-            params.append(player)
+            params.append(self.canonical(player))
         if date_from is not None:
             conds.append(f"{prefix}date >= ?")
             params.append(_as_date(date_from))
@@ -445,3 +489,98 @@ class Analytics:
             _rate(row, "claim_rate", row["claims"], row["discards_seen"])
             out.append(row)
         return out
+
+    # ------------------------------------------------------------------ placements, points, turns
+
+    def player_games(
+        self,
+        *,
+        ruleset: str | None = None,
+        player: str | None = None,
+        date_from: date | str | None = None,
+        date_to: date | str | None = None,
+    ) -> list[dict[str, Any]]:
+        """One row per player per finished game, in log order (game_ended position): ``game_id``,
+        ``ruleset``, ``date``, ``seat``, ``player``, ``points`` (final − initial score),
+        ``final_score`` and ``placement`` 1–4 = 1 + the seats of the game with a strictly higher
+        final score (tied seats share the better place, "1-2-2-4")."""
+        where, params = self._where(ruleset=ruleset, player=player, date_from=date_from,
+                                    date_to=date_to, prefix="x.")
+        sql = (
+            "SELECT * FROM (SELECT g.game_id, g.ruleset, g.date, g.end_position, s.seat::INT AS seat, "
+            "g.players[s.seat + 1] AS player, "
+            "(g.final_scores[s.seat + 1] - g.initial_scores[s.seat + 1])::BIGINT AS points, "
+            "g.final_scores[s.seat + 1]::BIGINT AS final_score, "
+            "(1 + len(list_filter(g.final_scores, lambda v: v > g.final_scores[s.seat + 1])))::INT AS placement "
+            "FROM games g, range(4) s(seat)) x"
+            f"{where} ORDER BY x.end_position, x.game_id, x.seat"
+        )
+        rows = self._rows(sql, params)
+        for r in rows:
+            r.pop("end_position", None)
+        return rows
+
+    def placements(
+        self,
+        *,
+        ruleset: str | None = None,
+        player: str | None = None,
+        date_from: date | str | None = None,
+        date_to: date | str | None = None,
+    ) -> list[dict[str, Any]]:
+        """Per player (sorted by name): ``games`` (the sample size), ``first`` … ``fourth`` (games
+        finished in that place, see :meth:`player_games`; ties share the better place),
+        ``avg_placement`` (mean place, 1.0 best), ``first_rate`` = first / games with its 95 %
+        Wilson interval, ``points_per_game`` (mean final − initial score) and ``points``."""
+        out: dict[str, dict[str, Any]] = {}
+        for g in self.player_games(ruleset=ruleset, player=player, date_from=date_from, date_to=date_to):
+            r = out.setdefault(g["player"], {"player": g["player"], "games": 0, "first": 0, "second": 0,
+                                             "third": 0, "fourth": 0, "_place": 0, "points": 0})
+            r["games"] += 1
+            r[("first", "second", "third", "fourth")[g["placement"] - 1]] += 1
+            r["_place"] += g["placement"]
+            r["points"] += g["points"]
+        rows = []
+        for name in sorted(out):
+            r = out[name]
+            r["avg_placement"] = r.pop("_place") / r["games"]
+            r["points_per_game"] = r["points"] / r["games"]
+            _rate(r, "first_rate", r["first"], r["games"])
+            rows.append(r)
+        return rows
+
+    def deal_in_by_turn(
+        self,
+        *,
+        ruleset: str | None = None,
+        player: str | None = None,
+        last: int = 18,
+    ) -> list[dict[str, Any]]:
+        """Deal-in rate by turn of the hand (巡目): for the k-th discard of a seat in a hand
+        (k = 1, 2 …; ``last`` and later together, shown as ``turn`` = ``last``), ``discards``
+        (the sample size), ``deal_ins`` (those discards a win was declared on — several winners
+        on one discard count once; a robbed kong is not a discard) and ``deal_in_rate`` with its
+        95 % Wilson interval. ``player``: the discarder. From the ``actions`` table."""
+        where, params = self._where(ruleset=ruleset, player=player)
+        sql = (
+            "WITH d AS (SELECT game_id, ruleset, hand_number, seat, seq, "
+            "row_number() OVER (PARTITION BY ruleset, game_id, hand_number, seat ORDER BY seq) AS k "
+            f"FROM actions{(where + ' AND ') if where else ' WHERE '}action = 'discard'), "
+            "w AS (SELECT DISTINCT game_id, ruleset, hand_number, from_seat, seq FROM actions "
+            "WHERE action = 'win' AND detail = 'discard'), "
+            "hit AS (SELECT DISTINCT w.game_id, w.ruleset, w.hand_number, "
+            "(SELECT max(a.seq) FROM actions a WHERE a.game_id = w.game_id AND a.ruleset = w.ruleset "
+            "AND a.hand_number = w.hand_number AND a.seat = w.from_seat AND a.action = 'discard' "
+            "AND a.seq < w.seq) AS dseq FROM w) "
+            f"SELECT least(d.k, {int(last)})::INT AS turn, count(*) AS discards, count(h.dseq) AS deal_ins "
+            "FROM d LEFT JOIN hit h ON h.game_id = d.game_id AND h.ruleset = d.ruleset "
+            "AND h.hand_number = d.hand_number AND h.dseq = d.seq GROUP BY 1 ORDER BY 1"
+        )
+        rows = self._rows(sql, params)
+        for r in rows:
+            _rate(r, "deal_in_rate", r["deal_ins"], r["discards"])
+        return rows
+
+    def player_aliases(self) -> list[dict[str, Any]]:
+        """The export's player aliases: ``alias``, ``player`` (sorted by alias)."""
+        return [{"alias": a, "player": p} for a, p in sorted(self.aliases.items())]

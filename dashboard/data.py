@@ -125,11 +125,13 @@ def list_games(data: str, version: tuple[int, ...] | None) -> list[dict[str, Any
     """The games of the log in first-position order: game_id, ruleset, events."""
     if version is None:
         return []
+    from eventlog.players import is_log_stream
+
     store = _open(Path(data))
     try:
         return [
             {"game_id": g.game_id, "ruleset": g.ruleset or "", "events": g.event_count}
-            for g in store.list_games()
+            for g in store.list_games() if not is_log_stream(g.game_id)  # paipu:… streams are the log's
         ]
     finally:
         store.close()

@@ -221,6 +221,10 @@ _CORE: dict[str, Callable[..., tuple[str, str]]] = {
         f"{who(p.seat)[1]}开杠（骰子 {' '.join(map(str, p.dice))}）：{_tiles_words(p.tiles)[1]}"),
     "last_tile_declined": lambda p, who, _d: (
         f"{who(p.seat)[0]} declines the last tile of the wall", f"{who(p.seat)[1]}不要海底牌"),
+    "player_aliased": lambda p, who, _d: (
+        (f"{p.alias!r} is another name of {p.player!r}" if p.alias != p.player
+         else f"{p.alias!r} is no longer an alias"),
+        (f"“{p.alias}”是“{p.player}”的别名" if p.alias != p.player else f"“{p.alias}”不再是别名")),
     "birds_turned": lambda p, who, _d: (
         "Birds turned: " + (_tiles_words(p.tiles)[0] if p.tiles else "none"),
         "扎鸟：" + (_tiles_words(p.tiles)[1] if p.tiles else "无")),

@@ -357,6 +357,18 @@ class GameEnded(Payload):
     final_scores: FourInts | None = None
 
 
+class PlayerAliased(Payload):
+    """Player aliases (issue 21): ``alias`` is another spelling of ``player`` ("Player 0" and
+    "Player0" are one person). Not a table event: it lives in the log's own stream
+    ``paipu:players`` (eventlog/players.py), appended by ``paipu players alias``; every
+    statistic counts the alias's games as the player's. Append-only: an alias is withdrawn by
+    aliasing it to itself (``player == alias``)."""
+
+    TYPE: ClassVar[str] = "player_aliased"
+    alias: Annotated[str, Field(min_length=1, max_length=200)]
+    player: Annotated[str, Field(min_length=1, max_length=200)]
+
+
 PAYLOAD_TYPES: dict[str, type[Payload]] = {
     cls.TYPE: cls
     for cls in (
@@ -382,6 +394,7 @@ PAYLOAD_TYPES: dict[str, type[Payload]] = {
         KongTilesRevealed,
         LastTileDeclined,
         BirdsTurned,
+        PlayerAliased,
     )
 }
 EVENT_TYPES: tuple[str, ...] = tuple(PAYLOAD_TYPES)

@@ -15,9 +15,10 @@ from analytics.export.errors import DamagedExport, ExportError, repair_command
 from analytics.export.files import locked, verify_file
 from analytics.export.manifest import Manifest, block_key, part_path, read_manifest
 from analytics.export.outcomes import GameOutcome, Outcome, game_outcome, game_outcome_upto
-from analytics.export.writer import BlockWriter, clean_leftovers
+from analytics.export.writer import BlockWriter, clean_leftovers, write_aliases
 from analytics.schema import TABLES
 from eventlog.parallel import PARALLEL_GAMES, default_workers, map_games
+from eventlog.players import is_log_stream, read_aliases
 from eventlog.store.base import EventStore
 
 __all__ = ["BLOCK_POSITIONS", "FLUSH_ROWS", "PARALLEL_GAMES", "ExportReport", "export", "default_workers"]
@@ -187,7 +188,9 @@ def export(
                         take(gid)
 
         changed = [g for g in sorted((g for g in store.list_games() if g.last_position > checkpoint),
-                                     key=lambda g: g.last_position) if g.game_id not in done]
+                                     key=lambda g: g.last_position)
+                   if g.game_id not in done and not is_log_stream(g.game_id)]  # paipu:… streams are no games
+        write_aliases(out, read_aliases(store))
         n_workers = default_workers(len(changed)) if workers is None else workers
         if on_start is not None:
             on_start(len(changed))

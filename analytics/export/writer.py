@@ -22,7 +22,15 @@ from analytics.export.manifest import Block, Manifest, PartFile, part_path, writ
 from analytics.facts import GameFacts
 from analytics.schema import TABLES, Table
 
-__all__ = ["BlockWriter", "WRITE_OPTIONS", "manifest_files", "clean_leftovers"]
+__all__ = ["BlockWriter", "WRITE_OPTIONS", "manifest_files", "clean_leftovers", "write_aliases", "ALIASES_FILE",
+           "ALIASES_SCHEMA"]
+
+#: The player aliases of the log (eventlog/players.py), one file beside the tables.
+ALIASES_FILE = "player_aliases.parquet"
+ALIASES_SCHEMA = pa.schema([
+    pa.field("alias", pa.string(), nullable=False, metadata={"doc": "another spelling of a player's name"}),
+    pa.field("player", pa.string(), nullable=False, metadata={"doc": "the name every statistic uses for it"}),
+])
 
 WRITE_OPTIONS: dict[str, Any] = {
     "compression": "zstd",
@@ -151,3 +159,22 @@ def clean_leftovers(out: Path, manifest: Manifest) -> None:
                     continue
                 if _PART.match(f.name) or (f.name.startswith(".part-") and f.name.endswith(".tmp")):
                     f.unlink()
+
+
+def write_aliases(out: Path, aliases: dict[str, str]) -> None:
+    """``<out>/player_aliases.parquet``: one row per alias (``alias``, ``player``), sorted by
+    alias — the same bytes for the same aliases; rewritten only when they changed, removed
+    when there are none. Queries map every ``player`` through it (analytics/queries.py)."""
+    path = out / ALIASES_FILE
+    if not aliases:
+        path.unlink(missing_ok=True)
+        return
+    rows = [{"alias": a, "player": aliases[a]} for a in sorted(aliases)]
+    tab = pa.Table.from_pylist(rows, schema=ALIASES_SCHEMA)
+    if path.exists():
+        try:
+            if pq.read_table(path).equals(tab):
+                return
+        except (OSError, pa.ArrowInvalid):
+            pass
+    atomic_write(path, lambda p: pq.write_table(tab, p, **WRITE_OPTIONS))

@@ -16,6 +16,7 @@
 ``simulate``              ``simulate``
 ``rulesets``              ``rulesets`` (the registry: rulesets, presets, options)
 ``dashboard``             ``dashboard``
+``players``               ``players alias``, ``players list`` (player aliases)
 ========================  ====================================================
 
 Every subcommand works on a data directory (``--data``, default ``$PAIPU_DATA`` or
@@ -28,7 +29,7 @@ from __future__ import annotations
 
 # Each command module registers its commands on ``app`` when imported; the order is the
 # order of ``paipu --help``.
-from paipu.cli import serve, log, migrate, check, replay, review, score, analysis, dashboard, simulate, rulesets, tournament  # noqa: F401
+from paipu.cli import serve, log, migrate, check, replay, review, score, analysis, dashboard, simulate, rulesets, tournament, players  # noqa: F401
 from paipu.cli.root import app
 
 __all__ = ["app", "main"]

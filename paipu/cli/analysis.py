@@ -104,11 +104,15 @@ def stats_cmd(
     date_from: Annotated[Optional[str], typer.Option("--from", help="First game date (YYYY-MM-DD).")] = None,
     date_to: Annotated[Optional[str], typer.Option("--to", help="Last game date (YYYY-MM-DD).")] = None,
     fans: Annotated[bool, typer.Option("--fans", help="Fan frequencies instead of seat statistics.")] = False,
+    placements: Annotated[bool, typer.Option("--placements", help="Per player: games (sample), 1st–4th places (ties share the better place), average placement, points per game.")] = False,
+    deal_in_by_turn: Annotated[bool, typer.Option("--deal-in-by-turn", help="Deal-in rate by turn of the hand (the seat's k-th discard; 18 = 18th and later), with sample sizes.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="JSON: a list with one object per group.")] = False,
     data: DataOpt = DEFAULT_DATA,
     out: OutOpt = None,
 ) -> None:
-    """Win, self-draw and deal-in rates (with 95 % Wilson intervals), or fan frequencies."""
+    """Win, self-draw and deal-in rates (with 95 % Wilson intervals), fan frequencies
+    (--fans), placements per player (--placements) or the deal-in rate by turn of the hand
+    (--deal-in-by-turn). Player aliases (`paipu players alias`) count as one player."""
     from datetime import date
 
     from analytics.export import ExportError
@@ -122,14 +126,22 @@ def stats_cmd(
                 date.fromisoformat(v)
             except ValueError:
                 raise CliError(f"{name} must be a date YYYY-MM-DD, got {v!r}") from None
+    if sum(map(bool, (fans, placements, deal_in_by_turn))) > 1:
+        raise CliError("give one of --fans, --placements, --deal-in-by-turn")
     d, o = dirs(data, out)
+    tables = (["fans", "wins"] if fans else ["games"] if placements else ["actions"] if deal_in_by_turn
+              else ["seat_results"])
     try:
-        a = Analytics.open(o, d, tables=["fans", "wins"] if fans else ["seat_results"])
+        a = Analytics.open(o, d, tables=tables)
     except ExportError as e:
         raise CliError(str(e)) from None
     with a:
         _note_lag(d, a.export.checkpoint)
-        if fans:
+        if placements:
+            rows = a.placements(ruleset=ruleset, player=player, date_from=date_from, date_to=date_to)
+        elif deal_in_by_turn:
+            rows = a.deal_in_by_turn(ruleset=ruleset, player=player)
+        elif fans:
             rows = a.fan_frequency(ruleset=ruleset, player=player, date_from=date_from, date_to=date_to)
         else:
             rows = a.seat_stats(by, ruleset=ruleset, player=player, date_from=date_from, date_to=date_to)
@@ -146,7 +158,31 @@ def stats_cmd(
             + (f"; `paipu stats --by {by}` without filters shows what there is" if given else
                "; run `paipu export` first"), highlight=False)
         raise typer.Exit(1)
-    console.print(_fans_table(rows) if fans else _stats_table(rows, by))
+    if placements:
+        console.print(_placements_table(rows))
+    elif deal_in_by_turn:
+        console.print(_turns_table(rows))
+    else:
+        console.print(_fans_table(rows) if fans else _stats_table(rows, by))
+
+
+def _placements_table(rows: list[dict[str, Any]]) -> Table:
+    t = Table("player", "games", "1st", "2nd", "3rd", "4th", "avg placement", "1st rate [95 % CI]",
+              "points / game")
+    for r in rows:
+        t.add_row(r["player"], str(r["games"]), str(r["first"]), str(r["second"]), str(r["third"]),
+                  str(r["fourth"]), f"{r['avg_placement']:.2f}", format_rate(r, "first_rate"),
+                  _num(r["points_per_game"]))
+    return t
+
+
+def _turns_table(rows: list[dict[str, Any]]) -> Table:
+    t = Table("turn (巡目)", "discards", "deal-ins", "deal-in rate [95 % CI]")
+    last = rows[-1]["turn"] if rows else None
+    for r in rows:
+        t.add_row(f"{r['turn']}+" if r["turn"] == last and r["turn"] >= 18 else str(r["turn"]),
+                  str(r["discards"]), str(r["deal_ins"]), format_rate(r, "deal_in_rate"))
+    return t
 
 
 def _note_lag(data: Path, checkpoint: int) -> None:

@@ -218,6 +218,7 @@ def verify(
         raise typer.Exit(EXIT_INTEGRITY) from None
     broken = findings = 0
     games = []
+    log_streams_broken: list[str] = []
     try:
         damage = getattr(store, "damage", None)
         if damage is not None:
@@ -230,6 +231,15 @@ def verify(
         if unreadable is not None:
             damage = damage or unreadable
             say(str(unreadable), err=True, style="bold red")
+        from eventlog.players import is_log_stream
+        from eventlog.verify import verify_game
+
+        # the log's own streams (paipu:players) are not games: their hash chain only
+        for gid in [g for g in ids if is_log_stream(g)]:
+            own = verify_game(store, gid)
+            if not own.ok:
+                log_streams_broken.append(f"{gid}: chain BROKEN at seq {own.first_bad_seq}: {own.reason}")
+        ids = [g for g in ids if not is_log_stream(g)]
         n_workers = default_workers(len(ids)) if workers is None else workers
 
         def report(chain, audit) -> None:
@@ -266,7 +276,9 @@ def verify(
         store.close()
     n = len(ids)
     intact = n - broken - findings
-    log_damaged = damage is not None or (log is not None and not log.ok)
+    log_damaged = damage is not None or (log is not None and not log.ok) or bool(log_streams_broken)
+    for problem in log_streams_broken:
+        say(f"log stream {problem}", err=True, style="bold red")
     status = EXIT_INTEGRITY if broken or log_damaged else EXIT_FINDINGS if findings else EXIT_OK
     if as_json:
         sys.stdout.write(json.dumps({
@@ -274,7 +286,7 @@ def verify(
             "log": None if log is None else {
                 "ok": log.ok and damage is None, "events": log.events, "head": log.head,
                 "checkpoint": log.checkpoint,
-                "problems": list(log.problems) + ([str(damage)] if damage is not None else []),
+                "problems": list(log.problems) + ([str(damage)] if damage is not None else []) + log_streams_broken,
             },
             "summary": {"games": n, "intact": intact, "broken_chains": broken,
                         "with_findings": findings, "log_damaged": log_damaged, "exit_status": status},

@@ -114,8 +114,10 @@ def games(
     data: DataOpt = DEFAULT_DATA,
 ) -> None:
     """List the games in the log."""
+    from eventlog.players import is_log_stream
+
     with open_log(data, server, must_exist=True) as log:
-        infos = log.list_games()
+        infos = [g for g in log.list_games() if not is_log_stream(g.game_id)]  # paipu:… streams are the log's
     if as_json:
         for g in infos:
             sys.stdout.write(json.dumps({"game_id": g.game_id, "ruleset": g.ruleset or None,

@@ -59,7 +59,7 @@ RULING_KIND_VOID_WIN: RulingKind
 RULING_KIND_POINTS_REMOVED: RulingKind
 
 class Event(_message.Message):
-    __slots__ = ("event_id", "schema_version", "metadata_json", "game_started", "hand_started", "tiles_dealt", "wildcard_indicator_revealed", "flower_replaced", "tile_drawn", "tile_discarded", "chow", "pung", "kong", "win_declared", "exhaustive_draw", "score_reported", "penalty", "referee_ruling", "hand_ended", "game_ended", "opening_wins_declared", "kong_tiles_revealed", "last_tile_declined", "birds_turned", "ruleset_event")
+    __slots__ = ("event_id", "schema_version", "metadata_json", "game_started", "hand_started", "tiles_dealt", "wildcard_indicator_revealed", "flower_replaced", "tile_drawn", "tile_discarded", "chow", "pung", "kong", "win_declared", "exhaustive_draw", "score_reported", "penalty", "referee_ruling", "hand_ended", "game_ended", "opening_wins_declared", "kong_tiles_revealed", "last_tile_declined", "birds_turned", "player_aliased", "ruleset_event")
     EVENT_ID_FIELD_NUMBER: _ClassVar[int]
     SCHEMA_VERSION_FIELD_NUMBER: _ClassVar[int]
     METADATA_JSON_FIELD_NUMBER: _ClassVar[int]
@@ -85,6 +85,7 @@ class Event(_message.Message):
     KONG_TILES_REVEALED_FIELD_NUMBER: _ClassVar[int]
     LAST_TILE_DECLINED_FIELD_NUMBER: _ClassVar[int]
     BIRDS_TURNED_FIELD_NUMBER: _ClassVar[int]
+    PLAYER_ALIASED_FIELD_NUMBER: _ClassVar[int]
     RULESET_EVENT_FIELD_NUMBER: _ClassVar[int]
     event_id: str
     schema_version: int
@@ -110,8 +111,9 @@ class Event(_message.Message):
     kong_tiles_revealed: KongTilesRevealed
     last_tile_declined: LastTileDeclined
     birds_turned: BirdsTurned
+    player_aliased: PlayerAliased
     ruleset_event: RulesetEvent
-    def __init__(self, event_id: _Optional[str] = ..., schema_version: _Optional[int] = ..., metadata_json: _Optional[str] = ..., game_started: _Optional[_Union[GameStarted, _Mapping]] = ..., hand_started: _Optional[_Union[HandStarted, _Mapping]] = ..., tiles_dealt: _Optional[_Union[TilesDealt, _Mapping]] = ..., wildcard_indicator_revealed: _Optional[_Union[WildcardIndicatorRevealed, _Mapping]] = ..., flower_replaced: _Optional[_Union[FlowerReplaced, _Mapping]] = ..., tile_drawn: _Optional[_Union[TileDrawn, _Mapping]] = ..., tile_discarded: _Optional[_Union[TileDiscarded, _Mapping]] = ..., chow: _Optional[_Union[Chow, _Mapping]] = ..., pung: _Optional[_Union[Pung, _Mapping]] = ..., kong: _Optional[_Union[Kong, _Mapping]] = ..., win_declared: _Optional[_Union[WinDeclared, _Mapping]] = ..., exhaustive_draw: _Optional[_Union[ExhaustiveDraw, _Mapping]] = ..., score_reported: _Optional[_Union[ScoreReported, _Mapping]] = ..., penalty: _Optional[_Union[Penalty, _Mapping]] = ..., referee_ruling: _Optional[_Union[RefereeRuling, _Mapping]] = ..., hand_ended: _Optional[_Union[HandEnded, _Mapping]] = ..., game_ended: _Optional[_Union[GameEnded, _Mapping]] = ..., opening_wins_declared: _Optional[_Union[OpeningWinsDeclared, _Mapping]] = ..., kong_tiles_revealed: _Optional[_Union[KongTilesRevealed, _Mapping]] = ..., last_tile_declined: _Optional[_Union[LastTileDeclined, _Mapping]] = ..., birds_turned: _Optional[_Union[BirdsTurned, _Mapping]] = ..., ruleset_event: _Optional[_Union[RulesetEvent, _Mapping]] = ..., **kwargs) -> None: ...
+    def __init__(self, event_id: _Optional[str] = ..., schema_version: _Optional[int] = ..., metadata_json: _Optional[str] = ..., game_started: _Optional[_Union[GameStarted, _Mapping]] = ..., hand_started: _Optional[_Union[HandStarted, _Mapping]] = ..., tiles_dealt: _Optional[_Union[TilesDealt, _Mapping]] = ..., wildcard_indicator_revealed: _Optional[_Union[WildcardIndicatorRevealed, _Mapping]] = ..., flower_replaced: _Optional[_Union[FlowerReplaced, _Mapping]] = ..., tile_drawn: _Optional[_Union[TileDrawn, _Mapping]] = ..., tile_discarded: _Optional[_Union[TileDiscarded, _Mapping]] = ..., chow: _Optional[_Union[Chow, _Mapping]] = ..., pung: _Optional[_Union[Pung, _Mapping]] = ..., kong: _Optional[_Union[Kong, _Mapping]] = ..., win_declared: _Optional[_Union[WinDeclared, _Mapping]] = ..., exhaustive_draw: _Optional[_Union[ExhaustiveDraw, _Mapping]] = ..., score_reported: _Optional[_Union[ScoreReported, _Mapping]] = ..., penalty: _Optional[_Union[Penalty, _Mapping]] = ..., referee_ruling: _Optional[_Union[RefereeRuling, _Mapping]] = ..., hand_ended: _Optional[_Union[HandEnded, _Mapping]] = ..., game_ended: _Optional[_Union[GameEnded, _Mapping]] = ..., opening_wins_declared: _Optional[_Union[OpeningWinsDeclared, _Mapping]] = ..., kong_tiles_revealed: _Optional[_Union[KongTilesRevealed, _Mapping]] = ..., last_tile_declined: _Optional[_Union[LastTileDeclined, _Mapping]] = ..., birds_turned: _Optional[_Union[BirdsTurned, _Mapping]] = ..., player_aliased: _Optional[_Union[PlayerAliased, _Mapping]] = ..., ruleset_event: _Optional[_Union[RulesetEvent, _Mapping]] = ..., **kwargs) -> None: ...
 
 class RecordedEvent(_message.Message):
     __slots__ = ("event", "game_id", "seq", "position", "recorded_at", "prev_hash", "hash")
@@ -378,6 +380,14 @@ class BirdsTurned(_message.Message):
     TILES_FIELD_NUMBER: _ClassVar[int]
     tiles: _containers.RepeatedScalarFieldContainer[str]
     def __init__(self, tiles: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class PlayerAliased(_message.Message):
+    __slots__ = ("alias", "player")
+    ALIAS_FIELD_NUMBER: _ClassVar[int]
+    PLAYER_FIELD_NUMBER: _ClassVar[int]
+    alias: str
+    player: str
+    def __init__(self, alias: _Optional[str] = ..., player: _Optional[str] = ...) -> None: ...
 
 class RulesetEvent(_message.Message):
     __slots__ = ("type", "payload")

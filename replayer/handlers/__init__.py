@@ -18,7 +18,7 @@ from replayer.handlers.boundaries import (
 )
 from replayer.handlers.claims import chow, kong, pass_, pung
 from replayer.handlers.ruleset import RULESET_EVENT_TYPES, ruleset_event
-from replayer.handlers.scores import penalty, referee_ruling, score_reported
+from replayer.handlers.scores import penalty, player_aliased, referee_ruling, score_reported
 from replayer.handlers.tiles import (
     flower_replaced,
     tile_discarded,
@@ -49,6 +49,7 @@ HANDLERS: dict[str, Handler] = {
     "referee_ruling": referee_ruling,
     "hand_ended": hand_ended,
     "game_ended": game_ended,
+    "player_aliased": player_aliased,
     **{t: ruleset_event for t in RULESET_EVENT_TYPES},
 }
 if set(HANDLERS) != set(ev.EVENT_TYPES):  # one handler per event type, no catch-all

@@ -94,3 +94,11 @@ def referee_ruling(ctx: Ctx, state: TableState, p: ev.RefereeRuling) -> TableSta
         return state
     s = Settlement(tuple(p.score_changes), zero_sum=False)  # type: ignore[arg-type]
     return apply_settlement(state, ctx.seq, "ruling", s, what)
+
+
+def player_aliased(ctx: Ctx, state: TableState, p: ev.PlayerAliased) -> TableState:
+    """A player alias belongs to the log's own stream ``paipu:players`` (eventlog/players.py),
+    not to a game: in a game it is a finding and changes nothing."""
+    ctx.breach("player_alias_in_game", f"player_aliased ({p.alias!r} → {p.player!r}) in a game; "
+                                       "aliases live in the stream paipu:players")
+    return state

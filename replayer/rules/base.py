@@ -476,6 +476,7 @@ MECHANICS_SOURCES: dict[str, str] = {
     "one_winner_per_discard": "docs/reference/DESIGN.md §6 (legal claims and their priority)",
     "kong_not_robbable": "docs/reference/DESIGN.md §6 (legal claims)",
     "false_win": "docs/reference/DESIGN.md §6 (win shapes)",
+    "player_alias_in_game": "docs/events.md (player_aliased: the log's own stream paipu:players, never a game's)",
     "ruling_refers_to_no_event": "docs/reference/DESIGN.md §4 (the log is append-only: a referee_ruling refers to the earlier event it rules on)",
     "dealer_rotation": "docs/reference/DESIGN.md §6 (dealer rotation)",
     "game_over": "docs/reference/DESIGN.md §6 (end of game)",

@@ -213,6 +213,7 @@ PAYLOADS = {
                                   tiles=st.lists(play_tile, min_size=1, max_size=2)),
     "last_tile_declined": _fixed(seat=seat),
     "birds_turned": _fixed(tiles=st.lists(play_tile, max_size=8)),
+    "player_aliased": _fixed(alias=st.text(min_size=1, max_size=20), player=st.text(min_size=1, max_size=20)),
 }
 
 

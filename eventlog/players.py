@@ -1,0 +1,89 @@
+"""Player aliases (issue 21 item 5): "Player 0" and "Player0" are one person.
+
+Aliases are events of the core type ``player_aliased`` in the log's own stream
+:data:`PLAYERS_STREAM` (``paipu:players``; streams whose id starts with ``paipu:`` are the
+log's, never games — :func:`is_log_stream`). Append-only: the latest event for an alias
+wins; aliasing a name to itself withdraws its alias. :func:`alias_map` resolves chains
+(``a → b``, ``b → c`` gives ``a → c``), so every reader maps a name with one lookup.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from eventlog.errors import InvalidArgument
+
+__all__ = ["PLAYERS_STREAM", "LOG_STREAM_PREFIX", "is_log_stream", "alias_map", "read_aliases", "add_alias",
+           "canonical"]
+
+#: Prefix of the log's own streams (not games).
+LOG_STREAM_PREFIX = "paipu:"
+#: The stream of player aliases.
+PLAYERS_STREAM = "paipu:players"
+
+
+def is_log_stream(game_id: str) -> bool:
+    """True for the log's own streams (``paipu:…``), which are not games."""
+    return game_id.startswith(LOG_STREAM_PREFIX)
+
+
+def alias_map(events: Iterable[Any]) -> dict[str, str]:
+    """``{alias: player}`` from ``player_aliased`` payloads in log order, chains resolved,
+    sorted by alias. A withdrawn alias (aliased to itself) is left out."""
+    direct: dict[str, str] = {}
+    for e in events:
+        p = e.payload if hasattr(e, "payload") else e
+        if p.alias == p.player:
+            direct.pop(p.alias, None)
+        else:
+            direct[p.alias] = p.player
+    out = {}
+    for a in sorted(direct):
+        seen, name = {a}, direct[a]
+        while name in direct and name not in seen:  # follow a chain; a cycle cannot be appended
+            seen.add(name)
+            name = direct[name]
+        out[a] = name
+    return out
+
+
+def read_aliases(store: Any) -> dict[str, str]:
+    """The store's current aliases (``{}`` when no alias was ever made)."""
+    if store.stream_head(PLAYERS_STREAM) is None:
+        return {}
+    return alias_map(e for e in store.read_game(PLAYERS_STREAM) if e.type == "player_aliased")
+
+
+def canonical(name: str, aliases: dict[str, str]) -> str:
+    return aliases.get(name, name)
+
+
+def add_alias(store: Any, alias: str, player: str) -> dict[str, str]:
+    """Append ``alias → player`` to the players stream (expected version: the stream's
+    current one, so two writers cannot interleave) and return the new alias map. Withdraw an
+    alias with ``player == alias``. Raises InvalidArgument (field ``alias``) for an empty
+    name, an alias that names itself a player others alias to, or a cycle."""
+    from eventlog.events import NewEvent, PlayerAliased
+
+    alias, player = alias.strip(), player.strip()
+    if not alias or not player:
+        raise InvalidArgument("a player name cannot be empty", "alias")
+    head = store.stream_head(PLAYERS_STREAM)
+    current = read_aliases(store)
+    if alias != player:
+        if canonical(player, current) == alias:
+            raise InvalidArgument(f"{player!r} is already an alias of {alias!r}: that would be a cycle", "alias")
+        if alias in current.values():
+            others = sorted(a for a, p in current.items() if p == alias)
+            raise InvalidArgument(f"{alias!r} is the player of the aliases {', '.join(map(repr, others))}; alias "
+                                  f"those to {player!r} first, or pick the other name as the player", "alias")
+    elif alias not in current:
+        raise InvalidArgument(f"{alias!r} is not an alias", "alias")
+    from eventlog.store.types import NO_STREAM
+
+    n = head.version + 1 if head is not None else 0
+    store.append(PLAYERS_STREAM, [NewEvent.of(PlayerAliased(alias=alias, player=player),
+                                              id_seed=f"{PLAYERS_STREAM}/{n}/{alias}/{player}")],
+                 head.version if head is not None else NO_STREAM)
+    return read_aliases(store)
