@@ -15,7 +15,7 @@ from pathlib import Path
 from eventlog.store import open_store
 
 #: Ruleset or preset → seed of its simulated game (each has a win or a claim to step to).
-RULESETS = {"mcr": 3, "nanchang": 5, "sichuan": 3, "changsha": 3, "ji_an": 5, "mcr1998": 3}
+RULESETS = {"mcr": 3, "nanchang": 5, "sichuan": 3, "changsha": 3, "cjm_chips": 3, "ji_an": 5, "mcr1998": 3}
 WIND_EN = ("East", "South", "West", "North")
 WIND_ZH = ("东家", "南家", "西家", "北家")
 

@@ -109,7 +109,8 @@ def test_a_damaged_source_row_stops_its_game_and_names_it(source, postgres, tmp_
         assert err.value.game_id == game and err.value.seq == seq
         assert dst.version(game) == -1 or dst.version(game) < seq  # nothing of it past the damage
     cli = _paipu("migrate", "--from", str(damaged), "--to", postgres.new_schema())
-    assert cli.returncode == 2 and f"seq {seq}" in cli.stderr and len(cli.stderr.strip().splitlines()) == 1
+    # exit 3: the log is damaged (README "Exit status")
+    assert cli.returncode == 3 and f"seq {seq}" in cli.stderr and len(cli.stderr.strip().splitlines()) == 1
 
 
 def test_a_target_with_another_game_under_the_same_id_is_refused(source, tmp_path):

@@ -146,8 +146,8 @@ def test_a_damaged_write_ahead_log_is_data_loss_everywhere(tmp_path, damage):
 
     with pytest.raises(LogTruncated, match=rf"checkpoint records {acknowledged} committed events"):
         SqliteStore(image / "events.sqlite")
-    res = _cli("games", "--data", str(image))  # a reader: one line, exit 2
-    assert res.exit_code == 2 and "DATA LOSS" in res.output and len(res.output.strip().splitlines()) == 1
+    res = _cli("games", "--data", str(image))  # a reader: one line, exit 3 (the log is damaged)
+    assert res.exit_code == 3 and "DATA LOSS" in res.output and len(res.output.strip().splitlines()) == 1
     res = _cli("verify", "--data", str(image))  # verify: says what survives, and fails
     assert res.exit_code == 3 and "DATA LOSS" in res.output, res.output  # 3: integrity
     with SqliteStore(image / "events.sqlite", salvage=True) as store:
