@@ -32,7 +32,8 @@ class TableView(Protocol):
     """What the describer reads of the table after the event (replayer.state.TableState has
     it): each seat's wind, and who made a discard."""
 
-    seats: Sequence[Any]
+    @property
+    def seats(self) -> Sequence[Any]: ...
 
     def find_discard(self, seq: int) -> tuple[int, int, Any] | None: ...
 

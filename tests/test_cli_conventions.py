@@ -59,7 +59,7 @@ def test_help_and_readme_give_one_meaning_per_exit_status():
         assert f"| `{status}` |" in readme, status
 
 
-@pytest.mark.parametrize("cmd", ["games", "verify", "replay", "rulesets", "stats", "read", "export"])
+@pytest.mark.parametrize("cmd", ["games", "verify", "replay", "review", "rulesets", "stats", "read", "export"])
 def test_commands_that_list_or_report_have_json(cmd):
     assert "--json" in run(cmd, "--help").output
 

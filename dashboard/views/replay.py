@@ -160,10 +160,10 @@ b[1].button("▲ hand", on_click=_hand_step, args=(-1,), width="stretch", help="
 b[2].button("◀ back", on_click=lambda: _go(ss.rp_seq - 1), width="stretch", help="key ←")
 b[3].button("forward ▶", on_click=lambda: _go(ss.rp_seq + 1), width="stretch", help="key →")
 b[4].button("▼ hand", on_click=_hand_step, args=(1,), width="stretch", help="key ↓: start of the next hand")
-b = st.columns(4)
-for col, (label, pred), key in zip(b[:3], JUMPS.items(), ("c", "k", "w")):
+j = st.columns(4)
+for col, (label, pred), key in zip(j[:3], JUMPS.items(), ("c", "k", "w")):
     col.button(label + " ⏭", on_click=_jump, args=(pred,), width="stretch", help=f"key {key}")
-b[3].button("next finding ⚠", on_click=_jump, args=(lambda e: e.seq in finding_seqs,),
+j[3].button("next finding ⚠", on_click=_jump, args=(lambda e: e.seq in finding_seqs,),
             width="stretch", disabled=not finding_seqs, help="key f")
 bind_keys(REPLAY_KEYS)  # keys press these buttons (dashboard/keys.py; in a browser, not in AppTest)
 st.caption("Keys: ← → event · ↑ ↓ hand · c next claim · k next kong · w next win · f next finding · Home start")

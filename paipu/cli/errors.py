@@ -74,7 +74,7 @@ def exit_status(e: BaseException) -> int:
     from eventlog.store.errors import CorruptEvent
 
     if isinstance(e, grpc.RpcError):
-        code = e.code() if callable(getattr(e, "code", None)) else None  # type: ignore[attr-defined]
+        code = e.code() if callable(getattr(e, "code", None)) else None
         return EXIT_INTEGRITY if code == grpc.StatusCode.DATA_LOSS else EXIT_ERROR
     if isinstance(e, CorruptEvent):
         return EXIT_INTEGRITY
