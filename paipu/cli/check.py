@@ -8,8 +8,8 @@ from typing import Annotated, Optional
 import typer
 from rich.table import Table
 
-from paipu.cli import errors as _E
 from paipu.cli.console import console, progress, say
+from paipu.cli.errors import EXIT_INTEGRITY, EXIT_OK, EXIT_PROBLEMS
 from paipu.cli.options import DEFAULT_DATA, DataOpt, OutOpt, open_store
 from paipu.cli.root import command
 
@@ -83,7 +83,7 @@ def _games_to_verify(store, game_ids):
 
 #: ``paipu verify`` exit statuses (also in its --help): the meanings every command shares
 #: (paipu/cli/errors.py EXIT_STATUSES).
-EXIT_OK, EXIT_FINDINGS, EXIT_INTEGRITY = _E.EXIT_OK, _E.EXIT_PROBLEMS, _E.EXIT_INTEGRITY
+EXIT_FINDINGS = EXIT_PROBLEMS
 
 
 def _win_json(w) -> dict:
