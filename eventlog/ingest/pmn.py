@@ -173,8 +173,6 @@ def _build(b: GameBuilder, path: Path, tags: dict[str, tuple[int, str]],
         pos = m.end()
         b.at(line=play_line, token=k)
         k += 1
-        if ended and m.group(5) not in ("H", "M"):
-            raise IngestError(f"Play: {m.group(0)!r} after the end of the hand")
         if m.group(5):
             action, seat = m.group(5), int(m.group(6))
             if action in ("H", "M"):

@@ -203,6 +203,10 @@ def _findings_by_line(game):
         ("fifth_copy.txt", 29, {"tile_count_exceeded"}),
         # line 10: seat 2 discards while seat 1 is to play
         ("wrong_seat.txt", 10, {"wrong_seat_to_act"}),
+        # line 4: seat 1 is dealt 12 tiles (its last, B1, removed)
+        ("short_deal.txt", 4, {"deal_mismatch"}),
+        # seat 1's Deal line removed: found when the dealer discards (line 7 of this file)
+        ("missing_deal.txt", 7, {"deal_mismatch"}),
     ],
 )
 def test_illegal_action_is_stored_and_found_by_the_replayer(fixture, line, rules):

@@ -111,3 +111,21 @@ def test_flower_replacement(tmp_path):
     assert g.events[i + 1].payload.model_dump() == {
         "seat": 0, "tile": "W2", "source": "flower_replacement"}
     assert g.events[i + 2].payload.model_dump() == {"seat": 0, "tile": "J2", "source": "wall"}
+
+
+def test_play_after_the_end_of_the_hand_is_stored_and_found(tmp_path):
+    """Issue 13 item 7: a draw and a discard written after the hand's wins (hand-edited
+    sample) are not refused: the game is stored as written and the replayer, in audit mode,
+    reports the draw as play after the end of the hand (DESIGN.md §6)."""
+    from eventlog.ingest.load import ingest_files
+    from eventlog.store.memory import MemoryStore
+    from replayer.audit import audit_game
+
+    store = MemoryStore()
+    report = ingest_files(store, [_variant(tmp_path, "M1M3", "M1M3T0c2D0c2")])
+    assert report.errors == [] and len(report.stored) == 1
+    events = list(store.read_game(report.stored[0]))
+    drawn = next(e for e in events[1:] if e.type == "tile_drawn" and events[e.seq - 1].type == "win_declared")
+    assert drawn.payload.seat == 0 and drawn.metadata["line"] == 15  # T0c2, on the Play tag's line
+    findings = audit_game(events).findings
+    assert any(f.rule_id == "play_after_hand_end" and f.seq == drawn.seq for f in findings)
