@@ -381,8 +381,9 @@ class BotzoneJsonImporter:
                 if not isinstance(hands, list) or len(hands) != 4:
                     raise IngestError("DEAL without four hands")
                 for seat, hand in enumerate(hands):
-                    if not isinstance(hand, list) or len(hand) != 13:
-                        raise IngestError(f"DEAL: seat {seat} is not dealt 13 tiles")
+                    if not isinstance(hand, list):
+                        raise IngestError(f"DEAL: seat {seat}'s hand is not a list of tiles")
+                    # a hand of the wrong size is stored as written: the replayer's deal_mismatch
                     tiles = [_tile(t) for t in hand]
                     if wall:
                         wall.take(seat, tiles)

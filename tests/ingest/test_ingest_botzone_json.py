@@ -127,3 +127,22 @@ def test_truncated_json_is_one_issue(tmp_path):
     p.write_bytes(src.read_bytes()[:20000])
     games, (issue,) = load(p)
     assert games == [] and "not JSON" in issue.reason
+
+
+def test_a_deal_of_the_wrong_size_is_stored_and_found(tmp_path):
+    """Issue 13 item 7: the real download (no walltiles) with seat 0's DEAL hand cut to 12
+    tiles imports whole; the replayer in audit mode reports deal_mismatch on that record."""
+    import json
+
+    from replayer.replay import run
+
+    records = json.loads(DOWNLOAD.read_text(encoding="utf-8"))
+    deal = next(i for i, r in enumerate(records)
+                if isinstance(r.get("output"), dict) and r["output"]["display"].get("action") == "DEAL")
+    records[deal]["output"]["display"]["hand"][0].pop()
+    path = tmp_path / DOWNLOAD.name
+    path.write_text(json.dumps(records), encoding="utf-8")
+    (game,), issues = load(path)
+    assert issues == []
+    findings = run(game.events, mode="audit").findings
+    assert any(f.rule_id == "deal_mismatch" and game.events[f.seq].metadata["record"] == deal for f in findings)
