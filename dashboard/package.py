@@ -21,7 +21,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from eventlog.describe import describe_event
+from eventlog.describe import describe_event, describe_words
 from eventlog.hashing import chain_body_text, canonical_text
 from dashboard.tiles import CSS as TILE_CSS
 from dashboard.tiles import tiles_html
@@ -262,9 +262,26 @@ def _events_section(events: Sequence[Any], audit: Any) -> str:
     marks: dict[int, list[str]] = {}
     for f in (audit.findings if audit is not None else ()):
         marks.setdefault(f.seq, []).append(f.rule_id)
-    rows = [(e.seq, describe_event(e), ", ".join(marks.get(e.seq, ()))) for e in events]
+    rows = []
+    for e, state in zip(events, _states_after(events)):
+        en, zh = describe_words(e, state)
+        rows.append((e.seq, en, zh, describe_event(e), ", ".join(marks.get(e.seq, ()))))
     return (f"<h2>Events ({len(rows)})</h2>"
-            + _table(("seq", "event", "finding"), rows, diff=[bool(marks.get(e.seq)) for e in events]))
+            + _table(("seq", "event", "中文", "as recorded", "finding"), rows,
+                     diff=[bool(marks.get(e.seq)) for e in events]))
+
+
+def _states_after(events: Sequence[Any]) -> list[Any]:
+    """The table after each event (audit-mode replay), for plain words that name seats by
+    wind and say whose discard a claim took; None for every event when the game cannot be
+    replayed (the words then name seats by number)."""
+    from eventlog.errors import PaipuError
+    from replayer.replay import replay
+
+    try:
+        return [step.state for step in replay(events, mode="audit")]
+    except PaipuError:  # e.g. an unknown ruleset: the package is still written
+        return [None] * len(events)
 
 
 def dispute_html(events: Sequence[Any], chain: Any, audit: Any, whatifs: Sequence[Any] = (),
