@@ -117,8 +117,12 @@ def _content_hash(path: Path) -> str:
 
 
 def _rows_diff(before: Path, after: Path) -> str:
-    """How two Parquet files' rows differ: columns one side has, row counts, and per shared
-    column the number of rows whose value differs (in file order)."""
+    """How two Parquet files' rows differ: the columns one side has (an added column's
+    distinct values, up to five), and the rows over the shared columns (without
+    :data:`INGEST_COLUMNS`): the same in file order, the same as a multiset, or how many rows
+    only one side has."""
+    from collections import Counter
+
     import pyarrow.parquet as pq
 
     tb, tf = pq.read_table(before), pq.read_table(after)
@@ -126,17 +130,24 @@ def _rows_diff(before: Path, after: Path) -> str:
     out = []
     if nb - nf:
         out.append(f"only before: {sorted(nb - nf)}")
-    if nf - nb:
-        out.append(f"only after: {sorted(nf - nb)}")
-    if tb.num_rows != tf.num_rows:
-        out.append(f"rows {tb.num_rows} -> {tf.num_rows}")
+    for c in sorted(nf - nb):
+        values = sorted({json.dumps(v, default=str) for v in tf.column(c).to_pylist()})
+        out.append(f"only after: {c} (values {', '.join(values[:5])}{' …' if len(values) > 5 else ''})")
+    shared = [c for c in tb.column_names if c in nf and c not in INGEST_COLUMNS]
+
+    def rows(t: Any) -> list[str]:
+        return [json.dumps(r, sort_keys=True, default=str) for r in t.select(shared).to_pylist()]
+
+    rb, rf = rows(tb), rows(tf)
+    if rb == rf:
+        out.append(f"shared columns: the same {len(rb)} rows")
+    elif sorted(rb) == sorted(rf):
+        out.append(f"shared columns: the same {len(rb)} rows in another order")
     else:
-        for c in tb.column_names:
-            if c in nf and c not in INGEST_COLUMNS:
-                n = sum(x != y for x, y in zip(tb.column(c).to_pylist(), tf.column(c).to_pylist()))
-                if n:
-                    out.append(f"{c}: {n} of {tb.num_rows} rows")
-    return "; ".join(out) or "the same rows but for the ingest columns"
+        cb, cf = Counter(rb), Counter(rf)
+        out.append(f"shared columns: {len(rb)} -> {len(rf)} rows, {sum((cb - cf).values())} only before, "
+                   f"{sum((cf - cb).values())} only after")
+    return "; ".join(out)
 
 
 def _win(w: Any) -> list[Any]:
