@@ -266,10 +266,12 @@ def _hand_rows(rows: dict[str, list[dict[str, Any]]], game_id: str, players: Seq
     acted = Counter((a["seat"], a["action"], a["detail"] if a["action"] == "kong" else None) for a in hand.actions)
     all_discards = sum(acted[(s, "discard", None)] for s in range(4))
     dealt_in = {w.from_seat for w in legal if not w.self_drawn and w.from_seat is not None}
-    last_action = max((a["seq"] for a in hand.actions), default=-1)
+    # play went on after a win when a seat drew, discarded, claimed … later; further wins on
+    # the same discard (several winners) and passes on it are no play: the hand ended there
+    last_play = max((a["seq"] for a in hand.actions if a["action"] not in ("win", "pass")), default=-1)
     for seat in range(4):
         mine = [w for w in legal if w.seat == seat]
-        left = min(w.seq for w in mine) if mine else None  # play went on after its win: it left
+        left = min(w.seq for w in mine) if mine else None
         rows["seat_results"].append({
             "game_id": game_id,
             "hand_number": n,
@@ -280,7 +282,7 @@ def _hand_rows(rows: dict[str, list[dict[str, Any]]], game_id: str, players: Seq
             "score_change": result.changes[seat],
             "reported_score_change": reported[seat] if reported is not None else None,
             "won": bool(mine),
-            "left_at_seq": left if left is not None and last_action > left else None,
+            "left_at_seq": left if left is not None and last_play > left else None,
             "self_drawn": any(w.self_drawn for w in mine),
             "dealt_in": seat in dealt_in,
             "discards": acted[(seat, "discard", None)],

@@ -194,6 +194,18 @@ def test_date_range_picks_the_pmn_game(all_export):
     assert {r["wins"] for r in wins} == {2}
 
 
+def test_two_winners_on_the_last_discard_left_no_hand(all_export):
+    # docs/analytics.md seat_results.left_at_seq: the win after which a seat left a hand that
+    # went on, null when the seat played to the end. The PMN hand ends with two wins on one
+    # discard (M1M3): play never went on after either, so neither winner left the hand
+    import pyarrow.parquet as pq
+
+    _, out = all_export
+    rows = pq.read_table(out / "seat_results", filters=[("game_id", "=", "pmn-mahjongsoft.com-74621-1-3")]).to_pylist()
+    assert sorted((r["seat"], r["won"], r["left_at_seq"]) for r in rows) == [
+        (0, False, None), (1, True, None), (2, False, None), (3, True, None)]
+
+
 def test_filters_and_bad_grouping(text_export):
     _, out = text_export
     with Analytics.open(out) as a:

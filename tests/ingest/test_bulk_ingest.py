@@ -46,10 +46,13 @@ FIXED_CLOCK = "2026-01-02T03:04:05.000000Z"
 #: per game, ``json.dumps`` per call): every bundled sample file imported with
 #: ``ingest_files`` into a SqliteStore whose clock returns FIXED_CLOCK, then exported.
 #: Change them only for a change meant to alter the stored bytes or the Parquet files.
-#: GOLDEN_PARQUET changed once since: the fans table gained the column ``provisional``
-#: (issue 18, competition.md §A6.2; was 51d04ecb…c8366dc5d9 — the same files without it).
+#: GOLDEN_PARQUET changed twice since: the fans table gained the column ``provisional``
+#: (issue 18, competition.md §A6.2; was 51d04ecb…c8366dc5d9 — the same files without it);
+#: seat_results.left_at_seq is null for both winners of the PMN hand that ends with two wins
+#: on one discard (the first winner had the seq of its win: play never went on; was
+#: cb48e35b…2469bd8c).
 GOLDEN_LOG = (2683, "ef9530184273c7d48ef4d82e43d81367592b71b6fce78ce89f7f85bae5902162")
-GOLDEN_PARQUET = "cb48e35b73cb5b49c9f9572a7756dfbde82c9a844a6fe8b448ccb89b2469bd8c"
+GOLDEN_PARQUET = "0291b2bb918471dbc3a3b9ac0fb89938999282cfd8980bc3c545962707c39925"
 
 
 def _parquet_digest(out: Path) -> str:
