@@ -181,25 +181,7 @@ class EventLogClient:
         Raises WrongExpectedVersion (``.current``), StreamAlreadyExists,
         IdempotencyConflict, EventError (``.field`` = ``events[i]....``), ValueError,
         RemoteError."""
-        msgs = []
-        for i, ev in enumerate(events):
-            if isinstance(ev, StoredEvent):  # re-appending a stored event: its Event part
-                msgs.append(to_proto(ev).event)
-            elif isinstance(ev, NewEvent):
-                msgs.append(to_proto(ev))
-            else:
-                raise ValueError(f"events[{i}] is a {type(ev).__name__}, not a NewEvent")
-        request = pb.AppendRequest(game_id=game_id, events=msgs)
-        if expected_version == NO_STREAM:
-            request.no_stream.SetInParent()
-        elif expected_version == ANY:
-            request.any.SetInParent()
-        elif isinstance(expected_version, int) and not isinstance(expected_version, bool):
-            request.exact = expected_version
-        else:
-            raise ValueError(
-                f"expected_version must be {ANY!r}, {NO_STREAM!r} or a version >= -1, got {expected_version!r}"
-            )
+        request = self._append_request(game_id, events, expected_version)
         try:
             res = self._stub.Append(request, timeout=self.timeout, metadata=self._md)
         except grpc.RpcError as e:
