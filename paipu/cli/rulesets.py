@@ -21,9 +21,12 @@ def rulesets_cmd(
     name: Annotated[str | None, typer.Argument(help="A ruleset or preset id: show its options.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")] = False,
 ) -> None:
-    """List the rulesets and their presets (e.g. the Jiangxi cities over nanchang; with --json
-    each ruleset's options too), or show one with every option's value, meaning and rule source. A preset id works wherever a ruleset
-    id does (simulate --ruleset, a log's game_started, score --vectors "preset")."""
+    """List the rulesets and their presets, or show one with every option's value, meaning
+    and rule source.
+
+    Presets are variants as data, e.g. the Jiangxi cities over nanchang; with --json each
+    ruleset's options are listed too. A preset id works wherever a ruleset id does (simulate
+    --ruleset, a log's game_started, score --vectors "preset")."""
     from replayer.rules.catalog import ruleset_docs
 
     docs = ruleset_docs()
@@ -55,7 +58,7 @@ def rulesets_cmd(
     if doc is None and preset is not None:
         doc = next(d for d in docs if d.id == preset.base)
     if doc is None:
-        known = [d.id for d in docs] + [p.name for d in docs for p in d.presets]
+        known = list(dict.fromkeys([d.id for d in docs] + [p.name for d in docs for p in d.presets]))
         raise CliError(f"unknown ruleset or preset {name!r} (known: {', '.join(known)})")
     values = preset.options if preset is not None else {}
     rows = option_rows(doc, values)
