@@ -182,7 +182,8 @@ _CORE: dict[str, Callable[..., tuple[str, str]]] = {
         f"Hand {p.hand_number} starts: {WIND_EN[p.prevalent_wind]} round, dealer seat {p.dealer}",
         f"第{p.hand_number}局开始：{WIND_ZH[p.prevalent_wind]}风圈，庄家 {p.dealer}号位"),
     "tiles_dealt": lambda p, who, _d: (
-        f"{who(p.seat)[0]} is dealt {len(p.tiles)} tiles", f"{who(p.seat)[1]}起牌 {len(p.tiles)} 张"),
+        (f"{who(p.seat)[0]} is dealt {len(p.tiles)} tiles", f"{who(p.seat)[1]}起牌 {len(p.tiles)} 张") if p.tiles
+        else (f"{who(p.seat)[0]} is dealt tiles (hidden)", f"{who(p.seat)[1]}起牌（不可见）")),
     "wildcard_indicator_revealed": lambda p, who, _d: (
         f"Wildcard indicator turned up: {tile_words(p.indicator)[0]}",
         f"翻精：{tile_words(p.indicator)[1]}"),

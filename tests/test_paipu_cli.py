@@ -16,6 +16,7 @@ import pytest
 from typer.testing import CliRunner
 
 from paipu.cli import app
+from eventlog import tiles as T
 from paipu.samples import sample_files
 
 runner = CliRunner()
@@ -205,3 +206,35 @@ def test_score_vectors_and_single_hand(tmp_path):
     assert obj["total"] == 88 + 2 + 1
     res = run("score", "--hand", "123m", "--win", "W4")
     assert res.exit_code == 2 and "13" in res.output
+
+
+def test_replay_seat_view_hides_other_seats_tiles_in_the_event(quick):
+    """A seat view shows the event as that seat sees it (DESIGN.md §6): seat 0's dealt tiles
+    (source: "T8 B7 T1 W6 B8 W9 J1 T9 B2 W3 T6 F4 W9") and its draw at event 6 are hidden
+    from seat 1 — in the event line, its words and the --json payload — and shown to seat 0."""
+    data, _ = quick
+    gid = "botzone-61602cb45ddc087351c04358"
+    res = run("replay", gid, "--at", "2", "--seat", "1", data=data)
+    assert res.exit_code == 0, res.output
+    assert "T8" not in res.output and "B7" not in res.output
+    out = json.loads(run("replay", gid, "--at", "2", "--seat", "1", "--json", data=data).output)
+    assert out["event"]["type"] == "tiles_dealt" and out["event"]["payload"]["tiles"] == []
+    own = json.loads(run("replay", gid, "--at", "2", "--seat", "0", "--json", data=data).output)
+    assert own["event"]["payload"]["tiles"][:2] == ["T8", "B7"]
+    drawn = json.loads(run("replay", gid, "--at", "6", "--json", data=data).output)
+    assert drawn["event"]["type"] == "tile_drawn" and drawn["event"]["payload"]["seat"] == 0
+    tile = drawn["event"]["payload"]["tile"]
+    hidden = json.loads(run("replay", gid, "--at", "6", "--seat", "1", "--json", data=data).output)
+    assert hidden["event"]["payload"]["tile"] is None
+    assert tile not in hidden["event"]["text_en"] and "draws a tile" in hidden["event"]["text_en"]
+    res = run("replay", gid, "--at", "6", "--seat", "1", data=data)
+    assert f"tile={T.to_unicode(tile)}" not in res.output and "draws a tile" in res.output
+
+
+def test_replay_json_last_event_of_a_real_game_is_game_over(quick):
+    """game_ended ends the game (DESIGN.md §6): at the last event of a bundled real game (one
+    hand, not a full schedule) the state says game_over, as the phase does."""
+    data, _ = quick
+    out = json.loads(run("replay", "botzone-61602cb45ddc087351c04358", "--json", data=data).output)
+    assert out["event"]["type"] == "game_ended"
+    assert out["state"]["phase"] == "game_over" and out["state"]["game_over"] is True

@@ -27,6 +27,7 @@ from dashboard.common import game_links, need_games, start_page
 from dashboard.keys import REPLAY_KEYS, bind_keys
 from dashboard.table import event_html, table_html, timeline_html, win_html, words_html
 from eventlog.store.base import CorruptEvent, GameNotFound
+from eventlog.view import seat_view
 
 PAGE = "views/replay.py"
 #: The view showing every seat's concealed tiles; "seat N" shows only seat N's.
@@ -197,8 +198,9 @@ def _link(s: int) -> str:
     return "?" + urlencode({**params, "seq": str(s)})
 
 
-st.markdown(f'<b>Event {seq} of {last}:</b>' + words_html(step.event, step.state), unsafe_allow_html=True)
-st.markdown(f'<span class="pp-event">{event_html(step.event)}</span>', unsafe_allow_html=True)
+shown = seat_view(step.event, seat)  # a seat view: the event as that seat sees it, no other seat's tiles
+st.markdown(f'<b>Event {seq} of {last}:</b>' + words_html(shown, step.state), unsafe_allow_html=True)
+st.markdown(f'<span class="pp-event">{event_html(shown)}</span>', unsafe_allow_html=True)
 st.markdown(timeline_html([s.event for s in steps[hand_lo:hand_hi + 1]], set(finding_seqs), seq, _link),
             unsafe_allow_html=True)
 for f in step.findings:

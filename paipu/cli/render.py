@@ -13,6 +13,7 @@ from rich.text import Text
 
 from eventlog import tiles as T
 from eventlog.describe import describe_event, describe_words
+from eventlog.view import seat_view
 from replayer.rules.base import seat_notes_of
 from replayer.state import TableState
 
@@ -37,7 +38,8 @@ def table_view(state: TableState, event: Any | None = None, *, seat: int | None 
     """The table after an event: per seat its wind, score, the ruleset's note (e.g. a declared
     void suit, 定缺), whether it has won (tile, event; out of a hand that goes on, 血战),
     concealed tiles (hidden unless ``seat`` is None or that seat), melds with where the
-    claimed tile came from, flowers and discards; the wall count; the event and its findings."""
+    claimed tile came from, flowers and discards; the wall count; the event and its findings
+    (with ``seat``: the event as that seat sees it, eventlog.view.seat_view)."""
     head = (
         f"game {state.game_id}  ruleset {_shown(state.ruleset_id)}  hand {_shown(state.hand_number)}  "
         f"prevalent {_WIND_ZH.get(state.prevalent_wind or '', '-')}  dealer seat {_shown(state.dealer)}  "
@@ -78,6 +80,7 @@ def table_view(state: TableState, event: Any | None = None, *, seat: int | None 
         parts.append(Text(f"wildcard indicator {T.to_unicode(state.wildcard_indicator)} {state.wildcard_indicator}"))
     parts.append(grid)
     if event is not None:
+        event = seat_view(event, seat)
         en, zh = describe_words(event, state)
         parts.append(Text(f"event {getattr(event, 'seq', '?')}: {en}", style="bold"))
         parts.append(Text(f"    {zh}"))

@@ -19,6 +19,7 @@ __all__ = ["replay"]
 def _state_json(game_id: str, step, seat: int | None) -> dict:
     """``paipu replay --json``: the event, its words, findings and the state after it."""
     from eventlog.describe import describe_words
+    from eventlog.view import seat_view
     from replayer.state import to_dict
 
     state = to_dict(step.state)
@@ -31,10 +32,11 @@ def _state_json(game_id: str, step, seat: int | None) -> dict:
                     if m["kind"] == "kong" and m.get("kong_kind") == "concealed":
                         m["tiles"] = []
         state.update(wall=None, deal_pool=None)
-    en, zh = describe_words(step.event, step.state)
+    event = seat_view(step.event, seat)  # the event too: no other seat's concealed tile in it
+    en, zh = describe_words(event, step.state)
     return {
-        "game_id": game_id, "seq": step.event.seq, "view_seat": seat,
-        "event": {"type": step.event.type, "payload": step.event.payload_json(), "text_en": en, "text_zh": zh},
+        "game_id": game_id, "seq": event.seq, "view_seat": seat,
+        "event": {"type": event.type, "payload": event.payload_json(), "text_en": en, "text_zh": zh},
         "findings": [{"seq": f.seq, "rule_id": f.rule_id, "message": f.message, "source": f.source,
                       "seat": f.seat} for f in step.findings],
         "state": state,

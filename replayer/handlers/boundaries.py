@@ -136,4 +136,6 @@ def game_ended(ctx: Ctx, state: TableState, p: ev.GameEnded) -> TableState:
     if p.final_scores is not None and tuple(p.final_scores) != state.scores:
         ctx.breach("reported_score_mismatch",
                    f"reported final scores {list(p.final_scores)}, computed {list(state.scores)}")
-    return replace(state, phase="game_over", turn=None, pending=None, pending_kong=None)
+    # the game is over when the log says so, whether or not the ruleset's schedule ran out
+    # (a real game may stop early): game_over follows phase game_over
+    return replace(state, phase="game_over", game_over=True, turn=None, pending=None, pending_kong=None)
