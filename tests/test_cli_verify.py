@@ -71,7 +71,8 @@ def test_json_output(data):
     assert [f["rule_id"] for f in bad["findings"]] == ["reported_score_mismatch"]
 
 
-def test_a_broken_chain_is_exit_3(tmp_path, data):
+def _copy_with_rewritten_payload(tmp_path, data):
+    """A copy of the store whose botzone game has event 2's payload rewritten (T8 -> T7)."""
     copy = tmp_path / "copy"
     copy.mkdir()
     con = sqlite3.connect(data / "events.sqlite")
@@ -84,7 +85,21 @@ def test_a_broken_chain_is_exit_3(tmp_path, data):
                 "where game_id = 'botzone-61602cb45ddc087351c04358' and seq = 2")
     con.commit()
     con.close()
+    return copy
+
+
+def test_a_broken_chain_is_exit_3(tmp_path, data):
+    copy = _copy_with_rewritten_payload(tmp_path, data)
     res = run("verify", "--json", "--data", str(copy))
     assert res.exit_code == 3
     doc = json.loads(next(l for l in res.output.splitlines() if l.startswith("{")))  # stderr may add lines
     assert doc["summary"]["broken_chains"] == 1
+
+
+def test_quiet_summary_does_not_call_a_log_with_a_broken_chain_intact(tmp_path, data):
+    copy = _copy_with_rewritten_payload(tmp_path, data)
+    res = run("verify", "-q", "--data", str(copy))
+    assert res.exit_code == 3
+    assert "chain BROKEN" in res.output
+    assert "log intact" not in res.output
+    assert "log NOT intact" in res.output.splitlines()[-1]

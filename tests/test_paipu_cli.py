@@ -79,6 +79,27 @@ def test_quickstart_twice_stores_nothing_twice(quick):
     assert before == after
 
 
+def test_quickstart_on_a_damaged_log_names_the_game_and_exits_3(quick, tmp_path):
+    """README exit statuses: 3 = the log is damaged (as `paipu verify` says on the same copy)."""
+    data, _ = quick
+    copy = tmp_path / "copy"
+    copy.mkdir()
+    con = sqlite3.connect(data / "events.sqlite")
+    con.execute(f"VACUUM INTO '{copy / 'events.sqlite'}'")
+    con.close()
+    con = sqlite3.connect(copy / "events.sqlite")
+    for (t,) in con.execute("select name from sqlite_master where type='trigger'").fetchall():
+        con.execute(f"drop trigger {t}")
+    con.execute("delete from events where game_id = 'botzone-61602cb45ddc087351c04358' and seq = 5")
+    con.commit()
+    con.close()
+    res = run("quickstart", data=copy)
+    assert res.exit_code == 3, res.output
+    games, _wins, _draws = _source_counts()
+    assert re.search(rf"hash chains\s*│\s*{games - 1} of {games} intact", res.output), res.output
+    assert "chain BROKEN in botzone-61602cb45ddc087351c04358" in res.output
+
+
 def test_games_and_read_json_carry_seq_position_and_hashes(quick):
     data, _ = quick
     res = run("games", data=data)

@@ -298,8 +298,16 @@ def verify(
             for problem in log.problems:
                 say(f"log: {problem}", err=True, style="bold red")
             if log.ok and damage is None:
-                say(f"log intact: {log.events} events, positions 1..{log.head}"
-                    + (f", checkpoint at {log.checkpoint}" if log.checkpoint is not None else ""))
+                # "intact" only when every check passed: the log-level check alone (positions,
+                # checkpoint) says nothing of the games' hash chains
+                where = (f"{log.events} events, positions 1..{log.head}"
+                         + (f", checkpoint at {log.checkpoint}" if log.checkpoint is not None else ""))
+                if broken or log_streams_broken:
+                    say(f"log NOT intact: positions 1..{log.head} present ({log.events} events)"
+                        + (f", checkpoint at {log.checkpoint}" if log.checkpoint is not None else "")
+                        + f"; {broken + len(log_streams_broken)} hash chain(s) BROKEN (above)")
+                else:
+                    say(f"log intact: {where}")
     if status:
         raise typer.Exit(status)
 
@@ -320,7 +328,7 @@ def quickstart(data: DataOpt = DEFAULT_DATA) -> None:
     stored = dup = 0
     issues: list[ParseIssue] = []
     audits = []
-    chains_ok = 0
+    chains = []
     try:
         games_by_file = [(f, list(parse_file(f))) for f in files]
         n_games = sum(len(g) for _f, g in games_by_file)
@@ -337,17 +345,20 @@ def quickstart(data: DataOpt = DEFAULT_DATA) -> None:
                         else:
                             dup += 1
                         chain, audit = _verify_one(store, done.game_id)
-                        chains_ok += chain.ok
+                        chains.append(chain)
                         if audit is not None:
                             audits.append(audit)
                     bar.advance(task)
     finally:
         store.close()
-    _summary(stored, dup, issues, audits, chains_ok)
+    _summary(stored, dup, issues, audits, chains)
 
 
-def _summary(stored, dup, issues, audits, chains_ok) -> None:
-    games = len(audits)
+def _summary(stored, dup, issues, audits, chains) -> None:
+    """``chains``: every game's chain check (a broken one is not replayed, so has no audit:
+    it is counted and named here, never dropped)."""
+    games = len(chains)
+    broken = [c for c in chains if not c.ok]
     hands = sum(a.hands for a in audits)
     wins = [w for a in audits for w in a.wins]
     draws = sum(a.draws for a in audits)
@@ -357,9 +368,11 @@ def _summary(stored, dup, issues, audits, chains_ok) -> None:
     for a in audits:
         by_ruleset[a.ruleset or "?"] = by_ruleset.get(a.ruleset or "?", 0) + 1
     t = Table(title="paipu quickstart", show_header=False)
+    if broken:
+        by_ruleset["not replayed (broken chain)"] = len(broken)
     t.add_row("games", f"{games} ({', '.join(f'{k}: {v}' for k, v in sorted(by_ruleset.items()))}); "
               f"{stored} newly stored, {dup} already stored")
-    t.add_row("hash chains", f"{chains_ok} of {games} intact")
+    t.add_row("hash chains", f"{games - len(broken)} of {games} intact")
     t.add_row("hands", str(hands))
     t.add_row("wins", f"{len(wins)} ({sum(w.self_drawn for w in wins)} self-drawn)")
     t.add_row("exhaustive draws", str(draws))
@@ -379,6 +392,9 @@ def _summary(stored, dup, issues, audits, chains_ok) -> None:
     if issues:
         t.add_row("import errors", str(len(issues)))
     console.print(t)
+    for c in broken:
+        say(f"  chain BROKEN in {c.game_id} at seq {c.first_bad_seq}: {c.reason} (the log is damaged; "
+            f"not replayed: see `paipu verify {c.game_id}`)", err=True, style="bold red")
     for gid, f in findings:
         say(f"  finding in {gid}: {f}")
     for gid, w in disagree:
@@ -400,7 +416,7 @@ def _summary(stored, dup, issues, audits, chains_ok) -> None:
     console.print("next: `paipu games`, `paipu replay GAME_ID`, `paipu verify GAME_ID`")
     # Findings are the job's output (true rule breaches in real logs), not a failure of it;
     # a broken chain (exit 3, the log is damaged) or a file that did not import (exit 1) is.
-    if chains_ok < games:
+    if broken:
         raise typer.Exit(EXIT_INTEGRITY)
     if issues:
         raise typer.Exit(EXIT_FINDINGS)
