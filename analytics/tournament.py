@@ -38,7 +38,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Literal, TypeVar, Union
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
@@ -47,8 +47,8 @@ from eventlog.store.base import EventStore
 from replayer.replay import replay
 
 __all__ = [
-    "Created", "GameRecord", "TeamRecord", "PenaltyRecord", "Tournament", "TournamentError",
-    "GameResult", "Standing", "STANDINGS_COLUMNS", "add_game", "results", "table_points", "standings",
+    "Created", "GameRecord", "TeamRecord", "PenaltyRecord", "PENALTY_LIMIT", "Tournament", "TournamentError",
+    "GameResult", "Standing", "STANDINGS_COLUMNS", "add_game", "add_penalty", "record", "results", "table_points", "standings",
     "standings_rows",
     "write_csv", "write_parquet",
 ]
@@ -62,6 +62,9 @@ class TournamentError(PaipuError, ValueError):
 
 class _Record(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+_R = TypeVar("_R", bound=_Record)
 
 
 class Created(_Record):
@@ -91,13 +94,20 @@ class TeamRecord(_Record):
     players: list[str] = Field(min_length=1)
 
 
+#: The largest penalty, in points either way: far beyond any game score (a 88-fan MCR limit
+#: hand is worth hundreds, a table's chips thousands), and well inside the int64 of the
+#: standings columns.
+PENALTY_LIMIT = 100_000
+
+
 class PenaltyRecord(_Record):
-    """``points`` added to the player's game-score total (negative = taken away), with the
-    rule applied, e.g. ``competition.md §A9``; ``round``: the round it belongs to."""
+    """``points`` added to the player's game-score total (negative = taken away; at most
+    :data:`PENALTY_LIMIT` either way), with the rule applied, e.g. ``competition.md §A9``;
+    ``round``: the round it belongs to."""
 
     kind: Literal["penalty"] = "penalty"
     player: str = Field(min_length=1)
-    points: int
+    points: int = Field(ge=-PENALTY_LIMIT, le=PENALTY_LIMIT)
     rule: str = Field(min_length=1)
     reason: str = ""
     round: int = Field(1, ge=1)
@@ -106,6 +116,23 @@ class PenaltyRecord(_Record):
 
 Record = Annotated[Union[Created, GameRecord, TeamRecord, PenaltyRecord], Field(discriminator="kind")]
 _RECORD: TypeAdapter[Any] = TypeAdapter(Record)
+
+
+def _one_line(e: ValidationError, where: str = "") -> str:
+    err = e.errors()[0]
+    loc = ".".join(map(str, err["loc"]))
+    value = repr(err["input"]) if loc and not isinstance(err["input"], dict) else ""
+    return f"{where}{loc}{' ' + value if value else ''}: {err['msg']}"
+
+
+def record(cls: type[_R], **fields: Any) -> _R:
+    """``cls(**fields)`` (a record class of this module), a bad field raised as one line
+    naming it: TournamentError ``points -999999: Input should be greater than or equal to
+    -100000``."""
+    try:
+        return cls(**fields)
+    except ValidationError as e:
+        raise TournamentError(_one_line(e)) from None
 
 
 @dataclass(frozen=True)
@@ -145,8 +172,7 @@ class Tournament:
             try:
                 recs.append(_RECORD.validate_json(line))
             except ValidationError as e:
-                err = e.errors()[0]
-                raise TournamentError(f"{p}:{lineno}: {'.'.join(map(str, err['loc']))}: {err['msg']}") from None
+                raise TournamentError(_one_line(e, f"{p}:{lineno}: ")) from None
         if not recs or not isinstance(recs[0], Created):
             raise TournamentError(f"{p}:1: the first record must be 'created'")
         return cls(name, recs[0],
@@ -227,6 +253,24 @@ def add_game(data: Path, store: EventStore, name: str, record: GameRecord) -> tu
     t = Tournament.load(data, name)
     res = game_result(store, record)
     return t.add(data, record), res
+
+
+def add_penalty(data: Path, store: EventStore, name: str, record: PenaltyRecord) -> Tournament:
+    """Add ``record`` to tournament ``name`` when its player is one of the tournament: a
+    player of its games (game_started in ``store``) or of its teams (a registered player who
+    has not played, e.g. a no-show). A game can be added as soon as it has started, so a
+    player is known from their first game on. Raises TournamentError naming the known
+    players (what ``paipu tournament penalty`` and the gRPC AddPenalty do)."""
+    t = Tournament.load(data, name)
+    known = {p for tm in t.teams for p in tm.players}
+    for g in t.games:
+        for start in store.read_game(g.game_id, limit=1):
+            known.update(getattr(start.payload, "players", None) or ())
+    if record.player not in known:
+        raise TournamentError(
+            f"player {record.player!r} is not in tournament {name!r} (add their game or team first); "
+            f"known players: {', '.join(sorted(known)) or 'none yet'}")
+    return t.add(data, record)
 
 
 def results(store: EventStore, t: Tournament) -> list[GameResult]:

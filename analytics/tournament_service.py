@@ -18,7 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from analytics.tournament import (
-    Created, GameRecord, PenaltyRecord, TeamRecord, Tournament, add_game, results, standings_rows,
+    Created, GameRecord, PenaltyRecord, TeamRecord, Tournament, add_game, add_penalty, record, results,
+    standings_rows,
 )
 from eventlog.store.base import EventStore
 from paipu.v1 import tournament_service_pb2 as pb
@@ -69,10 +70,10 @@ class TournamentServicer(pb_grpc.TournamentServiceServicer):
             return _info(Tournament.load(self.data, request.name).add(self.data, rec))
 
     def AddPenalty(self, request: pb.AddPenaltyRequest, context: Any) -> pb.TournamentInfo:
-        rec = PenaltyRecord(player=request.player, points=request.points, rule=request.rule, reason=request.reason,
-                            round=request.round or 1, referee=request.referee)
+        rec = record(PenaltyRecord, player=request.player, points=request.points, rule=request.rule,
+                     reason=request.reason, round=request.round or 1, referee=request.referee)
         with self._lock:
-            return _info(Tournament.load(self.data, request.name).add(self.data, rec))
+            return _info(add_penalty(self.data, self.store, request.name, rec))
 
     def GetStandings(self, request: pb.GetStandingsRequest, context: Any) -> pb.GetStandingsResponse:
         t = Tournament.load(self.data, request.name)

@@ -23,6 +23,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import unicodedata
 import uuid
 from collections.abc import Callable
 from typing import Annotated, Any, ClassVar, Literal, TypeVar
@@ -74,6 +75,15 @@ Tile = Annotated[str, AfterValidator(_tile)]
 PlayTile = Annotated[str, AfterValidator(_suited_or_honor)]
 FlowerTile = Annotated[str, AfterValidator(_flower)]
 Wind = Annotated[str, AfterValidator(_wind)]
+def _no_control(v: str) -> str:
+    bad = next((c for c in v if unicodedata.category(c) == "Cc"), None)
+    if bad is not None:
+        raise ValueError(f"a name cannot hold a control character ({bad!r})")
+    return v
+
+
+#: A player's name as people write it: 1-200 characters, no control character (newline, tab).
+PlayerName = Annotated[str, Field(min_length=1, max_length=200), AfterValidator(_no_control)]
 Seat = Annotated[int, Field(ge=0, le=3)]
 Seq = Annotated[int, Field(ge=0)]
 FourInts = Annotated[list[int], Field(min_length=4, max_length=4)]
@@ -365,8 +375,8 @@ class PlayerAliased(Payload):
     aliasing it to itself (``player == alias``)."""
 
     TYPE: ClassVar[str] = "player_aliased"
-    alias: Annotated[str, Field(min_length=1, max_length=200)]
-    player: Annotated[str, Field(min_length=1, max_length=200)]
+    alias: PlayerName
+    player: PlayerName
 
 
 PAYLOAD_TYPES: dict[str, type[Payload]] = {

@@ -63,12 +63,21 @@ def add_alias(store: Any, alias: str, player: str) -> dict[str, str]:
     """Append ``alias → player`` to the players stream (expected version: the stream's
     current one, so two writers cannot interleave) and return the new alias map. Withdraw an
     alias with ``player == alias``. Raises InvalidArgument (field ``alias``) for an empty
-    name, an alias that names itself a player others alias to, or a cycle."""
+    name, one over 200 characters or holding a control character (field ``alias`` or
+    ``player``), an alias that names itself a player others alias to, or a cycle."""
     from eventlog.events import NewEvent, PlayerAliased
+
+    from pydantic import ValidationError
 
     alias, player = alias.strip(), player.strip()
     if not alias or not player:
         raise InvalidArgument("a player name cannot be empty", "alias")
+    try:
+        payload = PlayerAliased(alias=alias, player=player)
+    except ValidationError as e:
+        err = e.errors()[0]
+        where = ".".join(map(str, err["loc"]))
+        raise InvalidArgument(f"{where}: {err['msg'].removeprefix('Value error, ')}", where) from None
     head = store.stream_head(PLAYERS_STREAM)
     current = read_aliases(store)
     if alias != player:
@@ -83,7 +92,7 @@ def add_alias(store: Any, alias: str, player: str) -> dict[str, str]:
     from eventlog.store.types import NO_STREAM
 
     n = head.version + 1 if head is not None else 0
-    store.append(PLAYERS_STREAM, [NewEvent.of(PlayerAliased(alias=alias, player=player),
+    store.append(PLAYERS_STREAM, [NewEvent.of(payload,
                                               id_seed=f"{PLAYERS_STREAM}/{n}/{alias}/{player}")],
                  head.version if head is not None else NO_STREAM)
     return read_aliases(store)

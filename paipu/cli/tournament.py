@@ -98,8 +98,10 @@ def team_cmd(
 @_cmd("penalty", ignore_unknown_options=True)  # a negative POINTS (-10) is an argument, not an option
 def penalty_cmd(
     name: Annotated[str, typer.Argument(help="Tournament name.")],
-    player: Annotated[str, typer.Argument(help="The player.")],
-    points: Annotated[int, typer.Argument(help="Points added to the player's score total (negative: taken).")],
+    player: Annotated[str, typer.Argument(help="The player, as named in game_started of one of the tournament's "
+                                            "games or in a team (add the game or team first).")],
+    points: Annotated[int, typer.Argument(help="Points added to the player's score total (negative: taken; "
+                                              "at most 100000 either way).")],
     rule: Annotated[str, typer.Option("--rule", help="The rule applied, e.g. 'competition.md §A9'.")],
     reason: Annotated[str, typer.Option("--reason", help="Why.")] = "",
     round_: Annotated[int, typer.Option("--round", min=1, help="The round it belongs to.")] = 1,
@@ -108,10 +110,15 @@ def penalty_cmd(
 ) -> None:
     """Record a referee's penalty in the standings (a penalty inside a game is an event of the
     game: `paipu append` a referee_ruling)."""
-    from analytics.tournament import PenaltyRecord, Tournament
+    from analytics.tournament import PenaltyRecord, add_penalty, record
 
-    Tournament.load(data, name).add(data, PenaltyRecord(player=player, points=points, rule=rule, reason=reason,
-                                                        round=round_, referee=referee))
+    rec = record(PenaltyRecord, player=player, points=points, rule=rule, reason=reason, round=round_,
+                 referee=referee)
+    store = open_store(data, must_exist=True)
+    try:
+        add_penalty(data, store, name, rec)
+    finally:
+        store.close()
     say(f"penalty {points:+d} for {player} ({rule})")
 
 

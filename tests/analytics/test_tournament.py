@@ -270,3 +270,56 @@ def test_provisional_pattern_values_are_flagged_in_verify_and_standings(tmp_path
     assert {x["name"]: x["provisional"] for x in rows} == {**dict.fromkeys(game.events[0].payload.players, True),
                                                            **dict.fromkeys("ABCD", False)}
     assert "provisional" in r.invoke(app, ["tournament", "standings", "cjm", *d]).output
+
+
+def test_penalty_points_are_bounded(mcr_tournament):
+    from analytics.tournament import PENALTY_LIMIT, record
+
+    data, store, t = mcr_tournament
+    with pytest.raises(TournamentError, match=r"^points -99999999999999999999999: .*-100000"):
+        record(PenaltyRecord, player="A", points=-99999999999999999999999, rule="§A9")
+    with pytest.raises(TournamentError, match=r"^points 100001: "):
+        record(PenaltyRecord, player="A", points=PENALTY_LIMIT + 1, rule="§A9")
+    t = t.add(data, record(PenaltyRecord, player="A", points=-PENALTY_LIMIT, rule="§A9"))
+    assert next(s for s in standings(t, _results(store, t)) if s.name == "A").penalty_points == -100000
+    # a record stored before the bound (the file is append-only) is a one-line error on reading
+    p = Tournament.path(data, "open")
+    p.write_text(p.read_text() + '{"kind": "penalty", "player": "A", "points": -99999999999999999999999, '
+                                 '"rule": "x", "round": 1}\n')
+    with pytest.raises(TournamentError, match=r"open.jsonl:11: penalty.points -99999999999999999999999: .*-100000$"):
+        Tournament.load(data, "open")
+
+
+def test_penalty_for_an_unknown_player_is_refused(mcr_tournament):
+    from analytics.tournament import add_penalty
+
+    data, store, t = mcr_tournament
+    with pytest.raises(TournamentError, match=r"player 'Nobody' is not in tournament 'open'.*: A, B, C, D, E, F, G, H$"):
+        add_penalty(data, store, "open", PenaltyRecord(player="Nobody", points=-5, rule="x"))
+    assert Tournament.load(data, "open").penalties == ()
+    # a team's registered player counts before playing (a no-show)
+    t = t.add(data, TeamRecord(team="North", players=["Z"]))
+    assert add_penalty(data, store, "open", PenaltyRecord(player="Z", points=-5, rule="x")).penalties[0].player == "Z"
+
+
+def test_cli_penalty_errors_are_one_line(tmp_path):
+    from typer.testing import CliRunner
+
+    from paipu.cli import app
+
+    store = open_store(tmp_path)
+    try:
+        _append_game(store, "g1", "ABCD", (30, 10, -10, -30))
+    finally:
+        store.close()
+    r = CliRunner()
+    d = ["--data", str(tmp_path)]
+    assert r.invoke(app, ["tournament", "create", "t1", *d]).exit_code == 0
+    assert r.invoke(app, ["tournament", "add-game", "t1", "g1", *d]).exit_code == 0
+    for args, what in ((["A", "--rule", "x", "--", "-99999999999999999999999"], "error: points "),
+                       (["Nobody", "-5", "--rule", "x"], "error: player 'Nobody'")):
+        out = r.invoke(app, ["tournament", "penalty", "t1", *d, *args])
+        assert out.exit_code == 2 and out.output.startswith(what) and len(out.output.strip().splitlines()) == 1, \
+            out.output
+    out = r.invoke(app, ["tournament", "standings", "t1", "--parquet", str(tmp_path / "x.parquet"), *d])
+    assert out.exit_code == 0 and "Nobody" not in out.output, out.output
