@@ -98,6 +98,8 @@ play_tile = st.sampled_from(SUITED + HONORS)
 any_tile = st.sampled_from(SUITED + HONORS + FLOWERS)
 dice = st.lists(st.integers(1, 6), max_size=3)
 text = st.text(max_size=12)
+# a player's name: no control character (eventlog.events.PlayerName)
+name = st.text(alphabet=st.characters(blacklist_categories=("Cc", "Cs")), min_size=1, max_size=20)
 json_scalar = st.none() | st.booleans() | st.integers() | text | st.floats(allow_nan=False, allow_infinity=False)
 json_value = st.recursive(
     json_scalar,
@@ -213,7 +215,7 @@ PAYLOADS = {
                                   tiles=st.lists(play_tile, min_size=1, max_size=2)),
     "last_tile_declined": _fixed(seat=seat),
     "birds_turned": _fixed(tiles=st.lists(play_tile, max_size=8)),
-    "player_aliased": _fixed(alias=st.text(min_size=1, max_size=20), player=st.text(min_size=1, max_size=20)),
+    "player_aliased": _fixed(alias=name, player=name),
 }
 
 
