@@ -551,6 +551,16 @@ def get_spec(ruleset_id: str) -> RulesetSpec:
     return register(spec)
 
 
+def resolved_options(ruleset_id: str, options: Mapping[str, Any]) -> dict[str, Any]:
+    """The options a game of ``ruleset_id`` is played with: a preset's own options
+    (replayer/rules/presets/*.toml) overridden by ``options``; ``options`` alone for a ruleset
+    package. Stored in game_started beside the preset id, so the game replays the same even if
+    the preset file changes."""
+    preset = presets().get(ruleset_id)
+    base = dict(preset[1]) if preset is not None and preset[0] != ruleset_id else {}
+    return {**base, **dict(options)}
+
+
 def get_ruleset(ruleset_id: str, options: Mapping[str, Any] | None = None) -> Ruleset:
     """A ruleset bound to ``options`` (the game_started ``ruleset_options``).
 
@@ -561,8 +571,8 @@ def get_ruleset(ruleset_id: str, options: Mapping[str, Any] | None = None) -> Ru
     its ``id``."""
     preset = presets().get(ruleset_id)
     if preset is not None and ruleset_id not in _REGISTRY:
-        base, preset_options = preset
-        rs = get_spec(base).build({**preset_options, **dict(options or {})})
+        base = preset[0]
+        rs = get_spec(base).build(resolved_options(ruleset_id, options or {}))
         return _named(rs, ruleset_id) if ruleset_id != base else rs
     return get_spec(ruleset_id).build(dict(options or {}))
 

@@ -47,7 +47,7 @@ from replayer.actions import Action, legal_actions, resolve_claims, wall_empty_f
 from replayer.explained import ExplainedScore
 from replayer.findings import ReplayError
 from replayer.replay import apply
-from replayer.rules.base import PlayRules, Ruleset, get_ruleset
+from replayer.rules.base import PlayRules, Ruleset, get_ruleset, resolved_options
 from replayer.simulate.bots import Bot, make_bot
 from replayer.state import TableState
 
@@ -149,17 +149,6 @@ class SimulatedGame:
             d["game_id"] = self.game_id
             d["seq"] = seq
             yield ev.canonical_bytes(d) + b"\n"
-
-
-def resolved_options(ruleset_id: str, options: Mapping[str, Any]) -> dict[str, Any]:
-    """The options a game of ``ruleset_id`` is played with: a preset's own options
-    (replayer/rules/presets/*.toml) overridden by ``options``. Stored in game_started
-    beside the preset id, so the game replays the same even if the preset file changes."""
-    from replayer.rules.base import presets
-
-    preset = presets().get(ruleset_id)
-    base = dict(preset[1]) if preset is not None and preset[0] != ruleset_id else {}
-    return {**base, **dict(options)}
 
 
 def reported_fans(explained: ExplainedScore | None) -> tuple[tuple[str, int | None, int], ...]:
