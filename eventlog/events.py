@@ -237,7 +237,11 @@ class Pass(Payload):
 
 
 class WinDeclared(Payload):
-    """Win 和: self-drawn (``from_seat`` null), on a discard, or robbing a kong."""
+    """Win 和: self-drawn (``from_seat`` null), on a discard, or robbing a kong.
+
+    ``from_seat`` may be the winner's own seat: a source log can say that a seat declared a
+    win on its own discard (e.g. as a further winner on that tile); the event records it as
+    written and the replayer reports it (``claim_own_discard``, issue 13 item 7)."""
 
     TYPE: ClassVar[str] = "win_declared"
     seat: Seat
@@ -253,8 +257,6 @@ class WinDeclared(Payload):
             raise ValueError("a self-drawn win has no from_seat and robs no kong")
         if not self.self_drawn and self.from_seat is None:
             raise ValueError("a win on a discard or robbed kong names from_seat")
-        if self.from_seat is not None and self.from_seat == self.seat:
-            raise ValueError("from_seat cannot be the winner's own seat")
         return self
 
 

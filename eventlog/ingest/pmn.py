@@ -16,7 +16,9 @@ or start again when a tag repeats); ``%`` lines are comments. Tags read:
   ``H<seat>`` win, ``N<seat>`` no game (exhaustive draw).
 * ``Starting`` → initial scores; ``Result`` → reported score changes; ``Penalty`` (non-zero
   entries) → ``penalty`` events; ``Fan`` → reported fans per seat, ``no/count`` (0.0.1)
-  or ``no/points/count`` (later README), names from the PMN fan list (Chinese).
+  or ``no/points/count`` (later README), names from the PMN fan list (Chinese). Fans for
+  a seat that did not win are kept as that seat's ``score_reported`` (the replayer reports
+  the disagreement).
 
 Tile notation: c → W (characters), d → B (dots), b → T (bamboo), w1..w4 → F1..F4,
 r1..r3 → J1..J3, f1..f8 → H1..H8. The order of ``r`` and ``f`` is not written in the
@@ -219,9 +221,6 @@ def _build(b: GameBuilder, path: Path, tags: dict[str, tuple[int, str]],
         raise IngestError(f"Fan has {len(entries)} entries (expected 4)")
     winners = b.winners
     per_seat = {s: parse_fan(e) for s, e in enumerate(entries) if e != "None"}
-    if set(per_seat) - set(winners):
-        raise IngestError(f"Fan lists fans for seats {sorted(set(per_seat) - set(winners))} "
-                          "that did not win")
     b.at(line=fan_line or result_line)
     if len(winners) == 1:
         w = winners[0]
@@ -234,6 +233,10 @@ def _build(b: GameBuilder, path: Path, tags: dict[str, tuple[int, str]],
         if changes is not None or not winners:
             b.at(line=result_line).score_reported(score_changes=changes,
                                                   text=f"Result {result!r}")
+    # fans reported for a seat that did not win: kept as that seat's reported score; the
+    # replayer's reported-score comparison finds it has no win (reported_score_mismatch)
+    for s in sorted(set(per_seat) - set(winners)):
+        b.at(line=fan_line).score_reported(winner=s, fans=per_seat[s], text=f"Fan {entries[s]!r}")
     pen_line, penalty = tag("Penalty", "0 0 0 0")
     b.at(line=pen_line)
     for seat, v in enumerate(_four(penalty, "Penalty")):

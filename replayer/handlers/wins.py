@@ -35,6 +35,7 @@ class _WinSource:
     visible: int = 0  # other copies of the winning tile face up on the table
     discard_seq: int | None = None
     earlier: WinRecord | None = None  # a win already declared on the same discard
+    own_discard: bool = False  # the winner is the discarder: not a win (claim_own_discard)
 
 
 def _self_drawn_source(ctx: Ctx, state: TableState, p: ev.WinDeclared) -> _WinSource:
@@ -145,11 +146,13 @@ def _discard_source(ctx: Ctx, state: TableState, p: ev.WinDeclared) -> _WinSourc
                                           f"seat {discarder}'s", seat)
     if tile != p.tile:
         ctx.breach("claim_tile_mismatch", f"seat {seat} wins on {p.tile}, the discard is {tile}", seat)
-    if seat == discarder:
-        ctx.breach("claim_own_discard", f"seat {seat} wins on its own discard", seat)
+    own = seat == discarder
+    if own:
+        ctx.breach("claim_own_discard", f"seat {seat} declares a win on {p.tile}, its own discard (event "
+                                        f"{discard_seq}): a win on a discard takes another player's tile", seat)
     check_size(ctx, state, seat, 13, "when winning on a discard")
     return _WinSource(state.seats[seat].tiles, last_of_wall=last, visible=visible, discard_seq=discard_seq,
-                      earlier=earlier)
+                      earlier=earlier, own_discard=own)
 
 
 def win_declared(ctx: Ctx, state: TableState, p: ev.WinDeclared) -> TableState:
@@ -171,6 +174,8 @@ def win_declared(ctx: Ctx, state: TableState, p: ev.WinDeclared) -> TableState:
         return WinRecord(ctx.seq, seat, p.tile, p.self_drawn, p.from_seat, p.robbing_kong, False,
                          discard_seq=src.discard_seq)
 
+    if src.own_discard:  # found above; recorded as declared, neither settled nor taking the tile
+        return replace(state, wins=state.wins + (unsettled(),))
     if src.earlier is not None and p.robbing_kong and play.robbers_void:
         robbers = [w for w in state.wins if w.robbing_kong and w.discard_seq == src.discard_seq]
         if len(robbers) + 1 >= play.robbers_void:

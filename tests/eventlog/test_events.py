@@ -112,7 +112,6 @@ UID = "3f0e8a52-5b7c-4d3e-9a41-0c6f2b1d7eff"
         ("kong", {"seat": 1, "kind": "added", "tile": "W2", "discard_seq": 3}, "payload"),
         ("win_declared", {"seat": 1, "tile": "W2", "self_drawn": True, "from_seat": 2}, "payload"),
         ("win_declared", {"seat": 1, "tile": "W2", "self_drawn": False}, "payload"),
-        ("win_declared", {"seat": 1, "tile": "W2", "self_drawn": False, "from_seat": 1}, "payload"),
         ("penalty", {"seat": 0, "score_changes": [1, 2, 3]}, "payload.score_changes"),
         ("exhaustive_draw", {"winner": 1}, "payload.winner"),  # no unknown fields
         ("tile_swapped", {}, "type"),
@@ -122,6 +121,14 @@ def test_malformed_payload_names_the_field(type_: str, payload: dict, field: str
     with pytest.raises(EventError) as exc:
         parse_event({"event_id": UID, "type": type_, "payload": payload})
     assert exc.value.field == field
+
+
+def test_a_win_on_the_winners_own_discard_is_an_event() -> None:
+    """What happened, not whether it was legal (issue 13 item 7): a source log may say a seat
+    won on its own discard; the event holds it and the replayer reports claim_own_discard."""
+    ev = parse_event({"event_id": UID, "type": "win_declared",
+                      "payload": {"seat": 1, "tile": "W2", "self_drawn": False, "from_seat": 1, "discard_seq": 7}})
+    assert (ev.payload.seat, ev.payload.from_seat) == (1, 1)
 
 
 def test_missing_envelope_fields_are_named() -> None:

@@ -129,3 +129,72 @@ def test_play_after_the_end_of_the_hand_is_stored_and_found(tmp_path):
     assert drawn.payload.seat == 0 and drawn.metadata["line"] == 15  # T0c2, on the Play tag's line
     findings = audit_game(events).findings
     assert any(f.rule_id == "play_after_hand_end" and f.seq == drawn.seq for f in findings)
+
+
+def _ingest_and_verify(tmp_path, path):
+    """``paipu ingest`` then ``paipu verify`` of one file into a fresh data directory: the
+    results of both commands."""
+    from typer.testing import CliRunner
+
+    from paipu.cli import app
+
+    runner = CliRunner()
+    data = str(tmp_path / "data")
+    ingested = runner.invoke(app, ["ingest", str(path), "--data", data], catch_exceptions=False)
+    verified = runner.invoke(app, ["verify", "-q", "--data", data], catch_exceptions=False)
+    return ingested, verified
+
+
+def _stored_events(tmp_path):
+    from eventlog.store import open_store
+
+    store = open_store(tmp_path / "data", create=False)
+    try:
+        (game,) = store.list_games()
+        return list(store.read_game(game.game_id))
+    finally:
+        store.close()
+
+
+def test_a_further_winner_who_is_the_discarder_is_stored_and_found(tmp_path):
+    """Issue 13 item 7: the sample's last discard is East's D0d3 (seat 0), won by M1M3;
+    edited to M1M3M0, East is a third winner on his own discard. The game is stored as
+    written (a win_declared from seat 0 on seat 0's discard), replays, and ``paipu verify``
+    reports claim_own_discard at that event (exit 1): a player cannot win on his own
+    discard (DESIGN.md §4: claims take another player's discard)."""
+    ingested, verified = _ingest_and_verify(tmp_path, _variant(tmp_path, "D0d3M1M3", "D0d3M1M3M0"))
+    assert ingested.exit_code == 0 and "1 games stored" in ingested.output, ingested.output
+    events = _stored_events(tmp_path)
+    wins = [e for e in events if e.type == "win_declared"]
+    assert [(w.payload.seat, w.payload.from_seat) for w in wins] == [(1, 0), (3, 0), (0, 0)]
+    own = wins[-1]
+    discard = events[own.payload.discard_seq]
+    assert discard.type == "tile_discarded" and discard.payload.seat == 0 and discard.payload.tile == "B3"
+    assert verified.exit_code == 1, verified.output
+    line = next(l for l in verified.output.splitlines() if "[claim_own_discard]" in l)
+    assert f"event {own.seq} seat 0:" in line and "own discard" in line
+    # a token that cannot be read at all is still refused: one line, file, line, reason
+    ingested, _ = _ingest_and_verify(tmp_path / "x", _variant(tmp_path, "D0d3M1M3", "D0d3M1M3Q0"))
+    assert ingested.exit_code == 1
+    (err,) = [l for l in ingested.output.splitlines() if l.startswith("error:")]
+    assert ".pmn:15:" in err and "unreadable 'Q0'" in err
+
+
+def test_fans_for_a_seat_that_did_not_win_are_stored_and_found(tmp_path):
+    """Issue 13 item 7: the sample's Fan tag edited to give East (seat 0, who did not win)
+    the fan 39 (花龙) once. The game is stored with that reported score (score_reported
+    for seat 0 with the fan) and ``paipu verify`` reports reported_score_mismatch naming
+    seat 0 at that event (exit 1)."""
+    ingested, verified = _ingest_and_verify(tmp_path, _variant(tmp_path, '[Fan "None 39', '[Fan "39/1 39'))
+    assert ingested.exit_code == 0 and "1 games stored" in ingested.output, ingested.output
+    events = _stored_events(tmp_path)
+    (east,) = [e for e in events if e.type == "score_reported" and e.payload.winner == 0]
+    assert [(f.name, f.count) for f in east.payload.fans] == [("花龙", 1)] and east.metadata["line"] == 16
+    assert verified.exit_code == 1, verified.output
+    line = next(l for l in verified.output.splitlines() if "[reported_score_mismatch]" in l and "seat 0" in l)
+    assert line.strip().startswith(f"finding: event {east.seq} seat 0:") and "no legal win by that seat" in line
+    # a Fan entry that cannot be read is still refused: one line, file, line, reason
+    ingested, _ = _ingest_and_verify(tmp_path / "x", _variant(tmp_path, '[Fan "None 39', '[Fan "39/x 39'))
+    assert ingested.exit_code == 1
+    (err,) = [l for l in ingested.output.splitlines() if l.startswith("error:")]
+    assert ".pmn:16:" in err and "Fan entry '39/x' is not no/count" in err
