@@ -28,6 +28,7 @@ __all__ = [
     "canonical_text",
     "chain_body_text",
     "link_hash",
+    "stored_row_hash",
     "chain_hash",
     "log_hash",
 ]
@@ -79,6 +80,21 @@ def chain_body_text(
 def link_hash(prev_hash: str, body: str) -> str:
     """One link of the chain: SHA-256 (hex) of ``prev_hash``, a newline and ``body``."""
     return hashlib.sha256(prev_hash.encode() + b"\n" + body.encode()).hexdigest()
+
+
+def stored_row_hash(
+    prev_hash: str, game_id: str, seq: int, event_id: str, type_: str, schema_version: int,
+    payload_text: str, metadata_text: str, recorded_at: str,
+) -> str:
+    """:func:`link_hash` of ``prev_hash`` and :func:`chain_body_text` of a row's stored
+    columns (the same hex digest) in one encode: the read path's hash check, once per row.
+    ``seq`` and ``schema_version`` must be ints."""
+    s = _json_string
+    return hashlib.sha256(
+        f'{prev_hash}\n{{"event_id":{s(event_id)},"game_id":{s(game_id)},"metadata":{metadata_text},'
+        f'"payload":{payload_text},"recorded_at":{s(recorded_at)},'
+        f'"schema_version":{schema_version},"seq":{seq},"type":{s(type_)}}}'.encode()
+    ).hexdigest()
 
 
 def chain_hash(

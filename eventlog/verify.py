@@ -9,7 +9,7 @@ nothing) in position order, every row must:
    (:data:`~eventlog.events.GENESIS_HASH` for seq 0);
 3. match its own hash (:func:`~eventlog.events.chain_hash` over the row as stored) and
    still parse as a :class:`~eventlog.events.StoredEvent`
-   (:func:`eventlog.store.base.inspect_row`);
+   (:func:`eventlog.store.rows.inspect_row`);
 
 and the chain must end where the store's stream record says (version and last hash),
 so a truncated tail or a re-hashed last event is caught too. The rest of the record must
@@ -40,7 +40,8 @@ from eventlog.events import StoredEvent
 from eventlog.hashing import GENESIS_HASH, log_hash
 from eventlog.store.base import EventStore
 from eventlog.store.errors import CorruptDatabase, CorruptEvent, GameNotFound
-from eventlog.store.rows import inspect_row
+from eventlog.store.rows import inspect_values
+from eventlog.store.types import COLUMNS
 
 __all__ = ["ChainReport", "LogReport", "verify_game", "verify_game_events", "verify_all", "verify_log"]
 
@@ -72,7 +73,7 @@ def verify_game_events(
     store: EventStore, game_id: str, *, listed: bool = False
 ) -> tuple[ChainReport, list[StoredEvent] | None]:
     """:func:`verify_game`, and the game's events as the check read them (each row
-    inspected once: :func:`~eventlog.store.rows.inspect_row`) when the chain is intact,
+    inspected once: :func:`~eventlog.store.rows.inspect_values`) when the chain is intact,
     else None — so ``paipu verify`` replays what it checked without reading it twice."""
     count = 0
     expected_seq = 0
@@ -84,18 +85,18 @@ def verify_game_events(
     ruleset: object = None
     try:
         head = store.stream_head(game_id)
-        for row in store.iter_raw(game_id):
+        for row in store.iter_raw_values(game_id):  # tuples in COLUMNS order
             count += 1
             if bad is not None:
                 continue
             bad = _row_problem(row, game_id, expected_seq, prev_hash, events)
-            prev_hash = row.get("hash")
+            prev_hash = row[_HASH]
             expected_seq += 1
             if first_position is None:
-                first_position = row.get("position")
-            last_position = row.get("position")
-            if ruleset is None and row.get("type") == "game_started":
-                ruleset = _ruleset_of(row)
+                first_position = row[_POSITION]
+            last_position = row[_POSITION]
+            if ruleset is None and row[_TYPE] == "game_started":
+                ruleset = _ruleset_of(row[_PAYLOAD])
     except CorruptDatabase as e:  # the database cannot read its own file there
         return ChainReport(game_id, False, count, expected_seq if bad is None else bad[0], e.reason), None
     if count == 0 and head is None:
@@ -141,23 +142,27 @@ def verify_game_events(
     return ChainReport(game_id, False, count, bad[0], bad[1]), None
 
 
+_POSITION, _GAME_ID, _SEQ, _TYPE, _PAYLOAD, _PREV_HASH, _HASH = (
+    COLUMNS.index(c) for c in ("position", "game_id", "seq", "type", "payload", "prev_hash", "hash"))
+
+
 def _row_problem(
-    row: dict, game_id: str, expected_seq: int, prev_hash: object, events: list[StoredEvent]
+    row: tuple, game_id: str, expected_seq: int, prev_hash: object, events: list[StoredEvent]
 ) -> tuple[int, str] | None:
-    position = row.get("position")
-    if row.get("game_id") != game_id:
-        return (expected_seq, f"position {position} was found for this game but holds game {row.get('game_id')!r}")
-    if row.get("seq") != expected_seq:
+    position = row[_POSITION]
+    if row[_GAME_ID] != game_id:
+        return (expected_seq, f"position {position} was found for this game but holds game {row[_GAME_ID]!r}")
+    if row[_SEQ] != expected_seq:
         return (
             expected_seq,
-            f"position {position} holds seq {row.get('seq')!r} where seq {expected_seq} "
+            f"position {position} holds seq {row[_SEQ]!r} where seq {expected_seq} "
             "was expected (seqs must be dense, in commit order)",
         )
-    if row.get("prev_hash") != prev_hash:
+    if row[_PREV_HASH] != prev_hash:
         which = "the genesis hash" if expected_seq == 0 else f"the hash of seq {expected_seq - 1}"
         return (expected_seq, f"prev_hash does not link to {which}")
     try:
-        events.append(inspect_row(row))
+        events.append(inspect_values(row))
     except CorruptEvent as e:
         return (expected_seq, e.reason)
     return None
@@ -187,11 +192,11 @@ class _GameRuns:
         return None
 
 
-def _ruleset_of(row: dict) -> object:
-    """The ``ruleset`` a stored ``game_started`` row names (what the store records for the
-    stream, :mod:`eventlog.store.planning`), or None when the payload does not say."""
+def _ruleset_of(payload_text: object) -> object:
+    """The ``ruleset`` a stored ``game_started`` row's payload text names (what the store
+    records for the stream, :mod:`eventlog.store.planning`), or None when it does not say."""
     try:
-        payload = json.loads(row.get("payload") or "")
+        payload = json.loads(payload_text or "")  # type: ignore[arg-type]  # anything stored: TypeError caught
     except (TypeError, ValueError, RecursionError):
         return None
     return payload.get("ruleset") if isinstance(payload, dict) else None

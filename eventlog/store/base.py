@@ -75,7 +75,7 @@ from eventlog.store.errors import (
     WrongExpectedVersion,
 )
 from eventlog.store.planning import AppendPlan, Batch, PlannedBatch
-from eventlog.store.rows import GameLinks, LogLinks, inspect_row
+from eventlog.store.rows import GameLinks, LogLinks, inspect_row, inspect_values
 from eventlog.store.types import (
     ANY,
     COLUMNS,
@@ -125,6 +125,8 @@ __all__ = [
 
 #: Rows fetched per round trip by the paged readers.
 PAGE_SIZE = 500
+#: Where columns sit in a row read as a tuple (:data:`COLUMNS` order).
+_POSITION, _SEQ, _PREV_HASH, _HASH = (COLUMNS.index(c) for c in ("position", "seq", "prev_hash", "hash"))
 
 
 def utc_now() -> str:
@@ -330,6 +332,12 @@ class EventStore(ABC):
         """Every stored row of ``game_id`` as a plain dict (keys :data:`COLUMNS`, values as
         stored, unchecked), in position order. Empty for an unknown game."""
 
+    def iter_raw_values(self, game_id: str) -> Iterator[tuple[Any, ...]]:
+        """:meth:`iter_raw` with each row as a tuple of its columns in :data:`COLUMNS` order
+        (what :func:`~eventlog.store.rows.inspect_values` takes): the same rows, unchecked,
+        without a dict per row. Backends that can fetch tuples directly override it."""
+        return (tuple(row.get(c) for c in COLUMNS) for row in self.iter_raw(game_id))
+
     def iter_raw_log(self, from_position: int = 1) -> Iterator[Row]:
         """Every stored row by position, unchecked (what :func:`eventlog.verify.verify_log`
         walks)."""
@@ -363,6 +371,12 @@ class EventStore(ABC):
     @abstractmethod
     def _fetch_game(self, game_id: str, from_seq: int, n: int, backward: bool) -> list[Row]:
         """Up to ``n`` rows of the game, seq ≥ from_seq ascending (or ≤, descending)."""
+
+    def _fetch_game_values(self, game_id: str, from_seq: int, n: int, backward: bool) -> list[tuple[Any, ...]]:
+        """:meth:`_fetch_game` with each row as a tuple in :data:`COLUMNS` order (the read
+        path: :func:`~eventlog.store.rows.inspect_values`). Backends that can fetch tuples
+        directly override it."""
+        return [tuple(row.get(c) for c in COLUMNS) for row in self._fetch_game(game_id, from_seq, n, backward)]
 
     @abstractmethod
     def _fetch_all(self, from_position: int, n: int, backward: bool) -> list[Row]:
@@ -410,9 +424,10 @@ class EventStore(ABC):
             anchor = inspect_row(before[0]).hash
         links = GameLinks(game_id, start, backward, anchor)
         delivered = 0
-        for row in self._paged(lambda c, n: self._fetch_game(game_id, c, n, backward), start, limit, backward, "seq"):
-            links.check(row)
-            event = inspect_row(row)
+        for row in self._paged(lambda c, n: self._fetch_game_values(game_id, c, n, backward), start, limit,
+                               backward, _SEQ):
+            links.check_values(row[_SEQ], row[_POSITION], row[_PREV_HASH], row[_HASH])
+            event = inspect_values(row)
             if event.seq == head.version and event.hash != head.last_hash:
                 raise MissingEvents(game_id, event.seq, event.position,
                                     f"seq {event.seq} is not the event recorded as the stream's head")
@@ -439,7 +454,8 @@ class EventStore(ABC):
             start = min(from_position, head) if backward else max(from_position, 1)
         links = LogLinks(start, backward)
         delivered = 0
-        for row in self._paged(lambda c, n: self._fetch_all(c, n, backward), start, limit, backward, "position"):
+        for row in self._paged(lambda c, n: self._fetch_all(c, n, backward), start, limit, backward,
+                               "position"):
             links.check(row)
             event = inspect_row(row)
             delivered += 1
@@ -459,12 +475,14 @@ class EventStore(ABC):
 
     def _paged(
         self,
-        fetch: Callable[[int, int], list[Row]],
+        fetch: Callable[[int, int], list[Any]],
         start: int,
         limit: int | None,
         backward: bool,
-        key: str,
-    ) -> Iterator[Row]:
+        key: str | int,
+    ) -> Iterator[Any]:
+        """The rows ``fetch(cursor, n)`` gives, page by page; ``key``: the column the pages
+        go by (a dict row's key, or a tuple row's index)."""
         remaining = limit
         cursor = start
         while (remaining is None or remaining > 0) and cursor >= 0:
@@ -475,7 +493,7 @@ class EventStore(ABC):
                 return
             if remaining is not None:
                 remaining -= len(rows)
-            last = rows[-1].get(key)
+            last = rows[-1][key] if isinstance(key, int) else rows[-1].get(key)
             if not isinstance(last, int):
                 return  # the row's own check reports it
             cursor = last - 1 if backward else last + 1

@@ -221,21 +221,29 @@ def _lenient_text(data: bytes) -> str:
     return data.decode("utf-8", errors="replace")
 
 
-def _fetch(conn: sqlite3.Connection, sql: str, params: tuple[Any, ...] | list[Any] = ()) -> list[Any]:
+def _fetch(conn: sqlite3.Connection, sql: str, params: tuple[Any, ...] | list[Any] = (),
+           tuples: bool = False) -> list[Any]:
     """``conn.execute(sql, params).fetchall()``. A damaged text cell that is no longer UTF-8
     makes Python's sqlite3 refuse the whole result ("Could not decode to UTF-8"); then the
     query runs again decoding leniently (U+FFFD), so the row reaches the checks that name it
     (:func:`~eventlog.store.rows.inspect_row`: its hash no longer matches) instead of the
     read failing as an internal error. Only on that error: a lenient ``text_factory`` on
-    every read would double the cost of fetching rows."""
+    every read would double the cost of fetching rows. ``tuples``: rows as plain tuples (in
+    the query's column order), not dicts."""
+    def run() -> list[Any]:
+        cursor = conn.cursor()
+        if tuples:
+            cursor.row_factory = None
+        return cursor.execute(sql, params).fetchall()
+
     try:
-        return conn.execute(sql, params).fetchall()
+        return run()
     except sqlite3.OperationalError as e:
         if "decode" not in str(e):
             raise
     conn.text_factory = _lenient_text
     try:
-        return conn.execute(sql, params).fetchall()
+        return run()
     finally:
         conn.text_factory = str
 
@@ -760,6 +768,14 @@ class SqliteStore(EventStore):
             (game_id, from_seq, n),
         )
 
+    def _fetch_game_values(self, game_id: str, from_seq: int, n: int, backward: bool) -> list[tuple[Any, ...]]:
+        op, order = ("<=", "DESC") if backward else (">=", "ASC")
+        with self._connection() as conn, _translated(self.path):
+            return _fetch(
+                conn, f"SELECT {_COLS} FROM events WHERE game_id = ? AND seq {op} ? ORDER BY seq {order} LIMIT ?",
+                (game_id, from_seq, n), tuples=True,
+            )
+
     def _fetch_all(self, from_position: int, n: int, backward: bool) -> list[Row]:
         op, order = ("<=", "DESC") if backward else (">=", "ASC")
         return self._query(
@@ -803,6 +819,12 @@ class SqliteStore(EventStore):
         rows = self._query(
             f"SELECT {_COLS} FROM events WHERE game_id = ? ORDER BY position", (game_id,)
         )
+        return iter(rows)
+
+    def iter_raw_values(self, game_id: str) -> Iterator[tuple[Any, ...]]:
+        with self._connection() as conn, _translated(self.path):
+            rows = _fetch(conn, f"SELECT {_COLS} FROM events WHERE game_id = ? ORDER BY position", (game_id,),
+                          tuples=True)
         return iter(rows)
 
     def raw_game_ids(self) -> list[str]:

@@ -1,0 +1,78 @@
+"""Rows read as tuples (eventlog.store.rows.inspect_values, the read path of read_game and
+verify) are judged exactly as rows read as dicts (inspect_row, DESIGN.md §5 "corruption is
+reported, never served as good data"): the same event from an intact row, the same
+CorruptEvent from a damaged one, whether or not the payload text was parsed before."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from eventlog.events import chain_hash
+from eventlog.store import CorruptEvent
+from eventlog.store import rows as rows_mod
+from eventlog.store.rows import inspect_row, inspect_values
+from eventlog.store.types import COLUMNS
+
+
+def _rehash(row: dict) -> dict:
+    """The row with the hash its (decoded) content deserves: an edit by someone who knows
+    the chain, or a writer that encoded JSON another way."""
+    out = dict(row)
+    out["hash"] = chain_hash(
+        row["prev_hash"], game_id=row["game_id"], seq=row["seq"], event_id=row["event_id"], type_=row["type"],
+        schema_version=row["schema_version"], payload=json.loads(row["payload"]),
+        metadata=json.loads(row["metadata"]), recorded_at=row["recorded_at"],
+    )
+    return out
+
+
+def _variants(row: dict) -> list[tuple[str, dict]]:
+    payload = json.loads(row["payload"])
+    return [
+        ("intact", row),
+        ("payload edited", {**row, "payload": row["payload"].replace('"seat":0', '"seat":1')}),
+        ("payload edited, re-hashed", _rehash({**row, "payload": json.dumps({**payload, "seat": 1})})),
+        ("non-canonical texts, hash over objects", _rehash({**row, "payload": json.dumps(payload, indent=1),
+                                                            "metadata": json.dumps({"a": 1}, indent=2)})),
+        ("metadata not an object", _rehash({**row, "metadata": "[1]"})),
+        ("metadata not JSON", {**row, "metadata": "{"}),
+        ("seq as text", {**row, "seq": str(row["seq"])}),
+        ("seq as bool", {**row, "seq": True}),
+        ("hash as bytes", {**row, "hash": row["hash"].encode()}),
+        ("event id not canonical", _rehash({**row, "event_id": row["event_id"].upper()})),
+        ("payload does not parse", _rehash({**row, "payload": json.dumps({**payload, "seat": 9})})),
+    ]
+
+
+def _outcome(fn, arg):
+    try:
+        return ("event", fn(arg).model_dump())
+    except CorruptEvent as e:
+        return ("error", str(e))
+
+
+@pytest.mark.parametrize("warm", [False, True], ids=["cold cache", "warm cache"])
+def test_tuple_rows_are_judged_as_dict_rows(sqlite_store, discards, warm):
+    sqlite_store.append("g", discards(3, tag="g"))
+    stored = list(sqlite_store.iter_raw("g"))
+    assert [tuple(r[c] for c in COLUMNS) for r in stored] == list(sqlite_store.iter_raw_values("g"))
+    seen = set()
+    for row in stored:
+        for name, variant in _variants(row):
+            if not warm:
+                rows_mod._payload_cache.clear()
+            as_dict = _outcome(inspect_row, dict(variant))
+            if not warm:
+                rows_mod._payload_cache.clear()
+            as_tuple = _outcome(inspect_values, tuple(variant[c] for c in COLUMNS))
+            assert as_tuple == as_dict, name
+            seen.add((name, as_dict[0]))
+    # the damaged rows are refused, the others read (a re-hashed edit reads as a row: the
+    # chain catches it, at the next row's prev_hash)
+    for name in ("intact", "non-canonical texts, hash over objects", "payload edited, re-hashed"):
+        assert (name, "event") in seen, name
+    for name in ("payload edited", "metadata not an object", "metadata not JSON", "seq as text", "seq as bool",
+                 "hash as bytes", "event id not canonical", "payload does not parse"):
+        assert (name, "error") in seen, name
