@@ -23,10 +23,10 @@ from typing import Any
 
 from eventlog.events import GameEnded, GameStarted, StoredEvent
 from replayer.explained import ExplainedScore, ScoreLine
-from replayer.replay import ReplayStep, replay
+from replayer.replay import ReplayStep, replay_game
 from replayer.state import TableState, WinRecord
 
-__all__ = ["GameFacts", "game_facts", "game_date"]
+__all__ = ["GameFacts", "FactsCollector", "game_facts", "game_date"]
 
 _DATE_FORMATS = ("%Y-%m-%d", "%Y.%m.%d", "%Y/%m/%d")
 
@@ -132,44 +132,71 @@ def game_facts(events: Sequence[StoredEvent], *, steps: Iterable[ReplayStep] | N
     """Replay one game (``events`` in seq order, all of one stream) and build its rows.
 
     ``steps``: the audit-mode replay of exactly these events when the caller already has
-    it (``paipu verify --export`` replays a game once for the audit and the facts).
-    Returns None when the game is not finished (no ``game_ended``) or has no
-    ``game_started``. Raises :class:`replayer.findings.RulesetError` for an unknown ruleset
-    (the caller reports the game)."""
-    if not events or events[0].type != "game_started":
+    it; else the game is replayed through the batch path
+    (:func:`replayer.replay.replay_game`). Returns None when the game is not finished (no
+    ``game_ended``) or has no ``game_started``. Raises
+    :class:`replayer.findings.RulesetError` for an unknown ruleset (the caller reports the
+    game)."""
+    collector = FactsCollector.start(events)
+    if collector is None:
         return None
-    end = next((e for e in events if e.type == "game_ended"), None)
-    if end is None:
-        return None
-    first = events[0]
-    started, ended = first.payload, end.payload
-    if not isinstance(started, GameStarted) or not isinstance(ended, GameEnded):
-        return None  # a payload of another type under these names cannot parse; for the checker
-    game_id = first.game_id
-    day = game_date(first)
-    rows: dict[str, list[dict[str, Any]]] = {
-        "games": [], "hands": [], "seat_results": [], "wins": [], "fans": [], "fan_pairs": [],
-        "score_components": [], "actions": [],
-    }
-    state = TableState()
-    hand: _HandTracker | None = None
-    total_findings = 0
-    hands_done = 0
-    players: tuple[str, ...] = ()
+    for step in replay_game(events) if steps is None else steps:
+        collector.step(step)
+    return collector.result()
 
-    for step in replay(events) if steps is None else steps:
+
+class FactsCollector:
+    """The rows of one finished game built while it is replayed: :meth:`start` with the
+    game's events, then :meth:`step` with every :class:`~replayer.replay.ReplayStep` of
+    their audit-mode replay in order (a working state is read at once, never kept), then
+    :meth:`result`. Lets one replay feed the facts and the audit (``paipu verify
+    --export``)."""
+
+    def __init__(self, events: Sequence[StoredEvent], end: StoredEvent) -> None:
+        self.events = events
+        self.end = end
+        self.first = first = events[0]
+        self.game_id = first.game_id
+        self.day = game_date(first)
+        self.rows: dict[str, list[dict[str, Any]]] = {
+            "games": [], "hands": [], "seat_results": [], "wins": [], "fans": [], "fan_pairs": [],
+            "score_components": [], "actions": [],
+        }
+        self.state: TableState = TableState()
+        self.hand: _HandTracker | None = None
+        self.total_findings = 0
+        self.hands_done = 0
+        self.players: tuple[str, ...] = ()
+
+    @classmethod
+    def start(cls, events: Sequence[StoredEvent]) -> FactsCollector | None:
+        """A collector for ``events``, or None when the game has no rows (not started with
+        game_started, or not finished: no game_ended)."""
+        if not events or events[0].type != "game_started":
+            return None
+        end = next((e for e in events if e.type == "game_ended"), None)
+        if end is None:
+            return None
+        if not isinstance(events[0].payload, GameStarted) or not isinstance(end.payload, GameEnded):
+            return None  # a payload of another type under these names cannot parse; for the checker
+        return cls(events, end)
+
+    def step(self, step: ReplayStep) -> None:
         e, state = step.event, step.state
-        total_findings += len(step.findings)
+        self.state = state
+        self.total_findings += len(step.findings)
         p = e.payload
         t = e.type
+        game_id, players = self.game_id, self.players
         if t == "game_started":
-            players = state.players
-            continue
+            self.players = state.players
+            return
+        hand = self.hand
         if t == "hand_started":
-            hand = _HandTracker(state.hand_number if state.hand_number is not None else p.hand_number,
-                                state.dealer if state.dealer is not None else p.dealer, e.seq)
+            hand = self.hand = _HandTracker(state.hand_number if state.hand_number is not None else p.hand_number,
+                                            state.dealer if state.dealer is not None else p.dealer, e.seq)
         if hand is None:
-            continue
+            return
         hand.events += 1
         hand.findings += len(step.findings)
         if t == "tile_drawn":
@@ -200,34 +227,38 @@ def game_facts(events: Sequence[StoredEvent], *, steps: Iterable[ReplayStep] | N
             hand.act(game_id, players, e.seq, p.seat, "win", p.tile, how,
                      None if p.self_drawn else p.from_seat)
         elif t == "hand_ended":
-            _hand_rows(rows, game_id, players, state, hand, day)
-            hands_done += 1
-            hand = None
+            _hand_rows(self.rows, game_id, players, state, hand, self.day)
+            self.hands_done += 1
+            self.hand = None
 
-    final = state
-    rec = _recorded_at(first.recorded_at)
-    rows["games"].append({
-        "game_id": game_id,
-        "ruleset_options": json.dumps(dict(final.ruleset_options), sort_keys=True,
-                                      separators=(",", ":"), ensure_ascii=False),
-        "source": started.source,
-        "source_format": str(first.metadata.get("format", "")),
-        "source_file": str(first.metadata.get("source", "")),
-        "players": list(final.players),
-        "hands": hands_done,
-        "initial_scores": list(final.initial_scores),
-        "final_scores": list(final.scores),
-        "reported_final_scores": list(ended.final_scores) if ended.final_scores is not None else None,
-        "findings": total_findings,
-        "event_count": len(events),
-        "first_position": first.position,
-        "end_position": end.position,
-        "last_position": events[-1].position,
-        "recorded_at": rec,
-        "date": day,
-    })
-    return GameFacts(game_id, final.ruleset_id or started.ruleset, end.position,
-                     events[-1].position, rows)
+    def result(self) -> GameFacts:
+        """The game's rows, from the steps taken (the last one's state is the final)."""
+        final, first, end, events = self.state, self.first, self.end, self.events
+        started, ended = first.payload, end.payload
+        assert isinstance(started, GameStarted) and isinstance(ended, GameEnded)  # checked by start
+        rec = _recorded_at(first.recorded_at)
+        self.rows["games"].append({
+            "game_id": self.game_id,
+            "ruleset_options": json.dumps(dict(final.ruleset_options), sort_keys=True,
+                                          separators=(",", ":"), ensure_ascii=False),
+            "source": started.source,
+            "source_format": str(first.metadata.get("format", "")),
+            "source_file": str(first.metadata.get("source", "")),
+            "players": list(final.players),
+            "hands": self.hands_done,
+            "initial_scores": list(final.initial_scores),
+            "final_scores": list(final.scores),
+            "reported_final_scores": list(ended.final_scores) if ended.final_scores is not None else None,
+            "findings": self.total_findings,
+            "event_count": len(events),
+            "first_position": first.position,
+            "end_position": end.position,
+            "last_position": events[-1].position,
+            "recorded_at": rec,
+            "date": self.day,
+        })
+        return GameFacts(self.game_id, final.ruleset_id or started.ruleset, end.position,
+                         events[-1].position, self.rows)
 
 
 def _discarder(state: TableState, discard_seq: int | None) -> int | None:

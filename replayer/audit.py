@@ -19,11 +19,11 @@ from typing import Any, NamedTuple
 
 from replayer.explained import ScoreLine
 from replayer.findings import Finding
-from replayer.replay import ReplayStep, replay
+from replayer.replay import ReplayStep, replay_game
 from replayer.rules.base import Ruleset
-from replayer.state import ReportedScore, TableState, WinRecord
+from replayer.state import ReportedScore, TableState, WinRecord, WorkingState
 
-__all__ = ["WinAudit", "GameAudit", "audit_game", "fan_key", "fan_keys", "FanKeys"]
+__all__ = ["WinAudit", "GameAudit", "AuditCollector", "audit_game", "fan_key", "fan_keys", "FanKeys"]
 
 
 @dataclass(frozen=True)
@@ -159,64 +159,83 @@ def _compare_fans(
     return mine == theirs
 
 
+class AuditCollector:
+    """What :func:`audit_game` gathers, taken one replayed event at a time: feed it every
+    :class:`~replayer.replay.ReplayStep` of one audit-mode replay in order (:meth:`step`;
+    a working state is read at once, never kept), then :meth:`result`. Lets one replay
+    feed the audit and other readers (``paipu verify --export``: the export's facts)."""
+
+    def __init__(self) -> None:
+        self.state: TableState = TableState()
+        self.findings: list[Finding] = []
+        self.wins: list[tuple[int | None, WinRecord]] = []
+        self.reported: list[ReportedScore] = []
+        self.events = 0
+        self.draws = 0
+
+    def step(self, step: ReplayStep) -> None:
+        self.events += 1
+        state = self.state = step.state
+        if step.findings:
+            self.findings.extend(step.findings)
+        t = step.event.type
+        if t == "win_declared" and state.wins:
+            self.wins.append((state.hand_number, state.wins[-1]))
+        elif t == "score_reported" and state.reported:
+            self.reported.append(state.reported[-1])
+        elif t == "exhaustive_draw":
+            self.draws += 1
+
+    def result(self) -> GameAudit:
+        """The audit of the steps taken (its ``state`` frozen: the last step's)."""
+        state = self.state.snapshot() if isinstance(self.state, WorkingState) else self.state
+        out: list[WinAudit] = []
+        for hand_number, w in self.wins:
+            rep = _reported_for(w, self.reported)
+            lines = _fan_lines(w)
+            rep_fans = rep.fans if rep is not None else ()
+            out.append(
+                WinAudit(
+                    hand_number=hand_number,
+                    seq=w.seq,
+                    seat=w.seat,
+                    tile=w.tile,
+                    self_drawn=w.self_drawn,
+                    from_seat=w.from_seat,
+                    legal=w.legal,
+                    fans=lines,
+                    points=w.points,
+                    changes=w.settlement.changes if w.settlement is not None else None,
+                    reported=rep,
+                    reported_fans=rep_fans,
+                    fans_agree=_compare_fans(lines, rep_fans) if rep_fans else None,
+                    score_agrees=rep.agrees if rep is not None else None,
+                )
+            )
+        return GameAudit(
+            game_id=state.game_id,
+            ruleset=state.ruleset_id,
+            hands=state.hands_started,
+            events=self.events,
+            wins=tuple(out),
+            draws=self.draws,
+            findings=tuple(self.findings),
+            state=state,
+            reported=tuple(self.reported),
+        )
+
+
 def audit_game(
     events: Iterable[Any], *, ruleset: Ruleset | None = None, steps: Iterable[ReplayStep] | None = None
 ) -> GameAudit:
     """Replay ``events`` (one game, in seq order) in audit mode and line up computed and
     reported scores. ``ruleset`` overrides the game's own (what-if review). ``steps``: the
-    audit-mode replay of exactly these events when the caller already has it (one replay
-    shared with the export's facts)."""
-    state = TableState()
-    findings: list[Finding] = []
-    wins: list[tuple[int | None, WinRecord]] = []
-    reported: list[ReportedScore] = []
-    n = 0
-    draws = 0
-    for step in replay(events, mode="audit", ruleset=ruleset) if steps is None else steps:
-        n += 1
-        state = step.state
-        findings.extend(step.findings)
-        t = step.event.type
-        if t == "win_declared" and state.wins:
-            wins.append((state.hand_number, state.wins[-1]))
-        elif t == "score_reported" and state.reported:
-            reported.append(state.reported[-1])
-        elif t == "exhaustive_draw":
-            draws += 1
-    out: list[WinAudit] = []
-    for hand_number, w in wins:
-        rep = _reported_for(w, reported)
-        lines = _fan_lines(w)
-        rep_fans = rep.fans if rep is not None else ()
-        out.append(
-            WinAudit(
-                hand_number=hand_number,
-                seq=w.seq,
-                seat=w.seat,
-                tile=w.tile,
-                self_drawn=w.self_drawn,
-                from_seat=w.from_seat,
-                legal=w.legal,
-                fans=lines,
-                points=w.points,
-                changes=w.settlement.changes if w.settlement is not None else None,
-                reported=rep,
-                reported_fans=rep_fans,
-                fans_agree=_compare_fans(lines, rep_fans) if rep_fans else None,
-                score_agrees=rep.agrees if rep is not None else None,
-            )
-        )
-    return GameAudit(
-        game_id=state.game_id,
-        ruleset=state.ruleset_id,
-        hands=state.hands_started,
-        events=n,
-        wins=tuple(out),
-        draws=draws,
-        findings=tuple(findings),
-        state=state,
-        reported=tuple(reported),
-    )
+    audit-mode replay of exactly these events when the caller already has it. Replays
+    through the batch path (:func:`replayer.replay.replay_game`)."""
+    collector = AuditCollector()
+    for step in replay_game(events, mode="audit", ruleset=ruleset) if steps is None else steps:
+        collector.step(step)
+    return collector.result()
 
 
 def _reported_for(win: WinRecord, reported: list[ReportedScore]) -> ReportedScore | None:

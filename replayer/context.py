@@ -10,23 +10,23 @@ mechanics' sources in replayer/rules/base.py).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from replayer.findings import Finding, Mode, ReplayError
 from replayer.rules.base import MECHANICS_SOURCES, Ruleset
 from replayer.state import TableState
 
-__all__ = ["Ctx", "Handler", "need_game", "in_phase", "check_turn", "check_in_hand"]
+__all__ = ["Ctx", "Handler", "in_place", "is_in_place", "need_game", "in_phase", "check_turn", "check_in_hand"]
 
 
 class Ctx:
     """Collects the findings of one event; raises at the first one in strict mode."""
 
-    __slots__ = ("seq", "state", "rs", "mode", "findings")
+    __slots__ = ("seq", "hand_number", "rs", "mode", "findings")
 
     def __init__(self, seq: int, state: TableState, ruleset: Ruleset | None, mode: Mode) -> None:
         self.seq = seq
-        self.state = state
+        self.hand_number = state.hand_number  # findings name the hand the event was played in
         self.rs = ruleset
         self.mode = mode
         self.findings: list[Finding] = []
@@ -38,13 +38,31 @@ class Ctx:
 
     def breach(self, rule_id: str, message: str, seat: int | None = None) -> None:
         source = self.rs.rule_source(rule_id) if self.rs else MECHANICS_SOURCES.get(rule_id, "docs/reference/DESIGN.md §4")
-        f = Finding(self.seq, rule_id, message, source, seat, self.state.hand_number)
+        f = Finding(self.seq, rule_id, message, source, seat, self.hand_number)
         if self.mode == "strict":
             raise ReplayError(f)
         self.findings.append(f)
 
 
 Handler = Callable[[Ctx, TableState, Any], TableState]
+
+_H = TypeVar("_H", bound=Callable[..., Any])
+
+
+def in_place(handler: _H) -> _H:
+    """Declare that ``handler`` may be given the batch replay's working state
+    (:class:`~replayer.state.WorkingState`, :func:`replayer.replay.replay_game`): it reads the
+    state it is given, writes its result with :func:`~replayer.state.evolve` as its last
+    step (or returns a new state), and keeps no reference to the state. Any other handler
+    is given a frozen snapshot. The per-event replay gives every handler frozen states
+    either way."""
+    handler.in_place = True  # type: ignore[attr-defined]
+    return handler
+
+
+def is_in_place(handler: Callable[..., Any]) -> bool:
+    """Whether ``handler`` was declared with :func:`in_place`."""
+    return getattr(handler, "in_place", False) is True
 
 
 def need_game(ctx: Ctx, state: TableState) -> bool:

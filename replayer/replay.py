@@ -5,6 +5,13 @@ the same new state and findings, with no clock, randomness or unordered iteratio
 ``replay(events)`` folds it over a game's events; :func:`replayer.snapshots.state_at`
 jumps to one event (with a snapshot cache its caller owns).
 
+``replay_game(events)`` is the batch path (批量重放: ``paipu export``, ``paipu verify``): the
+same states and findings, from one :class:`~replayer.state.WorkingState` per game that the
+handlers declared :func:`~replayer.context.in_place` (draws, discards, the deal, passes)
+update in place; the other handlers and the ruleset's hooks are given frozen snapshots and
+their result is taken over. No frozen state is built per event unless a caller asks for
+one (``step.state.snapshot()``).
+
 The ruleset comes from the game_started event (``ruleset`` + ``ruleset_options``) unless
 one is given (``ruleset=``: re-score the same game under another ruleset — what-if and
 dispute review).
@@ -28,13 +35,13 @@ from functools import lru_cache
 from typing import Any
 
 from eventlog import events as ev
-from replayer.context import Ctx, Handler, need_game
+from replayer.context import Ctx, Handler, is_in_place, need_game
 from replayer.findings import MODES, Finding, Mode
 from replayer.handlers import HANDLERS
-from replayer.rules.base import Ruleset, get_ruleset, ruleset_handler
-from replayer.state import TableState, fast_init, replace
+from replayer.rules.base import Ruleset, RulesetDefaults, get_ruleset, ruleset_handler
+from replayer.state import TableState, WorkingState, evolve, fast_init, replace
 
-__all__ = ["ReplayStep", "ReplayResult", "apply", "replay", "run"]
+__all__ = ["ReplayStep", "ReplayResult", "apply", "replay", "replay_game", "run"]
 
 
 @fast_init
@@ -106,6 +113,73 @@ def replay(
     for e in events:
         state, findings = apply(state, e, ruleset, mode)
         yield ReplayStep(e, state, findings)
+
+
+def replay_game(
+    events: Iterable[Any], *, mode: Mode = "audit", ruleset: Ruleset | None = None
+) -> Iterator[ReplayStep]:
+    """Replay a game's events in order in one working state (the batch path, see the module
+    doc), yielding a :class:`ReplayStep` per event whose ``state`` is that
+    :class:`~replayer.state.WorkingState`: read it before asking for the next step, or keep
+    ``step.state.snapshot()``. States (as snapshots) and findings are those of
+    :func:`replay`; after the last step the working state holds the final state. Raises
+    :class:`ReplayError` in strict mode at the first breach (the working state is then
+    left part-way through the refused event)."""
+    if mode not in MODES:
+        raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
+    w = WorkingState.of(TableState())
+    for e in events:
+        yield ReplayStep(e, w, _apply_in_place(w, e, ruleset, mode))
+
+
+def _apply_in_place(w: WorkingState, event: Any, ruleset: Ruleset | None, mode: Mode) -> tuple[Finding, ...]:
+    """:func:`apply` on the working state ``w``: the same state after the event (in ``w``)
+    and the same findings."""
+    if isinstance(event, (dict, str)):
+        seq_hint = event.get("seq") if isinstance(event, dict) else None
+        event = ev.parse_event(event)
+        seq = seq_hint if isinstance(seq_hint, int) else w.seq + 1
+    else:
+        stored_seq = getattr(event, "seq", None)
+        seq = stored_seq if stored_seq is not None else w.seq + 1
+    payload = event.payload
+    rs = ruleset or _ruleset_for(w, payload)
+    ctx = Ctx(seq, w, rs, mode)
+    if seq != w.seq + 1:
+        ctx.breach("event_out_of_order", f"event seq {seq} follows seq {w.seq}")
+    handler = _handler(rs, event.type)
+    hooks = rs is not None and _has_hooks(rs)
+    # a handler not declared in place, and the ruleset's hooks, see frozen states (they may
+    # keep them); ``before`` is the state before the event
+    before: TableState = w.snapshot() if hooks or not is_in_place(handler) else w
+    if rs is None:
+        w.absorb(handler(ctx, w if before is w else before, payload))
+    else:
+        if hooks:
+            for b in rs.check_event(before, payload):
+                ctx.breach(b.rule_id, b.message, b.seat)
+        w.absorb(handler(ctx, w if is_in_place(handler) else before, payload))
+        if hooks:
+            after, later = rs.observe(before, payload, w.snapshot())
+            w.absorb(after)
+            for b in later:
+                ctx.breach(b.rule_id, b.message, b.seat)
+    evolve(w, seq=seq, game_id=getattr(event, "game_id", None) or w.game_id)
+    return tuple(ctx.findings)
+
+
+def _has_hooks(rs: Ruleset) -> bool:
+    """Whether the ruleset has its own ``check_event`` or ``observe`` (else the defaults of
+    :class:`~replayer.rules.base.RulesetDefaults`: no breach, nothing remembered)."""
+    cls = type(rs)
+    known = _HOOKS.get(cls)
+    if known is None:
+        known = _HOOKS[cls] = (getattr(cls, "check_event", None) is not RulesetDefaults.check_event
+                               or getattr(cls, "observe", None) is not RulesetDefaults.observe)
+    return known
+
+
+_HOOKS: dict[type, bool] = {}
 
 
 def run(events: Iterable[Any], *, mode: Mode = "audit", ruleset: Ruleset | None = None) -> ReplayResult:

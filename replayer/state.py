@@ -48,6 +48,9 @@ EMPTY_COUNTS: tuple[int, ...] = (0,) * 34
 _new = object.__new__
 _setattr = object.__setattr__
 _FIELD_NAMES: dict[type, frozenset[str] | None] = {}
+#: A class whose :func:`replace` copies are of another class: a working state copies to a
+#: frozen :class:`TableState`.
+_FROZEN_OF: dict[type, type] = {}
 
 
 def replace(obj: Any, /, **changes: Any) -> Any:
@@ -68,9 +71,22 @@ def replace(obj: Any, /, **changes: Any) -> Any:
         raise TypeError(f"{cls.__name__} has no field(s) {sorted(set(changes) - names)}")
     d = obj.__dict__.copy()
     d.update(changes)
-    new = _new(cls)
+    new = _new(_FROZEN_OF.get(cls, cls))
     _setattr(new, "__dict__", d)
     return new
+
+
+def evolve(state: Any, /, **changes: Any) -> Any:
+    """``state`` with ``changes``: a :class:`WorkingState` is updated in place and returned
+    (the batch replay's one state per game), anything else is copied by :func:`replace`.
+    What a handler that declares itself in place (:func:`replayer.context.in_place`) writes
+    its result with. Raises TypeError for a name that is not a field."""
+    if state.__class__ is WorkingState:
+        if not _TABLE_FIELDS.issuperset(changes):
+            raise TypeError(f"TableState has no field(s) {sorted(set(changes) - _TABLE_FIELDS)}")
+        state.__dict__.update(changes)
+        return state
+    return replace(state, **changes)
 
 
 def _field_names(cls: type) -> frozenset[str] | None:
@@ -463,6 +479,48 @@ class TableState:
                 if not m.concealed:
                     n += m.tiles.count(tile)
         return n
+
+
+class WorkingState(TableState):
+    """批量重放的工作状态: the table state of one game that a batch replay
+    (:func:`replayer.replay.replay_game`) updates in place, event after event, instead of
+    building a new frozen :class:`TableState` per event.
+
+    It has every field and method of :class:`TableState` (it is one, for reading). Only
+    :func:`evolve` changes it; :func:`replace` (and ``with_seat``) of it gives a frozen
+    copy, so code written for frozen states never changes it by accident. :meth:`snapshot`
+    is the frozen state it holds now (equal to what the per-event replay gives after the
+    same events); :meth:`absorb` takes over a state a handler returned. Not hashable; equal
+    only to itself."""
+
+    __setattr__ = object.__setattr__  # mutable, unlike its frozen base (only evolve writes)
+    __delattr__ = object.__delattr__
+    __hash__ = None  # type: ignore[assignment]
+
+    def __eq__(self, other: object) -> bool:
+        return self is other
+
+    @classmethod
+    def of(cls, state: TableState) -> WorkingState:
+        """A working copy of ``state``."""
+        w = _new(cls)
+        _setattr(w, "__dict__", state.__dict__.copy())
+        return w
+
+    def snapshot(self) -> TableState:
+        """The frozen state this working state holds now."""
+        s = _new(TableState)
+        _setattr(s, "__dict__", self.__dict__.copy())
+        return s
+
+    def absorb(self, state: TableState) -> None:
+        """Hold what ``state`` holds (a state a handler or hook returned; itself: nothing)."""
+        if state is not self:
+            self.__dict__.update(state.__dict__)
+
+
+_FROZEN_OF[WorkingState] = TableState
+_TABLE_FIELDS: frozenset[str] = frozenset(f.name for f in dataclasses.fields(TableState))
 
 
 def to_dict(state: TableState) -> dict[str, Any]:

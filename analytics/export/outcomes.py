@@ -14,14 +14,14 @@ import enum
 from dataclasses import dataclass
 from typing import Any
 
-from analytics.facts import GameFacts, game_facts
+from analytics.facts import FactsCollector, GameFacts, game_facts
 from eventlog.events import StoredEvent
 from eventlog.store.base import EventStore
 from eventlog.store.errors import CorruptEvent, GameNotFound
 from eventlog.verify import verify_game_events
-from replayer.audit import audit_game
+from replayer.audit import AuditCollector
 from replayer.findings import RulesetError
-from replayer.replay import replay
+from replayer.replay import replay_game
 
 __all__ = ["Outcome", "GameOutcome", "game_outcome", "game_outcome_upto", "verified_outcome"]
 
@@ -85,25 +85,31 @@ def game_outcome_upto(head: int, store: EventStore, game_id: str) -> GameOutcome
 def verified_outcome(head: int, store: EventStore, game_id: str) -> GameOutcome:
     """What ``paipu verify --export`` needs of one game from a single read and a single
     replay: the chain check (:func:`eventlog.verify.verify_game_events`, every row
-    inspected once), the audit (:func:`replayer.audit.audit_game`) and the export's facts
-    (:func:`analytics.facts.game_facts`) from the same audit-mode replay — the
+    inspected once), the audit (:class:`replayer.audit.AuditCollector`) and the export's facts
+    (:class:`analytics.facts.FactsCollector`) from the same audit-mode replay — the
     :class:`GameOutcome` of :func:`game_outcome` with ``verdict`` set. A broken chain is
     :attr:`Outcome.DAMAGED` (not replayed)."""
     chain, events = verify_game_events(store, game_id)
     if events is None:
         return GameOutcome(game_id, Outcome.DAMAGED, 0, None, chain.reason, (chain, None))
+    upto = [e for e in events if e.position <= head]
+    whole = len(upto) == len(events)  # events appended after the export's head are not the export's
+    audit_of = AuditCollector()
+    facts_of = FactsCollector.start(upto) if whole else None
     try:
-        steps = list(replay(events, mode="audit"))
-        audit = audit_game(events, steps=steps)
+        for step in replay_game(events, mode="audit"):  # one replay: the audit and the facts
+            audit_of.step(step)
+            if facts_of is not None:
+                facts_of.step(step)
     except RulesetError as e:
         return GameOutcome(game_id, Outcome.SKIPPED, events[-1].position if events else 0, None, str(e),
                            (chain, None))
-    upto = [e for e in events if e.position <= head]
+    audit = audit_of.result()
     if not upto:
         return GameOutcome(game_id, Outcome.EMPTY, verdict=(chain, audit))
     last = upto[-1].position
-    try:  # events appended after the export's head are not the export's: replay what is
-        facts = game_facts(upto, steps=steps if len(upto) == len(events) else None)
+    try:  # a game with later events: its facts are those of the events up to the head
+        facts = game_facts(upto) if not whole else facts_of.result() if facts_of is not None else None
     except RulesetError as e:
         return GameOutcome(game_id, Outcome.SKIPPED, last, None, str(e), (chain, audit))
     if facts is None:

@@ -9,11 +9,12 @@ from replayer.accounting import (
     mark_claimed,
     take,
 )
-from replayer.context import Ctx, check_in_hand, check_turn, in_phase, need_game
+from replayer.context import Ctx, check_in_hand, check_turn, in_phase, in_place, need_game
 from replayer.state import (
     DeclaredMeld,
     PendingKong,
     TableState,
+    evolve,
     replace,
 )
 
@@ -145,11 +146,12 @@ def kong(ctx: Ctx, state: TableState, p: ev.Kong) -> TableState:
     )
 
 
+@in_place
 def pass_(ctx: Ctx, state: TableState, p: ev.Pass) -> TableState:
     if not need_game(ctx, state):
         return state
     check_in_hand(ctx, state, p.seat, "passes a claim")
     pend = state.pending
     if pend is not None and state.phase == "claims" and p.discard_seq in (None, pend.seq):
-        return replace(state, pending=replace(pend, passed=pend.passed + ((p.seat, p.claim),)))
+        return evolve(state, pending=replace(pend, passed=pend.passed + ((p.seat, p.claim),)))
     return state

@@ -16,17 +16,19 @@ from replayer.accounting import (
     wall_empty_for,
     with_seat,
 )
-from replayer.context import Ctx, check_in_hand, check_turn, in_phase, need_game
+from replayer.context import Ctx, check_in_hand, check_turn, in_phase, in_place, need_game
 from replayer.state import (
     Discard,
     LastDraw,
     PendingDiscard,
     PendingKong,
     TableState,
+    evolve,
     replace,
 )
 
 
+@in_place
 def tiles_dealt(ctx: Ctx, state: TableState, p: ev.TilesDealt) -> TableState:
     if not need_game(ctx, state) or not in_phase(ctx, state, "tiles_dealt", "dealing"):
         return state
@@ -46,7 +48,7 @@ def tiles_dealt(ctx: Ctx, state: TableState, p: ev.TilesDealt) -> TableState:
                 pool[i] -= 1
             else:
                 ctx.breach("wall_mismatch", f"seat {p.seat} is dealt {t}, which is not in the dealt part of the wall", p.seat)
-        state = replace(state, deal_pool=tuple(pool))
+        state = evolve(state, deal_pool=tuple(pool))
     seen = state.seen
     st = state.seats[p.seat]
     counts = list(st.counts)
@@ -56,11 +58,12 @@ def tiles_dealt(ctx: Ctx, state: TableState, p: ev.TilesDealt) -> TableState:
         if i < 34:
             counts[i] += 1
     st = replace(st, counts=tuple(counts), tiles=st.tiles + tuple(p.tiles), dealt=True)
-    return replace(state, seats=with_seat(state.seats, p.seat, st), seen=seen,
-                   wall_remaining=state.wall_remaining - len(p.tiles),
-                   seat_walls=seat_wall_minus(state.seat_walls, p.seat, len(p.tiles)))
+    return evolve(state, seats=with_seat(state.seats, p.seat, st), seen=seen,
+                  wall_remaining=state.wall_remaining - len(p.tiles),
+                  seat_walls=seat_wall_minus(state.seat_walls, p.seat, len(p.tiles)))
 
 
+@in_place
 def tile_drawn(ctx: Ctx, state: TableState, p: ev.TileDrawn) -> TableState:
     if not need_game(ctx, state):
         return state
@@ -139,7 +142,7 @@ def tile_drawn(ctx: Ctx, state: TableState, p: ev.TileDrawn) -> TableState:
         state = replace(state, seats=seats, seen=seen, wall_remaining=wall_remaining, seat_walls=seat_walls)
         state = kong_payment(ctx, state, close_kong.seat, close_kong.tile)
         seats = state.seats
-    return replace(
+    return evolve(
         state,
         seats=seats,
         seen=seen,
@@ -179,6 +182,7 @@ def flower_replaced(ctx: Ctx, state: TableState, p: ev.FlowerReplaced) -> TableS
     return replace(state, phase="replacement", turn=p.seat)
 
 
+@in_place
 def tile_discarded(ctx: Ctx, state: TableState, p: ev.TileDiscarded) -> TableState:
     if not need_game(ctx, state):
         return state
@@ -198,7 +202,7 @@ def tile_discarded(ctx: Ctx, state: TableState, p: ev.TileDiscarded) -> TableSta
     check_size(ctx, state, seat, 14, "before discarding")
     st = state.seats[seat]
     st, seen = remove_tiles(ctx, st, state.seen, seat, p.tile, 1, discards=st.discards + (Discard(ctx.seq, p.tile),))
-    return replace(
+    return evolve(
         state,
         seats=with_seat(state.seats, seat, st),
         seen=seen,
