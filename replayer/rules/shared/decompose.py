@@ -27,7 +27,8 @@ That is the order in which the MCR reference calculator meets them, which decide
 from __future__ import annotations
 
 from functools import lru_cache
-from itertools import product
+from itertools import chain, combinations, combinations_with_replacement, product
+from threading import Lock
 from typing import NamedTuple
 
 __all__ = [
@@ -87,13 +88,72 @@ def _chow(t: int) -> Group:
 # Each block's decompositions are memoised on its own small count tuple.
 
 
-@lru_cache(maxsize=None)
+# --- which suit blocks are complete: a table ------------------------------------------------
+# Every way to lay out at most four sets and at most one pair in one suit is enumerated once
+# (~33,000 layouts, ~15 ms), keyed by the block's counts packed a byte a rank. As in
+# :func:`_numbered_block`, a kind makes at most one pung (six copies of a kind are not two
+# pungs: counts above four only occur in structural wait checks). A block of at most 14
+# tiles is complete exactly when its key is there; bigger blocks are enumerated as before.
+
+_SUIT_TABLE_MAX = 14  # 4 sets + a pair
+_NOT_COMPLETE = (False, False)
+_suit_table: dict[int, tuple[bool, bool]] | None = None
+_suit_table_lock = Lock()
+#: the key of one more copy of rank r
+_ONE_MORE = tuple(1 << 8 * r for r in range(9))
+
+
+def _suit_key(counts: tuple[int, ...]) -> int:
+    """The counts of one suit packed a byte a rank (rank 1 lowest). Raises ValueError for a
+    count outside 0..255."""
+    return int.from_bytes(bytes(counts), "little")
+
+
+def _complete_suits() -> dict[int, tuple[bool, bool]]:
+    """Key of every suit block that is 0-4 sets, with or without a pair -> (can be all sets,
+    can be sets + one pair); blocks that are neither are absent. Built once, under a lock
+    (the gRPC server scores from a thread pool); never changed afterwards."""
+    global _suit_table
+    table = _suit_table
+    if table is None:
+        with _suit_table_lock:
+            if _suit_table is None:
+                no_pair = {
+                    sum(3 << 8 * r for r in pungs) + sum(0x010101 << 8 * r for r in chows)
+                    for n in range(5) for k in range(n + 1)
+                    for pungs in combinations(range(9), k)
+                    for chows in combinations_with_replacement(range(7), n - k)
+                }
+                with_pair = {k + (2 << 8 * r) for k in no_pair for r in range(9)}
+                # 3n tiles and 3n + 2 tiles: no block is both
+                _suit_table = dict.fromkeys(no_pair, (True, False)) | dict.fromkeys(with_pair, (False, True))
+            table = _suit_table
+    return table
+
+
+def _suit_status(counts: tuple[int, ...]) -> tuple[bool, bool] | None:
+    """(can be all sets, can be sets + one pair) of one suit's counts from the table, None
+    when the table does not cover them (more than 14 tiles, a negative count)."""
+    if sum(counts) > _SUIT_TABLE_MAX:
+        return None
+    try:
+        key = _suit_key(counts)
+    except ValueError:
+        return None
+    return _complete_suits().get(key, _NOT_COMPLETE)
+
+
+@lru_cache(maxsize=1 << 16)
 def _numbered_block(counts: tuple[int, ...]) -> tuple[tuple[bool, tuple[tuple[str, int], ...]], ...]:
     """All ways to split one suit's 9 counts into sets and at most one pair.
 
     Returns ``(has_pair, groups)`` with groups as ``(kind, rank_index)``; chows are keyed by
-    their lowest rank index."""
+    their lowest rank index. Branches whose remaining tiles the completion table says cannot
+    be finished are not followed (the same splits, found in the same order)."""
     out: list[tuple[bool, tuple[tuple[str, int], ...]]] = []
+    table = _complete_suits() if _suit_status(counts) is not None else None
+    if table is not None and _suit_key(counts) not in table:
+        return ()
 
     def rec(c: list[int], i: int, pair: bool, acc: list[tuple[str, int]]) -> None:
         while i < 9 and c[i] == 0:
@@ -112,6 +172,18 @@ def _numbered_block(counts: tuple[int, ...]) -> tuple[tuple[bool, tuple[tuple[st
                     continue
                 if k and (i > 6 or c[i + 1] < k or c[i + 2] < k):
                     continue
+                if table is not None:
+                    c[i] -= n
+                    if k:
+                        c[i + 1] -= k
+                        c[i + 2] -= k
+                    rest = table.get(_suit_key(c))
+                    c[i] += n
+                    if k:
+                        c[i + 1] += k
+                        c[i + 2] += k
+                    if rest is None or ((pr or pair) and not rest[0]):
+                        continue  # the rest cannot be finished
                 c[i] -= n
                 if k:
                     c[i + 1] -= k
@@ -129,7 +201,7 @@ def _numbered_block(counts: tuple[int, ...]) -> tuple[tuple[bool, tuple[tuple[st
     return tuple(out)
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=1 << 12)
 def _honor_block(counts: tuple[int, ...], chows: bool) -> tuple[tuple[bool, tuple[tuple[str, tuple[int, ...]], ...]], ...]:
     """Split one honor block (winds or dragons) into pungs, at most one pair and — when
     ``chows`` — "chows" of three different tiles of the block (Nanchang 风/箭 chows)."""
@@ -175,8 +247,25 @@ def _honor_block(counts: tuple[int, ...], chows: bool) -> tuple[tuple[bool, tupl
     return tuple(out)
 
 
+_BlockParts = tuple[tuple[bool, tuple[Group, ...], Group | None], ...]
+
+
+def _parts(groups_per_split) -> _BlockParts:
+    """(has a pair, the sets sorted by tiles, the pair or None) of each split of a block."""
+    out = []
+    for has_pair, groups in groups_per_split:
+        sets = sorted((g for g in groups if g.kind != "pair"), key=_tiles_of)
+        pair = next((g for g in groups if g.kind == "pair"), None)
+        out.append((has_pair, tuple(sets), pair))
+    return tuple(out)
+
+
+def _tiles_of(g: Group) -> tuple[int, ...]:
+    return g.tiles
+
+
 @lru_cache(maxsize=1 << 16)
-def _block_groups_numbered(base: int, counts: tuple[int, ...]) -> tuple[tuple[bool, tuple[Group, ...]], ...]:
+def _block_groups_numbered(base: int, counts: tuple[int, ...]) -> _BlockParts:
     res = []
     for has_pair, groups in _numbered_block(counts):
         gs = []
@@ -188,14 +277,14 @@ def _block_groups_numbered(base: int, counts: tuple[int, ...]) -> tuple[tuple[bo
                 gs.append(_chow(t))
             else:
                 gs.append(Group("pair", (t, t)))
-        res.append((has_pair, tuple(gs)))
-    return tuple(res)
+        res.append((has_pair, gs))
+    return _parts(res)
 
 
 @lru_cache(maxsize=1 << 12)
-def _block_groups_honor(base: int, counts: tuple[int, ...], chows: bool) -> tuple[tuple[bool, tuple[Group, ...]], ...]:
-    return tuple(
-        (has_pair, tuple(Group(kind, tuple(base + x for x in tiles)) for kind, tiles in groups))
+def _block_groups_honor(base: int, counts: tuple[int, ...], chows: bool) -> _BlockParts:
+    return _parts(
+        (has_pair, [Group(kind, tuple(base + x for x in tiles)) for kind, tiles in groups])
         for has_pair, groups in _honor_block(counts, chows)
     )
 
@@ -219,34 +308,45 @@ def decompose(counts: tuple[int, ...], *, wildcards: int = 0, honor_chows: Honor
         return divs if pair_tiles is None else tuple(d for d in divs if _pair_ok(d.pair, pair_tiles))
     if sum(counts) % 3 != 2:
         return ()
-    blocks = [
-        _block_groups_numbered(0, counts[0:9]),
-        _block_groups_numbered(9, counts[9:18]),
-        _block_groups_numbered(18, counts[18:27]),
-        _block_groups_honor(27, counts[27:31], honor_chows),
-        _block_groups_honor(31, counts[31:34], honor_chows),
-    ]
-    if any(not b for b in blocks):
-        return ()
+    # Blocks without tiles add nothing; a block that cannot be completed ends the search (the
+    # completion table answers without enumerating). Within a block the sets are sorted, and
+    # the blocks hold ascending tile ranges, so their concatenation is sorted.
+    blocks = []
+    for lo, hi, numbered in _BLOCKS:
+        part = counts[lo:hi]
+        if not any(part):
+            continue
+        if numbered:
+            if _block_complete(part, True, False) == (False, False):
+                return ()
+            blocks.append(_block_groups_numbered(lo, part))
+        else:
+            parts = _block_groups_honor(lo, part, honor_chows)
+            if not parts:
+                return ()
+            blocks.append(parts)
     out: list[Division] = []
     for combo in product(*blocks):
-        if sum(1 for has_pair, _ in combo if has_pair) != 1:
-            continue
-        sets: list[Group] = []
         pair: Group | None = None
-        for _, groups in combo:
-            for g in groups:
-                if g.kind == "pair":
-                    pair = g
-                else:
-                    sets.append(g)
-        sets.sort(key=lambda g: g.tiles)
+        pairs = 0
+        for has_pair, _, p in combo:
+            if has_pair:
+                pairs += 1
+                pair = p
+        if pairs != 1:
+            continue
         assert pair is not None
-        out.append(Division(tuple(sets), pair))
-    out.sort(key=lambda d: tuple(g.tiles for g in d.sets))
+        sets = combo[0][1] if len(combo) == 1 else tuple(chain.from_iterable(c[1] for c in combo))
+        out.append(Division(sets, pair))
+    if len(out) > 1:
+        out.sort(key=_division_key)
     if pair_tiles is not None:
         out = [d for d in out if _pair_ok(d.pair, pair_tiles)]
     return tuple(out)
+
+
+def _division_key(d: Division) -> tuple[tuple[int, ...], ...]:
+    return tuple(g.tiles for g in d.sets)
 
 
 def _pair_ok(pair: Group, pair_tiles: tuple[int, ...]) -> bool:
@@ -256,24 +356,13 @@ def _pair_ok(pair: Group, pair_tiles: tuple[int, ...]) -> bool:
 _BLOCKS = ((0, 9, True), (9, 18, True), (18, 27, True), (27, 31, False), (31, 34, False))
 
 
-def _one_pair_possible(statuses) -> bool:
-    """Can each block be completed, exactly one of them with the pair? ``statuses`` are
-    ``(all sets possible, sets + pair possible)`` per block."""
-    must = 0
-    may = False
-    for no_pair, with_pair in statuses:
-        if not no_pair and not with_pair:
-            return False
-        if not no_pair:
-            must += 1
-        elif with_pair:
-            may = True
-    return must == 1 or (must == 0 and may)
-
-
 @lru_cache(maxsize=1 << 16)
 def _block_additions(counts: tuple[int, ...], numbered: bool, honor_chows: bool) -> tuple[tuple[int, tuple[bool, bool]], ...]:
     """For each tile x of the block: the block's completion status once x is added."""
+    if numbered and 0 <= sum(counts) < _SUIT_TABLE_MAX and min(counts) >= 0:
+        table = _complete_suits()
+        key = _suit_key(counts)
+        return tuple((x, st) for x, one in enumerate(_ONE_MORE) if (st := table.get(key + one)) is not None)
     out = []
     c = list(counts)
     for x in range(len(counts)):
@@ -288,6 +377,8 @@ def _block_additions(counts: tuple[int, ...], numbered: bool, honor_chows: bool)
 @lru_cache(maxsize=1 << 16)
 def _block_complete(counts: tuple[int, ...], numbered: bool, honor_chows: bool) -> tuple[bool, bool]:
     """(can be all sets, can be sets + one pair) for one block."""
+    if numbered and (st := _suit_status(counts)) is not None:
+        return st
     if not any(counts):
         return (True, False)
     parts = _numbered_block(counts) if numbered else _honor_block(counts, honor_chows)
@@ -324,8 +415,8 @@ def seven_pairs_waits(counts: tuple[int, ...]) -> tuple[int, ...]:
     """Waits of a 13-tile hand for seven pairs; four identical tiles count as two pairs."""
     if sum(counts) != 13:
         return ()
-    pairs = sum(c // 2 for c in counts)
-    if pairs != 6:
+    # 13 tiles hold six pairs exactly when one kind has an odd count
+    if sum(map((1).__and__, counts)) != 1:
         return ()
     return tuple(i for i, c in enumerate(counts) if c % 2 == 1)
 
@@ -349,22 +440,38 @@ def waits(counts: tuple[int, ...], *, seven_pairs: bool = True, wildcards: int =
             found.update(seven_pairs_waits(counts))
         return tuple(sorted(found))
     # Block by block: adding x changes only x's block; the hand is complete when every block
-    # is sets (+ at most one pair) and exactly one block holds the pair.
+    # is sets (+ at most one pair) and exactly one block holds the pair (as
+    # _one_pair_possible, counted once for all blocks: ``must`` hold the pair, ``may`` hold it).
     status = [_block_complete(counts[lo:hi], numbered, honor_chows) for lo, hi, numbered in _BLOCKS]
-    found = set()
-    for b, (lo, hi, numbered) in enumerate(_BLOCKS):
-        additions = _block_additions(counts[lo:hi], numbered, honor_chows)
-        if not additions:
-            continue
-        others = status[:b] + status[b + 1:]
-        if not all(np or wp for np, wp in others):
-            continue
-        for x, with_x in additions:
-            if _one_pair_possible((with_x, *others)):
-                found.add(lo + x)
+    bad = must = may = 0
+    for np, wp in status:
+        if not np:
+            if wp:
+                must += 1
+            else:
+                bad += 1
+        elif wp:
+            may += 1
+    found: list[int] = []
+    if bad <= 1:
+        for b, (lo, hi, numbered) in enumerate(_BLOCKS):
+            np, wp = status[b]
+            if bad and (np or wp):
+                continue  # another block cannot be completed
+            additions = _block_additions(counts[lo:hi], numbered, honor_chows)
+            if not additions:
+                continue
+            o_must = must - (wp and not np)
+            o_may = may - (np and wp)
+            for x, (nx, wx) in additions:
+                m = o_must + (not nx)
+                if m == 1 or (m == 0 and (o_may or wx)):
+                    found.append(lo + x)
     if seven_pairs:
-        found.update(seven_pairs_waits(counts))
-    return tuple(sorted(found))
+        extra = seven_pairs_waits(counts)
+        if extra:
+            return tuple(sorted(set(found).union(extra)))
+    return tuple(found)
 
 
 # --- with wildcards -----------------------------------------------------------------------

@@ -98,35 +98,45 @@ def facts_of(kinds: frozenset[int]) -> Facts:
     return facts_of_mask(_mask(kinds))
 
 
+def _rank_range(ranks: int) -> str | None:
+    """The rank range of a hand without honors whose ranks are the bits of ``ranks``."""
+    if not ranks:
+        return None
+    low, high = (ranks & -ranks).bit_length(), ranks.bit_length()  # lowest, highest rank
+    if high <= 4:
+        return "lower_four" if ranks & 1 << 3 else "lower_tiles"
+    if low >= 6:
+        return "upper_four" if ranks & 1 << 5 else "upper_tiles"
+    if low >= 4 and high <= 6:
+        return "middle_tiles"
+    return None
+
+
+#: rank bits (bit r - 1 for rank r) -> rank range, for the 512 sets of ranks
+_RANK_RANGES = tuple(_rank_range(ranks) for ranks in range(512))
+_SUIT_MASK_0, _SUIT_MASK_1, _SUIT_MASK_2 = _SUIT_MASKS
+_new_facts = tuple.__new__
+
+
 @lru_cache(maxsize=1 << 14)
 def facts_of_mask(mask: int) -> Facts:
     """:class:`Facts` for a set of tile kinds given as a bit mask (bit ``t`` for tile kind
     ``t``), memoised."""
     numbered = mask & 0x7FFFFFF  # bits 0..26
-    ranks = (numbered | numbered >> 9 | numbered >> 18) & 0x1FF  # bit r - 1 for rank r
     has_honors = numbered != mask
-    rank_range = None
-    if not has_honors and ranks:
-        low, high = (ranks & -ranks).bit_length(), ranks.bit_length()  # lowest, highest rank
-        if high <= 4:
-            rank_range = "lower_four" if ranks & 1 << 3 else "lower_tiles"
-        elif low >= 6:
-            rank_range = "upper_four" if ranks & 1 << 5 else "upper_tiles"
-        elif low >= 4 and high <= 6:
-            rank_range = "middle_tiles"
-    return Facts(
-        suits=sum(1 for suit in _SUIT_MASKS if mask & suit),
-        has_honors=has_honors,
-        has_winds=bool(mask & _WINDS_MASK),
-        has_dragons=bool(mask & _DRAGONS_MASK),
-        all_simples=not mask & ~_SIMPLES_MASK,
-        all_reversible=not mask & ~_REVERSIBLE_MASK,
-        all_green=not mask & ~_GREEN_MASK,
-        all_honors=not numbered,
-        all_terminals=not mask & ~_TERMINALS_MASK,
-        all_terminals_or_honors=not mask & ~_TERMINALS_OR_HONORS_MASK,
-        rank_range=rank_range,
-    )
+    return _new_facts(Facts, (
+        (numbered & _SUIT_MASK_0 != 0) + (numbered & _SUIT_MASK_1 != 0) + (numbered & _SUIT_MASK_2 != 0),
+        has_honors,
+        mask & _WINDS_MASK != 0,
+        mask & _DRAGONS_MASK != 0,
+        not mask & ~_SIMPLES_MASK,
+        not mask & ~_REVERSIBLE_MASK,
+        not mask & ~_GREEN_MASK,
+        not numbered,
+        not mask & ~_TERMINALS_MASK,
+        not mask & ~_TERMINALS_OR_HONORS_MASK,
+        None if has_honors else _RANK_RANGES[(numbered | numbered >> 9 | numbered >> 18) & 0x1FF],
+    ))
 
 
 class WinContext(NamedTuple):
@@ -164,18 +174,23 @@ class WinContext(NamedTuple):
     concealed_sets: tuple[tuple[int, ...], ...] = ()  # tiles of each concealed pung or kong (暗刻)
 
 
-def codes(tiles) -> tuple[str, ...]:
-    """Dense indices → canonical codes."""
+def _codes(tiles) -> tuple[str, ...]:
     return tuple(map(PLAYING_TILES.__getitem__, tiles))
 
 
-#: The codes of every chow, pung, kong and pair, by its dense tiles.
+#: The codes of every tile, chow, pung, kong and pair, by its dense tiles.
 _SET_CODES: dict[tuple[int, ...], tuple[str, ...]] = {}
 for _t in range(34):
-    for _n in (2, 3, 4):
-        _SET_CODES[(_t,) * _n] = codes((_t,) * _n)
+    for _n in (1, 2, 3, 4):
+        _SET_CODES[(_t,) * _n] = _codes((_t,) * _n)
     if _t < 27 and _t % 9 <= 6:
-        _SET_CODES[(_t, _t + 1, _t + 2)] = codes((_t, _t + 1, _t + 2))
+        _SET_CODES[(_t, _t + 1, _t + 2)] = _codes((_t, _t + 1, _t + 2))
+
+
+def codes(tiles: tuple[int, ...]) -> tuple[str, ...]:
+    """Dense indices → canonical codes (a tile, set or pair from a table)."""
+    known = _SET_CODES.get(tiles)
+    return known if known is not None else _codes(tiles)
 
 
 def all_tiles(ctx: WinContext) -> Tiles:

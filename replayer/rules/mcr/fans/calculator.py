@@ -22,7 +22,7 @@ from operator import attrgetter
 from ..options import DEFAULT_OPTIONS, McrOptions
 from ..situation import FanItem, FanResult, WinSituation
 from .registry import FAN_BY_ID, FANS
-from .base import Fan, WinContext
+from .base import Fan, Tiles, WinContext, all_tiles
 from .context import McrInputError, prepare, readings
 
 __all__ = ["score", "McrInputError", "evaluate"]
@@ -182,9 +182,16 @@ def score(situation: WinSituation, options: McrOptions | None = None) -> FanResu
     if hand.flowers:
         best = tuple(sorted(best + ((_FLOWERS.number, hand.flowers),)))
     items = []
+    whole: Tiles | None = None  # the whole hand, which many fans are counted on
     for num, n in best:  # table order
         name_en, name_zh, on = _ITEM[num]
-        items.append(FanItem(name_en, name_zh, points[num], n, on(best_ctx)))
+        if on is all_tiles:
+            if whole is None:
+                whole = all_tiles(best_ctx)
+            tiles = whole
+        else:
+            tiles = on(best_ctx)
+        items.append(FanItem(name_en, name_zh, points[num], n, tiles))
     total = best_total + hand.flowers
     return FanResult(
         fans=tuple(items), total=total, total_without_flowers=best_total,

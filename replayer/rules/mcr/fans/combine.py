@@ -110,13 +110,22 @@ def _limit_pairs(found: list[tuple[str, int, int]], limit: int) -> list[tuple[st
     return kept
 
 
-@lru_cache(maxsize=1 << 14)
 def chow_fans(chows: tuple[int, ...], pair: int, table: str = "mcr") -> Found:
     """Pattern fans of the chows (lowest tiles, sorted) of one reading; ``pair`` is the pair
-    tile (-1 if none), used by the terminal-chow hands; ``table``: the fan table."""
-    n = len(chows)
-    if n < 2:
+    tile (-1 if none), used by the terminal-chow hands; ``table``: the fan table.
+
+    Memoised on what the answer depends on: the pair only with four chows, and only when it
+    is a suited 5 (the terminal-chow hands need one); any other pair is as no pair."""
+    if len(chows) < 2:
         return ()
+    if len(chows) < 4 or not (0 <= pair < 27 and pair % 9 == 4):
+        pair = -1
+    return _chow_fans(chows, pair, table)
+
+
+@lru_cache(maxsize=1 << 14)
+def _chow_fans(chows: tuple[int, ...], pair: int, table: str) -> Found:
+    n = len(chows)
     if n == 4:
         fid = _first(_patterns("terminal_chow", table), chows, pair)
         if fid:
@@ -156,12 +165,14 @@ def chow_fans(chows: tuple[int, ...], pair: int, table: str = "mcr") -> Found:
     return tuple((fid, (_chow(chows[a]), _chow(chows[b]))) for fid, a, b in kept)
 
 
-@lru_cache(maxsize=1 << 14)
 def pung_fans(pungs: tuple[int, ...], table: str = "mcr") -> Found:
     """Pattern fans of the pungs and kongs (tiles, sorted) of one reading in fan table ``table``."""
+    return _pung_fans(pungs, table) if len(pungs) >= 2 else ()
+
+
+@lru_cache(maxsize=1 << 14)
+def _pung_fans(pungs: tuple[int, ...], table: str) -> Found:
     n = len(pungs)
-    if n < 2:
-        return ()
     if n == 4:
         fid = _first(_patterns("four_pung", table), pungs)
         if fid:

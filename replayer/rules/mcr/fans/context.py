@@ -13,8 +13,9 @@ from typing import NamedTuple
 
 from eventlog.errors import InvalidArgument
 from eventlog import tiles as T
-from replayer.rules.shared.decompose import Division, decompose, waits
+from replayer.rules.shared.decompose import decompose, waits
 from replayer.rules.shared.shapes import (
+    KNITTED_STRAIGHTS,
     honors_and_knitted,
     is_seven_pairs,
     is_thirteen_orphans,
@@ -56,6 +57,7 @@ class Hand(NamedTuple):
     melded_kongs: int
     concealed_kongs: int
     open_melds: int  # melds other than concealed kongs
+    kinds: int  # the tile kinds in counts as a bit mask (bit t for kind t)
 
 
 #: Builds a named tuple from a tuple of all its fields, without the keyword-handling constructor.
@@ -172,12 +174,12 @@ def prepare(s: WinSituation) -> Hand:
         meld_chows_t, meld_pungs_t = tuple(meld_chows), tuple(meld_pungs)
     else:
         meld_sets = meld_chows_t = meld_pungs_t = ()
+    kinds = sum(map(_BIT.__getitem__, compress(_KINDS, counts)))
     return _new(Hand, (
         concealed_tiles, tuple(melds), counts, win, s.self_drawn, last_tile, kong_win,
         s.last_of_wall, _WIND[s.seat_wind], _WIND[s.prevalent_wind], s.flowers,
-        facts_of_mask(sum(map(_BIT.__getitem__, compress(_KINDS, counts)))),
-        meld_sets, meld_chows_t, meld_pungs_t, melded_kongs, concealed_kongs,
-        len(melds) - concealed_kongs,
+        facts_of_mask(kinds), meld_sets, meld_chows_t, meld_pungs_t, melded_kongs, concealed_kongs,
+        len(melds) - concealed_kongs, kinds,
     ))
 
 
@@ -218,14 +220,35 @@ def _minus(counts: tuple[int, ...], tiles) -> tuple[int, ...]:
     return tuple(c)
 
 
-def _regular(hand: Hand, options: McrOptions, division: Division, unique, detail: str) -> WinContext:
+#: One division of the concealed tiles as a reading needs it: (sets as (kind, tiles), lowest
+#: tiles of the chows, tiles of the pungs, the pungs' tiles, the pair tile); chows and pungs
+#: ascending.
+DivisionParts = tuple[tuple[tuple[str, tuple[int, ...]], ...], tuple[int, ...], tuple[int, ...],
+                      tuple[tuple[int, ...], ...], int]
+
+
+@lru_cache(maxsize=1 << 14)
+def divisions(standing: tuple[int, ...]) -> tuple[DivisionParts, ...]:
+    """The divisions of the concealed tiles ``standing`` (:func:`decompose`, in its order),
+    each taken apart once for every hand of that shape (memoised on the counts)."""
+    out = []
+    for division in decompose(standing):
+        sets = division.sets  # sorted by tiles: chows and pungs come out ascending
+        out.append((
+            tuple([(g.kind, g.tiles) for g in sets]),
+            tuple([g.tiles[0] for g in sets if g.kind == "chow"]),
+            tuple([g.tiles[0] for g in sets if g.kind == "pung"]),
+            tuple([g.tiles for g in sets if g.kind == "pung"]),
+            division.pair.tiles[0],
+        ))
+    return tuple(out)
+
+
+def _regular(hand: Hand, options: McrOptions, parts: DivisionParts, unique, detail: str) -> WinContext:
     """The reading of one division; ``unique()`` says whether the hand waited on one tile
     (asked only when the winning tile sits where a wait fan could count)."""
     win = hand.win
-    hand_sets = tuple([g[:2] for g in division.sets])  # (kind, tiles)
-    hand_chows = [tiles[0] for kind, tiles in hand_sets if kind == "chow"]
-    hand_pungs = [tiles[0] for kind, tiles in hand_sets if kind == "pung"]
-    pair = division.pair.tiles[0]
+    hand_sets, hand_chows, hand_pungs, pung_sets, pair = parts
     # where the winning tile sits among the concealed groups: edge before closed before single
     edge = closed = False
     for t in hand_chows:
@@ -233,19 +256,23 @@ def _regular(hand: Hand, options: McrOptions, division: Division, unique, detail
             closed = True
         elif t <= win <= t + 2:
             edge = True
-    concealed_sets = [tiles for kind, tiles, ckong in hand.melds if ckong]
-    concealed_sets += [tiles for kind, tiles in hand_sets if kind == "pung"]
+    if hand.melds:
+        concealed_sets = [tiles for kind, tiles, ckong in hand.melds if ckong]
+        concealed_sets += pung_sets
+        chows = tuple(sorted((*hand.meld_chows, *hand_chows))) if hand.meld_chows else hand_chows
+        pungs = tuple(sorted((*hand.meld_pungs, *hand_pungs))) if hand.meld_pungs else hand_pungs
+        sets = hand.meld_sets + hand_sets
+    else:
+        concealed_sets = list(pung_sets)
+        chows, pungs, sets = hand_chows, hand_pungs, hand_sets
     if not hand.self_drawn and not (edge or closed) and win in hand_pungs:
         # a pung completed by a discard is an exposed pung (unless the tile fits a chow)
         concealed_sets.remove((win, win, win))
-    concealed = len(concealed_sets)
     wait = "edge" if edge else "closed" if closed else "single" if pair == win else None
     if wait is not None and not unique():
         wait = None
-    chows = tuple(sorted((*hand.meld_chows, *hand_chows)))
-    pungs = tuple(sorted((*hand.meld_pungs, *hand_pungs)))
-    return _context(hand, options, "regular", hand.meld_sets + hand_sets, pair, wait, detail, (),
-                    chows, pungs, concealed, tuple(concealed_sets))
+    return _context(hand, options, "regular", sets, pair, wait, detail, (),
+                    chows, pungs, len(concealed_sets), tuple(concealed_sets))
 
 
 def _knitted(hand: Hand, options: McrOptions, seq: tuple[int, ...]) -> WinContext | None:
@@ -285,14 +312,21 @@ def _knitted_straight_in(standing: tuple[int, ...]) -> tuple[int, ...] | None:
     return knitted_straight_in(standing) if standing[:27].count(0) <= 18 else None
 
 
+#: The knitted straights as bit masks of their nine kinds, in the order of KNITTED_STRAIGHTS.
+_KNITTED = tuple((seq, sum(1 << t for t in seq)) for seq in KNITTED_STRAIGHTS)
+_SUIT_KINDS = (0x1FF, 0x1FF << 9, 0x1FF << 18)
+_NINE_GATES = (3, 1, 1, 1, 1, 1, 1, 1, 3)
+
+
 @lru_cache(maxsize=1 << 14)
-def concealed_shape(standing: tuple[int, ...], win: int) -> tuple:
+def concealed_shape(standing: tuple[int, ...], win: int, kinds: int) -> tuple:
     """Which irregular shape a fully concealed hand has, in the reference's order of trial:
     ``("seven_pairs", shifted)``, ``("honors_knitted", kind, numbered tiles)``,
     ``("thirteen_orphans",)``, ``("knitted", sequence)``, ``("nine_gates",)`` or ``()``.
-    Memoised on the count tuple and the winning tile. Each test is tried only when the counts
-    allow it (seven pairs: no odd count; honors-and-knitted: single tiles only; thirteen
-    orphans: 13 kinds)."""
+    ``kinds``: the kinds of ``standing`` as a bit mask (bit t for kind t). Memoised on the
+    counts and the winning tile. Each test is tried only when the counts allow it (seven
+    pairs: no odd count; honors-and-knitted: single tiles only; thirteen orphans: 13 kinds;
+    knitted straight: its nine kinds held; nine gates: the winning tile's suit only)."""
     if 1 not in standing and 3 not in standing and is_seven_pairs(standing):
         return ("seven_pairs", seven_shifted_pairs_suit(standing) is not None)
     if 2 not in standing and 3 not in standing and 4 not in standing:
@@ -301,14 +335,14 @@ def concealed_shape(standing: tuple[int, ...], win: int) -> tuple:
             return ("honors_knitted", kind, tuple(t for t in range(27) if standing[t]))
     if standing.count(0) == 21 and is_thirteen_orphans(standing):
         return ("thirteen_orphans",)
-    seq = _knitted_straight_in(standing)
-    if seq is not None:
-        return ("knitted", seq)
-    if win < 27:
-        suit = win // 9
-        block = list(standing[9 * suit: 9 * suit + 9])
-        block[win % 9] -= 1
-        if block == [3, 1, 1, 1, 1, 1, 1, 1, 3] and sum(standing) == 14:
+    for seq, mask in _KNITTED:  # the first knitted straight whose nine kinds are all held
+        if kinds & mask == mask:
+            return ("knitted", seq)
+    if win < 27 and kinds == _SUIT_KINDS[win // 9]:
+        lo = 9 * (win // 9)
+        block = list(standing[lo: lo + 9])
+        block[win - lo] -= 1
+        if tuple(block) == _NINE_GATES and sum(standing) == 14:
             return ("nine_gates",)
     return ()
 
@@ -328,7 +362,7 @@ def readings(hand: Hand, options: McrOptions) -> tuple[WinContext | None, list[W
     regular_detail = ""
     knitted_straight = options.fan_table == "mcr" or _has_shape(options.fan_table, "knitted_straight")
     if not hand.melds:
-        shape = concealed_shape(hand.standing, hand.win)
+        shape = concealed_shape(hand.standing, hand.win, hand.kinds)  # no melds: kinds are the standing's
         kind = shape[0] if shape else ""
         if kind == "knitted" and not knitted_straight:  # no 组合龙 in this fan table
             kind = "nine_gates" if _is_nine_gates(hand) else ""
@@ -350,8 +384,8 @@ def readings(hand: Hand, options: McrOptions) -> tuple[WinContext | None, list[W
         special = _knitted(hand, options, seq)
     if special is not None and (special.shape != "seven_pairs" or special.detail == "shifted"):
         return special, []
-    divisions = decompose(hand.standing)
-    if not divisions:
+    parts = divisions(hand.standing)
+    if not parts:
         return special, []
     known: list[bool] = []
 
@@ -360,4 +394,4 @@ def readings(hand: Hand, options: McrOptions) -> tuple[WinContext | None, list[W
             known.append(len(waits(_minus(hand.standing, (hand.win,)))) == 1)
         return known[0]
 
-    return special, [_regular(hand, options, d, unique, regular_detail) for d in divisions]
+    return special, [_regular(hand, options, d, unique, regular_detail) for d in parts]
