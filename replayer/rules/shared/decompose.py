@@ -26,6 +26,7 @@ That is the order in which the MCR reference calculator meets them, which decide
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 from itertools import chain, combinations, combinations_with_replacement, product
 from threading import Lock
@@ -103,7 +104,7 @@ _suit_table_lock = Lock()
 _ONE_MORE = tuple(1 << 8 * r for r in range(9))
 
 
-def _suit_key(counts: tuple[int, ...]) -> int:
+def _suit_key(counts: Sequence[int]) -> int:
     """The counts of one suit packed a byte a rank (rank 1 lowest). Raises ValueError for a
     count outside 0..255."""
     return int.from_bytes(bytes(counts), "little")
@@ -452,7 +453,7 @@ def waits(counts: tuple[int, ...], *, seven_pairs: bool = True, wildcards: int =
                 bad += 1
         elif wp:
             may += 1
-    found: list[int] = []
+    hits: list[int] = []
     if bad <= 1:
         for b, (lo, hi, numbered) in enumerate(_BLOCKS):
             np, wp = status[b]
@@ -466,12 +467,12 @@ def waits(counts: tuple[int, ...], *, seven_pairs: bool = True, wildcards: int =
             for x, (nx, wx) in additions:
                 m = o_must + (not nx)
                 if m == 1 or (m == 0 and (o_may or wx)):
-                    found.append(lo + x)
+                    hits.append(lo + x)
     if seven_pairs:
         extra = seven_pairs_waits(counts)
         if extra:
-            return tuple(sorted(set(found).union(extra)))
-    return tuple(found)
+            return tuple(sorted(set(hits).union(extra)))
+    return tuple(hits)
 
 
 # --- with wildcards -----------------------------------------------------------------------

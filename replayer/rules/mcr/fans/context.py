@@ -187,7 +187,7 @@ def _context(hand: Hand, options: McrOptions, shape: str, sets, pair: int, wait:
              detail: str = "", knitted: tuple[int, ...] = (), chows: tuple[int, ...] | None = None,
              pungs: tuple[int, ...] | None = None, concealed_pungs: int = 0,
              concealed_sets: tuple[tuple[int, ...], ...] = ()) -> WinContext:
-    if chows is None:
+    if chows is None or pungs is None:
         chows = tuple(sorted(tiles[0] for kind, tiles in sets if kind == "chow"))
         pungs = tuple(sorted(tiles[0] for kind, tiles in sets if kind != "chow"))
     return _new(WinContext, (
