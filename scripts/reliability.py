@@ -60,22 +60,7 @@ from eventlog.store import (
 )
 from eventlog.verify import verify_all, verify_log
 
-WRITER = r"""
-import sys
-from eventlog.events import NewEvent, TileDiscarded
-from eventlog.store import SqliteStore
-store = SqliteStore(sys.argv[1])
-run = sys.argv[2]
-print("ready", flush=True)
-b = 0
-while True:
-    n = 1 + (b * 7 + len(run)) % 5
-    batch = [NewEvent.of(TileDiscarded(seat=i % 4, tile="B5"), metadata={"batch": f"{run}-{b}", "n": n})
-             for i in range(n)]
-    r = store.append(f"g{b % 3}", batch)
-    print(r.last_position, flush=True)
-    b += 1
-"""
+WRITER = ROOT / "scripts" / "crash_writer.py"  # appends until killed, prints each acknowledged position
 
 
 def _batch(tag: str, n: int) -> list[NewEvent]:
@@ -92,7 +77,7 @@ def kills(n: int, rng: random.Random, tmp: Path) -> dict[str, int]:
     acked_positions: list[int] = []
     out = Counter(kills=0, acknowledged_appends=0, lost_events=0, partial_batches=0, false_alarms=0)
     for k in range(n):
-        proc = subprocess.Popen([sys.executable, "-c", WRITER, str(path), f"r{k}"], stdout=subprocess.PIPE,
+        proc = subprocess.Popen([sys.executable, str(WRITER), str(path), f"r{k}"], stdout=subprocess.PIPE,
                                 text=True, env=env, cwd=ROOT)
         try:
             assert proc.stdout is not None and proc.stdout.readline().strip() == "ready"

@@ -46,24 +46,7 @@ ROOT = Path(__file__).resolve().parents[2]
 KILLS = 24  # SIGKILLs of a writer process
 runner = CliRunner()
 
-# One writer process: appends batches of 1..5 events to three games and prints each
-# acknowledged batch's last position (flushed) until it is killed.
-WRITER = r"""
-import sys
-from eventlog.events import NewEvent, TileDiscarded
-from eventlog.store import SqliteStore
-store = SqliteStore(sys.argv[1])
-run = sys.argv[2]
-print("ready", flush=True)
-b = 0
-while True:
-    n = 1 + (b * 7 + len(run)) % 5
-    batch = [NewEvent.of(TileDiscarded(seat=i % 4, tile="B5"), metadata={"batch": f"{run}-{b}", "n": n})
-             for i in range(n)]
-    r = store.append(f"g{b % 3}", batch)
-    print(r.last_position, flush=True)
-    b += 1
-"""
+WRITER = ROOT / "scripts" / "crash_writer.py"  # appends until killed, prints each acknowledged position
 
 
 def _batch(tag: str, n: int) -> list[NewEvent]:
@@ -83,7 +66,7 @@ def test_a_writer_sigkilled_again_and_again_loses_no_acknowledged_append(tmp_pat
     acknowledged = 0
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     for k in range(KILLS):
-        proc = subprocess.Popen([sys.executable, "-c", WRITER, str(path), f"r{k}"], stdout=subprocess.PIPE,
+        proc = subprocess.Popen([sys.executable, str(WRITER), str(path), f"r{k}"], stdout=subprocess.PIPE,
                                 text=True, env=env, cwd=ROOT)
         try:
             assert proc.stdout.readline().strip() == "ready"
