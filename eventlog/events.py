@@ -480,8 +480,14 @@ def parse_payload(type_: str, payload: dict[str, Any] | Payload) -> Payload:
         return payload
     if isinstance(payload, Payload):
         payload = payload.model_dump()
+    return validate_payload(cls, type_, payload)
+
+
+def validate_payload(cls: type[Payload], type_: str, data: dict[str, Any]) -> Payload:
+    """``data`` validated as ``cls``, the payload class of ``type_`` (what :func:`parse_payload`
+    does once it has the class). Raises :class:`EventError` naming the field."""
     try:
-        return cls.model_validate(payload)
+        return cls.model_validate(data)
     except ValidationError as e:
         err = e.errors()[0]
         loc = ".".join(str(p) for p in ("payload", *err["loc"]))

@@ -41,9 +41,27 @@ GENESIS_HASH = "0" * 64
 _json_string = json.encoder.encode_basestring
 
 
-#: The one canonical encoder (the standard library's C encoder, built once: ``json.dumps``
-#: would build it again on every call); the bytes every stored hash covers.
-_canonical = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode
+#: The one canonical encoder: ``JSONEncoder(sort_keys=True, separators=(",", ":"),
+#: ensure_ascii=False).encode`` — the standard library's C encoder with exactly those
+#: settings, built once (``encode`` builds it again on every call, half the cost of
+#: encoding a small payload); the bytes every stored hash covers. It keeps no marker table
+#: (the check for a container inside itself): what it encodes is JSON-shaped data that
+#: pydantic has already serialised or ``json`` parsed, which cannot hold a cycle.
+_c_encoder = json.encoder.c_make_encoder  # type: ignore[attr-defined]
+_canonical_c = (
+    _c_encoder(None, json.JSONEncoder().default, json.encoder.encode_basestring, None, ":", ",", True, False, True)
+    if _c_encoder is not None
+    else None
+)
+_canonical_py = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode
+
+
+def _canonical(obj: Any) -> str:
+    if type(obj) is str:
+        return _json_string(obj)
+    if _canonical_c is None:  # pragma: no cover - a Python without the C accelerator
+        return _canonical_py(obj)
+    return "".join(_canonical_c(obj, 0))
 
 
 def canonical_bytes(obj: Any) -> bytes:

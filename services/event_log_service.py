@@ -3,8 +3,12 @@
 ReadGame / ListGames / Subscribe, each a thin translation between the contract (eventlog/convert.py)
 and the store.
 
+Append and AppendStream take each event from its protobuf message straight to the texts
+the store writes (:func:`eventlog.convert.encoded_from_proto`: validated once, encoded
+once, the bytes ``Batch.encode`` would make), never building the pydantic event; an
+AppendStream commits its batches many per durable transaction (:data:`STREAM_GROUP_BATCHES`).
 Every Append is acknowledged only after the store has made it durable (the store's
-``append`` returns only then). Each open ReadGame stream holds one worker thread for
+``append_batch`` returns only then). Each open ReadGame stream holds one worker thread for
 its duration, each Subscribe one worker thread plus one pump thread. Both send events in
 batches (:data:`BATCH_EVENTS`, :data:`BATCH_BYTES`).
 """
@@ -18,7 +22,7 @@ from typing import Any
 
 import grpc
 
-from eventlog.convert import from_proto, to_proto
+from eventlog.convert import encoded_from_proto, to_proto
 from eventlog.events import EventError, StoredEvent
 from eventlog.errors import InvalidArgument
 from eventlog.store.base import (
@@ -32,7 +36,7 @@ from eventlog.store.base import (
     StreamAlreadyExists,
     WrongExpectedVersion,
 )
-from eventlog.store.planning import Batch
+from eventlog.store.planning import Batch, EncodedEvent
 from paipu.v1 import event_log_service_pb2 as pb
 from paipu.v1 import event_log_service_pb2_grpc as pb_grpc
 
@@ -79,22 +83,8 @@ class EventLogServicer(pb_grpc.EventLogServiceServicer):
     def Append(self, request: pb.AppendRequest, context: grpc.ServicerContext) -> pb.AppendResponse:
         if not request.events:
             raise EventError("an append needs at least one event", "events")
-        events = []
-        for i, msg in enumerate(request.events):
-            try:
-                events.append(from_proto(msg))
-            except EventError as e:
-                path = f"events[{i}].{e.field}" if e.field else f"events[{i}]"
-                raise EventError(f"events[{i}]: {e}", path) from None
-        res = self._store.append(request.game_id, events, _expected(request))
-        return pb.AppendResponse(
-            first_seq=res.first_seq,
-            last_seq=res.last_seq,
-            first_position=res.first_position,
-            last_position=res.last_position,
-            version=res.version,
-            duplicate=res.duplicate,
-        )
+        res = self._store.append_batch(Batch.of_encoded(request.game_id, _encoded(request.events), _expected(request)))
+        return _appended(res)
 
     # ---- AppendStream -----------------------------------------------------------
     def AppendStream(self, request_iterator: Iterator[pb.AppendRequest], context: grpc.ServicerContext) -> pb.AppendStreamResponse:
@@ -110,19 +100,14 @@ class EventLogServicer(pb_grpc.EventLogServiceServicer):
                 events_in_group = 0
 
         for n, request in enumerate(request_iterator):
-            events = []
             for i, msg in enumerate(request.events):
                 kind = msg.WhichOneof("payload")
                 if kind in ("referee_ruling", "penalty"):
                     raise EventError(f"requests[{n}].events[{i}]: a {kind} goes through Append (it needs the "
                                      "referee role), not AppendStream", f"requests[{n}].events[{i}]")
-                try:
-                    events.append(from_proto(msg))
-                except EventError as e:
-                    path = f"requests[{n}].events[{i}]" + (f".{e.field}" if e.field else "")
-                    raise EventError(f"requests[{n}].events[{i}]: {e}", path) from None
+            events = _encoded(request.events, f"requests[{n}].")
             try:
-                group.append(Batch.encode(request.game_id, events, _expected(request)))
+                group.append(Batch.of_encoded(request.game_id, events, _expected(request)))
             except InvalidArgument as e:
                 raise InvalidArgument(f"requests[{n}]: {e}", f"requests[{n}]" + (f".{e.field}" if e.field else "")) from None
             events_in_group += len(events)
@@ -311,6 +296,19 @@ def _stream_result(res: AppendResult | StoreError) -> pb.AppendStreamResult:
     current = getattr(res, "current", None)
     return pb.AppendStreamResult(refused=pb.AppendRefused(
         reason=reason, message=str(res), current_version=current if isinstance(current, int) else 0))
+
+
+def _encoded(msgs: Any, where: str = "") -> list[EncodedEvent]:
+    """The events of a request, each checked and encoded once (eventlog.convert.encoded_from_proto);
+    a malformed one raises EventError naming ``{where}events[i].<field>``."""
+    out = []
+    for i, msg in enumerate(msgs):
+        try:
+            out.append(encoded_from_proto(msg))
+        except EventError as e:
+            path = f"{where}events[{i}]" + (f".{e.field}" if e.field else "")
+            raise EventError(f"{where}events[{i}]: {e}", path) from None
+    return out
 
 
 def _expected(request: pb.AppendRequest) -> Any:

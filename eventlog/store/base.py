@@ -165,7 +165,12 @@ class EventStore(ABC):
         ``NO_STREAM``), :class:`IdempotencyConflict`, ValueError for a malformed call
         (empty batch, id repeated within the batch, bad expected version),
         :class:`LogTruncated` when the log lost committed events."""
-        batch = Batch.encode(game_id, events, expected_version)
+        return self.append_batch(Batch.encode(game_id, events, expected_version))
+
+    def append_batch(self, batch: Batch) -> AppendResult:
+        """:meth:`append` of a batch already checked and encoded (:meth:`Batch.encode`, or
+        :meth:`Batch.of_encoded` from the wire: services/event_log_service.py). Raises like
+        :meth:`append`."""
         self._check_open()
         return self._append_batch(batch)
 

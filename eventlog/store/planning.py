@@ -15,12 +15,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from pydantic_core import to_jsonable_python
 
 from eventlog.errors import InvalidArgument
-from eventlog.events import NewEvent, StoredEvent
+from eventlog.events import NewEvent, Payload, StoredEvent
 from eventlog.hashing import GENESIS_HASH, canonical_text, chain_body_text, link_hash, log_hash
 from eventlog.store.errors import IdempotencyConflict, StreamAlreadyExists, WrongExpectedVersion
 from eventlog.store.types import (
@@ -34,17 +34,50 @@ from eventlog.store.types import (
     normalize_expected,
 )
 
-__all__ = ["Batch", "AppendPlan", "PlannedBatch"]
+__all__ = ["Batch", "AppendPlan", "PlannedBatch", "EncodedEvent", "encode_event", "encode_payload", "encode_metadata"]
 
 
-@dataclass(frozen=True)
-class _Encoded:
+class EncodedEvent(NamedTuple):
+    """One event as the store writes it: its envelope fields and the canonical JSON texts
+    of payload and metadata (the bytes its chain hash covers). Made by :meth:`of` from a
+    :class:`NewEvent`, or straight from the wire (:func:`eventlog.convert.encoded_from_proto`);
+    both go through :func:`encode_event`. A named tuple: one is made per event appended."""
+
     event_id: str
     type: str
     schema_version: int
     payload: str  # canonical JSON text
     metadata: str  # canonical JSON text
     ruleset: str | None = None  # a game_started payload's ruleset, else None
+
+    @classmethod
+    def of(cls, ev: NewEvent | StoredEvent) -> EncodedEvent:
+        return encode_event(ev.event_id, ev.type, ev.schema_version, ev.payload, ev.metadata)
+
+
+def encode_event(event_id: str, type_: str, schema_version: int, payload: Payload,
+                 metadata: dict[str, Any]) -> EncodedEvent:
+    """The one encoding of a validated event's parts (the bytes every hash covers):
+    :func:`encode_payload` and :func:`encode_metadata`."""
+    text, ruleset = encode_payload(type_, payload)
+    return EncodedEvent(event_id, type_, schema_version, text, encode_metadata(metadata), ruleset)
+
+
+def encode_payload(type_: str, payload: Payload) -> tuple[str, str | None]:
+    """``(text, ruleset)``: the canonical JSON text (:func:`~eventlog.hashing.canonical_text`)
+    of the payload's JSON form (``payload.model_dump(mode="json")``), and the ruleset a
+    ``game_started`` payload names (else None)."""
+    data = type(payload).__pydantic_serializer__.to_python(payload, mode="json")  # = model_dump(mode="json")
+    ruleset = data.get("ruleset") if type_ == "game_started" else None
+    return canonical_text(data), ruleset if isinstance(ruleset, str) else None
+
+
+def encode_metadata(metadata: dict[str, Any]) -> str:
+    """The canonical JSON text of an event's metadata (its ``to_jsonable_python`` form)."""
+    return canonical_text(to_jsonable_python(metadata))
+
+
+_Encoded = EncodedEvent  # the name before the wire path used it
 
 
 @dataclass(frozen=True)
@@ -80,7 +113,7 @@ class Batch:
 
     game_id: str
     expected: ExpectedVersion
-    events: tuple[_Encoded, ...]
+    events: tuple[EncodedEvent, ...]
 
     @classmethod
     def encode(cls, game_id: str, events: Sequence[NewEvent], expected_version: Any) -> Batch:
@@ -100,23 +133,28 @@ class Batch:
             if ev.event_id in seen:
                 raise InvalidArgument(f"events[{i}]: event_id {ev.event_id} appears twice in the batch", f"events[{i}]")
             seen.add(ev.event_id)
-            payload = ev.payload_json()
-            ruleset = payload.get("ruleset") if ev.type == "game_started" else None
-            encoded.append(
-                _Encoded(
-                    event_id=ev.event_id,
-                    type=ev.type,
-                    schema_version=ev.schema_version,
-                    payload=canonical_text(payload),
-                    metadata=canonical_text(to_jsonable_python(ev.metadata)),
-                    ruleset=ruleset if isinstance(ruleset, str) else None,
-                )
-            )
+            encoded.append(EncodedEvent.of(ev))
         return cls(game_id, expected, tuple(encoded))
+
+    @classmethod
+    def of_encoded(cls, game_id: str, events: Sequence[EncodedEvent], expected_version: Any) -> Batch:
+        """A batch of events already encoded (the gRPC path: :func:`eventlog.convert.encoded_from_proto`).
+        Raises :class:`~eventlog.errors.InvalidArgument` like :meth:`encode`: a bad game id or
+        expected version, an empty batch, a repeated event id."""
+        check_game_id(game_id)
+        expected = normalize_expected(expected_version)
+        if not events:
+            raise InvalidArgument("an append needs at least one event", "events")
+        seen: set[str] = set()
+        for i, e in enumerate(events):
+            if e.event_id in seen:
+                raise InvalidArgument(f"events[{i}]: event_id {e.event_id} appears twice in the batch", f"events[{i}]")
+            seen.add(e.event_id)
+        return cls(game_id, expected, tuple(events))
 
     def with_first_metadata(self, metadata: dict[str, Any]) -> Batch:
         """This batch with the first event's metadata replaced (encoded like :meth:`encode`)."""
-        first = replace(self.events[0], metadata=canonical_text(to_jsonable_python(metadata)))
+        first = self.events[0]._replace(metadata=encode_metadata(metadata))
         return replace(self, events=(first, *self.events[1:]))
 
     @property
