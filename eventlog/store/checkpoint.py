@@ -3,8 +3,8 @@
 SQLite recovers a damaged ``-wal`` file by stopping at the first bad frame and silently
 discarding every later commit (its documented behaviour). So the SQLite store keeps, in
 ``events.sqlite-checkpoint``, the last committed position, that event's hash and the
-running hash of the whole log (:class:`~eventlog.store.types.LogHead`), written and
-fsynced after every commit and *before* the append is acknowledged — the idea of
+running hash of the whole log (:class:`~eventlog.store.types.LogHead`), written after
+every commit and *before* the append is acknowledged (synced right after: below) — the idea of
 KurrentDB's writer checkpoint beside its chunks. On open and in ``paipu verify`` a log
 shorter than its checkpoint, or with another running hash at the same position, is data
 loss (:class:`~eventlog.store.errors.LogTruncated`).
@@ -16,9 +16,30 @@ Format: two 96-byte slots, written alternately so a torn write leaves the other 
 
 The valid slot with the highest position wins. Writers (threads and processes) hold an
 exclusive ``flock`` on the file across commit and checkpoint write, so checkpoints are
-written in commit order; the ``fdatasync`` that must precede each acknowledgement comes
-after the lock is released, so concurrent appends share it (group commit of the
-checkpoint: one sync covers every write made before it started).
+written in commit order.
+
+When the write is made durable (:class:`AnchorSync`, issue 19). The checkpoint is written
+(``pwrite``) after the commit it records is durable and before that commit is
+acknowledged; its ``fdatasync`` is no longer waited for by the append: a thread of the
+store's own makes every write durable as soon as it can, one sync covering all the writes
+made before it started. Why that keeps both promises:
+
+* an acknowledged append is durable: the commit itself is synced (SQLite's WAL,
+  ``synchronous=FULL``) before the checkpoint is written, and the acknowledgement comes
+  after both — the checkpoint's own sync adds nothing to the append's durability;
+* a log shorter than its checkpoint is still DATA LOSS, never a false alarm: the checkpoint
+  only ever records a position whose commit was durable before the write, so whatever the
+  disk keeps of it after a crash is at or behind the durable log. A process that dies
+  (SIGKILL, a crash) loses nothing of a ``pwrite`` (the page cache has it); only a power
+  loss can leave the file behind the log, by the writes of the last sync's interval (a
+  few milliseconds), and opening the store then brings it forward as after a crash between
+  commit and checkpoint write. The loss the checkpoint would miss is one confined to those
+  last milliseconds of commits *and* to a power failure at that moment — before, it was the
+  same window minus one sync.
+
+Several writes may share one sync; the file on disk then holds the slots as one of those
+writes left them — each a checkpoint of a durable commit, or the newest torn and the other
+whole: the states a crash could leave before.
 """
 
 from __future__ import annotations
@@ -27,12 +48,13 @@ import contextlib
 import fcntl
 import os
 import struct
+import threading
 import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["Checkpoint", "CheckpointFile"]
+__all__ = ["Checkpoint", "CheckpointFile", "AnchorSync"]
 
 _MAGIC = b"PAIPUCK1"
 _BODY = struct.Struct(">8sQ32s32s")  # 80 bytes
@@ -136,3 +158,75 @@ class CheckpointFile:
         finally:
             os.close(dir_fd)
         self._slot = 0
+
+
+class AnchorSync:
+    """Makes the writes of a :class:`CheckpointFile` durable in a thread of its own, off the
+    acknowledgement path (module doc: why that is safe). :meth:`written` after each write
+    (it starts the thread on first use); :meth:`flush` waits for the syncs of the writes so
+    far; :meth:`close` makes every write so far durable and ends the thread. A failed ``fdatasync`` is raised by the next :meth:`written` (once; the
+    next write is synced again: each write holds the whole checkpoint)."""
+
+    def __init__(self, file: CheckpointFile) -> None:
+        self._file = file
+        self._cond = threading.Condition()
+        self._written = 0  # the newest position written
+        self._attempted = 0  # the newest position a sync has started for
+        self._synced = 0  # the newest position known durable
+        self._failed: OSError | None = None
+        self._syncing = False
+        self._closing = False
+        self._thread: threading.Thread | None = None
+
+    def written(self, position: int) -> None:
+        """The checkpoint for ``position`` was written: sync it soon. Raises the OSError of
+        an earlier sync that failed."""
+        with self._cond:
+            failed, self._failed = self._failed, None
+            self._written = max(self._written, position)
+            if self._thread is None and not self._closing:
+                self._thread = threading.Thread(target=self._run, name="paipu-checkpoint-sync", daemon=True)
+                self._thread.start()
+            self._cond.notify_all()
+        if failed is not None:
+            raise failed
+
+    def flush(self) -> int:
+        """Wait until every write so far has had its sync; return the newest position
+        known durable."""
+        with self._cond:
+            while self._thread is not None and self._thread.is_alive() and (
+                    self._attempted < self._written or self._syncing):
+                self._cond.wait()
+            return self._synced
+
+    def close(self) -> None:
+        """Sync what is written and end the thread (idempotent)."""
+        with self._cond:
+            self._closing = True
+            self._cond.notify_all()
+            thread = self._thread
+        if thread is not None:
+            thread.join()
+
+    def _run(self) -> None:
+        while True:
+            with self._cond:
+                while self._attempted >= self._written and not self._closing:
+                    self._cond.wait()
+                if self._attempted >= self._written:  # closing, and nothing left to sync
+                    return
+                target = self._attempted = self._written
+                self._syncing = True
+            try:
+                self._file.sync()
+            except (OSError, ValueError) as e:  # ValueError: the file was closed under it
+                with self._cond:
+                    self._failed = e if isinstance(e, OSError) else OSError(f"checkpoint sync: {e}")
+            else:
+                with self._cond:
+                    self._synced = max(self._synced, target)
+            finally:
+                with self._cond:
+                    self._syncing = False
+                    self._cond.notify_all()

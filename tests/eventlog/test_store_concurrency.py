@@ -14,7 +14,16 @@ from collections import Counter
 from collections.abc import Callable
 
 from eventlog.events import NewEvent, TileDiscarded
-from eventlog.store import NO_STREAM, CaughtUp, EventStore, SqliteStore, WrongExpectedVersion
+from eventlog.store import (
+    NO_STREAM,
+    AppendResult,
+    CaughtUp,
+    EventStore,
+    IdempotencyConflict,
+    SqliteStore,
+    StreamAlreadyExists,
+    WrongExpectedVersion,
+)
 from eventlog.verify import verify_all
 
 WORKERS = 3
@@ -158,6 +167,56 @@ def test_threads_appending_with_any_lose_nothing_while_a_reader_tails(store):
     stop.set()
     assert seen == list(range(1, total + 1))
     check_any(store)
+
+
+def test_appends_made_at_once_each_get_the_outcome_they_would_get_alone(store):
+    """Issue 19: appends made while another commits are committed together (SQLite: one
+    transaction, one sync); each still gets its own outcome, whatever the others do."""
+    taken = store.append("taken", _batch("taken", 2), NO_STREAM)
+    kinds = ("new", "new", "new", "new", "exists", "retry", "elsewhere", "stale")
+    barrier = threading.Barrier(len(kinds))
+    outcomes: dict[tuple[int, int], object] = {}
+
+    def run(w: int) -> None:
+        for r in range(4):
+            kind = kinds[w]
+            game, batch, expected = {
+                "new": (f"n{r}-{w}", _batch(f"n{r}-{w}", 1 + w), NO_STREAM),
+                "exists": ("taken", _batch(f"x{r}", 2), NO_STREAM),
+                "retry": ("taken", first, 0),  # an idempotent retry of the stored batch
+                "elsewhere": (f"e{r}", first, NO_STREAM),  # its ids in another game
+                "stale": ("taken", _batch(f"s{r}", 1), 7),
+            }[kind]
+            barrier.wait(timeout=60)
+            try:
+                outcomes[w, r] = store.append(game, batch, expected)
+            except (WrongExpectedVersion, IdempotencyConflict) as e:
+                outcomes[w, r] = e
+
+    first = list(store.read_game("taken"))
+    threads = [threading.Thread(target=run, args=(w,)) for w in range(len(kinds))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=120)
+    assert len(outcomes) == 4 * len(kinds)
+    for (w, r), out in sorted(outcomes.items()):
+        kind = kinds[w]
+        if kind == "new":
+            assert isinstance(out, AppendResult) and (out.first_seq, out.last_seq, out.duplicate) == (0, w, False)
+            assert [e.metadata["tag"] for e in store.read_game(f"n{r}-{w}")] == [f"n{r}-{w}"] * (1 + w)
+        elif kind == "exists":
+            assert isinstance(out, StreamAlreadyExists) and out.current == 1
+        elif kind == "retry":
+            assert isinstance(out, AppendResult) and out.duplicate
+            assert (out.first_position, out.last_position) == (taken.first_position, taken.last_position)
+        elif kind == "elsewhere":
+            assert isinstance(out, IdempotencyConflict)
+        else:
+            assert isinstance(out, WrongExpectedVersion) and not isinstance(out, StreamAlreadyExists)
+            assert out.current == 1
+    assert store.version("taken") == 1
+    assert all(r.ok for r in verify_all(store))
 
 
 # ---- processes (SQLite: the file is the only thing they share) -----------------------------

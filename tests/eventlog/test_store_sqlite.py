@@ -135,3 +135,46 @@ def test_a_batch_failing_midway_leaves_nothing_behind(sqlite_store, discards, tr
     r = sqlite_store.append("g", batch)  # the same batch is new, not a duplicate
     assert (r.first_position, r.last_position, r.duplicate) == (2, 5, False)
     assert [x.ok for x in verify_all(sqlite_store)] == [True, True]
+
+
+
+def test_the_checkpoint_file_holds_each_acknowledged_position(tmp_path, discards):
+    """Issue 19 (eventlog/store/checkpoint.py, AnchorSync): an append waits for its commit's
+    sync only, the checkpoint's runs after — but the file already holds the acknowledged
+    position when the append returns (a process killed then loses nothing of it)."""
+    from eventlog.store.checkpoint import CheckpointFile
+    from eventlog.store.sqlite import checkpoint_path
+
+    with SqliteStore(tmp_path / "events.sqlite") as store:
+        for i in range(5):
+            last = store.append(f"g{i % 2}", discards(2, tag=str(i))).last_position
+            seen = CheckpointFile(checkpoint_path(store.path))  # another reader of the file
+            try:
+                assert seen.read().position == last == 2 * (i + 1)
+            finally:
+                seen.close()
+
+
+def test_the_checkpoint_sync_runs_after_each_write_and_a_failure_is_reported_by_the_next():
+    """AnchorSync: every write is synced by the store's thread (``flush`` waits for it); a
+    sync that fails (here: the file is closed under it) is raised by the next ``written``,
+    which the store reports as "the append committed but its checkpoint could not be
+    written"."""
+    import tempfile
+    from pathlib import Path
+
+    from eventlog.hashing import GENESIS_HASH
+    from eventlog.store.checkpoint import AnchorSync, Checkpoint, CheckpointFile
+
+    with tempfile.TemporaryDirectory() as d:
+        ck = CheckpointFile(Path(d) / "ck", create=True)
+        anchor = AnchorSync(ck)
+        ck.put(Checkpoint(1, GENESIS_HASH, ""))
+        anchor.written(1)
+        assert anchor.flush() == 1
+        ck.close()  # the next sync fails (EBADF)
+        anchor.written(2)
+        assert anchor.flush() == 1  # 2 is not durable
+        with pytest.raises(OSError):
+            anchor.written(3)
+        anchor.close()
