@@ -453,12 +453,13 @@ def standings_rows(t: Tournament, results: Sequence[GameResult], *, through_roun
 
 
 def write_csv(rows: Sequence[dict[str, Any]], path: Path | None = None) -> str:
-    """The rows as CSV (header = the column names); written to ``path`` when given."""
+    """The rows as CSV (header = the column names); written to ``path`` when given. A bool
+    column reads ``true`` / ``false`` (as JSON and SQL write it; never Python's True/False)."""
     buf = io.StringIO()
     w = csv.DictWriter(buf, fieldnames=[c for c, _, _ in STANDINGS_COLUMNS], lineterminator="\n")
     w.writeheader()
     for r in rows:
-        w.writerow(r)
+        w.writerow({k: (("true" if v else "false") if isinstance(v, bool) else v) for k, v in r.items()})
     text = buf.getvalue()
     if path is not None:
         path.write_text(text, encoding="utf-8")

@@ -16,7 +16,7 @@ from typing import Any, Protocol
 
 from eventlog import tiles as T
 
-__all__ = ["describe_event", "describe_words", "tile_words", "seat_words", "TableView"]
+__all__ = ["describe_event", "payload_text", "plain_value", "describe_words", "tile_words", "seat_words", "TableView"]
 
 WIND_EN = {"F1": "East", "F2": "South", "F3": "West", "F4": "North"}
 WIND_ZH = {"F1": "东", "F2": "南", "F3": "西", "F4": "北"}
@@ -233,22 +233,43 @@ _CORE: dict[str, Callable[..., tuple[str, str]]] = {
 }
 
 
-def describe_event(event: Any) -> str:
-    """One line for an event: ``seq type key=value ...``."""
+def plain_value(v: Any) -> str:
+    """A payload value for people, never a Python repr: None → ``-``, a bool → ``yes`` /
+    ``no``, a tile → its glyph and code (``🀋W5``), a list of tiles → glyphs and codes
+    (codes only past 20 tiles), another list → ``[a, b]``, a record → ``k=v`` pairs (empty
+    ones left out), records in a list → ``[k=v; k=v]``."""
+    if v is None:
+        return "-"
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    if isinstance(v, str):
+        return f"{T.to_unicode(v)}{v}" if T.is_valid(v) else v
+    if isinstance(v, dict):
+        return " ".join(f"{k}={plain_value(x)}" for k, x in v.items() if x not in (None, [], {}, ""))
+    if isinstance(v, (list, tuple)):
+        if v and all(isinstance(x, str) and T.is_valid(x) for x in v):
+            return " ".join(v) if len(v) > 20 else T.to_unicode(list(v)) + " " + " ".join(v)
+        if v and all(isinstance(x, dict) for x in v):
+            return "[" + "; ".join(plain_value(x) for x in v) + "]"
+        return "[" + ", ".join(plain_value(x) for x in v) + "]"
+    return str(v)
+
+
+def payload_text(event: Any) -> str:
+    """An event's payload as ``key=value`` pairs for people (:func:`plain_value`; empty values
+    left out): ``seat=0 tile=🀋W5``."""
     p = event.payload_json() if hasattr(event, "payload_json") else {}
     parts = []
     for k, v in p.items():
         if v in (None, [], {}, ""):
             continue
-        if isinstance(v, str) and T.is_valid(v):
-            v = f"{T.to_unicode(v)}{v}"
-        elif isinstance(v, list) and v and all(isinstance(x, str) and T.is_valid(x) for x in v):
-            v = " ".join(v) if len(v) > 20 else T.to_unicode(v) + " " + " ".join(v)
-        elif isinstance(v, list) and v and all(isinstance(x, dict) for x in v):
-            # nested records (opening wins shown): "kind: tiles; kind: tiles"
-            v = "; ".join(
-                " ".join(f"{T.to_unicode(y)} {' '.join(y)}" if isinstance(y, list) and all(
-                    isinstance(z, str) and T.is_valid(z) for z in y) else str(y) for y in x.values())
-                for x in v)
-        parts.append(f"{k}={v}")
-    return f"#{getattr(event, 'seq', '?')} {event.type} " + " ".join(parts)
+        if isinstance(v, dict):
+            parts.append(f"{k}={{{plain_value(v)}}}")
+        else:
+            parts.append(f"{k}={plain_value(v)}")
+    return " ".join(parts)
+
+
+def describe_event(event: Any) -> str:
+    """One line for an event: ``#seq type key=value ...`` (:func:`payload_text`)."""
+    return f"#{getattr(event, 'seq', '?')} {event.type} " + payload_text(event)

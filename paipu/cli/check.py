@@ -158,15 +158,23 @@ def _what_if(store, chain, audit, as_ruleset, option):
 
 def _print_what_if(w) -> None:
     """Both scorings side by side: option changes, each win, findings of one side only."""
-    say(f"    what-if: {w.ruleset_before} {w.options_before} -> {w.ruleset_after} {w.options_after}: "
+    from eventlog.describe import plain_value
+
+    def opts(o) -> str:  # {name=value ...}, never a Python dict
+        return "{" + plain_value(dict(o)) + "}" if o else "(default options)"
+
+    def pts(v) -> str:
+        return "-" if v is None else str(v)
+
+    say(f"    what-if: {w.ruleset_before} {opts(w.options_before)} -> {w.ruleset_after} {opts(w.options_after)}: "
         + ("DIFFERS" if w.differs else "same result"))
     for c in w.option_changes:
         say(f"      option {c.name}: {c.before} -> {c.after} ({c.source})")
     for x in w.wins:
         legal = lambda b: "legal" if b else "not a legal win"  # noqa: E731
         mark = "*" if x.differs else " "
-        say(f"    {mark} win seq {x.seq} seat {x.seat} {x.tile}: {legal(x.legal_before)} {x.points_before} "
-            f"{list(x.changes_before) if x.changes_before else '-'} | what-if {legal(x.legal_after)} {x.points_after} "
+        say(f"    {mark} win seq {x.seq} seat {x.seat} {x.tile}: {legal(x.legal_before)} {pts(x.points_before)} "
+            f"{list(x.changes_before) if x.changes_before else '-'} | what-if {legal(x.legal_after)} {pts(x.points_after)} "
             f"{list(x.changes_after) if x.changes_after else '-'}")
         for d in x.fans:
             say(f"        {d.name_en} {d.name_zh}: {d.before or '-'} | {d.after or '-'} ({d.source})")

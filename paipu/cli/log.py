@@ -88,7 +88,7 @@ def read(
 
 
 def _print_events(events: Iterable[Any], as_json: bool) -> None:
-    from eventlog import tiles as T
+    from eventlog.describe import payload_text
 
     if as_json:
         out = sys.stdout
@@ -97,13 +97,7 @@ def _print_events(events: Iterable[Any], as_json: bool) -> None:
         return
     table = Table("seq", "pos", "type", "payload", box=None)
     for ev in events:
-        p = ev.payload_json()
-        text = " ".join(
-            f"{k}={T.to_unicode(v) + v if isinstance(v, str) and T.is_valid(v) else v}"
-            for k, v in p.items()
-            if v not in (None, [], {}, "")
-        )
-        table.add_row(str(ev.seq), str(ev.position), ev.type, text)
+        table.add_row(str(ev.seq), str(ev.position), ev.type, payload_text(ev))  # no Python reprs
     console.print(table)
 
 

@@ -18,7 +18,7 @@ import typer
 from paipu.cli.console import say
 from paipu.cli.errors import friendly
 from paipu.cli.options import DEFAULT_DATA, DataOpt, open_store
-from paipu.cli.root import app
+from paipu.cli.root import PaipuCommand, app
 
 __all__ = ["players_app"]
 
@@ -33,7 +33,7 @@ app.add_typer(players_app)
 def _cmd(name: str):
     def deco(fn):
         wrapped = friendly(fn)
-        players_app.command(name)(wrapped)
+        players_app.command(name, cls=PaipuCommand)(wrapped)
         return wrapped
     return deco
 
@@ -53,10 +53,12 @@ def alias_cmd(
         aliases = add_alias(store, alias, player)
     finally:
         store.close()
+    # names in double quotes (a name may hold spaces), never Python's repr
+    n = f"{len(aliases)} alias{'es' if len(aliases) != 1 else ''}"
     if alias.strip() == player.strip():
-        say(f"{alias!r} is no longer an alias; {len(aliases)} aliases")
+        say(f'"{alias.strip()}" is no longer an alias; {n}')
     else:
-        say(f"{alias!r} → {aliases.get(alias.strip(), player)!r}; {len(aliases)} aliases "
+        say(f'"{alias.strip()}" → "{aliases.get(alias.strip(), player)}"; {n} '
             "(`paipu export` brings them to the statistics)")
 
 
@@ -77,5 +79,5 @@ def list_cmd(
         sys.stdout.write(json.dumps(aliases, ensure_ascii=False, sort_keys=True) + "\n")
         return
     for a, p in aliases.items():
-        say(f"{a} → {p}")
-    say(f"{len(aliases)} aliases")
+        say(f'"{a}" → "{p}"')
+    say(f"{len(aliases)} alias{'es' if len(aliases) != 1 else ''}")

@@ -5,14 +5,86 @@ every command module registers its commands with (it adds the error policy of
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
+from typer.core import TyperCommand
+
 from paipu.cli.errors import DEBUG, EXIT_STATUSES, friendly
 from paipu.cli.options import STORE, StoreOpt
 
-__all__ = ["app", "command", "EXIT_HELP"]
+__all__ = ["app", "command", "EXIT_HELP", "PaipuCommand"]
+
+#: Metavars by parameter name where the name alone would not say what to give.
+_METAVARS = {
+    "data": "DIR", "server": "HOST:PORT", "hand": "TILES", "win": "TILE", "meld": "TYPE:TILES[@FROM]",
+    "seat_wind": "WIND", "prevalent_wind": "WIND", "options": "JSON", "expected_version": "VERSION",
+    "date_from": "YYYY-MM-DD", "date_to": "YYYY-MM-DD", "csv_path": "FILE.csv", "parquet_path": "FILE.parquet",
+}
+#: The same for whole-number options.
+_INT_METAVARS = {"at": "SEQ", "from_seq": "SEQ", "seat": "SEAT", "round_": "ROUND"}
+
+
+def _option_metavar(p: Any) -> str:
+    """A word for an option's value: from :data:`_METAVARS`, else its kind (``N`` for a
+    count, ``NUMBER``, ``FILE`` / ``DIR`` / ``PATH``), else the option's long name."""
+    d = p.type_descriptor
+    ann = d.annotation
+    inner = getattr(ann, "__args__", (ann,))[0] if d.is_list else ann
+    if inner is int and p.name in _INT_METAVARS:
+        return _INT_METAVARS[p.name]
+    if inner is not int and p.name in _METAVARS:
+        return _METAVARS[p.name]
+    if d.is_path or inner is Path:
+        return {"file": "FILE", "directory": "DIR"}.get(d.path_type, "PATH")
+    if inner is int:
+        return "N"
+    if inner is float:
+        return "NUMBER"
+    long = max(p.opts, key=len).lstrip("-")
+    return long.replace("-", "_").upper()
+
+
+def _argument_name(p: Any, *, usage: bool = False) -> str:
+    """``GAME_ID``, ``FILES...``; in the usage line an optional one in brackets."""
+    name = p.metavar or p.name.upper()
+    if p.nargs != 1:
+        name += "..."
+    return f"[{name}]" if usage and not p.required else name
+
+
+class PaipuCommand(TyperCommand):
+    """A command whose help names values in words — ``--data DIR``, ``GAME_ID``, ``FILES...``
+    — instead of the Python types Typer prints by default (``<path>``, ``<list[str]>``,
+    ``{game_id}``)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for p in self.params:
+            if p.param_type_name == "option" and not getattr(p, "is_flag", False) and p.metavar is None:
+                p.metavar = _option_metavar(p)
+
+    def collect_usage_pieces(self, ctx: Any) -> list[str]:
+        pieces = [self.options_metavar] if self.options_metavar else []
+        return pieces + [_argument_name(p, usage=True) for p in self.get_params(ctx)
+                         if p.param_type_name == "argument"]
+
+    def format_options(self, ctx: Any, formatter: Any) -> None:
+        args, opts = [], []
+        for p in self.get_params(ctx):
+            rec = p.get_help_record(ctx)
+            if rec is None:
+                continue
+            if p.param_type_name == "argument":
+                args.append((_argument_name(p), rec[1]))
+            else:
+                opts.append(rec)
+        for title, rows in (("Arguments", args), ("Options", opts)):
+            if rows:
+                with formatter.section(title):
+                    formatter.write_dl(rows)
 
 #: The exit statuses every command follows, as shown in ``paipu --help`` and the README.
 EXIT_HELP = "Exit status (every command): " + "; ".join(f"{k} = {v}" for k, v in EXIT_STATUSES.items()) + "."
@@ -58,7 +130,7 @@ def command(name: str | None = None, **kwargs: Any) -> Callable[[Callable[..., A
 
     def deco(fn: Callable[..., Any]) -> Callable[..., Any]:
         wrapped = friendly(fn)
-        app.command(name, **kwargs)(wrapped)
+        app.command(name, cls=PaipuCommand, **kwargs)(wrapped)
         return wrapped
 
     return deco

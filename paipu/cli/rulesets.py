@@ -26,7 +26,11 @@ def rulesets_cmd(
 
     Presets are variants as data, e.g. the Jiangxi cities over nanchang; with --json each
     ruleset's options are listed too. A preset id works wherever a ruleset id does (simulate
-    --ruleset, a log's game_started, score --vectors "preset")."""
+    --ruleset, a log's game_started, score --vectors "preset").
+
+    With --json each option has "type" (its JSON type: string, integer, boolean, array,
+    object; "integer | null" when it may be null), "allowed" (the values of a fixed set, else
+    null) and "schema" (its JSON Schema)."""
     from replayer.rules.catalog import ruleset_docs
 
     docs = ruleset_docs()
@@ -35,8 +39,11 @@ def rulesets_cmd(
         return None if text == "(required)" else json.loads(text)
 
     def option_rows(doc, values: dict) -> list[dict]:
-        return [{"option": o.name, "type": o.type, "default": plain(o.default),
-                 "value": values.get(o.name, plain(o.default)), "meaning": o.meaning, "source": o.source}
+        # "type": the JSON type of the values ("string", "integer", "integer | null" …, never a
+        # Python annotation); "allowed": the values of a fixed set, else null; "schema": JSON Schema
+        return [{"option": o.name, "type": o.json_type, "allowed": o.allowed, "schema": o.schema,
+                 "default": plain(o.default), "value": values.get(o.name, plain(o.default)),
+                 "meaning": o.meaning, "source": o.source}
                 for o in doc.options]
 
     if name is None:
@@ -69,6 +76,9 @@ def rulesets_cmd(
     say(f"{name}" + (f"  {preset.title} — preset over {doc.id} ({preset.source})" if preset else f"  {doc.description}"))
     for r in rows:
         mark = "*" if r["option"] in values else " "
-        say(f" {mark}{r['option']} = {json.dumps(r['value'], ensure_ascii=False)}  — {r['meaning'].replace('``', '')}  [{r['source']}]")
+        kind = ("one of " + ", ".join(json.dumps(v, ensure_ascii=False) for v in r["allowed"])
+                if r["allowed"] is not None else r["type"])
+        say(f" {mark}{r['option']} = {json.dumps(r['value'], ensure_ascii=False)} ({kind})  — "
+            f"{r['meaning'].replace('``', '')}" + (f"  [{r['source']}]" if r["source"] else ""))
     if preset is not None:
         say("* set by the preset; every other option keeps the default of " + doc.id)

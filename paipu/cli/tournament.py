@@ -20,7 +20,7 @@ import typer
 from paipu.cli.console import say
 from paipu.cli.errors import friendly
 from paipu.cli.options import DEFAULT_DATA, DataOpt, open_store
-from paipu.cli.root import app
+from paipu.cli.root import PaipuCommand, app
 
 __all__ = ["tournament_app"]
 
@@ -35,7 +35,7 @@ app.add_typer(tournament_app)
 def _cmd(name: str, **settings):
     def deco(fn):
         wrapped = friendly(fn)
-        tournament_app.command(name, context_settings=settings or None)(wrapped)
+        tournament_app.command(name, cls=PaipuCommand, context_settings=settings or None)(wrapped)
         return wrapped
     return deco
 

@@ -20,19 +20,66 @@ from typing import Any
 
 from replayer.rules.base import PresetInfo, get_spec, known_rulesets, preset_infos
 
-__all__ = ["OptionDoc", "RulesetDoc", "ruleset_docs", "render_markdown"]
+__all__ = ["OptionDoc", "RulesetDoc", "json_type", "ruleset_docs", "render_markdown", "value_schema"]
 
 
 @dataclass(frozen=True)
 class OptionDoc:
     """One option: ``name``, ``type`` (as written in the model), ``default`` (JSON text),
-    ``meaning``, ``source``."""
+    ``meaning``, ``source``; ``schema``: the JSON Schema of its values (``{"type": "string",
+    "enum": [...]}``, ``{"type": "integer"}`` …: what ``paipu rulesets --json`` shows)."""
 
     name: str
     type: str
     default: str
     meaning: str
     source: str
+    schema: dict[str, Any] = dataclasses.field(default_factory=dict, compare=False)
+
+    @property
+    def json_type(self) -> str:
+        """The JSON type of the values: ``string``, ``integer``, ``boolean``, ``array``,
+        ``object``, or alternatives joined by `` | `` (``integer | null``)."""
+        return json_type(self.schema)
+
+    @property
+    def allowed(self) -> list[Any] | None:
+        """The values allowed, when the option is one of a fixed set; else None."""
+        enum = self.schema.get("enum")
+        return list(enum) if enum is not None else None
+
+
+def value_schema(annotation: Any) -> dict[str, Any]:
+    """The JSON Schema of an option's values (pydantic's, without titles); ``{}`` when it has none."""
+    from pydantic import TypeAdapter
+
+    try:
+        schema = TypeAdapter(annotation).json_schema()
+    except Exception:  # noqa: BLE001 - a type pydantic cannot describe: no schema, the type text stays
+        return {}
+    return _untitled(schema)
+
+
+def _untitled(x: Any) -> Any:
+    if isinstance(x, dict):
+        return {k: _untitled(v) for k, v in x.items() if k != "title"}
+    if isinstance(x, list):
+        return [_untitled(v) for v in x]
+    return x
+
+
+def json_type(schema: dict[str, Any]) -> str:
+    """``schema``'s JSON type in words (see :attr:`OptionDoc.json_type`)."""
+    if "type" in schema:
+        t = schema["type"]
+        return " | ".join(t) if isinstance(t, list) else str(t)
+    alts = schema.get("anyOf") or schema.get("oneOf")
+    if alts:
+        return " | ".join(json_type(a) for a in alts)
+    if "enum" in schema:
+        kinds = {type(v).__name__ for v in schema["enum"]}
+        return {"str": "string", "int": "integer", "bool": "boolean"}.get(next(iter(kinds)), "any") if len(kinds) == 1 else "any"
+    return "object" if "properties" in schema or "$ref" in schema else "any"
 
 
 @dataclass(frozen=True)
@@ -82,8 +129,15 @@ def option_docs(model: type) -> tuple[OptionDoc, ...]:
             default = "(required)" if f.is_required() else _json(f.get_default(call_default_factory=True))
             out.append(OptionDoc(name, _type_text(f.annotation), default,
                                  f.description or meanings.get(name, ""),
-                                 str(extra.get("source") or sources.get(name, ""))))
+                                 str(extra.get("source") or sources.get(name, "")),
+                                 value_schema(f.annotation)))
     elif dataclasses.is_dataclass(model):
+        import typing
+
+        try:
+            hints = typing.get_type_hints(model)
+        except Exception:  # noqa: BLE001 - unresolvable annotations: the written types only
+            hints = {}
         for f in dataclasses.fields(model):
             value: Any = None
             if f.default is not dataclasses.MISSING:
@@ -91,7 +145,8 @@ def option_docs(model: type) -> tuple[OptionDoc, ...]:
             elif f.default_factory is not dataclasses.MISSING:
                 value = f.default_factory()
             out.append(OptionDoc(f.name, _type_text(f.type), _json(value), meanings.get(f.name, ""),
-                                 str(sources.get(f.name, ""))))
+                                 str(sources.get(f.name, "")),
+                                 value_schema(hints[f.name]) if f.name in hints else {}))
     return tuple(out)
 
 
