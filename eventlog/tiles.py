@@ -244,7 +244,10 @@ def parse(text: str | Iterable[str]) -> list[str]:
         return parse_mpsz(s)
     for t in tokens:
         if not is_valid(t):
-            raise TileError(f"not a tile: {t!r} in {text!r}")
+            # the input itself only when it is more than the bad token ("not a tile: 'X9' in 'X9'")
+            where = f" in {text!r}" if t != s else ""
+            raise TileError(f"not a tile: {t!r}{where} (expected W1-9, T1-9, B1-9, F1-4, J1-3, H1-8, or mpsz "
+                            "such as 123m456p)")
     return tokens  # pragma: no cover - unreachable
 
 

@@ -145,6 +145,10 @@ def stats_cmd(
             rows = a.fan_frequency(ruleset=ruleset, player=player, date_from=date_from, date_to=date_to)
         else:
             rows = a.seat_stats(by, ruleset=ruleset, player=player, date_from=date_from, date_to=date_to)
+    if not rows and ruleset is not None:
+        from paipu.cli.ruleset_options import check_ruleset
+
+        check_ruleset(ruleset)  # a ruleset no registry knows is a bad argument (2), not an empty match
     if as_json:
         sys.stdout.write(json.dumps(rows, ensure_ascii=False, sort_keys=True) + "\n")
         if not rows:

@@ -147,13 +147,23 @@ def _verify_and_export(store, ids, data, out, workers, cluster, report, advance)
 
 
 def _what_if(store, chain, audit, as_ruleset, option):
-    """The what-if comparison of one verified game (None when its chain is broken)."""
+    """The what-if comparison of one verified game (None when its chain is broken). A bad
+    option is one line naming the flag and the options or values that would do (exit 2)."""
+    from eventlog.errors import PaipuError
     from paipu.cli.review import what_if_options
+    from paipu.cli.ruleset_options import options_error
     from replayer.whatif import what_if
 
     if not chain.ok or audit is None:
         return None
-    return what_if(store.read_game(chain.game_id), as_ruleset, what_if_options(option))
+    opts = what_if_options(option)
+    try:
+        return what_if(store.read_game(chain.game_id), as_ruleset, opts)
+    except PaipuError as e:
+        target = as_ruleset or audit.ruleset
+        if opts and target:
+            raise options_error(target, opts, e) from None
+        raise
 
 
 def _print_what_if(w) -> None:
@@ -217,6 +227,11 @@ def verify(
     from eventlog.verify import verify_log
 
     what_if_on = as_ruleset is not None or bool(option)
+    if as_ruleset is not None:  # checked before any game is read: a bad --as or --option is 2 at once
+        from paipu.cli.review import what_if_options
+        from paipu.cli.ruleset_options import build_ruleset
+
+        build_ruleset(as_ruleset, what_if_options(option), "--option", "--as")
     from eventlog.store.errors import CorruptDatabase
 
     try:
@@ -417,9 +432,12 @@ def _summary(stored, dup, issues, audits, chains) -> None:
         fans = ", ".join(
             f"{x.name_en} {x.name_zh} {x.points}" + (f"×{x.count}" if x.count > 1 else "") + x.note for x in w.fans
         )
+        from replayer.rules.base import score_unit_of
+
         say(
             f"biggest hand: {a.game_id}, seat {w.seat} on {T.to_unicode(w.tile)} {w.tile}"
-            f" ({'self-drawn' if w.self_drawn else f'from seat {w.from_seat}'}): {w.points} points = {fans}",
+            f" ({'self-drawn' if w.self_drawn else f'from seat {w.from_seat}'}): "
+            f"{score_unit_of(a.ruleset).amount(w.points)} = {fans}",
         )
     console.print("next: `paipu games`, `paipu replay GAME_ID`, `paipu verify GAME_ID`")
     # Findings are the job's output (true rule breaches in real logs), not a failure of it;

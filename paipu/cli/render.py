@@ -14,7 +14,7 @@ from rich.text import Text
 from eventlog import tiles as T
 from eventlog.describe import describe_event, describe_words
 from eventlog.view import seat_view
-from replayer.rules.base import seat_notes_of
+from replayer.rules.base import score_unit_of, seat_notes_of
 from replayer.state import TableState
 
 _WIND_ZH = {"F1": "东", "F2": "南", "F3": "西", "F4": "北"}
@@ -87,6 +87,7 @@ def table_view(state: TableState, event: Any | None = None, *, seat: int | None 
         parts.append(Text(describe_event(event), style="dim"))
     for f in findings:
         parts.append(Text(f"finding: {f}", style="red"))
+    unit = score_unit_of(state.ruleset_id)  # what the ruleset's totals count (points, units, fan)
     for w in state.wins:
         fans = w.score.lines() if w.score is not None else ()
         fan_txt = ", ".join(f"{f.name_en} {f.name_zh} {f.value}" + (f"×{f.count}" if f.count > 1 else "") + f.note
@@ -94,7 +95,7 @@ def table_view(state: TableState, event: Any | None = None, *, seat: int | None 
         parts.append(
             Text(
                 f"win: seat {w.seat} {T.to_unicode(w.tile)}{w.tile} {'self-drawn' if w.self_drawn else f'from seat {w.from_seat}'}"
-                f" {'legal' if w.legal else 'NOT LEGAL'}; {w.points} points: {fan_txt}"
+                f" {'legal' if w.legal else 'NOT LEGAL'}; {unit.amount(w.points)}: {fan_txt}"
                 + (f"; changes {list(w.settlement.changes)}" if w.settlement else "")
             )
         )

@@ -114,14 +114,13 @@ def dispute(
     from replayer.audit import audit_game
     from replayer.rules.base import base_of, presets
     from eventlog.errors import PaipuError
-    from replayer.rules.base import get_ruleset
     from replayer.whatif import what_if
 
+    from paipu.cli.ruleset_options import build_ruleset, options_error
+
+    opts = what_if_options(option)
     for t in as_ruleset or ():
-        try:
-            get_ruleset(t, {})
-        except PaipuError as e:
-            raise CliError(f"--as {t}: {e}") from None
+        build_ruleset(t, opts, "--option", "--as")  # a bad --as or --option is 2 before anything is read
     store = open_store(data, must_exist=True)
     try:
         events = list(store.read_game(game_id))
@@ -134,7 +133,6 @@ def dispute(
     whatifs = []
     failed: list[tuple[str, str]] = []
     if audit is not None and audit.ruleset is not None:
-        opts = what_if_options(option)
         targets: list[str | None] = list(as_ruleset or ())
         if not targets:
             if opts:
@@ -146,6 +144,8 @@ def dispute(
             try:
                 whatifs.append(what_if(events, target, opts))
             except PaipuError as e:  # an unknown ruleset or option: said on the page and here
+                if opts and target is None:  # the user's --option for the game's own ruleset: 2
+                    raise options_error(audit.ruleset, opts, e) from None
                 failed.append((target or audit.ruleset, str(e)))
                 say(f"what-if as {target or audit.ruleset}: {e}", err=True)
     out.write_text(dispute_html(events, chain, audit, whatifs, failed), encoding="utf-8")

@@ -16,6 +16,7 @@ from paipu.cli.console import console, say
 from paipu.cli.errors import CliError
 from paipu.cli.melds import parse_meld
 from paipu.cli.root import command
+from paipu.cli.ruleset_options import build_ruleset, check_options, check_ruleset, check_tiles
 
 __all__ = ["score"]
 
@@ -67,6 +68,22 @@ def _with_preset(lines, preset: str):
         yield line
 
 
+def _open_file(flag: str, path: Path, mode: str) -> Any:
+    """``path`` opened as UTF-8 text; CliError naming the flag and the file in words (never a
+    raw errno) when it cannot be."""
+    try:
+        return path.open(mode, encoding="utf-8")
+    except FileNotFoundError:
+        where = "no such file" if mode == "r" else f"no such directory {path.parent}"
+        raise CliError(f"{flag} {path}: {where}") from None
+    except IsADirectoryError:
+        raise CliError(f"{flag} {path}: a directory, not a file") from None
+    except PermissionError:
+        raise CliError(f"{flag} {path}: permission denied") from None
+    except OSError as e:
+        raise CliError(f"{flag} {path}: {e.strerror or e}") from None
+
+
 def _score_vectors(ruleset: str, vectors: Path, out: Path | None, preset: str | None = None,
                    options: dict[str, Any] | None = None) -> None:
     """``score --vectors FILE``: one JSON line out per situation, scored by the ruleset's
@@ -76,21 +93,27 @@ def _score_vectors(ruleset: str, vectors: Path, out: Path | None, preset: str | 
     from replayer.findings import RulesetError
     from replayer.rules.base import vector_scorer
 
+    check_ruleset(preset or ruleset)
+    check_options(preset or ruleset, options or {})
     try:
         score_lines = vector_scorer(ruleset)
     except RulesetError as e:
         raise CliError(str(e)) from None
-    src = sys.stdin if str(vectors) == "-" else vectors.open(encoding="utf-8")
-    dst = out.open("w", encoding="utf-8") if out else sys.stdout
+    src = sys.stdin if str(vectors) == "-" else _open_file("--vectors", vectors, "r")
+    dst = _open_file("--out", out, "w") if out else sys.stdout
     n = bad = 0
     try:
         lines = src if preset is None else _with_preset(src, preset)
         if options:
             lines = _with_options(lines, options)
-        for res in score_lines(lines, source=str(vectors)):
-            dst.write(json.dumps(res, ensure_ascii=False) + "\n")
-            n += 1
-            bad += "bad situation" in str(res.get("error", ""))
+        try:
+            for res in score_lines(lines, source="<stdin>" if str(vectors) == "-" else str(vectors)):
+                dst.write(json.dumps(res, ensure_ascii=False) + "\n")
+                n += 1
+                bad += "bad situation" in str(res.get("error", ""))
+        except UnicodeDecodeError as e:
+            raise CliError(f"--vectors {vectors}: not UTF-8 text (byte 0x{e.object[e.start]:02x} after "
+                           f"line {n + 1}); a vectors file is JSON Lines") from None
     finally:
         if src is not sys.stdin:
             src.close()
@@ -120,6 +143,7 @@ def score(
     flowers: Annotated[int, typer.Option("--flowers", min=0, max=8, help="Flower tiles (1 point each).")] = 0,
     as_json: Annotated[bool, typer.Option("--json", help="With --hand: print the JSON line instead of a table (same exit status).")] = False,
     option: Annotated[list[str] | None, typer.Option("--option", metavar="NAME=VALUE", help="A named interpretation of the ruleset, repeatable (`paipu rulesets NAME` lists them; MCR e.g. knitted_straight_waits=false). With --vectors it overrides each case's own options.")] = None,
+    context: Annotated[list[str] | None, typer.Option("--context", metavar="NAME=VALUE", help="With --hand: the table the hand is scored at, repeatable. " + CONTEXT_HELP)] = None,
 ) -> None:
     """Score winning hands: in bulk from a vectors file (one JSON line out per case), or one
     hand given with --hand/--win (seat 0's; a discard comes from the previous seat), scored by
@@ -138,27 +162,30 @@ def score(
         _score_vectors(ruleset, vectors, out, preset, options)
         return
     from eventlog import tiles as T
-    from replayer.findings import RulesetError
-    from replayer.rules.base import WinContext, get_ruleset
-    from replayer.state import TableState
+    from replayer.rules.base import WinContext, score_unit_of
 
     if not hand or not win:
         raise CliError("give --vectors FILE, or --hand TILES and --win TILE (see --help)")
     for w, name in ((seat_wind, "--seat-wind"), (prevalent_wind, "--prevalent-wind")):
         if w not in _WIND_LETTERS:
-            raise CliError(f"{name} must be E, S, W or N, got {w!r}")
-    wins = T.parse(win)
+            raise CliError(f"{name} must be E, S, W or N, got {w}")
+    wins = _tiles("--win", win)
     if len(wins) != 1:
-        raise CliError(f"--win takes one tile, got {win!r}")
-    concealed = tuple(T.parse(hand))
-    melds = tuple(parse_meld(m) for m in (meld or []))
+        raise CliError(f"--win {win}: one tile, got {len(wins)}")
+    concealed = tuple(_tiles("--hand", hand))
+    melds = tuple(_meld(m) for m in (meld or []))
     n_tiles = len(concealed) + 3 * len(melds)
     if n_tiles != 13:
         raise CliError(f"hand + melds hold {n_tiles} tiles (a kong counts 3); a waiting hand holds 13")
-    try:
-        rs = get_ruleset(ruleset, options)
-    except RulesetError as e:
-        raise CliError(f"--option/--ruleset: {e}") from None
+    rs = build_ruleset(ruleset, options)
+    # a tile the ruleset is played without cannot be in the hand: input that cannot happen (2)
+    check_tiles(ruleset, rs.play.tile_copies, [("--hand", concealed), ("--win", wins),
+                                               *((f"--meld {m}", d.tiles) for m, d in zip(meld or [], melds)),
+                                               ("--flowers", T.FLOWERS[:flowers])])
+    ctx_values = parse_context(context, rs, ruleset)
+    ctx_values.setdefault("scores", tuple(rs.initial_scores()))  # what the seats hold at the start
+    table = _table(ctx_values, last_of_wall=last_of_wall)
+    unit = score_unit_of(ruleset)
     # the hand is seat 0's; a discard comes from the previous seat (3)
     ctx = WinContext(
         seat=0, tile=wins[0], self_drawn=self_drawn, from_seat=None if self_drawn else 3,
@@ -168,28 +195,136 @@ def score(
         flowers=tuple(T.FLOWERS[:flowers]),
     )
     _check_situation(ctx, last_tile=last_tile)
-    verdict = rs.score_win(TableState(), ctx)
+    verdict = rs.score_win(table, ctx)
     lines = verdict.explained.lines() if verdict.explained is not None else ()
+    reason = reason_words(verdict.message) if not verdict.legal else ""
+    if not verdict.legal and rs.play.wildcards and table.wildcard_indicator is None:
+        # the ruleset could not judge the hand without the table's wildcard: input missing (2)
+        raise CliError(f"{reason} — {ruleset} plays with a wildcard indicator: give it with "
+                       "--context wildcard_indicator=TILE")
     if as_json:
         print(json.dumps({
-            "ruleset": ruleset, "legal": verdict.legal, "total": verdict.points,
+            "ruleset": ruleset, "legal": verdict.legal, "total": verdict.points, "total_unit": unit.total[1],
+            "item_unit": unit.item,
             "items": [dataclasses.asdict(x) for x in lines],
             "excluded": [dataclasses.asdict(x) for x in (verdict.explained.excluded() if verdict.explained else ())],
-            "rule_id": verdict.rule_id, "message": verdict.message,
+            "rule_id": verdict.rule_id, "message": reason,
         }, ensure_ascii=False))
         if not verdict.legal:
             raise typer.Exit(1)
         return
     say(f"hand {T.to_unicode(concealed)} + {T.to_unicode(wins[0])}  ({' '.join(concealed)} + {wins[0]})")
     if lines:
-        t = Table("item", "中文", "points", "count", "counted on")
+        t = Table("item", "中文", unit.item, "count", "counted on")
         for f in lines:
             t.add_row(f.name_en, f.name_zh, f"{f.value}{f.note}", str(f.count), "  ".join(" ".join(g) for g in f.tiles))
         console.print(t)
-        say(f"total {verdict.points}")
+        say(f"total {unit.amount(verdict.points)}" + (f" ({unit.source})" if unit.source else ""))
     if not verdict.legal:
-        say(f"not a legal win: {verdict.message}", err=True, style="red")
+        say(f"not a legal win: {reason}", err=True, style="red")
         raise typer.Exit(1)
+
+
+#: ``score --context NAME=VALUE``: the table facts a ruleset's scoring may read beside the hand
+#: (fields of the ruleset-neutral replayer.state.TableState), each with how its value is written.
+CONTEXT_NAMES: dict[str, str] = {
+    "wildcard_indicator": "TILE — the turned-up wildcard indicator of the hand (rulesets played with wildcards, e.g. nanchang's 精; the ruleset derives its wild tiles from it)",
+    "dealer": "SEAT 0-3 — who deals (the hand is seat 0's; default 0)",
+    "scores": "A,B,C,D — the seats' scores or chips before the win (default: what the ruleset starts a game with)",
+}
+CONTEXT_HELP = "NAME is " + "; ".join(f"{k}={v}" for k, v in CONTEXT_NAMES.items()) + "."
+
+
+def parse_context(texts: list[str] | None, rs: Any, ruleset: str) -> dict[str, Any]:
+    """``--context NAME=VALUE`` values as TableState fields; CliError naming the flag for an
+    unknown name, a bad value, or a wildcard indicator for a ruleset without wildcards."""
+
+    out: dict[str, Any] = {}
+    for text in texts or ():
+        name, eq, value = text.partition("=")
+        name, value = name.strip(), value.strip()
+        if not eq or name not in CONTEXT_NAMES:
+            raise CliError(f"--context {text}: expected NAME=VALUE with NAME one of {', '.join(CONTEXT_NAMES)}")
+        if name == "wildcard_indicator":
+            if not rs.play.wildcards:
+                raise CliError(f"--context {text}: {ruleset} is played without a wildcard indicator")
+            tiles = _tiles("--context wildcard_indicator", value)
+            if len(tiles) != 1:
+                raise CliError(f"--context {text}: the indicator is one tile")
+            check_tiles(ruleset, rs.play.tile_copies, [("--context wildcard_indicator", tiles)])
+            out[name] = tiles[0]
+        elif name == "dealer":
+            if value not in ("0", "1", "2", "3"):
+                raise CliError(f"--context {text}: the dealer is a seat 0-3")
+            out[name] = int(value)
+        else:
+            try:
+                scores = tuple(int(x) for x in value.split(","))
+            except ValueError:
+                scores = ()
+            if len(scores) != 4:
+                raise CliError(f"--context {text}: scores are four whole numbers A,B,C,D (seats 0-3)")
+            out[name] = scores
+    return out
+
+
+#: Tiles left in the wall when the win is not on the last tile: mid-hand, so no ruleset reads
+#: an exhausted wall (海底) into a hand not given --last-of-wall.
+_MID_HAND_WALL = 50
+
+
+def _table(context: dict[str, Any], *, last_of_wall: bool) -> Any:
+    """The TableState a hand is scored at: the ruleset-neutral table with ``--context``, the
+    wall empty only with ``--last-of-wall``."""
+    import dataclasses as dc
+
+    from replayer.state import TableState
+
+    state = TableState(wall_remaining=0 if last_of_wall else _MID_HAND_WALL)
+    scores = context.get("scores")
+    if scores is not None:
+        s0, s1, s2, s3 = (dc.replace(st, score=v) for st, v in zip(state.seats, scores))
+        state = dc.replace(state, seats=(s0, s1, s2, s3), initial_scores=scores, hand_start_scores=scores)
+    if "dealer" in context:
+        state = dc.replace(state, dealer=context["dealer"], first_dealer=context["dealer"])
+    if "wildcard_indicator" in context:
+        state = dc.replace(state, wildcard_indicator=context["wildcard_indicator"])
+    return state
+
+
+def _tiles(flag: str, text: str) -> list[str]:
+    """Tiles of a flag, any notation; CliError naming the flag when one is not a tile."""
+    from eventlog import tiles as T
+
+    try:
+        return T.parse(text)
+    except T.TileError as e:
+        raise CliError(f"{flag} {text}: {e}") from None
+
+
+def reason_words(message: str) -> str:
+    """A ruleset's message for a false win, once: without the words the CLI prints before it
+    ("not a legal win", the scored seat 0 — the hand of ``--hand`` is always seat 0's) and
+    without a part repeated ("not a winning hand: not a winning hand: …")."""
+    parts: list[str] = []
+    for part in message.split(": "):
+        p = part.strip()
+        if not parts and (p == "seat 0" or p.startswith("not a legal win")):
+            continue
+        if parts and p == parts[-1]:
+            continue
+        parts.append(p)
+    return ": ".join(parts) or message
+
+
+def _meld(text: str) -> Any:
+    """``--meld TEXT`` parsed; a bad tile in it is named with the flag."""
+    from eventlog import tiles as T
+
+    try:
+        return parse_meld(text)
+    except T.TileError as e:
+        raise CliError(f"--meld {text}: {e}") from None
 
 
 def _check_situation(ctx: Any, *, last_tile: bool) -> None:

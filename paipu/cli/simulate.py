@@ -40,7 +40,6 @@ def simulate_cmd(
     every event checked by the replayer in strict mode."""
     from eventlog.store import StoreError
     from replayer.findings import RulesetError
-    from replayer.rules.base import get_ruleset, known_rulesets, presets
     from replayer.simulate.bots import BOTS
     from replayer.simulate.engine import SimulationConfig, SimulationError
     from replayer.simulate.run import run_simulation
@@ -54,13 +53,10 @@ def simulate_cmd(
     data_given = ctx.get_parameter_source("data") == ParameterSource.COMMANDLINE
     if out is not None and data_given:
         raise CliError("give --data or --out, not both")
+    from paipu.cli.ruleset_options import build_ruleset
+
+    build_ruleset(ruleset, opts, "--options")  # unknown ruleset, option or value: 2, naming what would do
     try:
-        try:
-            get_ruleset(ruleset, opts)
-        except RulesetError as e:
-            if str(e).startswith("unknown ruleset"):
-                raise RulesetError(f"{e} (known: {', '.join(known_rulesets())}; presets: {', '.join(presets())})") from None
-            raise
         config = SimulationConfig(ruleset=ruleset, options=opts, seed=seed, hands_per_game=hands_per_game,
                                   bots=tuple(b.strip() for b in bots.split(",")),
                                   claim_probability=claim_probability)

@@ -418,6 +418,22 @@ def standard_shape(counts: tuple[int, ...], melds: int) -> bool:
 
 
 @dataclass(frozen=True)
+class ScoreUnit:
+    """What a ruleset's amounts count, for views (the CLI, the replay): ``total`` — the unit of
+    a win's total (:attr:`WinScore.points`), singular and plural (MCR: fan points);
+    ``item`` — what the items' values (``ScoreLine.points``) are, the heading over them;
+    ``source``: where the rules text says so. Data of the ruleset, never a view's guess."""
+
+    total: tuple[str, str] = ("point", "points")
+    item: str = "points"
+    source: str = ""
+
+    def amount(self, n: int | None) -> str:
+        """``1 point``, ``12 points``, ``2 units``; ``-`` for none."""
+        return "-" if n is None else f"{n} {self.total[0] if n == 1 else self.total[1]}"
+
+
+@dataclass(frozen=True)
 class RulesetSpec:
     """A registered ruleset: its id, options model, how to build a bound ruleset, and its
     own event types: ``events``, ``(payload class, handler)`` pairs — a payload class has
@@ -429,7 +445,8 @@ class RulesetSpec:
     it). ``score_vectors``: ``(lines, source=...) -> result dicts``, one per JSON line of a
     vectors file (``paipu score --ruleset <id> --vectors``); None when the ruleset has none.
     ``options_model``: a pydantic model refusing unknown names and wrong types (listed by
-    replayer/rules/catalog.py and ``paipu rulesets``)."""
+    replayer/rules/catalog.py and ``paipu rulesets``). ``score_unit``: what its win totals
+    and item values count (:class:`ScoreUnit`; points by default)."""
 
     id: str
     description: str
@@ -438,6 +455,7 @@ class RulesetSpec:
     fan_id: Callable[[str], str | None] | None = None
     events: tuple[tuple[type, Callable[..., Any]], ...] = ()
     score_vectors: Callable[..., Iterator[dict[str, Any]]] | None = None
+    score_unit: ScoreUnit = ScoreUnit()
 
 
 # Sources of the mechanics every ruleset shares; a ruleset's rule_source() falls back here.
@@ -530,6 +548,15 @@ def base_of(ruleset_id: str) -> str:
     """The ruleset a preset is made of; a ruleset id itself otherwise."""
     preset = presets().get(ruleset_id)
     return preset[0] if preset is not None and ruleset_id not in _REGISTRY else ruleset_id
+
+
+def score_unit_of(ruleset_id: str | None) -> ScoreUnit:
+    """The :class:`ScoreUnit` of a ruleset or preset (of its base ruleset); points when the id
+    is None or unknown (a view of a game under a ruleset this build lacks)."""
+    try:
+        return get_spec(base_of(ruleset_id)).score_unit if ruleset_id else ScoreUnit()
+    except RulesetError:
+        return ScoreUnit()
 
 
 def get_spec(ruleset_id: str) -> RulesetSpec:

@@ -49,7 +49,7 @@ def test_games_go_to_the_store_and_replay_without_findings(tmp_path: Path):
 def test_errors_are_one_line(tmp_path: Path):
     out = str(tmp_path / "x.jsonl")
     for args, text in [
-        (("--ruleset", "nope"), "unknown ruleset 'nope'"),
+        (("--ruleset", "nope"), "--ruleset nope: unknown ruleset or preset (known: "),
         (("--options", "{bad"), "--options is not JSON"),
         (("--options", "[1]"), "--options must be a JSON object"),
         (("--bots", "greedy,smart,greedy,greedy"), "unknown bot 'smart'"),

@@ -9,7 +9,7 @@ tests/data/changsha/README.md)."""
 
 from __future__ import annotations
 
-from replayer.rules.base import RulesetSpec, register
+from replayer.rules.base import RulesetSpec, ScoreUnit, register
 from replayer.rules.changsha.options import ChangshaOptions
 from replayer.rules.changsha.play import ChangshaRuleset, build
 
@@ -28,6 +28,9 @@ RULESET = register(
         options_model=ChangshaOptions,
         build=build,
         score_vectors=_score_vectors,
+        # a win's total is its small or big units; an item's value is what one unit pays in
+        # points (X small, 6X big): changsha.md §5 "Payments (unit X = 10 points, option unit)"
+        score_unit=ScoreUnit(("unit", "units"), "points per unit", "docs/reference/rules/changsha.md §5"),
     )
 )
 

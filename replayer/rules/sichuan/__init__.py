@@ -11,7 +11,7 @@ as it happens, dealer). Glossary in README.md beside this file.
 
 from __future__ import annotations
 
-from replayer.rules.base import RulesetSpec, register
+from replayer.rules.base import RulesetSpec, ScoreUnit, register
 from replayer.rules.sichuan.events import ReadyDeclared, VoidSuitDeclared, ready_declared, void_suit_declared
 from replayer.rules.sichuan.options import SichuanOptions
 from replayer.rules.sichuan.play import SichuanRuleset, build
@@ -33,6 +33,8 @@ RULESET = register(
         build=build,
         events=((VoidSuitDeclared, void_suit_declared), (ReadyDeclared, ready_declared)),
         score_vectors=_score_vectors,
+        # a win is worth fan (番); it pays 底金 × 2^fan: sichuan.md §6 "Fan (番) and payment"
+        score_unit=ScoreUnit(("fan", "fan"), "fan", "docs/reference/rules/sichuan.md §6"),
     )
 )
 
