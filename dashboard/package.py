@@ -21,7 +21,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from eventlog.describe import describe_event, describe_words
+from eventlog.describe import describe_event, describe_words, hand_ordinal
 from eventlog.hashing import chain_body_text, canonical_text
 from dashboard.tiles import CSS as TILE_CSS
 from dashboard.tiles import tiles_html
@@ -186,7 +186,7 @@ def _scores_section(audit: Any, events: Sequence[Any]) -> str:
         agree = w.fans_agree is not False and w.score_agrees is not False
         verdict = ("nothing reported to compare" if w.reported is None else
                    "agrees with the source" if agree else "DIFFERS from the source")
-        out.append(f"<h3>Hand {_e(w.hand_number)}, event {w.seq}: seat {w.seat} wins on {_e(w.tile)} ({how}) — "
+        out.append(f"<h3>Hand {_e(hand_ordinal(w.hand_number))}, event {w.seq}: seat {w.seat} wins on {_e(w.tile)} ({how}) — "
                    f'computed {_e(w.points)} points, <span class="{"ok" if agree else "bad"}">{verdict}</span></h3>')
         if w.seq in hands:
             out.append(hands[w.seq])

@@ -16,7 +16,7 @@ from typing import Any, Protocol
 
 from eventlog import tiles as T
 
-__all__ = ["describe_event", "payload_text", "plain_value", "describe_words", "tile_words", "seat_words", "TableView"]
+__all__ = ["describe_event", "hand_ordinal", "payload_text", "plain_value", "describe_words", "tile_words", "seat_words", "TableView"]
 
 WIND_EN = {"F1": "East", "F2": "South", "F3": "West", "F4": "North"}
 WIND_ZH = {"F1": "东", "F2": "南", "F3": "西", "F4": "北"}
@@ -36,6 +36,12 @@ class TableView(Protocol):
     def seats(self) -> Sequence[Any]: ...
 
     def find_discard(self, seq: int) -> tuple[int, int, Any] | None: ...
+
+
+def hand_ordinal(hand_number: int | None) -> str:
+    """A hand as people count it, from 1: ``hand_number`` 0 (the data's, 0-based) → ``"1"``;
+    ``"?"`` when unknown. Words and views show this; data and JSON keep ``hand_number``."""
+    return "?" if hand_number is None else str(hand_number + 1)
 
 
 def tile_words(tile: str | None) -> tuple[str, str]:
@@ -179,8 +185,8 @@ _CORE: dict[str, Callable[..., tuple[str, str]]] = {
         f"Game starts under {p.ruleset}: " + ", ".join(p.players),
         f"对局开始（规则 {p.ruleset}）：" + "、".join(p.players)),
     "hand_started": lambda p, who, _d: (
-        f"Hand {p.hand_number} starts: {WIND_EN[p.prevalent_wind]} round, dealer seat {p.dealer}",
-        f"第{p.hand_number}局开始：{WIND_ZH[p.prevalent_wind]}风圈，庄家 {p.dealer}号位"),
+        f"Hand {hand_ordinal(p.hand_number)} starts: {WIND_EN[p.prevalent_wind]} round, dealer seat {p.dealer}",
+        f"第{hand_ordinal(p.hand_number)}局开始：{WIND_ZH[p.prevalent_wind]}风圈，庄家 {p.dealer}号位"),
     "tiles_dealt": lambda p, who, _d: (
         (f"{who(p.seat)[0]} is dealt {len(p.tiles)} tiles", f"{who(p.seat)[1]}起牌 {len(p.tiles)} 张") if p.tiles
         else (f"{who(p.seat)[0]} is dealt tiles (hidden)", f"{who(p.seat)[1]}起牌（不可见）")),
@@ -213,7 +219,7 @@ _CORE: dict[str, Callable[..., tuple[str, str]]] = {
         + (f", changes {_changes(p.score_changes)}" if p.score_changes else ""),
         f"裁判裁定（{p.kind}，第 {p.ref_seq} 号事件）：{p.ruling}"
         + (f"，分数变化 {_changes(p.score_changes)}" if p.score_changes else "")),
-    "hand_ended": lambda p, who, _d: (f"Hand {p.hand_number} ends", f"第{p.hand_number}局结束"),
+    "hand_ended": lambda p, who, _d: (f"Hand {hand_ordinal(p.hand_number)} ends", f"第{hand_ordinal(p.hand_number)}局结束"),
     "game_ended": lambda p, who, _d: (
         "Game over" + (f": final scores {list(p.final_scores)}" if p.final_scores else ""),
         "对局结束" + (f"：最终分数 {list(p.final_scores)}" if p.final_scores else "")),

@@ -183,7 +183,7 @@ def test_ingest_reports_bad_input_and_keeps_the_rest(tmp_path):
     empty = tmp_path / "empty.pmn"
     empty.write_text("")
     res = run("ingest", "--format", "pmn", str(empty), data=data)
-    assert res.exit_code == 1 and "no game found" in res.output
+    assert res.exit_code == 1 and f"{empty}: empty file" in res.output  # said as it is, not "no game found"
 
 
 def test_a_renamed_copy_of_an_imported_file_is_already_stored(tmp_path):

@@ -187,6 +187,9 @@ def sniff(path: str | Path) -> str:
     recognises the file, FileNotFoundError when it does not exist."""
     p = Path(path)
     head = _head(p)
+    if not head.strip():  # nothing to recognise: say so, not "format not recognised"
+        raise UnknownFormatError(f"{p}: empty file" if p.stat().st_size == 0 else
+                                 f"{p}: blank file (nothing but whitespace at its start)")
     for name in known_formats():
         if _REGISTRY[name].sniff(head, p):
             return name

@@ -8,8 +8,8 @@ from typing import Annotated, Optional
 import typer
 from rich.table import Table
 
-from paipu.cli.console import console, progress, say
-from paipu.cli.errors import EXIT_INTEGRITY, EXIT_OK, EXIT_PROBLEMS
+from paipu.cli.console import clipped, console, progress, say
+from paipu.cli.errors import EXIT_INTEGRITY, EXIT_OK, EXIT_PROBLEMS, CliError
 from paipu.cli.options import DEFAULT_DATA, DataOpt, OutOpt, open_store
 from paipu.cli.root import command
 
@@ -226,6 +226,9 @@ def verify(
     from eventlog.parallel import default_workers, map_games
     from eventlog.verify import verify_log
 
+    if out is not None and not export_:
+        raise CliError(f"--out {out} is where --export writes Parquet; without --export nothing is "
+                       "written (add --export, or drop --out)")
     what_if_on = as_ruleset is not None or bool(option)
     if as_ruleset is not None:  # checked before any game is read: a bad --as or --option is 2 at once
         from paipu.cli.review import what_if_options
@@ -423,7 +426,7 @@ def _summary(stored, dup, issues, audits, chains) -> None:
     for gid, w in disagree:
         say(f"  reported score differs in {gid} (win seq {w.seq}): see `paipu verify {gid}`")
     for issue in issues:
-        say(f"import error: {issue}", err=True, style="red")
+        say(f"import error: {clipped(str(issue))}", err=True, style="red")
     legal = [(a, w) for a in audits for w in a.wins if w.legal and w.points is not None]
     if legal:
         from eventlog import tiles as T

@@ -7,7 +7,25 @@ from typing import Any
 
 from rich.console import Console
 
-__all__ = ["console", "err_console", "say", "progress"]
+__all__ = ["console", "err_console", "say", "progress", "clipped"]
+
+#: Longest line of someone else's text (a log file's content in an error) printed as is.
+CLIP = 300
+
+
+def clipped(text: str, limit: int = CLIP) -> str:
+    """``text`` safe to print on one line: control characters escaped (``\x1b``, ``\n``),
+    cut to ``limit`` characters with ``…`` — garbage input is never echoed raw."""
+    out = []
+    for ch in text:
+        if ch == "\t":
+            out.append(" ")
+        elif ord(ch) < 0x20 or ord(ch) == 0x7F or 0x80 <= ord(ch) < 0xA0:
+            out.append(repr(ch)[1:-1])
+        else:
+            out.append(ch)
+    line = "".join(out)
+    return line if len(line) <= limit else line[: limit - 1] + "…"
 
 
 def _console(stderr: bool = False) -> Console:

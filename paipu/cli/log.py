@@ -11,9 +11,9 @@ from typing import Annotated, Any, Optional
 import typer
 from rich.table import Table
 
-from paipu.cli.console import console, progress, say
+from paipu.cli.console import clipped, console, progress, say
 from paipu.cli.errors import CliError
-from paipu.cli.options import DEFAULT_DATA, DataOpt, ServerOpt, know_ruleset_events, open_log
+from paipu.cli.options import DEFAULT_DATA, STORE, DataOpt, ServerOpt, know_ruleset_events, open_log
 from paipu.cli.root import command
 
 __all__ = ["append", "read", "games", "ingest", "read_jsonl_events"]
@@ -136,7 +136,7 @@ def _count_lines(path: Path) -> int:
 
 @command()
 def ingest(
-    files: Annotated[list[Path], typer.Argument(help="Game log files or directories (searched recursively for .txt .json .log .pmn .jsonl); format sniffed per file unless --format.", exists=True)],
+    files: Annotated[list[Path], typer.Argument(help="Game log files or directories (searched recursively for .txt .json .log .pmn .jsonl; there a file that is empty or of no known format, e.g. a README, is skipped with a note); format sniffed per file unless --format.", exists=True)],
     format: Annotated[Optional[str], typer.Option("--format", help="botzone-text | botzone-json | pmn | jsonl")] = None,
     server: Annotated[Optional[str], typer.Option("--server", help="Upload the files to a running `paipu serve` at HOST:PORT (IngestService; needs a recorder token in $PAIPU_TOKEN when the server has tokens) instead of the data directory.")] = None,
     workers: Annotated[Optional[int], typer.Option("--workers", min=0, help="Processes parsing the files (0: in this process); default: every core from 2 MiB of input on, else 0. The log is the same for any number.")] = None,
@@ -148,14 +148,92 @@ def ingest(
     Many games go into one durable transaction; an interrupted import keeps whole games
     only and can be run again."""
     from eventlog.ingest import known_formats
-    from eventlog.ingest.load import IngestReport, expand_paths, ingest_files
+    from eventlog.ingest.load import IngestReport
 
     if format is not None and format not in known_formats():
-        raise CliError(f"unknown format {format!r}; known formats: {', '.join(known_formats())}")
-    files = expand_paths(files)
-    if not files:
+        raise CliError(f"--format {format}: unknown format; known formats: {', '.join(known_formats())}")
+    files, skipped, refused = _files_to_ingest(files, format)
+    for f, why in skipped:
+        say(f"note: skipped {f}: {why}", err=True)
+    if not files and not refused:
         raise CliError("no game log files found (a directory is searched for "
-                       ".txt .json .log .pmn .jsonl)")
+                       ".txt .json .log .pmn .jsonl; files of no known format are skipped)")
+    creates = server is None and not STORE["url"] and not (data / "events.sqlite").exists()
+    data_existed = data.exists()
+    report = _ingest(files, format, server, workers, quiet, data) if files else IngestReport()
+    report.errors[:0] = refused
+    if creates and not report.stored and not report.duplicates:
+        _remove_empty_store(data, remove_dir=not data_existed)  # nothing imported: leave nothing behind
+    say(
+        f"{len(report.stored)} games stored ({report.events} events), "
+        f"{len(report.duplicates)} already stored, {len(report.errors)} errors"
+        + (f", {len(skipped)} files skipped" if skipped else "")
+    )
+    for issue in report.errors:
+        say(f"error: {clipped(str(issue))}", err=True, style="red")
+    if report.errors:
+        raise typer.Exit(1)
+
+
+def _files_to_ingest(paths: list[Path], format: str | None) -> tuple[list[Path], list[tuple[Path, str]], list[Any]]:
+    """The files to import: those named, and for each directory the files below it whose
+    format is known (:func:`eventlog.ingest.load.expand_paths`) and recognised — a file of
+    a directory walk that is empty or of no known format (a README.txt beside the logs) is
+    skipped with a note, not an error. Returns (files, skipped (file, why), errors: a named
+    file that is empty)."""
+    from eventlog.ingest.base import ParseIssue, UnknownFormatError, sniff
+    from eventlog.ingest.load import expand_paths
+
+    files: list[Path] = []
+    skipped: list[tuple[Path, str]] = []
+    refused: list[Any] = []
+    for p in paths:
+        walked = p.is_dir()
+        for f in expand_paths([p]):
+            empty = f.stat().st_size == 0
+            if not walked:
+                if empty:
+                    refused.append(ParseIssue(str(f), None, "empty file"))
+                else:
+                    files.append(f)
+                continue
+            if empty:
+                skipped.append((f, "empty file"))
+                continue
+            if format is None:
+                try:
+                    sniff(f)
+                except UnknownFormatError:
+                    skipped.append((f, "not a game log of a known format"))
+                    continue
+            files.append(f)
+    return files, skipped, refused
+
+
+def _remove_empty_store(data: Path, *, remove_dir: bool) -> None:
+    """Remove the store this ingest created when it holds no event (every file failed)."""
+    from eventlog.store import open_store as _open
+
+    if not (data / "events.sqlite").exists():
+        return
+    store = _open(data, create=False)
+    try:
+        empty = store.head_position() == 0
+    finally:
+        store.close()
+    if not empty:
+        return
+    for f in sorted(data.glob("events.sqlite*")):
+        f.unlink()
+    if remove_dir and not any(data.iterdir()):
+        data.rmdir()
+
+
+def _ingest(files: list[Path], format: str | None, server: str | None, workers: int | None, quiet: bool,
+            data: Path) -> Any:
+    """Import ``files`` into the log (local store or a server): the :class:`IngestReport`."""
+    from eventlog.ingest.load import IngestReport, ingest_files
+
     with open_log(data, server) as log:
         if server:
             report = IngestReport()
@@ -192,11 +270,4 @@ def ingest(
 
                 report = ingest_files(log, files, format=format, on_game=None if bar.disable else on_game,
                                       on_file=None if bar.disable else on_file, workers=workers)
-    say(
-        f"{len(report.stored)} games stored ({report.events} events), "
-        f"{len(report.duplicates)} already stored, {len(report.errors)} errors"
-    )
-    for issue in report.errors:
-        say(f"error: {issue}", err=True, style="red")
-    if report.errors:
-        raise typer.Exit(1)
+    return report

@@ -12,7 +12,7 @@ from rich.table import Table
 from rich.text import Text
 
 from eventlog import tiles as T
-from eventlog.describe import describe_event, describe_words
+from eventlog.describe import describe_event, describe_words, hand_ordinal
 from eventlog.view import seat_view
 from replayer.rules.base import score_unit_of, seat_notes_of
 from replayer.state import TableState
@@ -41,7 +41,8 @@ def table_view(state: TableState, event: Any | None = None, *, seat: int | None 
     claimed tile came from, flowers and discards; the wall count; the event and its findings
     (with ``seat``: the event as that seat sees it, eventlog.view.seat_view)."""
     head = (
-        f"game {state.game_id}  ruleset {_shown(state.ruleset_id)}  hand {_shown(state.hand_number)}  "
+        f"game {state.game_id}  ruleset {_shown(state.ruleset_id)}  "
+        f"hand {'-' if state.hand_number is None else hand_ordinal(state.hand_number)}  "
         f"prevalent {_WIND_ZH.get(state.prevalent_wind or '', '-')}  dealer seat {_shown(state.dealer)}  "
         f"wall {state.wall_remaining}  phase {state.phase}  turn {_shown(state.turn)}"
     )

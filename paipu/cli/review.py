@@ -44,6 +44,39 @@ def what_if_options(options: list[str] | None) -> dict:
     return out
 
 
+def _tiles_n(n: int, kinds: int) -> str:
+    return f"{n} improving tile{'s' if n != 1 else ''} ({kinds} kind{'s' if kinds != 1 else ''})"
+
+
+def _against_best(d) -> str:
+    """The played discard's improving tiles against the best discards' — compared only at the
+    same shanten: a best discard that reaches a lower shanten is said so, not counted against
+    tiles that improve another shanten."""
+    played = _tiles_n(d.improving_count, len(d.improving))
+    best = d.options[0] if d.options else None
+    if best is None or best.shanten == d.shanten_after:
+        return f"{played} vs {d.best_count} at best"
+    return (f"{played} at shanten {_sh(d.shanten_after)}; the best discards reach shanten {_sh(best.shanten)} "
+            f"with {_tiles_n(best.count, len(best.improving))}")
+
+
+def _summary_words(s) -> str:
+    """A seat's (or all reviewed seats') summary line, never "0 of 0"."""
+    if not s.discards:
+        kept = "no discard reviewed"
+    else:
+        kept = (f"{s.kept_best} of {s.discards} discard{'s' if s.discards != 1 else ''} kept the maximum "
+                f"({100 * s.share_kept_best:.0f} %)")
+    if not s.hands:
+        ready = "no reviewable hand"
+    elif not s.ready_hands:
+        ready = f"never ready in {s.hands} hand{'s' if s.hands != 1 else ''}"
+    else:
+        ready = (f"ready in {s.ready_hands} of {s.hands} hand{'s' if s.hands != 1 else ''}, at discard "
+                 f"{s.mean_ready_turn:.1f} on average")
+    return f"{kept}; {ready}"
+
+
 def _sh(n: int) -> str:
     return "-" if n >= 99 else "win" if n < 0 else "ready" if n == 0 else str(n)
 
@@ -88,13 +121,11 @@ def review(
             wild = f" jing {' '.join(d.wildcards)}" if d.wildcards else ""
             say(f"  #{d.turn:<2} event {d.seq:<4} {''.join(T.to_unicode(t) for t in d.hand)}{wild}  "
                 f"discard {T.to_unicode(d.played)} {d.played}: shanten {_sh(d.shanten_before)} -> {_sh(d.shanten_after)}, "
-                f"{d.improving_count} improving tiles ({len(d.improving)} kind{'s' if len(d.improving) != 1 else ''}) vs {d.best_count} at best — {mark}")
-    for s in (*r.seats, r.total):
-        who = "all seats" if s.seat < 0 else f"seat {s.seat}"
-        share = "-" if s.share_kept_best is None else f"{100 * s.share_kept_best:.0f} %"
-        mean = "-" if s.mean_ready_turn is None else f"{s.mean_ready_turn:.1f}"
-        say(f"{who}: {s.kept_best} of {s.discards} discards kept the maximum ({share}); ready in "
-            f"{s.ready_hands} of {s.hands} hands, at discard {mean} on average")
+                f"{_against_best(d)} — {mark}")
+    summaries = list(r.seats) + ([r.total] if len(r.seats) > 1 else [])  # "all" only over several seats
+    for s in summaries:
+        who = "all reviewed seats" if s.seat < 0 else f"seat {s.seat}"
+        say(f"{who}: {_summary_words(s)}")
 
 
 @command()

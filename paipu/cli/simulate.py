@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
-from click.core import ParameterSource
 
 from paipu.cli.console import progress
 from paipu.cli.errors import CliError
@@ -50,9 +49,12 @@ def simulate_cmd(
         raise CliError(f"--options is not JSON: {e.msg} at column {e.colno}") from None
     if not isinstance(opts, dict):
         raise CliError("--options must be a JSON object")
-    data_given = ctx.get_parameter_source("data") == ParameterSource.COMMANDLINE
+    # by name: Typer's Click and the installed click each have their own ParameterSource enum
+    src = ctx.get_parameter_source("data")
+    data_given = getattr(src, "name", None) == "COMMANDLINE"
     if out is not None and data_given:
-        raise CliError("give --data or --out, not both")
+        raise CliError(f"--data {data} and --out {out}: the games go to one place — a data directory (--data) "
+                       "or a JSON Lines file (--out); give one of them")
     from paipu.cli.ruleset_options import build_ruleset
 
     build_ruleset(ruleset, opts, "--options")  # unknown ruleset, option or value: 2, naming what would do

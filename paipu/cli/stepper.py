@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from paipu.cli.console import console, say
+from paipu.cli.console import clipped, console, say
 from paipu.cli.render import table_view
 
-__all__ = ["JUMPS", "step_through"]
+__all__ = ["JUMPS", "step_through", "go_to"]
 
 #: Key → event types it jumps forward to.
 JUMPS: dict[str, tuple[str, ...]] = {
@@ -18,17 +18,40 @@ JUMPS: dict[str, tuple[str, ...]] = {
 }
 
 
+_JUMP_WORDS = {"h": "next hand", "w": "win or draw", "c": "claim"}
+
+
+def go_to(steps: Sequence[Any], text: str, idx: int) -> tuple[int, str]:
+    """The ``g`` key: the step of the event whose seq is ``text`` and ``""``; or ``idx``
+    unchanged and why (not a number, out of range, no such event)."""
+    text = text.strip()
+    last = steps[-1].event.seq
+    if not text:
+        return idx, ""
+    if not text.isdigit():
+        return idx, f'go to "{clipped(text, 40)}": not a seq — give a number 0..{last}'
+    seq = int(text)
+    found = next((i for i, st in enumerate(steps) if st.event.seq == seq), None)
+    if found is None:
+        return idx, f"go to {seq}: no such event (the game's events are 0..{last})"
+    return found, ""
+
+
 def step_through(steps: Sequence[Any], idx: int, *, seat: int | None = None) -> None:
     """Show ``steps[idx]`` (replay steps: ``.state``, ``.event``, ``.findings``) and move on
     keys: n/space/Enter/→ next, b/← back, h next hand, w next win or draw, c next claim,
     g go to a seq, q/Esc/Ctrl-C quit."""
     import click
 
+    note = ""
     while True:
         s = steps[idx]
         console.clear()
         console.print(table_view(s.state, s.event, seat=seat, findings=s.findings))
         say(f"event {idx + 1}/{len(steps)}  n next · b back · h next hand · w next win/draw · c next claim · g go to seq · q quit")
+        if note:  # why the last key did nothing, shown until the next key
+            say(note, style="yellow")
+            note = ""
         key = click.getchar()
         if key in ("q", "\x03", "\x1b"):
             return
@@ -38,8 +61,14 @@ def step_through(steps: Sequence[Any], idx: int, *, seat: int | None = None) -> 
             idx = max(idx - 1, 0)
         elif key in JUMPS:
             nxt = next((i for i in range(idx + 1, len(steps)) if steps[i].event.type in JUMPS[key]), None)
+            if nxt is None:
+                note = f"no {_JUMP_WORDS[key]} after event {steps[idx].event.seq}"
             idx = nxt if nxt is not None else idx
         elif key == "g":
-            text = input(f"go to seq (0..{steps[-1].event.seq}, Enter to stay): ").strip()
-            if text.isdigit() and int(text) <= steps[-1].event.seq:
-                idx = next((i for i, st in enumerate(steps) if st.event.seq == int(text)), idx)
+            try:
+                text = input(f"go to seq (0..{steps[-1].event.seq}, Enter to stay): ")
+            except EOFError:
+                text = ""
+            idx, note = go_to(steps, text, idx)
+        else:
+            note = f"key {clipped(key, 20)} does nothing: n next · b back · h next hand · w next win/draw · c next claim · g go to seq · q quit"

@@ -20,6 +20,9 @@ class SimulationSummary:
 
     def __init__(self) -> None:
         self.games = self.hands = self.events = self.wins = self.self_drawn = self.draws = 0
+        #: games the store already held (the same seed and settings make the same game ids):
+        #: not written again
+        self.already_stored = 0
 
     def add(self, hands: int, events: int, wins: int, self_drawn: int, draws: int) -> None:
         self.games += 1
@@ -30,8 +33,14 @@ class SimulationSummary:
         self.draws += draws
 
     def line(self, where: str) -> str:
-        return (f"{self.games} games, {self.hands} hands, {self.events} events: {self.wins} wins "
+        if self.games and self.already_stored == self.games:
+            return (f"{self.games} games already in {where} (the same seed and settings make the same games): "
+                    "nothing written")
+        line = (f"{self.games} games, {self.hands} hands, {self.events} events: {self.wins} wins "
                 f"({self.self_drawn} self-drawn), {self.draws} exhaustive draws → {where}")
+        if self.already_stored:
+            line += f"; {self.already_stored} of these games were already there and were not written again"
+        return line
 
 
 def _one(args: tuple[SimulationConfig, int, bool]) -> tuple[str, Any, tuple[int, int, int, int, int]]:
@@ -82,8 +91,9 @@ def run_simulation(config: SimulationConfig, games: int, *, out: Path | None = N
     store = open_store(data)  # type: ignore[arg-type]
     try:
         for gid, events, stats in stream:
-            store.append(gid, list(events))  # same ids again: an idempotent no-op
+            res = store.append(gid, list(events))  # same ids again: an idempotent no-op
             summary.add(*stats)
+            summary.already_stored += bool(getattr(res, "duplicate", False))
             if on_game:
                 on_game()
     finally:
