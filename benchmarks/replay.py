@@ -12,7 +12,9 @@ Run: .venv/bin/python benchmarks/replay.py [--mcr-games 4] [--nanchang-games 1] 
   seq, position) as the log returns it, so ``run`` sees what ``paipu verify`` sees.
 * Speed: each set is replayed ``--repeat`` times; the best round is printed (events/s,
   hands/s, ms per game, per CPU-second of this process: the machine may be shared), and
-  the events/s of iterating ``replay()`` (a ReplayStep per event: what analytics uses) with the shares of the ruleset's time measured in separate rounds
+  the events/s of iterating ``replay()`` (a frozen state per event: the step-through
+  replay) beside the batch ``replay_game()`` (one working state per game: what export and
+  verify use) in alternated rounds, with the shares of the ruleset's time measured in separate rounds
   (methods wrapped with a timer, so the speed rounds run unwrapped): scoring
   (``score_win`` + ``settle_win``) and the optional hooks (``check_event`` + ``observe``,
   e.g. Nanchang's 弃胡 checks, which evaluate hands themselves).
@@ -90,11 +92,13 @@ def _round(games: list[list[ev.StoredEvent]], clock: Any = time.process_time) ->
     return clock() - t0, results
 
 
-def _steps_round(games: list[list[ev.StoredEvent]]) -> float:
-    """CPU seconds of iterating ``replay()`` (a ReplayStep per event, as analytics does)."""
+def _steps_round(games: list[list[ev.StoredEvent]], batch: bool = False) -> float:
+    """CPU seconds of iterating ``replay()`` (a frozen state per event), or with ``batch``
+    ``replay_game()`` (one working state per game: what export and verify use)."""
+    replay = replay_mod.replay_game if batch else replay_mod.replay
     t0 = time.process_time()
     for g in games:
-        for _ in replay_mod.replay(g, mode="audit"):
+        for _ in replay(g, mode="audit"):
             pass
     return time.process_time() - t0
 
@@ -158,13 +162,17 @@ def bench(sets: dict[str, list[list[ev.StoredEvent]]], repeat: int, profile: int
         n_hands = _hands(games)
         _round(games)  # warm caches (rulesets, imports)
         best = min(_round(games)[0] for _ in range(repeat))
-        steps = min(_steps_round(games) for _ in range(repeat))
+        steps = batch = float("inf")
+        for _ in range(repeat):  # alternated, so both see the same machine
+            steps = min(steps, _steps_round(games))
+            batch = min(batch, _steps_round(games, batch=True))
         with _ScoringTimer(("score_win", "settle_win")) as st:
             wrapped, results = _round(games, time.perf_counter)  # the timers' clock
         with _ScoringTimer(("check_event", "observe")) as hooks:
             wrapped_hooks, _ = _round(games, time.perf_counter)
         out[name] = dict(games=len(games), events=n_ev, hands=n_hands, seconds=best,
-                         events_per_s=n_ev / best, steps_events_per_s=n_ev / steps, hands_per_s=n_hands / best,
+                         events_per_s=n_ev / best, steps_events_per_s=n_ev / steps,
+                         batch_events_per_s=n_ev / batch, hands_per_s=n_hands / best,
                          scoring_share=st.seconds / wrapped, scoring_calls=st.calls,
                          hooks_share=hooks.seconds / wrapped_hooks, digest=digest(results))
     if profile:
@@ -182,7 +190,10 @@ def _print(label: str, res: dict[str, Any]) -> None:
     for name, r in res.items():
         print(f"  {name:<10} {r['games']:>4} games {r['hands']:>5} hands {r['events']:>7} events: "
               f"{r['events_per_s']:>9,.0f} events/s {r['hands_per_s']:>7,.1f} hands/s "
-              f"({1000 * r['seconds'] / r['games']:.1f} ms/game; replay() {r['steps_events_per_s']:,.0f} events/s); scoring {100 * r['scoring_share']:.0f}% "
+              f"({1000 * r['seconds'] / r['games']:.1f} ms/game; replay() {r['steps_events_per_s']:,.0f} events/s, "
+              + (f"batch replay_game() {r['batch_events_per_s']:,.0f} events/s "
+                 f"x{r['batch_events_per_s'] / r['steps_events_per_s']:.2f}" if "batch_events_per_s" in r else "")
+              + f"); scoring {100 * r['scoring_share']:.0f}% "
               f"({r['scoring_calls']} calls), ruleset hooks {100 * r['hooks_share']:.0f}% of replay time; "
               f"state digest {r['digest']}")
 

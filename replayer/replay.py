@@ -127,45 +127,88 @@ def replay_game(
     left part-way through the refused event)."""
     if mode not in MODES:
         raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
-    w = WorkingState.of(TableState())
+    game = _BatchReplay(mode, ruleset)
+    w = game.w
     for e in events:
-        yield ReplayStep(e, w, _apply_in_place(w, e, ruleset, mode))
+        yield ReplayStep(e, w, game.apply(e))
 
 
-def _apply_in_place(w: WorkingState, event: Any, ruleset: Ruleset | None, mode: Mode) -> tuple[Finding, ...]:
-    """:func:`apply` on the working state ``w``: the same state after the event (in ``w``)
-    and the same findings."""
-    if isinstance(event, (dict, str)):
-        seq_hint = event.get("seq") if isinstance(event, dict) else None
-        event = ev.parse_event(event)
-        seq = seq_hint if isinstance(seq_hint, int) else w.seq + 1
-    else:
-        stored_seq = getattr(event, "seq", None)
-        seq = stored_seq if stored_seq is not None else w.seq + 1
-    payload = event.payload
-    rs = ruleset or _ruleset_for(w, payload)
-    ctx = Ctx(seq, w, rs, mode)
-    if seq != w.seq + 1:
-        ctx.breach("event_out_of_order", f"event seq {seq} follows seq {w.seq}")
-    handler = _handler(rs, event.type)
-    hooks = rs is not None and _has_hooks(rs)
-    # a handler not declared in place, and the ruleset's hooks, see frozen states (they may
-    # keep them); ``before`` is the state before the event
-    before: TableState = w.snapshot() if hooks or not is_in_place(handler) else w
-    if rs is None:
-        w.absorb(handler(ctx, w if before is w else before, payload))
-    else:
-        if hooks:
-            for b in rs.check_event(before, payload):
-                ctx.breach(b.rule_id, b.message, b.seat)
-        w.absorb(handler(ctx, w if is_in_place(handler) else before, payload))
-        if hooks:
-            after, later = rs.observe(before, payload, w.snapshot())
-            w.absorb(after)
-            for b in later:
-                ctx.breach(b.rule_id, b.message, b.seat)
-    evolve(w, seq=seq, game_id=getattr(event, "game_id", None) or w.game_id)
-    return tuple(ctx.findings)
+class _BatchReplay:
+    """One game's batch replay: the working state and what is looked up once per game
+    rather than per event (the ruleset while the state's ruleset stays the same object;
+    per event type: the handler, whether it works in place, whether the ruleset has hooks)."""
+
+    __slots__ = ("w", "mode", "ruleset", "rs", "rs_of", "plans")
+
+    def __init__(self, mode: Mode, ruleset: Ruleset | None) -> None:
+        self.w = WorkingState.of(TableState())
+        self.mode = mode
+        self.ruleset = ruleset
+        self.rs: Ruleset | None = None
+        self.rs_of: tuple[Any, str | None] | None = None  # (ruleset_options, ruleset_id) rs is for
+        self.plans: dict[str, tuple[Handler, bool, bool]] = {}
+
+    def _ruleset(self, payload: ev.Payload) -> Ruleset | None:
+        """:func:`_ruleset_for` the working state, asked again only when the state's ruleset
+        fields are other objects than last time (a game_started)."""
+        w = self.w
+        if self.ruleset is not None:
+            rs: Ruleset | None = self.ruleset
+        elif isinstance(payload, ev.GameStarted):
+            rs = _ruleset_for(w, payload)
+        elif self.rs_of is not None and self.rs_of[0] is w.ruleset_options and self.rs_of[1] == w.ruleset_id:
+            return self.rs
+        else:
+            rs = _ruleset_for(w, payload)
+            self.rs_of = (w.ruleset_options, w.ruleset_id)
+        if rs is not self.rs:
+            self.rs = rs
+            self.plans = {}
+        return rs
+
+    def apply(self, event: Any) -> tuple[Finding, ...]:
+        """:func:`apply` on the working state: the same state after the event (in ``w``) and
+        the same findings."""
+        w = self.w
+        if isinstance(event, (dict, str)):
+            seq_hint = event.get("seq") if isinstance(event, dict) else None
+            event = ev.parse_event(event)
+            seq = seq_hint if isinstance(seq_hint, int) else w.seq + 1
+        else:
+            stored_seq = getattr(event, "seq", None)
+            seq = stored_seq if stored_seq is not None else w.seq + 1
+        payload = event.payload
+        rs = self._ruleset(payload)
+        plan = self.plans.get(event.type)
+        if plan is None:
+            h = _handler(rs, event.type)
+            plan = self.plans[event.type] = (h, is_in_place(h), rs is not None and _has_hooks(rs))
+        handler, in_place, hooks = plan
+        ctx = Ctx(seq, w, rs, self.mode)
+        if seq != w.seq + 1:
+            ctx.breach("event_out_of_order", f"event seq {seq} follows seq {w.seq}")
+        if in_place and not hooks:  # the common case: no frozen state at all
+            w.absorb(handler(ctx, w, payload))
+        else:
+            # a handler not declared in place, and the ruleset's hooks, see the state before
+            # the event frozen (they may keep it); ``observe`` reads the state after it in
+            # ``w`` and, like any code written for frozen states, changes it only by
+            # returning a copy (replace of a working state is a frozen copy)
+            before = w.snapshot()
+            if hooks:
+                assert rs is not None
+                for b in rs.check_event(before, payload):
+                    ctx.breach(b.rule_id, b.message, b.seat)
+            w.absorb(handler(ctx, w if in_place else before, payload))
+            if hooks:
+                assert rs is not None
+                after, later = rs.observe(before, payload, w)  # returns w, or a frozen copy of it
+                w.absorb(after)
+                for b in later:
+                    ctx.breach(b.rule_id, b.message, b.seat)
+        game_id = getattr(event, "game_id", None) or w.game_id
+        evolve(w, seq=seq, game_id=game_id)
+        return tuple(ctx.findings)
 
 
 def _has_hooks(rs: Ruleset) -> bool:
@@ -183,14 +226,17 @@ _HOOKS: dict[type, bool] = {}
 
 
 def run(events: Iterable[Any], *, mode: Mode = "audit", ruleset: Ruleset | None = None) -> ReplayResult:
-    """Replay a whole game: the final state and all findings (what ``paipu verify`` needs)."""
-    state = TableState()
+    """Replay a whole game: the final state and all findings (what ``paipu verify`` needs),
+    through the batch path (:func:`replay_game`)."""
+    if mode not in MODES:
+        raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
+    game = _BatchReplay(mode, ruleset)
     found: list[Finding] = []
     for e in events:
-        state, findings = apply(state, e, ruleset, mode)
+        findings = game.apply(e)
         if findings:
             found.extend(findings)
-    return ReplayResult(state, tuple(found))
+    return ReplayResult(game.w.snapshot(), tuple(found))
 
 
 def _handler(rs: Ruleset | None, type_: str) -> Handler:
