@@ -38,8 +38,12 @@ holds the time spent waiting for a core):
 3. ``export`` — ``paipu export --rebuild``; floor: the same Arrow tables (read back from the
    part files, outside the clock) written with ``pyarrow.parquet.write_table`` alone, same
    options.
-4. ``queries`` — the dashboard's queries (benchmarks/analytics.py), median of 5, ms.
-5. ``chain`` — a corpus from nothing to Parquet as a user runs it: ``paipu ingest``, then
+4. ``replay`` — the replay half of export and verify on the first 500 games, in one
+   process: CPU per hand of reading a game and replaying it into the export's rows / into
+   the chain check and audit, by today's path (rows as tuples, one working state per game)
+   beside the per-event path (rows as dicts, a frozen state per event), alternated.
+5. ``queries`` — the dashboard's queries (benchmarks/analytics.py), median of 5, ms.
+6. ``chain`` — a corpus from nothing to Parquet as a user runs it: ``paipu ingest``, then
    ``paipu verify --export`` (each game read and replayed once for the check, the audit and
    the Parquet rows), in a fresh data directory; beside it the sum of 1–3.
 
@@ -289,6 +293,8 @@ def child(stage: str, work: Path, corpus: Path, workers: int | None) -> dict:
         return r
     if stage == "queries":
         return _queries(data / "parquet")
+    if stage == "replay":
+        return replay_half(data)
     if stage == "chain":  # from nothing to Parquet as a user runs it: ingest, then verify --export
         chain = work / "chain"
         shutil.rmtree(chain, ignore_errors=True)
@@ -299,6 +305,70 @@ def child(stage: str, work: Path, corpus: Path, workers: int | None) -> dict:
                 "rss_mib": max(a["rss_mib"], b["rss_mib"]), "status": b["status"], "stderr": b["stderr"],
                 "ingest_s": a["seconds"], "verify_export_s": b["seconds"]}
     raise SystemExit(f"unknown stage {stage}")
+
+
+def replay_half(data: Path, games: int = 500, rounds: int = 3) -> dict:
+    """CPU seconds per hand of the replay half — reading a game and replaying it into the
+    export's rows, or into verify's chain check and audit — on the first ``games`` stored
+    games, in this process, by the path the commands take beside the per-event path they
+    took before issue 19 item 4 (each row read as a dict and judged by ``inspect_row``,
+    a frozen TableState built per event by ``replay``, the facts and the audit read from
+    those states), in alternated rounds (best of ``rounds``), with the number of rows and
+    findings both gave (they must agree)."""
+    from analytics.export.outcomes import game_outcome
+    from analytics.facts import game_facts
+    from eventlog.store import open_store
+    from eventlog.store.rows import GameLinks, inspect_row
+    from eventlog.verify import verify_game_events
+    from replayer.audit import audit_game
+    from replayer.replay import replay
+
+    store = open_store(data, create=False)
+    ids = [g.game_id for g in store.list_games()][:games]
+    head = store.head_position()
+
+    def old_events(gid: str) -> list:
+        links = GameLinks(gid, 0, False, None)
+        out = []
+        for row in store.iter_raw(gid):
+            links.check(row)
+            out.append(inspect_row(row))
+        return out
+
+    def old_export(gid: str) -> tuple:
+        events = old_events(gid)
+        f = game_facts(events, steps=replay(events, mode="audit"))
+        return (sum(map(len, f.rows.values())), f.rows["games"][0]["findings"]) if f else (0, 0)
+
+    def new_export(gid: str) -> tuple:
+        f = game_outcome(store, gid, head).facts
+        return (sum(map(len, f.rows.values())), f.rows["games"][0]["findings"]) if f else (0, 0)
+
+    def old_verify(gid: str) -> tuple:
+        events = old_events(gid)
+        a = audit_game(events, steps=replay(events, mode="audit"))
+        return (a.events, len(a.findings))
+
+    def new_verify(gid: str) -> tuple:
+        _chain, events = verify_game_events(store, gid)
+        a = audit_game(events)
+        return (a.events, len(a.findings))
+
+    paths = {"export old": old_export, "export new": new_export, "verify old": old_verify, "verify new": new_verify}
+    best = {k: float("inf") for k in paths}
+    seen: dict[str, list] = {}
+    for k in paths:  # warm: imports, rulesets, the payload cache
+        seen[k] = [paths[k](g) for g in ids]
+    for _ in range(rounds):
+        for k, fn in paths.items():
+            t = time.process_time()
+            for g in ids:
+                fn(g)
+            best[k] = min(best[k], time.process_time() - t)
+    hands = sum(1 for g in ids for e in store.read_game(g) if e.type == "hand_started")
+    store.close()
+    return {"games": len(ids), "hands": hands, "cpu_s": best,
+            "same": seen["export old"] == seen["export new"] and seen["verify old"] == seen["verify new"]}
 
 
 def profile(corpus: Path, games: int = 500, top: int = 22) -> None:
@@ -368,7 +438,7 @@ def main(argv: list[str] | None = None) -> None:
               f"(built in {time.perf_counter() - t:.1f} s, outside the clock); cores: {os.cpu_count()}, "
               f"load average {os.getloadavg()[0]:.2f}", flush=True)
         results = {}
-        stages = ["ingest", "verify", "export", "queries"]
+        stages = ["ingest", "verify", "export", "replay", "queries"]
         import paipu.cli.check
 
         if "export_" in inspect.signature(paipu.cli.check.verify).parameters:
@@ -397,6 +467,13 @@ def main(argv: list[str] | None = None) -> None:
                       f"{r['verify_export_s']:.1f} s), peak RSS {r['rss_mib']:.0f} MiB; 100,000 games would take "
                       f"{r['seconds'] * 100_000 / max(games, 1) / 60:.1f} min at this rate (target 10 min, 1 GB)",
                       flush=True)
+            elif stage == "replay":
+                c, h = r["cpu_s"], max(r["hands"], 1)
+                print(f"replay   half of export / verify on {r['games']} games, in-process, CPU per hand: "
+                      f"export {1000 * c['export new'] / h:.2f} ms (per-event path {1000 * c['export old'] / h:.2f} ms, "
+                      f"x{c['export old'] / c['export new']:.2f}), verify {1000 * c['verify new'] / h:.2f} ms "
+                      f"(per-event path {1000 * c['verify old'] / h:.2f} ms, x{c['verify old'] / c['verify new']:.2f})"
+                      f"{'' if r['same'] else '  RESULTS DIFFER'}", flush=True)
             else:
                 slow = max(r["query_ms_median_of_5"].values())
                 print(f"queries  slowest dashboard query {slow:.1f} ms (median of 5); "
@@ -420,6 +497,8 @@ def main(argv: list[str] | None = None) -> None:
             "chain_s": round(chain, 2), "peak_rss_mib": round(peak, 1),
             "slowest_query_ms": max(results["queries"]["query_ms_median_of_5"].values()),
             "chain_verify_export_s": round(results["chain"]["seconds"], 2) if "chain" in results else None,
+            "replay_half_cpu_ms_per_hand": {k: round(1000 * v / max(results["replay"]["hands"], 1), 3)
+                                            for k, v in results["replay"]["cpu_s"].items()},
         }
         print(json.dumps(summary))
         if a.profile:

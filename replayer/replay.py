@@ -39,7 +39,7 @@ from replayer.context import Ctx, Handler, is_in_place, need_game
 from replayer.findings import MODES, Finding, Mode
 from replayer.handlers import HANDLERS
 from replayer.rules.base import Ruleset, RulesetDefaults, get_ruleset, ruleset_handler
-from replayer.state import TableState, WorkingState, evolve, fast_init, replace
+from replayer.state import TableState, WorkingState, fast_init, replace
 
 __all__ = ["ReplayStep", "ReplayResult", "apply", "replay", "replay_game", "run"]
 
@@ -206,8 +206,9 @@ class _BatchReplay:
                 w.absorb(after)
                 for b in later:
                     ctx.breach(b.rule_id, b.message, b.seat)
-        game_id = getattr(event, "game_id", None) or w.game_id
-        evolve(w, seq=seq, game_id=game_id)
+        held = w.__dict__  # the envelope's seq and game id, written straight into the working state
+        held["seq"] = seq
+        held["game_id"] = getattr(event, "game_id", None) or held["game_id"]
         return tuple(ctx.findings)
 
 

@@ -30,7 +30,7 @@ def simulate_cmd(
     bots: Annotated[str, typer.Option("--bots", help="greedy | random, one for all seats or four comma-separated.")] = "greedy",
     claim_probability: Annotated[float, typer.Option("--claim-probability", min=0.0, max=1.0,
                                  help="Chance that a greedy bot considers a chow or pung.")] = 0.5,
-    jobs: Annotated[int, typer.Option("--jobs", min=1, help="Worker processes (output is the same for any number).")] = 1,
+    jobs: Annotated[Optional[int], typer.Option("--jobs", min=1, help="Worker processes (output is the same for any number); default: every core from 64 games on, else 1.")] = None,
     data: DataOpt = DEFAULT_DATA,
     out: Annotated[Optional[Path], typer.Option("--out", help="Write JSON Lines events to this file instead of the store.",
                    dir_okay=False)] = None,

@@ -75,3 +75,12 @@ def test_output_does_not_depend_on_the_interpreter_hash_seed(tmp_path: Path):
         outs.append(subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, check=True,
                                    cwd=Path(__file__).resolve().parents[2]).stdout)
     assert outs[0] == outs[1] and len(outs[0]) > 10_000
+
+
+def test_default_jobs_use_every_core_for_large_runs():
+    import os
+
+    from replayer.simulate.run import PARALLEL_SIMULATED_GAMES, default_jobs
+
+    assert default_jobs(1) == default_jobs(PARALLEL_SIMULATED_GAMES - 1) == 1  # no process start for a few games
+    assert default_jobs(PARALLEL_SIMULATED_GAMES) == max(1, os.cpu_count() or 1)
