@@ -42,7 +42,7 @@ clock = time.perf_counter
 _GROUPS = tuple(found for _, _, found in calculator._GROUPS)
 assert not any("chows" in fields for fields, _, _ in calculator._GROUPS), "a group keyed on whole readings"
 WHOLE_HAND_CACHES = (decompose.decompose, decompose.waits, decompose._wild_split, shapes.knitted_straight_in,
-                     context.concealed_shape, context.divisions, base._all_tiles)
+                     context.concealed_shape, context.divisions, context._single_wait, base._all_tiles)
 PIECE_CACHES = (decompose._numbered_block, decompose._honor_block, decompose._block_complete,
                 decompose._block_groups_numbered, decompose._block_groups_honor,
                 decompose._block_additions, base.facts_of_mask, combine._chow_fans, combine._pung_fans,

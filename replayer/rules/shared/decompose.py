@@ -155,51 +155,44 @@ def _numbered_block(counts: tuple[int, ...]) -> tuple[tuple[bool, tuple[tuple[st
     table = _complete_suits() if _suit_status(counts) is not None else None
     if table is not None and _suit_key(counts) not in table:
         return ()
+    _split_suit(list(counts), 0, False, [], out, table)
+    return tuple(out)
 
-    def rec(c: list[int], i: int, pair: bool, acc: list[tuple[str, int]]) -> None:
-        while i < 9 and c[i] == 0:
-            i += 1
-        if i == 9:
-            out.append((pair, tuple(acc)))
-            return
-        n = c[i]
-        # the copies of the lowest tile go to k chows starting here, maybe a pung, maybe the pair
-        for pung in (0, 1):
-            for pr in (0, 1):
-                if pr and pair:
-                    continue
-                k = n - 3 * pung - 2 * pr
-                if k < 0:
-                    continue
-                if k and (i > 6 or c[i + 1] < k or c[i + 2] < k):
-                    continue
-                if table is not None:
-                    c[i] -= n
-                    if k:
-                        c[i + 1] -= k
-                        c[i + 2] -= k
-                    rest = table.get(_suit_key(c))
-                    c[i] += n
-                    if k:
-                        c[i + 1] += k
-                        c[i + 2] += k
-                    if rest is None or ((pr or pair) and not rest[0]):
-                        continue  # the rest cannot be finished
-                c[i] -= n
-                if k:
-                    c[i + 1] -= k
-                    c[i + 2] -= k
+
+def _split_suit(c: list[int], i: int, pair: bool, acc: list[tuple[str, int]],
+                out: list[tuple[bool, tuple[tuple[str, int], ...]]], table: dict[int, tuple[bool, bool]] | None) -> None:
+    """:func:`_numbered_block` from rank ``i`` on (a module function, not a closure: a
+    recursive closure is a reference cycle left to the garbage collector)."""
+    while i < 9 and c[i] == 0:
+        i += 1
+    if i == 9:
+        out.append((pair, tuple(acc)))
+        return
+    n = c[i]
+    # the copies of the lowest tile go to k chows starting here, maybe a pung, maybe the pair
+    for pung in (0, 1):
+        for pr in (0, 1):
+            if pr and pair:
+                continue
+            k = n - 3 * pung - 2 * pr
+            if k < 0:
+                continue
+            if k and (i > 6 or c[i + 1] < k or c[i + 2] < k):
+                continue
+            c[i] -= n
+            if k:
+                c[i + 1] -= k
+                c[i + 2] -= k
+            rest = table.get(_suit_key(c)) if table is not None else (True, True)
+            if rest is not None and (rest[0] or not (pr or pair)):  # else the rest cannot be finished
                 added = [("pung", i)] * pung + [("chow", i)] * k + [("pair", i)] * pr
                 acc.extend(added)
-                rec(c, i + 1, pair or bool(pr), acc)
+                _split_suit(c, i + 1, pair or bool(pr), acc, out, table)
                 del acc[len(acc) - len(added):]
-                c[i] += n
-                if k:
-                    c[i + 1] += k
-                    c[i + 2] += k
-
-    rec(list(counts), 0, False, [])
-    return tuple(out)
+            c[i] += n
+            if k:
+                c[i + 1] += k
+                c[i + 2] += k
 
 
 @lru_cache(maxsize=1 << 12)
@@ -207,45 +200,47 @@ def _honor_block(counts: tuple[int, ...], chows: bool) -> tuple[tuple[bool, tupl
     """Split one honor block (winds or dragons) into pungs, at most one pair and — when
     ``chows`` — "chows" of three different tiles of the block (Nanchang 风/箭 chows)."""
     out: list[tuple[bool, tuple[tuple[str, tuple[int, ...]], ...]]] = []
-    size = len(counts)
-
-    def rec(c: list[int], pair: bool, acc: list[tuple[str, tuple[int, ...]]], min_chow: tuple[int, ...]) -> None:
-        i = 0
-        while i < size and c[i] == 0:
-            i += 1
-        if i == size:
-            out.append((pair, tuple(acc)))
-            return
-        # honor chows first (lowest tile i is in one), in ascending order to avoid repeats
-        if chows:
-            for j in range(i + 1, size):
-                for k in range(j + 1, size):
-                    key = (i, j, k)
-                    if c[j] and c[k] and key >= min_chow:
-                        c[i] -= 1
-                        c[j] -= 1
-                        c[k] -= 1
-                        acc.append(("chow", key))
-                        rec(c, pair, acc, key)
-                        acc.pop()
-                        c[i] += 1
-                        c[j] += 1
-                        c[k] += 1
-        n = c[i]
-        if n in (2, 3, 5):
-            for pung in (0, 1):
-                for pr in (0, 1):
-                    if (pr and pair) or 3 * pung + 2 * pr != n:
-                        continue
-                    c[i] = 0
-                    added = [("pung", (i, i, i))] * pung + [("pair", (i, i))] * pr
-                    acc.extend(added)
-                    rec(c, pair or bool(pr), acc, (0, 0, 0))
-                    del acc[len(acc) - len(added):]
-                    c[i] = n
-
-    rec(list(counts), False, [], (0, 0, 0))
+    _split_honors(list(counts), False, [], (0, 0, 0), out, chows)
     return tuple(out)
+
+
+def _split_honors(c: list[int], pair: bool, acc: list[tuple[str, tuple[int, ...]]], min_chow: tuple[int, ...],
+                  out: list[tuple[bool, tuple[tuple[str, tuple[int, ...]], ...]]], chows: bool) -> None:
+    """:func:`_honor_block` of what is left in ``c`` (a module function, not a closure)."""
+    size = len(c)
+    i = 0
+    while i < size and c[i] == 0:
+        i += 1
+    if i == size:
+        out.append((pair, tuple(acc)))
+        return
+    # honor chows first (lowest tile i is in one), in ascending order to avoid repeats
+    if chows:
+        for j in range(i + 1, size):
+            for k in range(j + 1, size):
+                key = (i, j, k)
+                if c[j] and c[k] and key >= min_chow:
+                    c[i] -= 1
+                    c[j] -= 1
+                    c[k] -= 1
+                    acc.append(("chow", key))
+                    _split_honors(c, pair, acc, key, out, chows)
+                    acc.pop()
+                    c[i] += 1
+                    c[j] += 1
+                    c[k] += 1
+    n = c[i]
+    if n in (2, 3, 5):
+        for pung in (0, 1):
+            for pr in (0, 1):
+                if (pr and pair) or 3 * pung + 2 * pr != n:
+                    continue
+                c[i] = 0
+                added = [("pung", (i, i, i))] * pung + [("pair", (i, i))] * pr
+                acc.extend(added)
+                _split_honors(c, pair or bool(pr), acc, (0, 0, 0), out, chows)
+                del acc[len(acc) - len(added):]
+                c[i] = n
 
 
 _BlockParts = tuple[tuple[bool, tuple[Group, ...], Group | None], ...]

@@ -111,23 +111,27 @@ def _exclude(found: tuple[tuple[int, int], ...], table_id: str = "mcr") -> tuple
     return tuple(sorted(left.items())), sum(points[num] * n for num, n in left.items())
 
 
+_LOOKUPS = tuple((key, found) for _, key, found in _GROUPS)
+
+
 def found_before_exclusions(ctx: WinContext) -> tuple[tuple[int, int], ...]:
     """(fan number, count) of every fan that counts on one reading, in table order, before
     exclusions and without Chicken Hand and flowers — the same as calling every ``Fan.count``
     on ``ctx``, from the memoised groups."""
     found: list[tuple[int, int]] = []  # the groups and the direct fans hold different fans
-    for _, key, fans in _GROUPS:
+    for key, fans in _LOOKUPS:
         found += fans(key(ctx))
     for num, count in _DIRECT:
         n = count(ctx)
         if n:
             found.append((num, n))
-    if ctx.combos:  # the combination fans (Fan.combination) read this allocation
-        combos: dict[int, int] = {}
-        for fid, _ in ctx.combos:
-            num = _NUMBER[fid]
-            combos[num] = combos.get(num, 0) + 1
-        found += combos.items()
+    combos = ctx.combos
+    if combos:  # the combination fans (Fan.combination) read this allocation
+        if len(combos) == 1:
+            found.append((_NUMBER[combos[0][0]], 1))
+        else:
+            nums = [_NUMBER[fid] for fid, _ in combos]
+            found += [(num, nums.count(num)) for num in dict.fromkeys(nums)]
     found.sort()
     return tuple(found)
 
@@ -164,10 +168,10 @@ def score(situation: WinSituation, options: McrOptions | None = None) -> FanResu
     seven_pairs = False
     if special is not None:
         best_ctx = special
-        best, best_total = _evaluate(special, table_id)
+        best, best_total = _exclude(found_before_exclusions(special), table_id)
         seven_pairs = special.shape == "seven_pairs" and special.detail != "shifted"
     for ctx in regular:
-        found, total = _evaluate(ctx, table_id)
+        found, total = _exclude(found_before_exclusions(ctx), table_id)
         if total > best_total or (
             total == best_total
             and (seven_pairs or any(num in _TIE_BREAKERS for num, _ in found))

@@ -190,10 +190,13 @@ def _context(hand: Hand, options: McrOptions, shape: str, sets, pair: int, wait:
     if chows is None or pungs is None:
         chows = tuple(sorted(tiles[0] for kind, tiles in sets if kind == "chow"))
         pungs = tuple(sorted(tiles[0] for kind, tiles in sets if kind != "chow"))
+    combos = chow_fans(chows, pair, options.fan_table) if len(chows) >= 2 else ()
+    if len(pungs) >= 2:
+        combos += pung_fans(pungs, options.fan_table)
     return _new(WinContext, (
         shape, hand.facts, hand.counts, hand.win, tuple(sets), chows, pungs, pair,
         hand.melded_kongs, hand.concealed_kongs, concealed_pungs, hand.open_melds,
-        chow_fans(chows, pair, options.fan_table) + pung_fans(pungs, options.fan_table), wait, hand.self_drawn, hand.last_tile,
+        combos, wait, hand.self_drawn, hand.last_tile,
         hand.kong_win, hand.last_of_wall, hand.seat_wind, hand.prevalent_wind, hand.flowers,
         detail, knitted, options.concealed_and_melded_kong, concealed_sets,
     ))
@@ -387,11 +390,14 @@ def readings(hand: Hand, options: McrOptions) -> tuple[WinContext | None, list[W
     parts = divisions(hand.standing)
     if not parts:
         return special, []
-    known: list[bool] = []
-
     def unique() -> bool:
-        if not known:
-            known.append(len(waits(_minus(hand.standing, (hand.win,)))) == 1)
-        return known[0]
+        return _single_wait(hand.standing, hand.win)
 
     return special, [_regular(hand, options, d, unique, regular_detail) for d in parts]
+
+
+@lru_cache(maxsize=1 << 14)
+def _single_wait(standing: tuple[int, ...], win: int) -> bool:
+    """Whether the hand before the winning tile ``win`` (``standing`` without it) waited on
+    one tile only (seven pairs waits included). Memoised on the hand."""
+    return len(waits(_minus(standing, (win,)))) == 1
