@@ -16,6 +16,9 @@ Prints hands/s for ``score()`` in four cache states, and for
 - warm: every cache warm (the same 3000 hands again). There is no cache of whole results;
   the warm pass still builds every reading and evaluates every fan.
 
+The shared decomposition's suit-completion table (replayer/rules/shared/decompose.py) is not
+a cache: it is built once, on first use — inside the cold pass, which therefore includes it.
+
 ``--cpu`` times with process CPU time instead of wall time (steadier on a shared machine).
 Numbers depend on the machine; nothing here asserts.
 """

@@ -10,8 +10,13 @@ up per value of those fields, with the other fans of the same field group; on a 
 group is evaluated on a probe context holding only those fields, so a predicate that reads
 an undeclared field fails instead of being cached wrongly. The exclusions are memoised on
 the fans found. Fans are handled by table number; names and tiles are only produced for the
-reading that wins. benchmarks/mcr_fans.py measures it, benchmarks/mcr_differential.py
-compares it with the reference on random hands.
+reading that wins (the whole hand's tiles once, for every fan counted on them). Upstream
+(:mod:`.context`): a hand shape's divisions are taken apart once (memoised on the concealed
+counts), the irregular shapes are tested on the bit mask of tile kinds, the single-wait test
+is memoised on the hand, and the shared decomposition answers "is this suit complete" from a
+table instead of enumerating. Every memo is a bounded ``lru_cache`` (thread-safe); the suit
+table is built once under a lock. benchmarks/mcr_fans.py measures it,
+benchmarks/mcr_differential.py compares it with the reference on random hands.
 """
 
 from __future__ import annotations
@@ -196,8 +201,4 @@ def score(situation: WinSituation, options: McrOptions | None = None) -> FanResu
         else:
             tiles = on(best_ctx)
         items.append(FanItem(name_en, name_zh, points[num], n, tiles))
-    total = best_total + hand.flowers
-    return FanResult(
-        fans=tuple(items), total=total, total_without_flowers=best_total,
-        meets_minimum=best_total >= 8,
-    )
+    return FanResult(tuple(items), best_total + hand.flowers, best_total, True, None, best_total >= 8)

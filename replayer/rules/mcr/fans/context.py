@@ -274,8 +274,17 @@ def _regular(hand: Hand, options: McrOptions, parts: DivisionParts, unique, deta
     wait = "edge" if edge else "closed" if closed else "single" if pair == win else None
     if wait is not None and not unique():
         wait = None
-    return _context(hand, options, "regular", sets, pair, wait, detail, (),
-                    chows, pungs, len(concealed_sets), tuple(concealed_sets))
+    table = options.fan_table
+    combos = chow_fans(chows, pair, table) if len(chows) >= 2 else ()
+    if len(pungs) >= 2:
+        combos += pung_fans(pungs, table)
+    return _new(WinContext, (  # as _context, without its defaults
+        "regular", hand.facts, hand.counts, win, sets, chows, pungs, pair,
+        hand.melded_kongs, hand.concealed_kongs, len(concealed_sets), hand.open_melds,
+        combos, wait, hand.self_drawn, hand.last_tile,
+        hand.kong_win, hand.last_of_wall, hand.seat_wind, hand.prevalent_wind, hand.flowers,
+        detail, (), options.concealed_and_melded_kong, tuple(concealed_sets),
+    ))
 
 
 def _knitted(hand: Hand, options: McrOptions, seq: tuple[int, ...]) -> WinContext | None:
