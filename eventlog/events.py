@@ -122,7 +122,10 @@ class GameStarted(Payload):
 
 
 class HandStarted(Payload):
-    """A hand begins. ``wall`` is the full wall in draw order when the source knows it."""
+    """A hand begins. ``wall`` is the full wall when the source knows it: in draw order, or —
+    when the ruleset's seats have walls of their own (``wall_layout`` "per_seat") — the four
+    seats' walls one after another, seat 0's first, each in the order its seat takes the
+    tiles. The replayer checks deals and draws against it (``wall_mismatch``)."""
 
     TYPE: ClassVar[str] = "hand_started"
     hand_number: Annotated[int, Field(ge=0)]

@@ -15,7 +15,7 @@ from replayer.state import ScoreEntry, SeatState, Settlement, TableState, replac
 
 __all__ = [
     "seen_plus", "with_seat", "add_tile", "remove_tiles", "take", "wall_empty_for", "wall_empty",
-    "seat_wall_minus", "check_size", "apply_settlement", "mark_claimed", "kong_payment",
+    "seat_wall_minus", "seat_wall_take", "check_size", "apply_settlement", "mark_claimed", "kong_payment",
 ]
 
 
@@ -97,6 +97,19 @@ def seat_wall_minus(walls: tuple[int, int, int, int] | None, seat: int, n: int) 
     w = list(walls)
     w[seat] -= n
     return (w[0], w[1], w[2], w[3])
+
+
+def seat_wall_take(state: TableState, seat: int, n: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Per-seat walls with the wall known (``state.wall`` and ``state.seat_walls``; layout in
+    docs/events.md ``hand_started``): ``(the next n tiles of seat's own wall, the wall
+    without them)`` — fewer tiles when
+    the seat has fewer left. Every tile a seat takes (deal, draw, kong or flower
+    replacement) is the next of its own wall (Botzone's judge; PlayRules.wall_layout)."""
+    assert state.wall is not None and state.seat_walls is not None
+    start = sum(max(w, 0) for w in state.seat_walls[:seat])
+    k = min(n, max(state.seat_walls[seat], 0))
+    wall = state.wall
+    return wall[start:start + k], wall[:start] + wall[start + k:]
 
 
 def check_size(ctx: Ctx, state: TableState, seat: int, expected: int, when: str) -> None:

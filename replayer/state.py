@@ -390,8 +390,10 @@ class TableState:
     given in game_started), ``players``, ``initial_scores``, ``hands`` (finished hands),
     ``hands_started``, ``first_dealer`` and ``first_prevalent_wind`` (the first hand: the
     anchor of dealer rotation). Hand: ``hand_number``, ``dealer``, ``prevalent_wind`` (F1..F4),
-    ``seats`` (4 :class:`SeatState`), ``wall`` (remaining tiles in draw order, front = next
-    draw, back = next replacement, when the log gave the wall; else None),
+    ``seats`` (4 :class:`SeatState`), ``wall`` (the tiles not yet taken, when the log gave
+    the wall; else None — one wall: in draw order, front = next draw, back = next
+    replacement; per-seat walls: the seats' remaining walls one after another, seat 0's
+    first, ``seat_walls[s]`` tiles each, front = what the seat takes next),
     ``wall_remaining`` (tiles left to draw), ``seat_walls`` (per-seat walls only: tiles left
     in each seat's wall), ``deal_pool`` (known wall only: 42-count vector
     of the dealt part not yet dealt), ``seen`` (42-count vector of tiles identified as out

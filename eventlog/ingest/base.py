@@ -286,11 +286,17 @@ def lines_of(text: str) -> Iterator[tuple[int, str]]:
 def fingerprint(events: list[NewEvent]) -> str:
     """A game's content identity: SHA-256 (hex) of the type and payload of every event
     but ``game_started`` — the deal, the actions and the reported results, not the file
-    name, container, player names or source link. The same match read from a
+    name, container, player names or source link, nor the ``hand_started`` wall (one
+    source knows it, another does not: the Botzone ``_lite.json`` has the judge's walls, its
+    download has none). The same match read from a
     ``_lite.json``, a downloaded ``.log`` or a renamed copy has one fingerprint; the
     ingest load keeps it in the ``game_started`` event's metadata (``fingerprint``),
     which the store indexes (:meth:`EventStore.game_with_fingerprint`)."""
     return fingerprint_of_texts((e.type, canonical_bytes(e.payload_json()).decode()) for e in events)
+
+
+#: A known wall in a canonical ``hand_started`` payload text (tile codes hold no bracket).
+_KNOWN_WALL = re.compile(r'"wall":\[[^\]]*\]')
 
 
 def fingerprint_of_texts(events: Iterable[tuple[str, str]]) -> str:
@@ -300,6 +306,8 @@ def fingerprint_of_texts(events: Iterable[tuple[str, str]]) -> str:
     for type_, payload_text in events:
         if type_ == "game_started":
             continue
+        if type_ == "hand_started" and '"wall":[]' not in payload_text:
+            payload_text = _KNOWN_WALL.sub('"wall":[]', payload_text, count=1)
         h.update(type_.encode())
         h.update(b"\x00")
         h.update(payload_text.encode())

@@ -30,10 +30,11 @@ Quirks:
   decision (e.g. ``{"0": "GANG", "3": "CHI T2 W6"}`` → seat 0's kong, seat 3's chow
   lost): it becomes a ``pass`` with ``claim``.
 * ``walltiles`` (136 tiles) is four walls of 34: seat ``i`` is dealt and draws (kong
-  replacements included) from ``walltiles[34*i : 34*i+34]`` read from the END. Every
-  deal and draw is checked against it. It is kept as given in the ``hand_started``
-  event's metadata (``source_wall``, with ``wall_layout`` saying the above), not in the
-  payload's ``wall``, which is one sequence in draw order and would be misread.
+  replacements included) from ``walltiles[34*i : 34*i+34]`` read from the END. It becomes
+  the ``hand_started`` wall in the per-seat layout (docs/events.md, ``wall_layout``
+  "per_seat"): seat 0's wall then seat 1's …, each in the order its seat takes the tiles
+  (each segment reversed). Deals and draws are written as the log gives them; the
+  replayer checks them against the wall (``wall_mismatch``, issue 13 item 7).
 * Botzone plays MCR without flowers (136 tiles), and a seat whose own wall is empty
   cannot draw: ``HUANG`` comes while other seats' walls still hold tiles.
 * The judge ends a game on an offence with ``command: "finish"`` and a display
@@ -81,7 +82,6 @@ from eventlog.ingest.builder import GameBuilder, check_tile, chow_run
 NAME = "botzone-json"
 WINDS = ("F1", "F2", "F3", "F4")
 DEALER = 0  # the judge's player 0 is East (seat wind = id) and draws first
-WALL_LAYOUT = "botzone: seat i is dealt and draws from walltiles[34*i:34*i+34], last tile first"
 _MATCH_ID = re.compile(r"^([0-9a-f]{24})(?:_|\.|$)")
 _CLAIM_WORD = {"PENG": "pung", "CHI": "chow", "GANG": "kong", "HU": "win"}
 #: Judge endings on an offence (judge/main.cpp ``playerError``): the action is "WA",
@@ -159,23 +159,14 @@ def match_date(srand: Any, match_id: str | None) -> str | None:
     return None
 
 
-class _Wall:
-    """The four per-seat walls of a Botzone judge game, to check deals and draws."""
-
-    def __init__(self, tiles: list[str]) -> None:
-        if len(tiles) != 136:
-            raise IngestError(f"walltiles has {len(tiles)} tiles (expected 136)")
-        self.segments = [tiles[34 * i : 34 * i + 34][::-1] for i in range(4)]
-        self.pos = [0] * 4
-
-    def take(self, seat: int, tiles: list[str]) -> None:
-        seg, at = self.segments[seat], self.pos[seat]
-        want = seg[at : at + len(tiles)]
-        if want != tiles:
-            raise IngestError(
-                f"seat {seat} gets {' '.join(tiles)} but its wall gives {' '.join(want) or 'nothing'}"
-            )
-        self.pos[seat] += len(tiles)
+def seat_walls(walltiles: list[str]) -> list[str]:
+    """The judge's ``walltiles`` (136 tiles) as the ``hand_started`` wall of the per-seat
+    layout: seat ``i``'s 34 tiles ``walltiles[34*i : 34*i+34]`` in the order seat ``i``
+    takes them (the judge takes from the end), seat 0's first. IngestError when the text
+    is not 136 tile codes (no layout can be read from it)."""
+    if len(walltiles) != 136:
+        raise IngestError(f"walltiles has {len(walltiles)} tiles (expected 136)")
+    return [check_tile(t) for i in range(4) for t in walltiles[34 * i : 34 * i + 34][::-1]]
 
 
 def _players(data: dict[str, Any]) -> list[str]:
@@ -328,7 +319,6 @@ class BotzoneJsonImporter:
         self, game: _Game, b: GameBuilder, path: Path, where: list[int | None], line: int,
         encoding: str = "utf-8",
     ) -> ImportedGame:
-        wall: _Wall | None = None
         responses: dict[str, Any] = {}
         over = False
         started = False
@@ -364,13 +354,7 @@ class BotzoneJsonImporter:
                             if game.match_id else "botzone"),
                     ruleset_options=dict(BOTZONE_RULESET_OPTIONS),
                 )
-                if tiles:
-                    # Kept in the event's metadata, not in ``wall``: the payload's wall is
-                    # one sequence in draw order (DESIGN.md §4), which four per-seat walls
-                    # are not; the replayer would misread it.
-                    wall = _Wall([check_tile(t) for t in tiles])
-                    b.at(record=i, source_wall=tiles, wall_layout=WALL_LAYOUT)
-                b.hand_started(0, WINDS[quan], DEALER,
+                b.hand_started(0, WINDS[quan], DEALER, wall=seat_walls(tiles) if tiles else (),
                                seed=None if srand is None else str(srand)[:40])
                 started = True
                 continue
@@ -383,16 +367,13 @@ class BotzoneJsonImporter:
                 for seat, hand in enumerate(hands):
                     if not isinstance(hand, list):
                         raise IngestError(f"DEAL: seat {seat}'s hand is not a list of tiles")
-                    # a hand of the wrong size is stored as written: the replayer's deal_mismatch
-                    tiles = [_tile(t) for t in hand]
-                    if wall:
-                        wall.take(seat, tiles)
-                    b.deal(seat, tiles)
+                    # as written: a hand of the wrong size or other than the wall gives is
+                    # the replayer's deal_mismatch / wall_mismatch
+                    b.deal(seat, [_tile(t) for t in hand])
             elif action == "DRAW":
-                seat, tile = _seat(d.get("player")), _tile(d.get("tile"))
-                if wall:
-                    wall.take(seat, [tile])
-                b.draw(seat, tile)
+                # as written: a tile other than the seat's wall gives is the replayer's
+                # wall_mismatch
+                b.draw(_seat(d.get("player")), _tile(d.get("tile")))
             elif action == "PLAY":
                 b.discard(_seat(d.get("player")), _tile(d.get("tile")))
             elif action in ("PENG", "CHI", "GANG", "HU"):

@@ -63,12 +63,17 @@ def hand_started(ctx: Ctx, state: TableState, p: ev.HandStarted) -> TableState:
             ]
             ctx.breach("wall_mismatch", f"the wall is not the ruleset's tile set: {', '.join(diff[:6])}")
         total = len(p.wall)
-        if play.wall_layout == "shared":  # per-seat walls: the tile set is checked, not the order
+        if play.wall_layout == "shared":
             pc = [0] * 42
             for t in p.wall[:deal_total]:
                 pc[_tiles.index(t)] += 1
             pool = tuple(pc)
             wall = tuple(p.wall[deal_total:])
+        elif total % 4 == 0:  # per-seat: the four seats' walls one after another, each in take order
+            wall = tuple(p.wall)
+        else:
+            ctx.breach("wall_mismatch", f"a wall of {total} tiles is not four seat walls of one size; "
+                                        "deals and draws are not checked against it")
     seats = tuple(
         SeatState(score=st.score, wind=rs.seat_wind(i, p.dealer)) for i, st in enumerate(state.seats)
     )

@@ -10,6 +10,7 @@ from replayer.accounting import (
     kong_payment,
     remove_tiles,
     seat_wall_minus,
+    seat_wall_take,
     seen_plus,
     take,
     wall_empty,
@@ -49,6 +50,13 @@ def tiles_dealt(ctx: Ctx, state: TableState, p: ev.TilesDealt) -> TableState:
             else:
                 ctx.breach("wall_mismatch", f"seat {p.seat} is dealt {t}, which is not in the dealt part of the wall", p.seat)
         state = evolve(state, deal_pool=tuple(pool))
+    elif state.wall is not None and state.seat_walls is not None:
+        given, wall = seat_wall_take(state, p.seat, len(p.tiles))
+        extra, missing = _tiles_apart(p.tiles, given), _tiles_apart(given, p.tiles)
+        if extra or missing:
+            ctx.breach("wall_mismatch", f"seat {p.seat} is dealt {' '.join(extra)} where its own wall gives "
+                                        f"{' '.join(missing) or 'nothing'}", p.seat)
+        state = evolve(state, wall=wall)
     seen = state.seen
     st = state.seats[p.seat]
     counts = list(st.counts)
@@ -61,6 +69,18 @@ def tiles_dealt(ctx: Ctx, state: TableState, p: ev.TilesDealt) -> TableState:
     return evolve(state, seats=with_seat(state.seats, p.seat, st), seen=seen,
                   wall_remaining=state.wall_remaining - len(p.tiles),
                   seat_walls=seat_wall_minus(state.seat_walls, p.seat, len(p.tiles)))
+
+
+def _tiles_apart(tiles: tuple[str, ...] | list[str], other: tuple[str, ...] | list[str]) -> list[str]:
+    """The tiles of ``tiles`` that ``other`` does not hold (as multisets), in their order."""
+    left = list(other)
+    out = []
+    for t in tiles:
+        if t in left:
+            left.remove(t)
+        else:
+            out.append(t)
+    return out
 
 
 @in_place
@@ -110,7 +130,14 @@ def tile_drawn(ctx: Ctx, state: TableState, p: ev.TileDrawn) -> TableState:
         ctx.breach("wall_exhausted", f"seat {seat} draws from an empty wall", seat)
     wall = state.wall
     pool = state.deal_pool
-    if wall is not None:
+    if wall is not None and state.seat_walls is not None:
+        # per-seat walls: every tile a seat takes is the next of its own wall
+        given, wall = seat_wall_take(state, seat, 1)
+        if given and tile is None:
+            tile = given[0]
+        elif given and given[0] != tile:
+            ctx.breach("wall_mismatch", f"seat {seat} draws {tile}, its own wall gives {given[0]} next", seat)
+    elif wall is not None:
         expected: str | None = None
         if not replacement and ph == "dealing" and pool is not None and sum(pool) > 0:
             # the dealer's 14th tile drawn as a draw: it comes from the dealt part
@@ -227,7 +254,7 @@ def wildcard_indicator_revealed(ctx: Ctx, state: TableState, p: ev.WildcardIndic
     if not play.indicator_leaves_wall:
         return state
     wall = state.wall
-    if wall is not None:
+    if wall is not None and state.seat_walls is None:
         pos = ctx.ruleset.indicator_position(state, p)
         if pos is None or not 0 <= pos < len(wall) or wall[pos] != p.indicator:
             pos = max((i for i, t in enumerate(wall) if t == p.indicator), default=None)

@@ -75,7 +75,9 @@ class PlayRules:
     ``wall_layout``: "shared" (one wall: the hand is exhausted when it is empty) or
     "per_seat" (four walls of ``total_tiles / 4``, each seat is dealt and draws from its own,
     and the hand is exhausted when the seat to draw has none left: Botzone's
-    Chinese-Standard-Mahjong). ``honor_chows``: a chow may also be three different winds or
+    Chinese-Standard-Mahjong; every tile a seat takes, replacements included, is the next
+    of its own wall, and a known ``hand_started`` wall lists the four seats' walls one after
+    another, each in the order its seat takes the tiles). ``honor_chows``: a chow may also be three different winds or
     中发白 (Nanchang); legal actions (replayer/actions.py) offer such chows only when set.
     ``robbers_void``: when this many seats rob one kong the hand is void (平盘: no win, the
     dealer deals again, no continuation — seed 003, competition.md §B1); 0 = never. With

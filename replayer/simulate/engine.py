@@ -22,8 +22,8 @@ events, byte for byte.
 Walls: the ``hand_started`` wall lists every tile of the ruleset's set in draw order.
 Shared wall: the first ``dealer_tiles + 3·other_tiles`` are dealt (dealer first, in turn
 order), draws take the front, replacement draws the back. Per-seat walls (``wall_layout``
-"per_seat"): seat s owns the s-th quarter; it is dealt from its front, draws from its
-front and replaces from its back.
+"per_seat"): seat s owns the s-th quarter and takes every tile from its front — deal,
+draws and replacement draws alike (Botzone's judge; the replayer checks it, DESIGN.md §4).
 
 After a win, the engine writes a ``score_reported`` event per winner with what *it*
 computed from the ruleset (``score_win`` through legal actions, ``settle_win``): fans,
@@ -187,7 +187,7 @@ class _Walls:
         w = self._w(seat)
         if self.back[w] - self.front[w] < n:
             raise SimulationError(f"seat {seat} must take {n} tiles from an exhausted wall")
-        if replacement:
+        if replacement and not self.per_seat:
             self.back[w] -= n
             return self.walls[w][self.back[w]:self.back[w] + n][::-1]
         out = self.walls[w][self.front[w]:self.front[w] + n]

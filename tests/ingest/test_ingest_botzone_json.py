@@ -94,9 +94,15 @@ def test_hand_started_keeps_the_wall_and_the_prevalent_wind():
     hs = g.events[1]
     data = json.loads((JSON_DIR / "6a20243a58ebe27b197dabab_lite.json").read_text("utf-8"))
     init = json.loads(data["initdata"])
-    assert hs.metadata["source_wall"] == init["walltiles"].split()
-    assert len(hs.metadata["source_wall"]) == 136 and "wall_layout" in hs.metadata
-    assert hs.payload.wall == []  # four per-seat walls are not one draw-order wall
+    walltiles = init["walltiles"].split()
+    # the per-seat layout (docs/events.md hand_started): seat i's wall is walltiles[34i:34i+34],
+    # which the judge takes from the end (module docstring / README); seat 0's first
+    assert len(walltiles) == 136
+    assert hs.payload.wall == [t for i in range(4) for t in reversed(walltiles[34 * i: 34 * i + 34])]
+    assert "source_wall" not in hs.metadata
+    # seat 0's DEAL is the last 13 tiles of its segment, last first
+    deal = next(d for d in _displays(JSON_DIR / "6a20243a58ebe27b197dabab_lite.json") if d["action"] == "DEAL")
+    assert deal["hand"][0] == hs.payload.wall[:13]
     assert hs.payload.prevalent_wind == "F3"  # quan 2
     assert hs.payload.seed == str(init["srand"])
     assert g.events[0].payload.players == ["Player0", "Player1", "Player2", "Player3"]
@@ -110,15 +116,52 @@ def test_downloaded_log_has_no_wall_and_a_content_id():
     assert score.total == 18 and score.fans[0].name == "三色三节高"  # README
 
 
-def test_a_draw_that_contradicts_the_wall_is_reported(tmp_path):
+def test_a_draw_that_contradicts_the_wall_is_stored_and_found(tmp_path):
+    """Issue 13 item 7: seat 0's first DRAW (record 4, B7 by its wall) edited to B1. The game
+    is stored as the log says (seat 0 draws B1) with the judge's walls, replays, and
+    ``paipu verify`` reports wall_mismatch at that draw's event: expected B7, drawn B1
+    (exit 1). A wall that cannot be read (a tile code that does not exist) is still refused
+    in one line with file, record and reason."""
+    from typer.testing import CliRunner
+
+    from eventlog.store import open_store
+    from paipu.cli import app
+
     src = JSON_DIR / "6a2074c758ebe27b197debaf_lite.json"
     data = json.loads(src.read_text(encoding="utf-8"))
-    assert data["logs"][4]["output"]["display"]["tile"] == "B7"  # seat 0's first draw
+    shown = data["logs"][4]["output"]["display"]
+    assert (shown["action"], shown["player"], shown["tile"]) == ("DRAW", 0, "B7")
     data["logs"][4]["output"]["display"]["tile"] = "B1"
     p = tmp_path / src.name
     p.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    runner = CliRunner()
+    d = str(tmp_path / "data")
+    ingested = runner.invoke(app, ["ingest", str(p), "--data", d], catch_exceptions=False)
+    assert ingested.exit_code == 0 and "1 games stored" in ingested.output, ingested.output
+    store = open_store(tmp_path / "data", create=False)
+    try:
+        (game,) = store.list_games()
+        events = list(store.read_game(game.game_id))
+    finally:
+        store.close()
+    (draw,) = [e for e in events if e.metadata.get("record") == 4]
+    assert (draw.type, draw.payload.seat, draw.payload.tile) == ("tile_drawn", 0, "B1")
+    assert len(events[1].payload.wall) == 136
+    verified = runner.invoke(app, ["verify", "-q", "--data", d], catch_exceptions=False)
+    assert verified.exit_code == 1, verified.output
+    (line,) = [l for l in verified.output.splitlines() if "[wall_mismatch]" in l]
+    assert line.strip().startswith(f"finding: event {draw.seq} seat 0:")
+    assert "draws B1, its own wall gives B7 next" in line
+    # truly unreadable: a wall tile that does not exist
+    init = json.loads(data["initdata"])
+    init["walltiles"] = init["walltiles"].replace("B7", "B0", 1)
+    data["initdata"] = json.dumps(init)
+    p.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
     games, (issue,) = load(p)
-    assert games == [] and issue.record == 4 and "its wall gives B7" in issue.reason
+    assert games == [] and issue.record is not None and "unknown tile code 'B0'" in issue.reason
+    refused = runner.invoke(app, ["ingest", str(p), "--data", str(tmp_path / "other")], catch_exceptions=False)
+    (err,) = [l for l in refused.output.splitlines() if l.startswith("error:")]
+    assert refused.exit_code == 1 and str(p) in err and "unknown tile code 'B0'" in err
 
 
 def test_truncated_json_is_one_issue(tmp_path):
@@ -146,3 +189,27 @@ def test_a_deal_of_the_wrong_size_is_stored_and_found(tmp_path):
     assert issues == []
     findings = run(game.events, mode="audit").findings
     assert any(f.rule_id == "deal_mismatch" and game.events[f.seq].metadata["record"] == deal for f in findings)
+
+
+def test_a_deal_other_than_the_wall_gives_is_stored_and_found(tmp_path):
+    """Issue 13 item 7: seat 1's DEAL hand with one tile replaced (its first tile becomes
+    another copy of its second): stored as the log says; the replayer in audit mode reports
+    wall_mismatch on that deal, naming the tile dealt and the tile its wall gives."""
+    from replayer.replay import run
+
+    src = JSON_DIR / "6a20243a58ebe27b197dabab_lite.json"
+    data = json.loads(src.read_text(encoding="utf-8"))
+    deal = next(i for i, r in enumerate(data["logs"])
+                if "output" in r and r["output"]["display"].get("action") == "DEAL")
+    hand = data["logs"][deal]["output"]["display"]["hand"][1]
+    given, hand[0] = hand[0], hand[1]
+    assert given != hand[0]
+    p = tmp_path / src.name
+    p.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    (game,), issues = load(p)
+    assert issues == []
+    (dealt,) = [e for e in game.events if e.type == "tiles_dealt" and e.payload.seat == 1]
+    assert dealt.payload.tiles == hand and dealt.metadata["record"] == deal
+    (f,) = [f for f in run(game.events, mode="audit").findings if f.rule_id == "wall_mismatch"]
+    assert f.seq == game.events.index(dealt) and f.seat == 1
+    assert f"is dealt {hand[0]} where its own wall gives {given}" in f.message
