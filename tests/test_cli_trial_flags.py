@@ -154,3 +154,13 @@ def test_review_summary_never_says_0_of_0():
     assert text == "no discard reviewed; no reviewable hand"
     text = _summary_words(SeatSummary(seat=1, discards=9, kept_best=9, hands=1, ready_hands=0, mean_ready_turn=None))
     assert text == "9 of 9 discards kept the maximum (100 %); never ready in 1 hand"
+
+
+def test_review_counts_hands_from_one(data):
+    res = run("review", PMN, "--seat", "0", "--hand", "1", "--data", data)
+    assert res.exit_code == 0, res.output
+    assert "hand 1, seat 0:" in res.output
+    doc = json.loads(run("review", PMN, "--seat", "0", "--hand", "1", "--json", "--data", data).output)
+    assert [h["hand_number"] for h in doc["hands"]] == [0]  # data stays 0-based
+    res = run("review", PMN, "--seat", "0", "--hand", "2", "--data", data)  # the sample has one hand
+    assert res.exit_code == 2 and "has no hand 2 (hands are counted from 1)" in res.output

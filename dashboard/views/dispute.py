@@ -17,6 +17,7 @@ import streamlit as st
 from dashboard import data as D
 from dashboard.common import game_links, need_games, start_page
 from dashboard.tiles import meld_html, tile_html, tiles_html
+from eventlog.describe import hand_ordinal
 from replayer.audit import fan_keys
 
 PAGE = "views/dispute.py"
@@ -148,7 +149,7 @@ for w in audit.wins:
                else "DIFFERS from the source")
     if w.reported is None:
         verdict = "nothing reported to compare"
-    with st.expander(f"Hand {w.hand_number}, event {w.seq}: seat {w.seat} wins on {w.tile} ({how}) — "
+    with st.expander(f"Hand {hand_ordinal(w.hand_number)}, event {w.seq}: seat {w.seat} wins on {w.tile} ({how}) — "
                      f"computed {w.points} points, {verdict}", expanded=True):
         comp: dict[str, dict] = {}
         line_key, reported_key, _known = fan_keys(w.fans)

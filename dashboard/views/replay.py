@@ -26,6 +26,7 @@ from dashboard.charts import scores_chart
 from dashboard.common import game_links, need_games, start_page
 from dashboard.keys import REPLAY_KEYS, bind_keys
 from dashboard.table import event_html, table_html, timeline_html, win_html, words_html
+from eventlog.describe import hand_ordinal
 from eventlog.store.base import CorruptEvent, GameNotFound
 from eventlog.view import seat_view
 
@@ -147,7 +148,7 @@ with top[1]:
     if hand_starts:
         st.selectbox(
             "Hand", list(range(len(hand_starts))), key="rp_hand", on_change=_hand_changed,
-            format_func=lambda k: f"hand {steps[hand_starts[k]].event.payload.hand_number} "
+            format_func=lambda k: f"hand {hand_ordinal(steps[hand_starts[k]].event.payload.hand_number)} "
                                   f"(event {hand_starts[k]})",
         )
 with top[2]:
@@ -245,7 +246,7 @@ if final.hands:
         rows.append({"step": 0, "label": "start", "seat": names[i], "score": running[i]})
     for k, h in enumerate(final.hands, 1):
         running = [a + b for a, b in zip(running, h.changes)]
-        label = f"hand {h.hand_number}" + (" (draw)" if h.exhaustive_draw else "")
+        label = f"hand {hand_ordinal(h.hand_number)}" + (" (draw)" if h.exhaustive_draw else "")
         rows += [{"step": k, "label": label, "seat": names[i], "score": running[i]} for i in range(4)]
     st.altair_chart(scores_chart(pd.DataFrame(rows), "Scores over the hands of this game",
                                  current=min(hand_k + 1, len(final.hands))), width="stretch")

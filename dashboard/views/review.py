@@ -19,6 +19,7 @@ from dashboard import data as D
 from dashboard.common import game_links, need_games, start_page
 from dashboard.tiles import tiles_html
 from eventlog import tiles as T
+from eventlog.describe import hand_ordinal
 from replayer.review import LABEL
 
 PAGE = "views/review.py"
@@ -63,7 +64,8 @@ hands = sorted({h.hand_number for h in r.hands if h.hand_number is not None})
 hand_q = qp.get("hand")
 hand_opts = ["all"] + hands
 hand_idx = hand_opts.index(int(hand_q)) if hand_q and hand_q.isdigit() and int(hand_q) in hands else 0
-hand = c3.selectbox("Hand", hand_opts, index=hand_idx)
+hand = c3.selectbox("Hand", hand_opts, index=hand_idx,  # counted from 1 for people (data: hand_number)
+                    format_func=lambda k: k if k == "all" else f"hand {hand_ordinal(k)}")
 qp["game"] = game_id
 qp["seat"] = str(seat)
 if hand == "all":
@@ -101,11 +103,11 @@ mine = [h for h in r.hands if h.seat == seat and (hand == "all" or h.hand_number
 st.subheader(f"Seat {seat}'s discards")
 for h in mine:
     if not h.reviewable:
-        st.warning(f"Hand {h.hand_number}: not reviewable — {h.reason}")
+        st.warning(f"Hand {hand_ordinal(h.hand_number)}: not reviewable — {h.reason}")
         continue
     ready = (f"ready (听牌) after discard {h.ready_turn} (event {h.ready_seq})" if h.ready_turn
              else "never ready")
-    st.markdown(f"**Hand {h.hand_number}** — {len(h.discards)} discards, "
+    st.markdown(f"**Hand {hand_ordinal(h.hand_number)}** — {len(h.discards)} discards, "
                 f"{sum(d.kept_best for d in h.discards)} kept the most improving tiles; {ready}"
                 + ("; **won**" if h.won else ""))
     if not h.discards:

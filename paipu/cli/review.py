@@ -85,7 +85,7 @@ def _sh(n: int) -> str:
 def review(
     game_id: Annotated[str, typer.Argument(help="The game to review.")],
     seat: Annotated[list[int], typer.Option("--seat", min=0, max=3, help="The seat to review (repeat for several).")],
-    hand: Annotated[Optional[int], typer.Option("--hand", min=0, help="Only the hand with this number (hand_started's hand_number).")] = None,
+    hand: Annotated[Optional[int], typer.Option("--hand", min=1, help="Only this hand, counted from 1 as the text shows (hand_started's hand_number + 1; --json keeps hand_number).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object: every reviewed discard with all its options, summaries per seat and in all.")] = False,
     data: DataOpt = DEFAULT_DATA,
 ) -> None:
@@ -97,19 +97,20 @@ def review(
     share of discards that kept the maximum and the hands in which the seat became ready.
     Exit 0; 2 when the command could not run (no such game, bad arguments)."""
     from eventlog import tiles as T
+    from eventlog.describe import hand_ordinal
     from replayer.review import review_game, review_json
 
     events = _events(data, game_id)
-    r = review_game(events, seats=seat, hand=hand)
+    r = review_game(events, seats=seat, hand=None if hand is None else hand - 1)
     if hand is not None and not r.hands:
-        raise CliError(f"game {game_id} has no hand {hand}")
+        raise CliError(f"--hand {hand}: game {game_id} has no hand {hand} (hands are counted from 1)")
     if as_json:
         sys.stdout.write(json.dumps(review_json(r), ensure_ascii=False, sort_keys=True) + "\n")
         return
     say(r.label)
     say(f"game {r.game_id} ({r.ruleset}); winning shapes: {'; '.join(r.shape_sources) or 'the ruleset defaults'}")
     for h in r.hands:
-        head = f"hand {h.hand_number}, seat {h.seat}"
+        head = f"hand {hand_ordinal(h.hand_number)}, seat {h.seat}"
         if not h.reviewable:
             say(f"{head}: not reviewable — {h.reason}")
             continue
