@@ -90,6 +90,18 @@ def test_vectors_file_errors_name_the_file_in_words(tmp_path):
     assert res.exit_code == 2 and "Errno" not in res.output and f"--vectors {src}: not UTF-8 text" in res.output
 
 
+def test_vectors_run_errors_name_the_file(tmp_path):
+    src = tmp_path / "v.jsonl"
+    src.write_text('{"id": 5}\n[1]\n', encoding="utf-8")
+    res = run("score", "--vectors", src)
+    assert res.exit_code == 1
+    assert f"error: {src}: 2 of 2 lines are malformed" in res.output
+    assert f'"error": "{src}:2: bad situation: not a JSON object"' in res.output
+    res = run("score", "--ruleset", "cjm_chips", "--vectors", src)
+    assert res.exit_code == 2 and one_error(res).startswith(
+        "error: --vectors with --ruleset cjm_chips: it scores no vectors file (rulesets that do: ")
+
+
 @pytest.mark.parametrize(("args", "want"), [
     # README: multiple_winners (first_only | all)
     (["score", *HAND, "--win", "B1", "--option", "multiple_winners=some"],

@@ -97,8 +97,12 @@ def _score_vectors(ruleset: str, vectors: Path, out: Path | None, preset: str | 
     check_options(preset or ruleset, options or {})
     try:
         score_lines = vector_scorer(ruleset)
-    except RulesetError as e:
-        raise CliError(str(e)) from None
+    except RulesetError:
+        from replayer.rules.base import get_spec, known_rulesets
+
+        able = [r for r in known_rulesets() if get_spec(r).score_vectors is not None]
+        raise CliError(f"--vectors with --ruleset {preset or ruleset}: it scores no vectors file "
+                       f"(rulesets that do: {', '.join(able)})") from None
     src = sys.stdin if str(vectors) == "-" else _open_file("--vectors", vectors, "r")
     dst = _open_file("--out", out, "w") if out else sys.stdout
     n = bad = 0
@@ -122,7 +126,9 @@ def _score_vectors(ruleset: str, vectors: Path, out: Path | None, preset: str | 
     if out:
         console.print(f"{n} cases scored -> {out}")
     if bad:  # every line was written; the malformed ones still fail the run
-        say(f"error: {bad} of {n} lines are malformed (\"bad situation\")", err=True, style="red")
+        where = "<stdin>" if str(vectors) == "-" else str(vectors)
+        say(f"error: {where}: {bad} of {n} lines are malformed (\"bad situation\", each named above by its line)",
+            err=True, style="red")
         raise typer.Exit(1)
 
 
