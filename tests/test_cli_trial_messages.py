@@ -162,3 +162,15 @@ def test_a_wildcard_indicator_is_given_with_context():
     res = run("score", *HAND, "--win", "B1", "--context", "jing=J1")
     assert res.exit_code == 2 and "NAME one of wildcard_indicator, dealer, scores" in one_error(res)
     assert "--context" in " ".join(run("score", "--help").output.split())
+
+
+def test_the_replay_counts_a_changsha_win_in_units(tmp_path):
+    """A simulated Changsha hand (seed 1) ends in a small win on a discard: one small unit
+    (changsha.md §3.1, §5), never "1 points"."""
+    assert run("simulate", "--ruleset", "changsha", "--games", "1", "--hands-per-game", "1", "--seed", "1",
+               "--data", tmp_path).exit_code == 0
+    gid = json.loads(run("games", "--json", "--data", tmp_path).output.splitlines()[0])["game_id"]
+    res = run("replay", gid, "--data", tmp_path)
+    assert res.exit_code == 0, res.output
+    win = next(ln for ln in res.output.splitlines() if "win: seat" in ln)
+    assert "legal; 1 unit: small win" in win and " points:" not in win, win
