@@ -164,3 +164,10 @@ def test_review_counts_hands_from_one(data):
     assert [h["hand_number"] for h in doc["hands"]] == [0]  # data stays 0-based
     res = run("review", PMN, "--seat", "0", "--hand", "2", "--data", data)  # the sample has one hand
     assert res.exit_code == 2 and "has no hand 2 (hands are counted from 1)" in res.output
+
+
+def test_server_with_data_is_refused(tmp_path):
+    # the server has its own log: a --data beside --server would be silently unused
+    for cmd in (("games",), ("read", PMN), ("ingest", SAMPLES)):
+        res = run(*cmd, "--server", "127.0.0.1:1", "--data", tmp_path)
+        assert res.exit_code == 2 and "give one of them" in res.output, (cmd, res.output)

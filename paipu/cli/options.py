@@ -104,6 +104,10 @@ def open_log(data: Path, server: str | None, *, must_exist: bool = False) -> Ite
     ``read_game``, ``list_games``, ``subscribe``, ``version``); closed on exit. Rulesets' own
     event types are readable (:func:`know_ruleset_events`)."""
     know_ruleset_events()
+    if server and data != DEFAULT_DATA and str(data) != os.environ.get("PAIPU_DATA"):
+        # --data given on the command line would be silently unused: the server has its own log
+        raise CliError(f"--server {server} and --data {data}: the work goes to the server's log, not to a "
+                       "data directory; give one of them")
     if server:
         from services.client import EventLogClient
 
