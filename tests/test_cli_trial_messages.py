@@ -109,7 +109,7 @@ def test_vectors_run_errors_name_the_file(tmp_path):
     (["score", *HAND, "--win", "B1", "--option", "min_fans=x"],
      "error: --option min_fans=x: min_fans takes integer values"),
     (["score", *HAND, "--win", "B1", "--option", "nosuch=1"],
-     "error: --option: mcr option nosuch: no such option; options of mcr (`paipu rulesets mcr`): multiple_winners, "),
+     "error: --option: mcr option nosuch: no such option; the options `paipu rulesets mcr` documents: multiple_winners, "),
     (["simulate", "--options", '{"multiple_winners": "x"}', "--out", "{tmp}/s.jsonl"],
      "error: --options multiple_winners=x: multiple_winners is one of first_only, all"),
     (["score", "--ruleset", "ji_an", "--vectors", "-", "--option", "jing_mode=x"],
@@ -130,7 +130,7 @@ def test_verify_and_dispute_refuse_a_bad_option_before_reading(data, tmp_path):
     res = run("verify", PMN, "--option", "multiple_winners=some", "--data", data)  # the game's own ruleset
     assert res.exit_code == 2 and "multiple_winners is one of first_only, all" in res.output
     res = run("dispute", PMN, "--option", "nosuch=1", "--out", tmp_path / "d.html", "--data", data)
-    assert res.exit_code == 2 and "no such option; options of mcr" in one_error(res)
+    assert res.exit_code == 2 and "no such option; the options `paipu rulesets mcr` documents" in one_error(res)
 
 
 # ------------------------------------------------------------- 4. units and the hand's table

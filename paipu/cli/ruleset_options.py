@@ -105,7 +105,7 @@ def options_error(ruleset_id: str, options: Mapping[str, Any], e: Exception, fla
     ``paipu rulesets`` documents when a name given is not among them."""
     check_options(ruleset_id, options, flag)
     unlisted = [n for n in options if n not in _docs(ruleset_id)]
-    hint = (f"; options of {ruleset_id} (`paipu rulesets {ruleset_id}`): {', '.join(_docs(ruleset_id))}"
+    hint = (f"; the options `paipu rulesets {ruleset_id}` documents: {', '.join(_docs(ruleset_id))}"
             if unlisted else "")
     return CliError(f"{flag}: {_words(str(e))}{hint}")
 
