@@ -171,3 +171,12 @@ def test_server_with_data_is_refused(tmp_path):
     for cmd in (("games",), ("read", PMN), ("ingest", SAMPLES)):
         res = run(*cmd, "--server", "127.0.0.1:1", "--data", tmp_path)
         assert res.exit_code == 2 and "give one of them" in res.output, (cmd, res.output)
+
+
+def test_score_flags_of_the_other_mode_are_refused(tmp_path):
+    src = tmp_path / "v.jsonl"
+    src.write_text("", encoding="utf-8")
+    res = run("score", "--vectors", src, "--self-drawn", "--context", "dealer=1")
+    assert res.exit_code == 2 and "--vectors with --context, --self-drawn: those describe one hand" in res.output
+    res = run("score", "--hand", "W1 W2 W3 W4 W5 W6 W7 W8 W9 T1 T1 T1 B1", "--win", "B1", "--out", tmp_path / "o")
+    assert res.exit_code == 2 and "--out" in res.output and not (tmp_path / "o").exists()

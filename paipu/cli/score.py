@@ -165,8 +165,19 @@ def score(
     if vectors is not None and ruleset in presets() and presets()[ruleset][0] != ruleset:
         ruleset, preset = presets()[ruleset][0], ruleset
     if vectors is not None:
+        hand_flags = [f for f, v in (("--hand", hand), ("--win", win), ("--meld", meld), ("--context", context),
+                                     ("--json", as_json), ("--self-drawn", self_drawn), ("--last-tile", last_tile),
+                                     ("--kong", kong), ("--last-of-wall", last_of_wall), ("--flowers", flowers),
+                                     ("--seat-wind", seat_wind != "E"), ("--prevalent-wind", prevalent_wind != "E"))
+                      if v]
+        if hand_flags:  # they describe one hand; each vectors case carries its own
+            raise CliError(f"--vectors with {', '.join(hand_flags)}: those describe one hand (--hand); "
+                           "each case of a vectors file carries its own — give one or the other")
         _score_vectors(ruleset, vectors, out, preset, options)
         return
+    if out is not None:
+        raise CliError(f"--out {out} is where --vectors writes its results; with --hand the result is "
+                       "printed (--json for a JSON line)")
     from eventlog import tiles as T
     from replayer.rules.base import WinContext, score_unit_of
 
