@@ -106,13 +106,18 @@ def _type_text(annotation: Any) -> str:
 
 
 def _docstring_meanings(model: type) -> dict[str, str]:
-    """``name``: sentence(s) pairs of a docstring written as "``name``: text. ``other``: …"."""
-    doc = " ".join((model.__doc__ or "").split())
+    """``name``: sentence(s) pairs of docstrings written as "``name``: text. ``other``: …" —
+    the model's own, then its bases' (an options model may join two, e.g. MCR's play and
+    fan-scoring options); the first meaning found for a name wins."""
     out: dict[str, str] = {}
-    parts = re.split(r"``([a-z_][a-z0-9_]*)``(?:\s*\*\[[^\]]*\]\*)?(?:\s*/\s*``[a-z0-9_]+``)*:\s", doc)
-    for name, text in zip(parts[1::2], parts[2::2]):
-        sentence = re.split(r"(?<=[.)])\s+(?=``)", text)[0].strip()
-        out.setdefault(name, sentence)
+    for cls in model.__mro__:
+        if cls.__module__.startswith(("pydantic", "builtins")):
+            continue
+        doc = " ".join((cls.__doc__ or "").split())
+        parts = re.split(r"``([a-z_][a-z0-9_]*)``(?:\s*\*\[[^\]]*\]\*)?(?:\s*/\s*``[a-z0-9_]+``)*:\s", doc)
+        for name, text in zip(parts[1::2], parts[2::2]):
+            sentence = re.split(r"(?<=[.)])\s+(?=``)", text)[0].strip()
+            out.setdefault(name, sentence)
     return out
 
 

@@ -64,3 +64,26 @@ def test_paipu_rulesets_lists_the_cities_and_shows_a_preset():
     assert values["jing_mode"] == "none" and values["win_base"] == 1
     r = CliRunner().invoke(app, ["rulesets", "nanjing"])
     assert r.exit_code != 0 and "unknown ruleset or preset 'nanjing'" in r.output
+
+
+def test_mcr_lists_its_fan_scoring_options_too():
+    """MCR stores play options and fan-scoring interpretations in one ``ruleset_options``
+    (replayer/rules/mcr/play.py parse_options); every one of them is listed, and the
+    mcr1998 preset's 1998 fan table shows on the page (competition.md §B3)."""
+    from typer.testing import CliRunner
+
+    from paipu.cli import app
+    from replayer.rules.mcr.options import McrOptions
+    from replayer.rules.mcr.play import McrPlayOptions
+
+    mcr = next(d for d in ruleset_docs() if d.id == "mcr")
+    names = [o.name for o in mcr.options]
+    assert set(names) == set(McrPlayOptions.model_fields) | set(McrOptions.model_fields)
+    for o in mcr.options:
+        assert o.meaning, o
+    text = DOC.read_text(encoding="utf-8")
+    assert '| `fan_table` | `"mcr"` | **"mcr1998"** |' in text
+    r = CliRunner().invoke(app, ["score", "--ruleset", "mcr", "--option", "fan_table=mcr2000",
+                                 "--hand", "123456789m111p5s", "--win", "5s"])
+    assert r.exit_code == 2, r.output
+    assert '"mcr", "mcr1998"' in r.output or "mcr, mcr1998" in r.output, r.output
