@@ -642,6 +642,26 @@ def uuid5_text(seed: str) -> str:
     return f"{x[:8]}-{x[8:12]}-{x[12:16]}-{x[16:20]}-{x[20:]}"
 
 
+#: The hex digit of byte 8's high nibble once the RFC 4122 variant bits (``10``) are set.
+_VARIANT_DIGIT = {d: "89ab"[int(d, 16) & 3] for d in "0123456789abcdef"}
+
+
+def uuid5_texts(prefix: str, count: int) -> list[str]:
+    """``[uuid5_text(f"{prefix}{i}") for i in range(count)]`` — the ids of a game's events
+    (``id_seed`` ``"<game id>/<seq>"``) at once: the SHA-1 of namespace + prefix is taken
+    once and continued per number, and the version and variant bits are set on the hex
+    digits."""
+    base = hashlib.sha1(_NAMESPACE_BYTES + prefix.encode())
+    out: list[str] = []
+    variant = _VARIANT_DIGIT
+    for i in range(count):
+        h = base.copy()
+        h.update(b"%d" % i)
+        x = h.hexdigest()
+        out.append(f"{x[:8]}-{x[8:12]}-5{x[13:16]}-{variant[x[16]]}{x[17:20]}-{x[20:32]}")
+    return out
+
+
 _FIELDS_SET: dict[type, frozenset[str]] = {}
 
 

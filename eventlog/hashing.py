@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Iterable
 from typing import Any
 
 __all__ = [
@@ -29,8 +30,10 @@ __all__ = [
     "chain_body_text",
     "link_hash",
     "stored_row_hash",
+    "chain_links",
     "chain_hash",
     "log_hash",
+    "log_hash_run",
 ]
 
 #: ``prev_hash`` of a game's seq 0, and the log hash of an empty log.
@@ -113,6 +116,33 @@ def stored_row_hash(
         f'"payload":{payload_text},"recorded_at":{s(recorded_at)},'
         f'"schema_version":{schema_version},"seq":{seq},"type":{s(type_)}}}'.encode()
     ).hexdigest()
+def chain_links(
+    prev_hash: str,
+    *,
+    game_id: str,
+    recorded_at: str,
+    events: Iterable[tuple[int, str, str, int, str, str]],
+) -> list[str]:
+    """The chain hashes of consecutive events of one game, each ``(seq, event_id, type,
+    schema_version, payload_text, metadata_text)``, starting from ``prev_hash``: for each,
+    :func:`link_hash` of :func:`chain_body_text` — the same bytes, with the parts every event
+    of the game shares (game id, ``recorded_at``) encoded once for the game (the bulk
+    import seals a whole game at a time, :class:`eventlog.store.planning.SealedBatch`)."""
+    s = _json_string
+    game = f',"game_id":{s(game_id)},"metadata":'
+    recorded = f',"recorded_at":{s(recorded_at)},"schema_version":'
+    types: dict[str, str] = {}
+    sha256 = hashlib.sha256
+    out: list[str] = []
+    for seq, event_id, type_, schema_version, payload_text, metadata_text in events:
+        t = types.get(type_)
+        if t is None:
+            t = types[type_] = s(type_)
+        body = (f'{{"event_id":{s(event_id)}{game}{metadata_text},"payload":{payload_text}'
+                f'{recorded}{int(schema_version)},"seq":{int(seq)},"type":{t}}}')
+        prev_hash = sha256(f"{prev_hash}\n{body}".encode()).hexdigest()
+        out.append(prev_hash)
+    return out
 
 
 def chain_hash(
@@ -150,3 +180,12 @@ def log_hash(prev_log_hash: str, position: int, event_hash: str) -> str:
     """The running hash of the whole log after the event at ``position`` (hash
     ``event_hash``); :data:`GENESIS_HASH` before position 1."""
     return hashlib.sha256(f"{prev_log_hash}\n{int(position)}\n{event_hash}".encode()).hexdigest()
+
+
+def log_hash_run(prev_log_hash: str, first_position: int, event_hashes: Iterable[str]) -> str:
+    """The running hash after consecutive events from ``first_position`` on with these
+    chain hashes: :func:`log_hash` applied event by event (the store's bulk insert)."""
+    sha256 = hashlib.sha256
+    for position, event_hash in enumerate(event_hashes, first_position):
+        prev_log_hash = sha256(f"{prev_log_hash}\n{position}\n{event_hash}".encode()).hexdigest()
+    return prev_log_hash

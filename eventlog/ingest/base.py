@@ -20,13 +20,16 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol, runtime_checkable
+from typing import Any, NamedTuple, Protocol, runtime_checkable
 
 from eventlog.errors import InvalidArgument
 from eventlog.events import NewEvent, canonical_bytes
+from eventlog.store.planning import Batch
+from eventlog.store.types import NO_STREAM
 
 __all__ = [
     "ImportedGame",
+    "EncodedGame",
     "ParseIssue",
     "IngestError",
     "UnknownFormatError",
@@ -47,24 +50,93 @@ __all__ = [
 SNIFF_BYTES = 4096
 
 
-@dataclass(frozen=True)
+class EncodedGame(NamedTuple):
+    """A game's events as the store takes them: ``events`` are ``(event_id, type,
+    schema_version, payload_text, metadata_text)`` (canonical JSON texts, what
+    :meth:`eventlog.store.planning.Batch.encode` writes), ``ruleset`` the ``game_started``
+    payload's, ``first_metadata`` the first event's metadata (the import adds the
+    fingerprint to it)."""
+
+    events: list[tuple[str, str, int, str, str]]
+    ruleset: str | None
+    first_metadata: dict[str, Any]
+
+
+class BuiltGame(Protocol):
+    """Events an importer's builder recorded (:class:`eventlog.ingest.builder.BuiltEvents`)."""
+
+    def __len__(self) -> int: ...
+
+    def new_events(self) -> list[NewEvent]: ...
+
+    def encoded(self) -> EncodedGame: ...
+
+
 class ImportedGame:
     """One game read from a source file.
 
     ``events`` are the game's stream in order: the event at index ``i`` gets ``seq`` ``i``
     once the game is appended as one batch to a new stream, and claims refer to
     discards by that index. ``first_line`` is the 1-based line where the game starts
-    (for JSON sources: 1, the record index is in each event's metadata)."""
+    (for JSON sources: 1, the record index is in each event's metadata).
 
-    game_id: str
-    events: list[NewEvent]
-    source_path: str
-    first_line: int
-    format: str = ""
+    A game an importer built (:meth:`built`) keeps its builder's records and makes the
+    :class:`~eventlog.events.NewEvent` objects only when ``events`` is first read; the bulk
+    import takes :meth:`encoded` and never makes them."""
+
+    __slots__ = ("game_id", "source_path", "first_line", "format", "_events", "_built")
+
+    def __init__(self, game_id: str, events: list[NewEvent], source_path: str, first_line: int,
+                 format: str = "") -> None:
+        self.game_id = game_id
+        self.source_path = source_path
+        self.first_line = first_line
+        self.format = format
+        self._events: list[NewEvent] | None = events
+        self._built: BuiltGame | None = None
+
+    @classmethod
+    def built(cls, game_id: str, built: BuiltGame, source_path: str, first_line: int, format: str = "") -> ImportedGame:
+        game = cls(game_id, [], source_path, first_line, format)
+        game._events, game._built = None, built
+        return game
+
+    @property
+    def events(self) -> list[NewEvent]:
+        if self._events is None:
+            assert self._built is not None
+            self._events = self._built.new_events()
+        return self._events
+
+    def encoded(self) -> EncodedGame:
+        """The events as the store takes them (see :class:`EncodedGame`); raises
+        :class:`~eventlog.errors.InvalidArgument` for events the store would refuse (none,
+        an id repeated, a bad game id)."""
+        if self._built is not None:
+            return self._built.encoded()
+        batch = Batch.encode(self.game_id, self.events, NO_STREAM)
+        ruleset = next((e.ruleset for e in batch.events if e.type == "game_started" and e.ruleset), None)
+        return EncodedGame([(e.event_id, e.type, e.schema_version, e.payload, e.metadata) for e in batch.events],
+                           ruleset, dict(self.events[0].metadata))
+
+    def __len__(self) -> int:
+        return len(self._built) if self._events is None and self._built is not None else len(self.events)
 
     def count(self, type_: str) -> int:
         """Number of events of type ``type_`` in this game."""
         return sum(1 for e in self.events if e.type == type_)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ImportedGame):
+            return NotImplemented
+        return (self.game_id, self.source_path, self.first_line, self.format, self.events) == (
+            other.game_id, other.source_path, other.first_line, other.format, other.events)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return (f"ImportedGame(game_id={self.game_id!r}, events=<{len(self)} events>, "
+                f"source_path={self.source_path!r}, first_line={self.first_line}, format={self.format!r})")
 
 
 @dataclass(frozen=True)
@@ -302,14 +374,11 @@ _KNOWN_WALL = re.compile(r'"wall":\[[^\]]*\]')
 def fingerprint_of_texts(events: Iterable[tuple[str, str]]) -> str:
     """:func:`fingerprint` from each event's type and canonical payload JSON text (what
     :meth:`eventlog.store.planning.Batch.encode` already wrote: nothing encoded twice)."""
-    h = hashlib.sha256()
+    parts = []
     for type_, payload_text in events:
         if type_ == "game_started":
             continue
         if type_ == "hand_started" and '"wall":[]' not in payload_text:
             payload_text = _KNOWN_WALL.sub('"wall":[]', payload_text, count=1)
-        h.update(type_.encode())
-        h.update(b"\x00")
-        h.update(payload_text.encode())
-        h.update(b"\n")
-    return h.hexdigest()
+        parts.append(f"{type_}\x00{payload_text}\n")
+    return hashlib.sha256("".join(parts).encode()).hexdigest()

@@ -29,7 +29,7 @@ words are read case-insensitively.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -44,6 +44,7 @@ from eventlog.ingest.base import (
     register,
 )
 from eventlog.ingest.builder import GameBuilder, check_tile, chow_run
+from eventlog.tiles import ALL_TILES as TILE_CODES
 
 NAME = "botzone-text"
 WINDS = ("F1", "F2", "F3", "F4")
@@ -151,6 +152,14 @@ class _Block:
 
     def line(self, n: int, text: str) -> None:
         self.last_line = n
+        parts = text.split()
+        if len(parts) == 4 and self.started and not self.scored:
+            # the common line, "Player <seat> <action> <tile>": what _player does with it
+            act, seat, tile = _ONE_TILE_ACTIONS.get(parts[2]), _SEATS.get(parts[1]), parts[3]
+            if (act is not None and seat is not None and parts[0] == "Player" and tile in _TILES
+                    and text.lstrip().startswith("Player ")):
+                act(self, self.b.at(line=n), seat, tile)
+                return
         b = self.b.at(line=n)
         word, _, rest = text.strip().partition(" ")
         if self.scored:
@@ -233,6 +242,10 @@ class _Block:
         else:
             raise IngestError(f"unknown action {m.group(2)!r}")
 
+    def _hu(self, b: GameBuilder, seat: int, tile: str) -> None:
+        b.win(seat, tile)
+        self.winner = seat
+
     def finish(self, path: Path) -> ImportedGame:
         if not self.scored:
             raise IngestError(
@@ -240,6 +253,22 @@ class _Block:
                 if self.started else "the match has no Wind line"
             )
         return self.b.build(str(path), self.first_line)
+
+
+_SEATS = {"0": 0, "1": 1, "2": 2, "3": 3}
+_TILES = frozenset(TILE_CODES)
+#: "Player N <action> <tile>" read directly (as _Block._player reads it: the same builder
+#: call); other spellings (upper case, an Ignore, no tile, a deal) go through _player.
+_ONE_TILE_ACTIONS: dict[str, Callable[[_Block, GameBuilder, int, str], object]] = {
+    "Draw": lambda block, b, seat, tile: b.draw(seat, tile),
+    "Play": lambda block, b, seat, tile: b.discard(seat, tile),
+    "Chi": lambda block, b, seat, tile: b.chow(seat, tile),
+    "Peng": lambda block, b, seat, tile: b.pung(seat, tile),
+    "Gang": lambda block, b, seat, tile: b.kong(seat, tile),
+    "AnGang": lambda block, b, seat, tile: b.concealed_kong(seat, tile),
+    "BuGang": lambda block, b, seat, tile: b.added_kong(seat, tile),
+    "Hu": _Block._hu,
+}
 
 
 class BotzoneTextImporter:

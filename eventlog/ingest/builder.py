@@ -20,6 +20,16 @@ as a :class:`~eventlog.ingest.base.ParseIssue` with file and line): a tile code 
 does not exist, a claim when no tile was ever discarded, a win whose tile is unknown.
 
 Turn order follows DESIGN.md §3: seats 0..3, the next player is ``seat + 1``.
+
+**Each payload is validated and encoded once** — and a payload equal to one seen before is
+not validated again: the builder keeps each validated payload with its canonical JSON
+text (:func:`eventlog.hashing.canonical_text` of its JSON form) under the fields it was
+made from, so the thousands of identical draws and discards of a big import cost one
+validation each (pydantic's validation is a function of the fields: equal fields, one
+payload; fields it refuses are refused every time, with the same message). The game is
+kept as records (type, payload, text, source location); :class:`BuiltEvents` turns them
+into :class:`~eventlog.events.NewEvent` objects only when someone reads them, and into the
+store's encoded form (:meth:`BuiltEvents.encoded`: the bulk import) without them.
 """
 
 from __future__ import annotations
@@ -34,12 +44,16 @@ from eventlog.events import (
     NewEvent,
     Payload,
     ReportedFan,
+    construct,
     parse_payload,
+    uuid5_texts,
 )
-from eventlog.ingest.base import IngestError, ImportedGame
+from eventlog.hashing import canonical_text
+from eventlog.ingest.base import EncodedGame, IngestError, ImportedGame
+from eventlog.store.planning import encode_metadata
 from eventlog import tiles as _tiles
 
-__all__ = ["GameBuilder", "chow_run", "check_tile"]
+__all__ = ["GameBuilder", "BuiltEvents", "chow_run", "check_tile"]
 
 #: What the last table action was (enough to translate the next one; not a rules state).
 Last = Literal["start", "draw", "claim", "discard", "kong", "flower", "win", "drawn_game"]
@@ -65,6 +79,113 @@ def chow_run(middle: str) -> list[str]:
     return [f"{s}{r - 1}", middle, f"{s}{r + 1}"]
 
 
+#: Validated payloads with their canonical JSON text, by the fields they were made from
+#: (``(type, (name, value), …)``, lists as tuples). Bounded: emptied when full.
+_PAYLOADS: dict[tuple[Any, ...], tuple[Payload, str]] = {}
+_PAYLOADS_MAX = 1 << 16
+
+
+def _frozen(fields: dict[str, Any]) -> tuple[Any, ...] | None:
+    """The fields as a hashable key (lists of plain values as tuples), or None."""
+    out = []
+    for k, v in fields.items():
+        if type(v) is list:
+            if not all(type(x) in (str, int) for x in v):
+                return None
+            v = tuple(v)
+        elif type(v) not in (str, int, bool, type(None)):
+            return None
+        out.append((k, v))
+    return tuple(out)
+
+
+def _payload(type_: str, fields: dict[str, Any]) -> tuple[Payload, str]:
+    """The validated payload of ``type_`` made of ``fields`` and its canonical JSON text;
+    IngestError when the fields do not make a valid payload."""
+    try:
+        key: tuple[Any, ...] | None = (type_, *fields.items())
+        hit = _PAYLOADS.get(key)  # type: ignore[arg-type]
+    except TypeError:  # a list among the values
+        frozen = _frozen(fields)
+        key = (type_, *frozen) if frozen is not None else None
+        hit = _PAYLOADS.get(key) if key is not None else None
+    if hit is not None:
+        return hit
+    try:
+        payload: Payload = parse_payload(type_, fields)
+    except (EventError, ValidationError, ValueError, TypeError) as e:
+        raise IngestError(str(e).splitlines()[0]) from None
+    made = (payload, canonical_text(payload.model_dump(mode="json")))
+    if key is not None:
+        if len(_PAYLOADS) >= _PAYLOADS_MAX:
+            _PAYLOADS.clear()
+        _PAYLOADS[key] = made
+    return made
+
+
+#: A value :func:`_metadata_template` puts where the location goes (an int no source has).
+_MARK = 7_318_273_645_546_372_819
+
+
+class BuiltEvents:
+    """One game's events as the builder recorded them: ``(type, payload, payload_text,
+    location)`` each, with the metadata common to all (``meta``)."""
+
+    def __init__(self, game_id: str, meta: dict[str, Any], records: list[tuple[str, Payload, str, dict[str, Any]]]) -> None:
+        self.game_id = game_id
+        self.meta = meta
+        self.records = records
+
+    def __len__(self) -> int:
+        return len(self.records)
+
+    def new_events(self) -> list[NewEvent]:
+        """The events (ids from ``id_seed`` ``"<game id>/<seq>"``, metadata = ``meta`` and
+        the location), as ``NewEvent.of`` makes them; the payloads are validated already."""
+        ids = uuid5_texts(f"{self.game_id}/", len(self.records))
+        meta = self.meta
+        return [
+            construct(NewEvent, {"event_id": event_id, "type": type_, "payload": payload,
+                                 "metadata": {**meta, **loc}, "schema_version": type(payload).SCHEMA_VERSION})
+            for event_id, (type_, payload, _, loc) in zip(ids, self.records)
+        ]
+
+    def encoded(self) -> EncodedGame:
+        """The events as the store takes them (the texts :meth:`eventlog.store.planning.Batch.encode`
+        writes for :meth:`new_events`), without making the events: a location of one int
+        field (``line``) is put into the metadata text encoded once for the game."""
+        ids = uuid5_texts(f"{self.game_id}/", len(self.records))
+        meta = self.meta
+        templates: dict[str, tuple[str, str] | None] = {}
+        out: list[tuple[str, str, int, str, str]] = []
+        for event_id, (type_, payload, text, loc) in zip(ids, self.records):
+            metadata = None
+            if len(loc) == 1:
+                ((k, v),) = loc.items()
+                if type(v) is int:
+                    if k not in templates:
+                        templates[k] = _metadata_template(meta, k)
+                    tpl = templates[k]
+                    if tpl is not None:
+                        metadata = f"{tpl[0]}{v}{tpl[1]}"
+            if metadata is None:
+                metadata = encode_metadata({**meta, **loc})
+            out.append((event_id, type_, type(payload).SCHEMA_VERSION, text, metadata))
+        first = self.records[0] if self.records else None
+        ruleset = getattr(first[1], "ruleset", None) if first is not None and first[0] == "game_started" else None
+        return EncodedGame(out, ruleset if isinstance(ruleset, str) else None,
+                           {**meta, **first[3]} if first is not None else dict(meta))
+
+
+def _metadata_template(meta: dict[str, Any], key: str) -> tuple[str, str] | None:
+    """The canonical metadata text of ``{**meta, key: n}`` split where the int ``n`` goes
+    (JSON writes an int as ``str(n)``), or None when ``key`` is one of ``meta``'s."""
+    if key in meta:
+        return None
+    parts = encode_metadata({**meta, key: _MARK}).split(str(_MARK))
+    return (parts[0], parts[1]) if len(parts) == 2 else None
+
+
 class GameBuilder:
     """Accumulates one game's events; see the module docstring.
 
@@ -75,7 +196,7 @@ class GameBuilder:
     def __init__(self, game_id: str, meta: dict[str, Any]) -> None:
         self.game_id = game_id
         self.meta = dict(meta)
-        self.events: list[NewEvent] = []
+        self._records: list[tuple[str, Payload, str, dict[str, Any]]] = []
         self._loc: dict[str, Any] = {}
         self.dealer = 0
         self.hand_number: int | None = None
@@ -98,26 +219,23 @@ class GameBuilder:
         """The source location set by the last :meth:`at`."""
         return dict(self._loc)
 
+    @property
+    def events(self) -> list[NewEvent]:
+        """The events so far (made on each call: see :class:`BuiltEvents`)."""
+        return BuiltEvents(self.game_id, self.meta, list(self._records)).new_events()
+
     def emit(self, type_: str, **fields: Any) -> int:
         """Append an event of ``type_``; returns its sequence number in the game.
         IngestError when the fields do not make a valid payload."""
-        try:
-            payload: Payload = parse_payload(type_, fields)
-        except (EventError, ValidationError, ValueError, TypeError) as e:
-            raise IngestError(str(e).splitlines()[0]) from None
-        seq = len(self.events)
-        self.events.append(
-            NewEvent.of(
-                payload,
-                metadata={**self.meta, **self._loc},
-                id_seed=f"{self.game_id}/{seq}",
-            )
-        )
+        payload, text = _payload(type_, fields)
+        seq = len(self._records)
+        self._records.append((type_, payload, text, self._loc))
         return seq
 
     def build(self, source_path: str, first_line: int) -> ImportedGame:
-        return ImportedGame(
-            self.game_id, self.events, source_path, first_line, self.meta.get("format", "")
+        return ImportedGame.built(
+            self.game_id, BuiltEvents(self.game_id, self.meta, self._records), source_path, first_line,
+            self.meta.get("format", ""),
         )
 
     def _set(self, last: Last, actor: int) -> None:

@@ -8,14 +8,22 @@ only. Parse issues are collected with their file and line; the other games still
 The bulk path (:func:`ingest_files`) is a pipeline:
 
 1. **parse** — files are read by ``workers`` processes (a file at a time each, in file
-   order), each game validated and built (``GameBuilder``) and encoded once
-   (:meth:`eventlog.store.planning.Batch.encode`: canonical JSON texts) with its content
-   fingerprint (:func:`~eventlog.ingest.base.fingerprint_of_texts`) — a
-   :class:`PreparedGame`, only strings, cheap to send to the storing process;
+   order); each game is built (``GameBuilder``: every distinct payload validated and
+   encoded once), given its content fingerprint
+   (:func:`~eventlog.ingest.base.fingerprint_of_texts`) and **sealed**: its rows encoded
+   and hash-chained (:class:`eventlog.store.planning.SealedBatch`) — a
+   :class:`PreparedGame`, only strings and ints, cheap to send to the storing process;
 2. **store** — this process takes the games in file order, leaves out the ones already
-   stored (same fingerprint), and appends :data:`GAMES_PER_COMMIT` games per durable
-   transaction (:meth:`~eventlog.store.base.EventStore.append_batches`: each game in its
-   own savepoint, all or nothing; a refused game is reported, the others are written).
+   stored (same fingerprint, one query per transaction), and appends
+   :data:`GAMES_PER_COMMIT` games per durable transaction
+   (:meth:`~eventlog.store.base.EventStore.append_batches`: positions and the log's
+   running hash, one insert for all of them; a game whose id or event id is taken is
+   planned on its own and refused or skipped as a duplicate, the others are written).
+
+The chain hash covers ``recorded_at``, so a parsing process seals each game with the
+store's clock (:meth:`~eventlog.store.base.EventStore.now`) as this process last read it
+— at the start and before each transaction — not at its commit: the events of a bulk
+import carry the time they were sealed, at most a few transactions before their commit.
 
 A game is acknowledged (in the report, to ``on_game``) only once its transaction is
 durable; an interrupted import (Ctrl-C, a killed process) leaves whole games only — the
@@ -29,8 +37,9 @@ import multiprocessing
 import os
 import queue
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from eventlog.errors import InvalidArgument
 from eventlog.hashing import canonical_text
@@ -50,7 +59,7 @@ from eventlog.store.base import (
     IdempotencyConflict,
     StreamAlreadyExists,
 )
-from eventlog.store.planning import Batch
+from eventlog.store.planning import SealedBatch, encode_metadata
 
 __all__ = [
     "GAMES_PER_COMMIT",
@@ -91,7 +100,7 @@ def with_fingerprint(game: ImportedGame) -> ImportedGame:
     if first is None or first.metadata.get("fingerprint") == fp:
         return game
     first = first.model_copy(update={"metadata": {**first.metadata, "fingerprint": fp}})
-    return replace(game, events=[first, *game.events[1:]])
+    return ImportedGame(game.game_id, [first, *game.events[1:]], game.source_path, game.first_line, game.format)
 
 
 @dataclass(frozen=True)
@@ -189,36 +198,42 @@ def expand_paths(paths: Iterable[Path]) -> list[Path]:
 GAMES_PER_COMMIT = 200
 #: From this many bytes of input on, :func:`default_workers` parses in other processes.
 PARALLEL_BYTES = 2 << 20
-#: Prepared games per message from a parsing process.
+#: Prepared games per message from a parsing process (the first message of a file is
+#: smaller, so that storing starts soon).
 _CHUNK = 64
+_FIRST_CHUNK = 8
 
 
 @dataclass(frozen=True)
 class PreparedGame:
-    """A parsed game ready to append: its batch encoded once (canonical JSON texts, the
+    """A parsed game ready to append: sealed (its rows encoded and hash-chained, the
     fingerprint in the first event's metadata), where it came from, and its fingerprint."""
 
     game_id: str
     source_path: str
     first_line: int
     fingerprint: str | None
-    batch: Batch
+    batch: SealedBatch
 
     @property
     def events(self) -> int:
-        return len(self.batch.events)
+        return len(self.batch.rows)
 
 
-def prepare_game(game: ImportedGame) -> PreparedGame:
-    """Encode ``game`` for appending, with its content fingerprint (:func:`fingerprint`)
-    in the metadata of its first event — the same bytes :func:`store_game` writes. Raises
+def prepare_game(game: ImportedGame, recorded_at: str) -> PreparedGame:
+    """Seal ``game`` for appending at ``recorded_at``, with its content fingerprint
+    (:func:`fingerprint`) in the metadata of its first event — the same bytes
+    :func:`store_game` writes (at that ``recorded_at``). Raises
     :class:`~eventlog.errors.InvalidArgument` for a game the store would refuse (no events,
     a repeated event id, a bad game id)."""
-    batch = Batch.encode(game.game_id, game.events, NO_STREAM)
-    fp = fingerprint_of_texts((e.type, e.payload) for e in batch.events)
-    meta = game.events[0].metadata
+    events, ruleset, meta = game.encoded()
+    if not events:
+        raise InvalidArgument("an append needs at least one event", "events")
+    fp = fingerprint_of_texts([(e[1], e[3]) for e in events])
     if meta.get("fingerprint") != fp:
-        batch = batch.with_first_metadata({**meta, "fingerprint": fp})
+        e = events[0]
+        events[0] = (e[0], e[1], e[2], e[3], encode_metadata({**meta, "fingerprint": fp}))
+    batch = SealedBatch.of(game.game_id, events, recorded_at, ruleset)
     return PreparedGame(game.game_id, str(game.source_path), game.first_line, fp, batch)
 
 
@@ -243,7 +258,39 @@ def _file_error(path: Path, e: BaseException) -> ParseIssue:
     return ParseIssue(str(path), None, reason.strip())
 
 
-def _prepared_items(path: Path, format: str | None) -> Iterator[PreparedGame | ParseIssue]:
+class _Clock:
+    """The store's clock as the importing process last read it (:meth:`EventStore.now`),
+    shared with the parsing processes (``shared``: bytes in shared memory) or not (0
+    workers)."""
+
+    SIZE = 256
+
+    def __init__(self, now: str, shared: Any = None) -> None:
+        self.shared = shared
+        self.text = now
+        self.set(now)
+
+    @classmethod
+    def attached(cls, shared: Any) -> _Clock:
+        """The clock a parsing process reads (written by the importing process)."""
+        clock = cls.__new__(cls)
+        clock.shared, clock.text = shared, ""
+        return clock
+
+    def set(self, now: str) -> None:
+        self.text = now
+        if self.shared is not None:
+            with self.shared.get_lock():
+                self.shared.value = now.encode()
+
+    def get(self) -> str:
+        if self.shared is None:
+            return self.text
+        with self.shared.get_lock():
+            return self.shared.value.decode()
+
+
+def _prepared_items(path: Path, format: str | None, clock: _Clock) -> Iterator[PreparedGame | ParseIssue]:
     """One file's games, prepared, and its issues, in file order (never raises for bad
     input: a file that cannot be read or sniffed is one issue)."""
     try:
@@ -255,7 +302,7 @@ def _prepared_items(path: Path, format: str | None) -> Iterator[PreparedGame | P
                 yield item
                 continue
             try:
-                yield prepare_game(item)
+                yield prepare_game(item, clock.get())
             except InvalidArgument as e:
                 yield ParseIssue(str(item.source_path), item.first_line, str(e), item.game_id)
         if not seen:
@@ -264,7 +311,7 @@ def _prepared_items(path: Path, format: str | None) -> Iterator[PreparedGame | P
         yield _file_error(path, e)
 
 
-def _parse_worker(jobs: list[tuple[int, str, str | None]], out: multiprocessing.Queue, parent: int) -> None:
+def _parse_worker(jobs: list[tuple[int, str, str | None]], out: multiprocessing.Queue, parent: int, shared: Any) -> None:
     """A parsing process: its files in order, each as chunks ``(index, items, last)``. It
     stops when the importing process ``parent`` is gone (killed: nobody reads the queue)."""
 
@@ -277,20 +324,32 @@ def _parse_worker(jobs: list[tuple[int, str, str | None]], out: multiprocessing.
                 if os.getppid() != parent:
                     os._exit(1)
 
+    clock = _Clock.attached(shared)
     for index, path, format in jobs:
         chunk: list[PreparedGame | ParseIssue] = []
+        size = _FIRST_CHUNK
         try:
-            for item in _prepared_items(Path(path), format):
+            for item in _prepared_items(Path(path), format, clock):
                 chunk.append(item)
-                if len(chunk) >= _CHUNK:
+                if len(chunk) >= size:
                     put((index, chunk, False))
-                    chunk = []
+                    chunk, size = [], _CHUNK
         except Exception as e:  # reported for this file, the others go on
             chunk.append(ParseIssue(str(path), None, issue_reason(e)))
         put((index, chunk, True))
 
 
-def _parsed(paths: list[Path], format: str | None, workers: int) -> Iterator[tuple[Path, list[PreparedGame | ParseIssue], bool]]:
+def _context() -> Any:
+    """How parsing processes start: forked where the platform can (a copy of this process,
+    ready at once; it only parses and writes to its queue — it never touches the store,
+    and leaves with ``os._exit``, closing nothing of the parent's), else spawned (a fresh
+    interpreter that imports the importers first: about half a second, a second on a
+    busy machine, during which nothing can be stored)."""
+    methods = multiprocessing.get_all_start_methods()
+    return multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+
+
+def _parsed(paths: list[Path], format: str | None, workers: int, clock: _Clock) -> Iterator[tuple[Path, list[PreparedGame | ParseIssue], bool]]:
     """``(path, items, last_of_file)`` in file order: parsed here (``workers`` == 0) or by
     ``workers`` processes (at most one per file), file ``i`` by process
     ``i % workers`` (each sends its files in order through its own bounded queue, so this
@@ -298,7 +357,7 @@ def _parsed(paths: list[Path], format: str | None, workers: int) -> Iterator[tup
     if workers <= 0:
         for path in paths:
             chunk: list[PreparedGame | ParseIssue] = []
-            for item in _prepared_items(path, format):
+            for item in _prepared_items(path, format, clock):
                 chunk.append(item)
                 if len(chunk) >= _CHUNK:
                     yield path, chunk, False
@@ -306,12 +365,12 @@ def _parsed(paths: list[Path], format: str | None, workers: int) -> Iterator[tup
             yield path, chunk, True
         return
     n = min(workers, len(paths))
-    ctx = multiprocessing.get_context("spawn")
+    ctx = _context()
     queues = [ctx.Queue(maxsize=8) for _ in range(n)]
     procs = [
         ctx.Process(
             target=_parse_worker,
-            args=([(i, str(p), format) for i, p in enumerate(paths) if i % n == w], queues[w], os.getpid()),
+            args=([(i, str(p), format) for i, p in enumerate(paths) if i % n == w], queues[w], os.getpid(), clock.shared),
             daemon=True,
         )
         for w in range(n)
@@ -363,15 +422,34 @@ def ingest_files(
     log is the same for any number of workers."""
     files = expand_paths(paths)
     n_workers = default_workers(files) if workers is None else workers
+    now = store.now()
+    if n_workers > 0 and len(now.encode()) < _Clock.SIZE:
+        clock = _Clock(now, _context().Array("c", _Clock.SIZE))
+    else:
+        clock, n_workers = _Clock(now), 0
     report = IngestReport()
     pending: list[PreparedGame] = []
     pending_fps: dict[str, str] = {}
 
+    def duplicate(game: PreparedGame, existing: str) -> None:
+        report.duplicates.append(existing)
+        if on_game is not None:
+            on_game(game)
+
     def flush() -> None:
         if not pending:
             return
-        results = store.append_batches([g.batch for g in pending])
-        for game, res in zip(pending, results):
+        stored = store.games_with_fingerprints([g.fingerprint for g in pending if g.fingerprint is not None])
+        games: list[PreparedGame] = []
+        for game in pending:
+            existing = stored.get(game.fingerprint) if game.fingerprint is not None else None
+            if existing is not None:
+                duplicate(game, existing)
+            else:
+                games.append(game)
+        clock.set(store.now())  # what the games sealed from now on carry
+        results = store.append_batches([g.batch for g in games]) if games else []
+        for game, res in zip(games, results):
             if isinstance(res, (StreamAlreadyExists, IdempotencyConflict)):
                 if _same_game(store, game):
                     report.duplicates.append(game.game_id)
@@ -389,7 +467,7 @@ def ingest_files(
         pending.clear()
         pending_fps.clear()
 
-    for path, items, last in _parsed(files, format, n_workers):
+    for path, items, last in _parsed(files, format, n_workers, clock):
         for item in items:
             if isinstance(item, ParseIssue):
                 report.errors.append(item)
@@ -397,13 +475,9 @@ def ingest_files(
                     on_game(item)
                 continue
             fp = item.fingerprint
-            existing = pending_fps.get(fp) if fp is not None else None
-            if existing is None and fp is not None:
-                existing = store.game_with_fingerprint(fp)
-            if existing is not None:
-                report.duplicates.append(existing)
-                if on_game is not None:
-                    on_game(item)
+            earlier = pending_fps.get(fp) if fp is not None else None
+            if earlier is not None:
+                duplicate(item, earlier)
                 continue
             if fp is not None:
                 pending_fps[fp] = item.game_id

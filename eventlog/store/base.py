@@ -151,7 +151,15 @@ class EventStore(ABC):
     (embedded default), :class:`MemoryStore` (reference model, tests); get one with
     :func:`eventlog.store.open_store`."""
 
+    #: ``recorded_at`` of an append: the backends take it in their constructor (tests fix it).
+    _clock: Callable[[], str] = staticmethod(utc_now)
+
     # ---- public API -------------------------------------------------------------
+
+    def now(self) -> str:
+        """What this store's clock says now: the ``recorded_at`` an append would get (the
+        bulk import reads it for the games it seals, :class:`~eventlog.store.planning.SealedBatch`)."""
+        return self._clock()
 
     def append(
         self,
@@ -174,9 +182,9 @@ class EventStore(ABC):
         self._check_open()
         return self._append_batch(batch)
 
-    def append_batches(self, batches: Sequence[Batch]) -> list[AppendResult | StoreError]:
-        """Append many games' batches (each from :meth:`Batch.encode`) — the bulk path of
-        ``paipu ingest``. Each batch is all or nothing, exactly as :meth:`append`; a batch
+    def append_batches(self, batches: Sequence[PlannedBatch]) -> list[AppendResult | StoreError]:
+        """Append many games' batches (each from :meth:`Batch.encode`, or a new game's
+        :class:`~eventlog.store.planning.SealedBatch`) — the bulk path of ``paipu ingest``. Each batch is all or nothing, exactly as :meth:`append`; a batch
         refused by the version or idempotency rules (:class:`WrongExpectedVersion`,
         :class:`IdempotencyConflict`) is left out and its error returned in its place,
         the others are written. Returns one result per batch, in order, once all the
@@ -275,6 +283,16 @@ class EventStore(ABC):
             if rows and _metadata_fingerprint(rows[0]) == fingerprint:
                 return info.game_id
         return None
+
+    def games_with_fingerprints(self, fingerprints: Sequence[str]) -> dict[str, str]:
+        """:meth:`game_with_fingerprint` for many at once: fingerprint → the id of the first
+        stored game (by position) that carries it, for those that are stored."""
+        found: dict[str, str] = {}
+        for fp in dict.fromkeys(fingerprints):
+            game_id = self.game_with_fingerprint(fp)
+            if game_id is not None:
+                found[fp] = game_id
+        return found
 
     def head_position(self) -> int:
         """The last committed global position; 0 when the log is empty."""

@@ -9,7 +9,12 @@ Each payload and metadata object is encoded to canonical JSON exactly once, in
 :meth:`Batch.encode`; the chain hash is taken over those texts
 (:func:`eventlog.hashing.chain_body_text`, the same bytes as
 :func:`~eventlog.hashing.chain_hash` over the objects). A batch holds only texts, so it is
-cheap to send from a parsing process to the one that stores (bulk ingest)."""
+cheap to send from a parsing process to the one that stores (bulk ingest).
+
+A :class:`SealedBatch` is a whole new game whose hash chain is already computed (by the
+parsing process of a bulk import, for a ``recorded_at`` the storing process gave it): the
+store only assigns positions and the log's running hash, or — when the game id or an
+event id is taken — plans it as the :class:`Batch` it is, with the same outcome."""
 
 from __future__ import annotations
 
@@ -21,9 +26,10 @@ from pydantic_core import to_jsonable_python
 
 from eventlog.errors import InvalidArgument
 from eventlog.events import NewEvent, Payload, StoredEvent
-from eventlog.hashing import GENESIS_HASH, canonical_text, chain_body_text, link_hash, log_hash
+from eventlog.hashing import GENESIS_HASH, canonical_text, chain_body_text, chain_links, link_hash, log_hash
 from eventlog.store.errors import IdempotencyConflict, StreamAlreadyExists, WrongExpectedVersion
 from eventlog.store.types import (
+    COLUMNS,
     NO_STREAM,
     AppendResult,
     ExpectedVersion,
@@ -34,7 +40,8 @@ from eventlog.store.types import (
     normalize_expected,
 )
 
-__all__ = ["Batch", "AppendPlan", "PlannedBatch", "EncodedEvent", "encode_event", "encode_payload", "encode_metadata"]
+__all__ = ["Batch", "SealedBatch", "AppendPlan", "PlannedBatch", "EncodedEvent", "encode_event", "encode_payload",
+           "encode_metadata"]
 
 
 class EncodedEvent(NamedTuple):
@@ -286,3 +293,95 @@ class Batch:
             duplicate=True,
         )
         return AppendPlan(result, (), None, None)
+
+
+#: A sealed row: :data:`~eventlog.store.types.COLUMNS` without ``position`` (the store's).
+SealedRow = tuple[str, int, str, str, int, str, str, str, str, str]
+
+
+@dataclass(frozen=True)
+class SealedBatch:
+    """A whole game appended as a new stream (expected version ``NO_STREAM``), encoded
+    and hash-chained before the store sees it: ``rows`` are
+    ``(game_id, seq, event_id, type, schema_version, payload, metadata, recorded_at,
+    prev_hash, hash)`` from seq 0, chained from :data:`~eventlog.hashing.GENESIS_HASH`
+    over ``recorded_at`` (:func:`eventlog.hashing.chain_links`: the same chain a
+    :class:`Batch` of these events planned at that ``recorded_at`` gets). Only tuples of
+    strings and ints: cheap to send between processes. ``ruleset``: the
+    ``game_started`` payload's ruleset (the stream's), else None.
+
+    :meth:`plan` writes the rows as they are when neither the stream nor any of its event
+    ids is stored; otherwise it answers exactly as :meth:`Batch.plan` of the same events
+    (a duplicate, :class:`StreamAlreadyExists`, :class:`IdempotencyConflict`) — nothing
+    is then written, so the store's own ``recorded_at`` is never needed."""
+
+    game_id: str
+    rows: tuple[SealedRow, ...]
+    ruleset: str | None = None
+
+    @classmethod
+    def seal(cls, batch: Batch, recorded_at: str) -> SealedBatch:
+        """``batch`` (a new stream's, expected ``NO_STREAM``) chained at ``recorded_at``.
+        Raises :class:`~eventlog.errors.InvalidArgument` for a batch that does not create
+        its stream."""
+        if batch.expected != NO_STREAM:
+            raise InvalidArgument("only a new stream's batch (expected no_stream) is sealed", "expected_version")
+        return cls.of(batch.game_id, [(e.event_id, e.type, e.schema_version, e.payload, e.metadata)
+                                      for e in batch.events], recorded_at, _ruleset_of(batch.events))
+
+    @classmethod
+    def of(cls, game_id: str, events: Sequence[tuple[str, str, int, str, str]], recorded_at: str,
+           ruleset: str | None) -> SealedBatch:
+        """From ``(event_id, type, schema_version, payload_text, metadata_text)`` per event
+        (canonical JSON texts, checked like :meth:`Batch.encode` checks them: a game id,
+        events, ids unique)."""
+        check_game_id(game_id)
+        if not events:
+            raise InvalidArgument("an append needs at least one event", "events")
+        ids = {e[0] for e in events}
+        if len(ids) != len(events):
+            seen: set[str] = set()
+            for i, e in enumerate(events):
+                if e[0] in seen:
+                    raise InvalidArgument(f"events[{i}]: event_id {e[0]} appears twice in the batch", f"events[{i}]")
+                seen.add(e[0])
+        hashes = chain_links(GENESIS_HASH, game_id=game_id, recorded_at=recorded_at,
+                             events=[(i, *e) for i, e in enumerate(events)])
+        prevs = [GENESIS_HASH, *hashes]
+        rows = tuple(
+            (game_id, i, event_id, type_, schema_version, payload, metadata, recorded_at, prevs[i], hashes[i])
+            for i, (event_id, type_, schema_version, payload, metadata) in enumerate(events)
+        )
+        return cls(game_id, rows, ruleset)
+
+    @property
+    def event_ids(self) -> list[str]:
+        return [r[2] for r in self.rows]
+
+    @property
+    def events(self) -> tuple[EncodedEvent, ...]:
+        """The events as :meth:`Batch.encode` holds them."""
+        return tuple(
+            EncodedEvent(event_id=r[2], type=r[3], schema_version=r[4], payload=r[5], metadata=r[6],
+                     ruleset=self.ruleset if r[3] == "game_started" else None)
+            for r in self.rows
+        )
+
+    def plan(self, stored: Sequence[Row], head: StreamHead | None, log: LogHead, recorded_at: str) -> AppendPlan:
+        """See the class doc; ``recorded_at`` is not used (the rows carry their own)."""
+        if stored or head is not None:
+            return Batch(self.game_id, NO_STREAM, self.events).plan(stored, head, log, recorded_at)
+        first = log.position + 1
+        running = log.log_hash
+        rows: list[Row] = []
+        for i, r in enumerate(self.rows):
+            running = log_hash(running, first + i, r[9])
+            rows.append(dict(zip(COLUMNS, (first + i, *r))))
+        last = rows[-1]
+        new_head = StreamHead(self.game_id, last["seq"], first, last["position"], last["hash"], self.ruleset)
+        result = AppendResult(self.game_id, 0, last["seq"], first, last["position"], last["seq"], False)
+        return AppendPlan(result, tuple(rows), new_head, LogHead(last["position"], running))
+
+
+def _ruleset_of(events: Sequence[EncodedEvent]) -> str | None:
+    return next((e.ruleset for e in events if e.type == "game_started" and e.ruleset is not None), None)

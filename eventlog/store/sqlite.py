@@ -65,7 +65,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from eventlog.hashing import GENESIS_HASH, log_hash
+from eventlog.hashing import GENESIS_HASH, log_hash, log_hash_run
 from eventlog.store.base import EventStore, utc_now
 from eventlog.store.checkpoint import AnchorSync, Checkpoint, CheckpointFile
 from eventlog.store.errors import (
@@ -78,7 +78,7 @@ from eventlog.store.errors import (
     StoreNotFound,
     WrongExpectedVersion,
 )
-from eventlog.store.planning import Batch, PlannedBatch
+from eventlog.store.planning import AppendPlan, PlannedBatch, SealedBatch
 from eventlog.store.types import COLUMNS, AppendResult, LogHead, Row, StreamHead
 
 __all__ = ["SqliteStore", "SCHEMA_VERSION", "APPLICATION_ID", "checkpoint_path"]
@@ -716,9 +716,12 @@ class SqliteStore(EventStore):
                 self._committed.notify_all()
         return plan.result
 
-    def append_batches(self, batches: Sequence[Batch]) -> list[AppendResult | StoreError]:
-        """Every batch in one write transaction, each inside its own savepoint (so a
-        refused game leaves nothing), then one commit, one checkpoint write and sync."""
+    def append_batches(self, batches: Sequence[PlannedBatch]) -> list[AppendResult | StoreError]:
+        """Every batch in one write transaction, then one commit, one checkpoint write and
+        sync. A run of :class:`SealedBatch` es of new streams is written with one insert
+        (their rows and stream records, in a savepoint); any other batch — or a run whose
+        insert meets an event id already stored — is planned one by one, each in its own
+        savepoint (so a refused game leaves nothing)."""
         self._check_open()
         assert self._ckpt is not None and self._anchor is not None
         results: list[AppendResult | StoreError] = []
@@ -733,27 +736,27 @@ class SqliteStore(EventStore):
                     if problem is not None:
                         raise problem
                 last_hash = ""
-                for batch in batches:
-                    conn.execute("SAVEPOINT game")
-                    try:
-                        stored = self._rows_by_event_id(conn, batch.event_ids)
-                        plan = batch.plan(stored, self._head(conn, batch.game_id), log, self._clock())
-                        if plan.rows:
-                            conn.executemany(_INSERT, [_row_tuple(r) for r in plan.rows])
-                            h = plan.head
-                            assert h is not None and plan.log is not None
-                            conn.execute(
-                                _UPSERT_HEAD,
-                                (h.game_id, h.version, h.first_position, h.last_position, h.last_hash, h.ruleset),
-                            )
-                            log, last_hash = plan.log, plan.rows[-1]["hash"]
-                    except (WrongExpectedVersion, IdempotencyConflict) as e:
-                        conn.execute("ROLLBACK TO game")
-                        results.append(e)
-                    else:
-                        results.append(plan.result)
-                    finally:
-                        conn.execute("RELEASE game")
+                taken = self._stream_ids(conn, [b.game_id for b in batches if isinstance(b, SealedBatch)])
+                i = 0
+                while i < len(batches):
+                    run = self._new_streams(batches, i, taken)
+                    if run:
+                        written = self._insert_sealed(conn, run, log)
+                        if written is not None:
+                            log, last_hash, done = written
+                            results += done
+                            taken.update(b.game_id for b in run)
+                            i += len(run)
+                            continue
+                    for batch in run or batches[i : i + 1]:  # one by one
+                        outcome = self._append_one(conn, batch, log)
+                        if isinstance(outcome, tuple):
+                            plan, log, last_hash = outcome
+                            results.append(plan.result)
+                        else:
+                            results.append(outcome)
+                        taken.add(batch.game_id)
+                        i += 1
                 if log.position != start_log.position:
                     conn.execute(_UPSERT_LOG, (log.position, log.log_hash))
             if log.position != start_log.position:
@@ -767,6 +770,82 @@ class SqliteStore(EventStore):
                 self._last_committed = max(self._last_committed, log.position)
                 self._committed.notify_all()
         return results
+
+    @staticmethod
+    def _new_streams(batches: Sequence[PlannedBatch], i: int, taken: set[str]) -> list[SealedBatch]:
+        """The sealed batches from ``i`` on whose streams do not exist (nor earlier in the run)."""
+        run: list[SealedBatch] = []
+        ids: set[str] = set()
+        for b in batches[i:]:
+            if not isinstance(b, SealedBatch) or b.game_id in taken or b.game_id in ids:
+                break
+            ids.add(b.game_id)
+            run.append(b)
+        return run
+
+    def _insert_sealed(
+        self, conn: sqlite3.Connection, run: list[SealedBatch], log: LogHead
+    ) -> tuple[LogHead, str, list[AppendResult]] | None:
+        """Write ``run`` (new streams) after ``log``: positions, the log's running hash, one
+        insert of every row and one of the stream records. None, with nothing written, when
+        an event id of the run is stored already (then each is planned on its own)."""
+        rows: list[tuple[Any, ...]] = []
+        heads: list[tuple[Any, ...]] = []
+        done: list[AppendResult] = []
+        position = log.position
+        for b in run:
+            first = position + 1
+            rows += [(p, *r) for p, r in zip(range(first, first + len(b.rows)), b.rows)]
+            position += len(b.rows)
+            last = b.rows[-1]
+            heads.append((b.game_id, last[1], first, position, last[9], b.ruleset))
+            done.append(AppendResult(b.game_id, 0, last[1], first, position, last[1], False))
+        running = log_hash_run(log.log_hash, log.position + 1, [r[10] for r in rows])
+        conn.execute("SAVEPOINT sealed")
+        try:
+            conn.executemany(_INSERT, rows)
+            conn.executemany(_UPSERT_HEAD, heads)
+        except sqlite3.IntegrityError:
+            conn.execute("ROLLBACK TO sealed")
+            return None
+        finally:
+            conn.execute("RELEASE sealed")
+        return LogHead(position, running), rows[-1][-1], done
+
+    def _append_one(
+        self, conn: sqlite3.Connection, batch: PlannedBatch, log: LogHead
+    ) -> tuple[AppendPlan, LogHead, str] | StoreError:
+        """Plan and write one batch in its own savepoint: the plan, the log's new head and
+        the last hash written (the old ``log`` and "" for a duplicate), or the refusal."""
+        conn.execute("SAVEPOINT game")
+        try:
+            stored = self._rows_by_event_id(conn, batch.event_ids)
+            plan = batch.plan(stored, self._head(conn, batch.game_id), log, self._clock())
+            last_hash = ""
+            if plan.rows:
+                conn.executemany(_INSERT, [_row_tuple(r) for r in plan.rows])
+                h = plan.head
+                assert h is not None and plan.log is not None
+                conn.execute(
+                    _UPSERT_HEAD,
+                    (h.game_id, h.version, h.first_position, h.last_position, h.last_hash, h.ruleset),
+                )
+                log, last_hash = plan.log, plan.rows[-1]["hash"]
+        except (WrongExpectedVersion, IdempotencyConflict) as e:
+            conn.execute("ROLLBACK TO game")
+            return e
+        finally:
+            conn.execute("RELEASE game")
+        return plan, log, last_hash
+
+    def _stream_ids(self, conn: sqlite3.Connection, game_ids: list[str]) -> set[str]:
+        """Those of ``game_ids`` that have a stream."""
+        found: set[str] = set()
+        for i in range(0, len(game_ids), _ID_CHUNK):
+            chunk = game_ids[i : i + _ID_CHUNK]
+            marks = ", ".join("?" * len(chunk))
+            found.update(r["game_id"] for r in _fetch(conn, f"SELECT game_id FROM streams WHERE game_id IN ({marks})", chunk))
+        return found
 
     def _unanchored_bulk(self, first: int, last: int, e: OSError) -> StoreError:
         return StoreError(
@@ -854,6 +933,21 @@ class SqliteStore(EventStore):
             (fingerprint,),
         )
         return rows[0]["game_id"] if rows else None
+
+    def games_with_fingerprints(self, fingerprints: Sequence[str]) -> dict[str, str]:
+        self._check_open()
+        found: dict[str, str] = {}
+        fps = list(dict.fromkeys(fingerprints))
+        for i in range(0, len(fps), _ID_CHUNK):
+            chunk = fps[i : i + _ID_CHUNK]
+            marks = ", ".join("?" * len(chunk))
+            for r in self._query(
+                "SELECT json_extract(metadata, '$.fingerprint') AS fp, game_id FROM events WHERE seq = 0 "
+                f"AND json_extract(metadata, '$.fingerprint') IN ({marks}) ORDER BY position",
+                tuple(chunk),
+            ):
+                found.setdefault(r["fp"], r["game_id"])
+        return found
 
     def _log_head(self) -> LogHead:
         with self._connection() as conn, _translated(self.path):

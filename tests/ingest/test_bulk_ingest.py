@@ -28,14 +28,25 @@ import uuid
 from pathlib import Path
 
 import pytest
-from ingest_helpers import TEXT_SAMPLE
+from ingest_helpers import FIXTURES, TEXT_SAMPLE
 
 from analytics.export import export
-from eventlog.events import NewEvent, StoredEvent, TileDrawn, construct, parse_event, uuid5_text
-from eventlog.ingest import parse_file
-from eventlog.ingest.load import ingest_files
+from eventlog.events import (
+    NewEvent,
+    StoredEvent,
+    TileDrawn,
+    construct,
+    parse_event,
+    parse_payload,
+    uuid5_text,
+    uuid5_texts,
+)
+from eventlog.hashing import GENESIS_HASH, canonical_text, chain_body_text, chain_links, link_hash, log_hash, log_hash_run
+from eventlog.ingest import ImportedGame, parse_file
+from eventlog.ingest.load import ingest_files, prepare_game, with_fingerprint
 from eventlog.store import NO_STREAM, IdempotencyConflict, SqliteStore, StreamAlreadyExists, open_store
-from eventlog.store.planning import Batch
+from eventlog.store.planning import Batch, SealedBatch
+from eventlog.store.types import LogHead
 from eventlog.verify import verify_all, verify_log
 from paipu.samples import sample_files
 
@@ -163,28 +174,30 @@ def test_a_bad_game_is_reported_and_the_games_around_it_in_its_transaction_are_s
         store.close()
 
 
-def _batch(game_id: str, n: int, seed: str) -> Batch:
+def _batch(game_id: str, n: int, seed: str, sealed: bool = False) -> Batch | SealedBatch:
     events = [NewEvent.of(TileDrawn(seat=i % 4, tile="W1"), id_seed=f"{seed}/{i}") for i in range(n)]
-    return Batch.encode(game_id, events, NO_STREAM)
+    batch = Batch.encode(game_id, events, NO_STREAM)
+    return SealedBatch.seal(batch, FIXED_CLOCK) if sealed else batch
 
 
-def test_append_batches_writes_each_game_whole_or_not_at_all(tmp_path):
+@pytest.mark.parametrize("sealed", [False, True])
+def test_append_batches_writes_each_game_whole_or_not_at_all(tmp_path, sealed):
     store = open_store(tmp_path / "data")
     try:
         store.append("taken", [NewEvent.of(TileDrawn(seat=0, tile="B2"), id_seed="t/x")], NO_STREAM)
         before = store.head_position()
         results = store.append_batches([
-            _batch("a", 3, "a"),
-            _batch("taken", 4, "b"),  # the stream exists: refused, nothing of it written
-            _batch("c", 2, "a"),  # reuses a's event ids in another game: refused
-            _batch("d", 5, "d"),
+            _batch("a", 3, "a", sealed),
+            _batch("taken", 4, "b", sealed),  # the stream exists: refused, nothing of it written
+            _batch("c", 2, "a", sealed),  # reuses a's event ids in another game: refused
+            _batch("d", 5, "d", sealed),
         ])
         assert isinstance(results[1], StreamAlreadyExists)
         assert isinstance(results[2], IdempotencyConflict)
         assert [r.game_id for r in (results[0], results[3])] == ["a", "d"]
         assert store.head_position() == before + 3 + 5
         assert {g.game_id: g.event_count for g in store.list_games()} == {"taken": 1, "a": 3, "d": 5}
-        again = store.append_batches([_batch("a", 3, "a"), _batch("d", 5, "d")])
+        again = store.append_batches([_batch("a", 3, "a", sealed), _batch("d", 5, "d", sealed)])
         assert all(r.duplicate for r in again)
         assert store.head_position() == before + 8
         assert all(r.ok for r in verify_all(store)) and verify_log(store).ok
@@ -283,3 +296,67 @@ def test_events_built_without_a_second_validation_are_the_validated_ones():
     assert parsed == slow and parsed.model_dump_json() == slow.model_dump_json()
     upper = parse_event({**data, "event_id": fast.event_id.upper()})  # normalised by the model
     assert upper.event_id == fast.event_id
+
+
+def _bundled_games() -> list[ImportedGame]:
+    files = [*sample_files(), *sorted(p for p in FIXTURES.rglob("*") if p.is_file())]
+    games = []
+    for f in files:
+        try:
+            games += [g for g in parse_file(f) if isinstance(g, ImportedGame)]
+        except Exception:  # noqa: BLE001 - a fixture no importer reads
+            continue
+    return games
+
+
+def test_every_bundled_game_is_sealed_into_the_bytes_of_its_validated_events():
+    """The bulk path (each distinct payload validated and encoded once, the metadata text
+    per game, the ids and the hash chain per game, in the parsing process) writes what
+    validating, encoding and planning every event one by one writes."""
+    games = _bundled_games()
+    assert len(games) >= 30 and {g.format for g in games} >= {"botzone-text", "botzone-json", "pmn"}
+    for game in games:
+        events = game.events
+        for ev in events:  # each payload as validated from its own JSON: the same text
+            again = parse_payload(ev.type, ev.payload.model_dump(mode="json"))
+            assert canonical_text(again.model_dump(mode="json")) == canonical_text(ev.payload_json())
+        batch = Batch.encode(game.game_id, events, NO_STREAM)
+        encoded = game.encoded()
+        assert encoded.events == [(e.event_id, e.type, e.schema_version, e.payload, e.metadata) for e in batch.events]
+        assert encoded.first_metadata == events[0].metadata
+        log = LogHead(7, "ab" * 32)
+        planned = batch.plan([], None, log, FIXED_CLOCK)
+        sealed = SealedBatch.seal(batch, FIXED_CLOCK).plan([], None, log, "another clock")
+        assert sealed == planned
+        # what the bulk import appends: the fingerprint in the first event's metadata, as store_game adds it
+        marked = Batch.encode(game.game_id, with_fingerprint(game).events, NO_STREAM)
+        assert prepare_game(game, FIXED_CLOCK).batch == SealedBatch.seal(marked, FIXED_CLOCK)
+
+
+def test_the_text_parser_reads_every_spelling_of_a_line_alike(tmp_path):
+    """``Player 0 Draw W1`` is read directly; ``PLAYER``-less spellings the format allows
+    (action words in any case) go the general way: the same events."""
+    text = TEXT_SAMPLE.read_text(encoding="utf-8")
+    upper = re.sub(r"^(Player \d )(\w+)", lambda m: m.group(1) + m.group(2).upper(), text, flags=re.M)
+    assert upper != text
+    f = tmp_path / TEXT_SAMPLE.name
+    f.write_text(upper, encoding="utf-8")
+    mine = [g.encoded() for g in parse_file(f)]
+    assert mine == [g.encoded() for g in parse_file(TEXT_SAMPLE)]
+
+
+def test_the_per_game_hashes_and_ids_are_the_per_event_ones():
+    assert uuid5_texts("botzone-x/", 300) == [uuid5_text(f"botzone-x/{i}") for i in range(300)]
+    events = [(i, uuid5_text(f"g/{i}"), "tile_drawn", 1, '{"seat":%d,"source":"wall","tile":"W1"}' % (i % 4),
+               '{"line":%d,"source":"a \\"b\\" 中"}' % i) for i in range(20)]
+    prev, expected = GENESIS_HASH, []
+    for seq, event_id, type_, version, payload, metadata in events:
+        prev = link_hash(prev, chain_body_text(game_id="g \u00e9\"", seq=seq, event_id=event_id, type_=type_,
+                                               schema_version=version, payload_text=payload,
+                                               metadata_text=metadata, recorded_at=FIXED_CLOCK))
+        expected.append(prev)
+    assert chain_links(GENESIS_HASH, game_id="g \u00e9\"", recorded_at=FIXED_CLOCK, events=events) == expected
+    running = GENESIS_HASH
+    for position, h in enumerate(expected, 5):
+        running = log_hash(running, position, h)
+    assert log_hash_run(GENESIS_HASH, 5, expected) == running
