@@ -121,25 +121,27 @@ def chain_links(
     *,
     game_id: str,
     recorded_at: str,
-    events: Iterable[tuple[int, str, str, int, str, str]],
+    events: Iterable[tuple[str, str, int, str, str]],
+    first_seq: int = 0,
 ) -> list[str]:
-    """The chain hashes of consecutive events of one game, each ``(seq, event_id, type,
-    schema_version, payload_text, metadata_text)``, starting from ``prev_hash``: for each,
-    :func:`link_hash` of :func:`chain_body_text` — the same bytes, with the parts every event
-    of the game shares (game id, ``recorded_at``) encoded once for the game (the bulk
-    import seals a whole game at a time, :class:`eventlog.store.planning.SealedBatch`)."""
+    """The chain hashes of consecutive events of one game from seq ``first_seq``, each
+    ``(event_id, type, schema_version, payload_text, metadata_text)``, starting from
+    ``prev_hash``: for each, :func:`link_hash` of :func:`chain_body_text` — the same bytes,
+    with the parts every event of the game shares (game id, ``recorded_at``) encoded once
+    for the game (the bulk import seals a whole game at a time,
+    :class:`eventlog.store.planning.SealedBatch`)."""
     s = _json_string
     game = f',"game_id":{s(game_id)},"metadata":'
     recorded = f',"recorded_at":{s(recorded_at)},"schema_version":'
     types: dict[str, str] = {}
     sha256 = hashlib.sha256
     out: list[str] = []
-    for seq, event_id, type_, schema_version, payload_text, metadata_text in events:
+    for seq, (event_id, type_, schema_version, payload_text, metadata_text) in enumerate(events, first_seq):
         t = types.get(type_)
         if t is None:
             t = types[type_] = s(type_)
         body = (f'{{"event_id":{s(event_id)}{game}{metadata_text},"payload":{payload_text}'
-                f'{recorded}{int(schema_version)},"seq":{int(seq)},"type":{t}}}')
+                f'{recorded}{int(schema_version)},"seq":{seq},"type":{t}}}')
         prev_hash = sha256(f"{prev_hash}\n{body}".encode()).hexdigest()
         out.append(prev_hash)
     return out

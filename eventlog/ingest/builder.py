@@ -61,8 +61,13 @@ Last = Literal["start", "draw", "claim", "discard", "kong", "flower", "win", "dr
 CLAIM_WORDS = ("chow", "pung", "kong", "win")
 
 
+_TILE_CODES = frozenset(_tiles.ALL_TILES)
+
+
 def check_tile(code: str) -> str:
     """``code`` if it is a canonical tile (eventlog.tiles); IngestError otherwise."""
+    if type(code) is str and code in _TILE_CODES:
+        return code
     if not isinstance(code, str) or not _tiles.is_valid(code):
         raise IngestError(f"unknown tile code {code!r}")
     return code
@@ -82,7 +87,9 @@ def chow_run(middle: str) -> list[str]:
 #: Validated payloads with their canonical JSON text, by the fields they were made from
 #: (``(type, (name, value), …)``, lists as tuples). Bounded: emptied when full.
 _PAYLOADS: dict[tuple[Any, ...], tuple[Payload, str]] = {}
-_PAYLOADS_MAX = 1 << 16
+_PAYLOADS_MAX = 1 << 15
+#: Payloads written once a hand or game (a deal, the scores): seldom the same twice, not kept.
+_ONCE_A_HAND = frozenset({"game_started", "hand_started", "tiles_dealt", "score_reported", "game_ended"})
 
 
 def _frozen(fields: dict[str, Any]) -> tuple[Any, ...] | None:
@@ -102,15 +109,17 @@ def _frozen(fields: dict[str, Any]) -> tuple[Any, ...] | None:
 def _payload(type_: str, fields: dict[str, Any]) -> tuple[Payload, str]:
     """The validated payload of ``type_`` made of ``fields`` and its canonical JSON text;
     IngestError when the fields do not make a valid payload."""
-    try:
-        key: tuple[Any, ...] | None = (type_, *fields.items())
-        hit = _PAYLOADS.get(key)  # type: ignore[arg-type]
-    except TypeError:  # a list among the values
-        frozen = _frozen(fields)
-        key = (type_, *frozen) if frozen is not None else None
-        hit = _PAYLOADS.get(key) if key is not None else None
-    if hit is not None:
-        return hit
+    key: tuple[Any, ...] | None = None
+    if type_ not in _ONCE_A_HAND:
+        try:
+            key = (type_, *fields.items())
+            hit = _PAYLOADS.get(key)  # type: ignore[arg-type]
+        except TypeError:  # a list among the values
+            frozen = _frozen(fields)
+            key = (type_, *frozen) if frozen is not None else None
+            hit = _PAYLOADS.get(key) if key is not None else None
+        if hit is not None:
+            return hit
     try:
         payload: Payload = parse_payload(type_, fields)
     except (EventError, ValidationError, ValueError, TypeError) as e:
@@ -302,8 +311,7 @@ class GameBuilder:
         if tile is not None:
             check_tile(tile)
         self._last_draw[seat] = tile
-        self._set("draw", seat)
-        self._kong = None
+        self._last, self._actor, self._kong = "draw", seat, None
         return self.emit("tile_drawn", seat=seat, tile=tile, source=source)
 
     def flower(self, seat: int, flower: str) -> int:
@@ -315,7 +323,7 @@ class GameBuilder:
         check_tile(tile)
         seq = self.emit("tile_discarded", seat=seat, tile=tile)
         self._discard = (seq, seat, tile)
-        self._set("discard", seat)
+        self._last, self._actor = "discard", seat
         return seq
 
     def last_drawn(self, seat: int) -> str:

@@ -7,8 +7,9 @@ One *stream* per game. Every event gets, at commit:
 * ``position`` — global, from 1, dense and strictly increasing in commit order and never
   reused, so a reader tailing the log (:meth:`EventStore.read_all`,
   :meth:`EventStore.subscribe`) never sees a gap or a position out of order.
-* ``recorded_at`` — ISO-8601 UTC commit time (``2026-11-29T16:34:36.123456Z``);
-  metadata only, replay never reads it.
+* ``recorded_at`` — ISO-8601 UTC commit time (``2026-11-29T16:34:36.123456Z``); a
+  :class:`~eventlog.store.planning.SealedBatch` carries its own (the bulk import's: the
+  store's clock when the game was sealed); metadata only, replay never reads it.
 * ``prev_hash`` / ``hash`` — the SHA-256 chain of :func:`eventlog.hashing.chain_hash`;
   the ``prev_hash`` of seq 0 is :data:`eventlog.hashing.GENESIS_HASH`.
 
@@ -184,8 +185,9 @@ class EventStore(ABC):
 
     def append_batches(self, batches: Sequence[PlannedBatch]) -> list[AppendResult | StoreError]:
         """Append many games' batches (each from :meth:`Batch.encode`, or a new game's
-        :class:`~eventlog.store.planning.SealedBatch`) — the bulk path of ``paipu ingest``. Each batch is all or nothing, exactly as :meth:`append`; a batch
-        refused by the version or idempotency rules (:class:`WrongExpectedVersion`,
+        :class:`~eventlog.store.planning.SealedBatch`) — the bulk path of ``paipu ingest``.
+        Each batch is all or nothing, exactly as :meth:`append`; a batch refused by the
+        version or idempotency rules (:class:`WrongExpectedVersion`,
         :class:`IdempotencyConflict`) is left out and its error returned in its place,
         the others are written. Returns one result per batch, in order, once all the
         written ones are durable. A backend may commit them in one transaction (SQLite:

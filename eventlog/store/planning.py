@@ -345,13 +345,12 @@ class SealedBatch:
                 if e[0] in seen:
                     raise InvalidArgument(f"events[{i}]: event_id {e[0]} appears twice in the batch", f"events[{i}]")
                 seen.add(e[0])
-        hashes = chain_links(GENESIS_HASH, game_id=game_id, recorded_at=recorded_at,
-                             events=[(i, *e) for i, e in enumerate(events)])
-        prevs = [GENESIS_HASH, *hashes]
-        rows = tuple(
-            (game_id, i, event_id, type_, schema_version, payload, metadata, recorded_at, prevs[i], hashes[i])
-            for i, (event_id, type_, schema_version, payload, metadata) in enumerate(events)
-        )
+        hashes = chain_links(GENESIS_HASH, game_id=game_id, recorded_at=recorded_at, events=events)
+        rows = tuple([
+            (game_id, i, event_id, type_, schema_version, payload, metadata, recorded_at, prev, h)
+            for i, ((event_id, type_, schema_version, payload, metadata), prev, h)
+            in enumerate(zip(events, [GENESIS_HASH, *hashes], hashes))
+        ])
         return cls(game_id, rows, ruleset)
 
     @property

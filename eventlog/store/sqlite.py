@@ -55,6 +55,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import itertools
 import operator
 import os
 import sqlite3
@@ -170,6 +171,9 @@ _FINGERPRINT_INDEX = (
 _COLS = ", ".join(COLUMNS)
 _row_tuple = operator.itemgetter(*COLUMNS)  # a plan's row dict -> the INSERT's parameters
 _INSERT = f"INSERT INTO events ({_COLS}) VALUES ({', '.join('?' * len(COLUMNS))})"
+#: A sealed row (:class:`~eventlog.store.planning.SealedBatch`): every column but the position.
+_INSERT_SEALED = (f"INSERT INTO events ({', '.join(COLUMNS[1:])}) "
+                  f"VALUES ({', '.join('?' * (len(COLUMNS) - 1))})")
 _UPSERT_HEAD = """
     INSERT INTO streams (game_id, version, first_position, last_position, last_hash, ruleset)
     VALUES (?, ?, ?, ?, ?, ?)
@@ -786,31 +790,36 @@ class SqliteStore(EventStore):
     def _insert_sealed(
         self, conn: sqlite3.Connection, run: list[SealedBatch], log: LogHead
     ) -> tuple[LogHead, str, list[AppendResult]] | None:
-        """Write ``run`` (new streams) after ``log``: positions, the log's running hash, one
-        insert of every row and one of the stream records. None, with nothing written, when
-        an event id of the run is stored already (then each is planned on its own)."""
-        rows: list[tuple[Any, ...]] = []
+        """Write ``run`` (new streams) after ``log``: one insert of every row and one of the
+        stream records, the log's running hash over the positions they take. The rows go in
+        as they came (:data:`_INSERT_SEALED`: the position is the rowid SQLite gives, one
+        more than the largest — the log's head, events are never deleted), checked after
+        the insert. None, with nothing written, when an event id of the run is stored
+        already or the positions are not the expected ones (then each is planned on its
+        own)."""
         heads: list[tuple[Any, ...]] = []
         done: list[AppendResult] = []
         position = log.position
         for b in run:
             first = position + 1
-            rows += [(p, *r) for p, r in zip(range(first, first + len(b.rows)), b.rows)]
             position += len(b.rows)
             last = b.rows[-1]
             heads.append((b.game_id, last[1], first, position, last[9], b.ruleset))
             done.append(AppendResult(b.game_id, 0, last[1], first, position, last[1], False))
-        running = log_hash_run(log.log_hash, log.position + 1, [r[10] for r in rows])
         conn.execute("SAVEPOINT sealed")
         try:
-            conn.executemany(_INSERT, rows)
+            conn.executemany(_INSERT_SEALED, itertools.chain.from_iterable(b.rows for b in run))
+            if conn.execute("SELECT last_insert_rowid() AS p").fetchone()["p"] != position:
+                conn.execute("ROLLBACK TO sealed")
+                return None
             conn.executemany(_UPSERT_HEAD, heads)
         except sqlite3.IntegrityError:
             conn.execute("ROLLBACK TO sealed")
             return None
         finally:
             conn.execute("RELEASE sealed")
-        return LogHead(position, running), rows[-1][-1], done
+        running = log_hash_run(log.log_hash, log.position + 1, [r[9] for b in run for r in b.rows])
+        return LogHead(position, running), run[-1].rows[-1][9], done
 
     def _append_one(
         self, conn: sqlite3.Connection, batch: PlannedBatch, log: LogHead

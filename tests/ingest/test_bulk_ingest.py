@@ -347,15 +347,15 @@ def test_the_text_parser_reads_every_spelling_of_a_line_alike(tmp_path):
 
 def test_the_per_game_hashes_and_ids_are_the_per_event_ones():
     assert uuid5_texts("botzone-x/", 300) == [uuid5_text(f"botzone-x/{i}") for i in range(300)]
-    events = [(i, uuid5_text(f"g/{i}"), "tile_drawn", 1, '{"seat":%d,"source":"wall","tile":"W1"}' % (i % 4),
+    events = [(uuid5_text(f"g/{i}"), "tile_drawn", 1, '{"seat":%d,"source":"wall","tile":"W1"}' % (i % 4),
                '{"line":%d,"source":"a \\"b\\" 中"}' % i) for i in range(20)]
     prev, expected = GENESIS_HASH, []
-    for seq, event_id, type_, version, payload, metadata in events:
+    for seq, (event_id, type_, version, payload, metadata) in enumerate(events, 3):
         prev = link_hash(prev, chain_body_text(game_id="g \u00e9\"", seq=seq, event_id=event_id, type_=type_,
                                                schema_version=version, payload_text=payload,
                                                metadata_text=metadata, recorded_at=FIXED_CLOCK))
         expected.append(prev)
-    assert chain_links(GENESIS_HASH, game_id="g \u00e9\"", recorded_at=FIXED_CLOCK, events=events) == expected
+    assert chain_links(GENESIS_HASH, game_id="g \u00e9\"", recorded_at=FIXED_CLOCK, events=events, first_seq=3) == expected
     running = GENESIS_HASH
     for position, h in enumerate(expected, 5):
         running = log_hash(running, position, h)
