@@ -113,7 +113,7 @@ def _payload(type_: str, fields: dict[str, Any]) -> tuple[Payload, str]:
     if type_ not in _ONCE_A_HAND:
         try:
             key = (type_, *fields.items())
-            hit = _PAYLOADS.get(key)  # type: ignore[arg-type]
+            hit = _PAYLOADS.get(key)
         except TypeError:  # a list among the values
             frozen = _frozen(fields)
             key = (type_, *frozen) if frozen is not None else None

@@ -238,16 +238,18 @@ def prepare_game(game: ImportedGame, recorded_at: str) -> PreparedGame:
 
 
 def default_workers(paths: Sequence[Path]) -> int:
-    """Parsing processes when none are asked for: every core (``os.cpu_count()``) once
-    the files hold :data:`PARALLEL_BYTES` or more, else 0 (parse in this process:
-    starting a process costs about half a second)."""
+    """Parsing processes when none are asked for: one per core but the one this process
+    stores with (``os.cpu_count() - 1``, at least 1) once the files hold
+    :data:`PARALLEL_BYTES` or more, else 0 (parse in this process). Storing is the longer
+    half (a game parses in less time than it takes to insert), so a parsing process per
+    core would only take turns on the storing core."""
     size = 0
     for p in paths:
         try:
             size += Path(p).stat().st_size
         except OSError:
             pass
-    return max(1, os.cpu_count() or 1) if size >= PARALLEL_BYTES else 0
+    return max(1, (os.cpu_count() or 1) - 1) if size >= PARALLEL_BYTES else 0
 
 
 # --------------------------------------------------------------------------- parsing

@@ -139,7 +139,7 @@ def ingest(
     files: Annotated[list[Path], typer.Argument(help="Game log files or directories (searched recursively for .txt .json .log .pmn .jsonl; there a file that is empty or of no known format, e.g. a README, is skipped with a note); format sniffed per file unless --format.", exists=True)],
     format: Annotated[Optional[str], typer.Option("--format", help="botzone-text | botzone-json | pmn | jsonl")] = None,
     server: Annotated[Optional[str], typer.Option("--server", help="Upload the files to a running `paipu serve` at HOST:PORT (IngestService; needs a recorder token in $PAIPU_TOKEN when the server has tokens) instead of the data directory.")] = None,
-    workers: Annotated[Optional[int], typer.Option("--workers", min=0, help="Processes parsing the files (0: in this process); default: every core from 2 MiB of input on, else 0. The log is the same for any number.")] = None,
+    workers: Annotated[Optional[int], typer.Option("--workers", min=0, help="Processes parsing the files (0: in this process); default: one per core but the one storing, from 2 MiB of input on, else 0. The log is the same for any number.")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar; print only the summary and the errors.")] = False,
     data: DataOpt = DEFAULT_DATA,
 ) -> None:
