@@ -315,16 +315,18 @@ def _prepared_items(path: Path, format: str | None, clock: _Clock) -> Iterator[P
 
 def _parse_worker(jobs: list[tuple[int, str, str | None]], out: multiprocessing.Queue, parent: int, shared: Any) -> None:
     """A parsing process: its files in order, each as chunks ``(index, items, last)``. It
-    stops when the importing process ``parent`` is gone (killed: nobody reads the queue)."""
+    stops when the importing process ``parent`` is gone (killed: nobody reads the queue,
+    and a forked parser must not keep the store's lock file open after it)."""
 
     def put(message: tuple[int, list[PreparedGame | ParseIssue], bool]) -> None:
         while True:
+            if os.getppid() != parent:  # gone: a forked process also holds the store's files open
+                os._exit(1)
             try:
                 out.put(message, timeout=1.0)
                 return
             except queue.Full:
-                if os.getppid() != parent:
-                    os._exit(1)
+                pass
 
     clock = _Clock.attached(shared)
     for index, path, format in jobs:
