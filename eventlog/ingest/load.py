@@ -36,6 +36,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import queue
+import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -328,6 +329,10 @@ def _parse_worker(jobs: list[tuple[int, str, str | None]], out: multiprocessing.
             except queue.Full:
                 pass
 
+    # The queue's feeder thread writes a message to the pipe in pieces as this process
+    # reads it, taking the GIL back after each piece; with the default switch interval the
+    # parsing thread kept it ~5 ms each time and the storing process waited for its games.
+    sys.setswitchinterval(1e-4)
     clock = _Clock.attached(shared)
     for index, path, format in jobs:
         chunk: list[PreparedGame | ParseIssue] = []
