@@ -48,9 +48,8 @@ from eventlog.events import (
     parse_payload,
     uuid5_texts,
 )
-from eventlog.hashing import canonical_text
 from eventlog.ingest.base import EncodedGame, IngestError, ImportedGame
-from eventlog.store.planning import encode_metadata
+from eventlog.store.planning import encode_metadata, encode_payload
 from eventlog import tiles as _tiles
 
 __all__ = ["GameBuilder", "BuiltEvents", "chow_run", "check_tile"]
@@ -124,7 +123,7 @@ def _payload(type_: str, fields: dict[str, Any]) -> tuple[Payload, str]:
         payload: Payload = parse_payload(type_, fields)
     except (EventError, ValidationError, ValueError, TypeError) as e:
         raise IngestError(str(e).splitlines()[0]) from None
-    made = (payload, canonical_text(payload.model_dump(mode="json")))
+    made = (payload, encode_payload(type_, payload)[0])
     if key is not None:
         if len(_PAYLOADS) >= _PAYLOADS_MAX:
             _PAYLOADS.clear()

@@ -667,7 +667,7 @@ class SqliteStore(EventStore):
         try:
             if len(group) > 1:
                 try:
-                    outcomes = self.append_batches([w.batch for w in group])  # type: ignore[misc]  # a PlannedBatch is all it uses
+                    outcomes = self.append_batches([w.batch for w in group])
                 except Exception:  # noqa: BLE001 - the transaction failed: each alone, for its own outcome
                     outcomes = None
                 if outcomes is not None:
