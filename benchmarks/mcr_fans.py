@@ -48,7 +48,8 @@ WHOLE_HAND_CACHES = (decompose.decompose, decompose.waits, decompose._wild_split
                      context.concealed_shape, context.divisions, context._single_wait, base._all_tiles)
 PIECE_CACHES = (decompose._numbered_block, decompose._honor_block, decompose._block_complete,
                 decompose._block_groups_numbered, decompose._block_groups_honor,
-                decompose._block_additions, base.facts_of_mask, combine._chow_fans, combine._pung_fans,
+                decompose._block_additions, base.facts_of_mask, base._block_codes, combine._chow_fans,
+                combine._pung_fans,
                 combine._two_chow_fan, combine._three_chow_fan, combine._two_pung_fan, combine._three_pung_fan,
                 calculator._exclude) + _GROUPS
 

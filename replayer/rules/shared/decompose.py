@@ -304,23 +304,18 @@ def decompose(counts: tuple[int, ...], *, wildcards: int = 0, honor_chows: Honor
         return divs if pair_tiles is None else tuple(d for d in divs if _pair_ok(d.pair, pair_tiles))
     if sum(counts) % 3 != 2:
         return ()
-    # Blocks without tiles add nothing; a block that cannot be completed ends the search (the
-    # completion table answers without enumerating). Within a block the sets are sorted, and
-    # the blocks hold ascending tile ranges, so their concatenation is sorted.
+    # Blocks without tiles add nothing; a block that cannot be completed ends the search (for
+    # a suit, the completion table answers without enumerating). Within a block the sets are
+    # sorted, and the blocks hold ascending tile ranges, so their concatenation is sorted.
     blocks = []
     for lo, hi, numbered in _BLOCKS:
         part = counts[lo:hi]
         if not any(part):
             continue
-        if numbered:
-            if _block_complete(part, True, False) == (False, False):
-                return ()
-            blocks.append(_block_groups_numbered(lo, part))
-        else:
-            parts = _block_groups_honor(lo, part, honor_chows)
-            if not parts:
-                return ()
-            blocks.append(parts)
+        parts = _block_groups_numbered(lo, part) if numbered else _block_groups_honor(lo, part, honor_chows)
+        if not parts:
+            return ()
+        blocks.append(parts)
     out: list[Division] = []
     for combo in product(*blocks):
         pair: Group | None = None

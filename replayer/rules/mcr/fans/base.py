@@ -198,9 +198,23 @@ def all_tiles(ctx: WinContext) -> Tiles:
     return _all_tiles(ctx.counts)
 
 
+_BLOCK_RANGES = ((0, 9), (9, 18), (18, 27), (27, 31), (31, 34))
+
+
 @lru_cache(maxsize=1 << 12)
 def _all_tiles(counts: tuple[int, ...]) -> Tiles:
-    return (tuple(chain.from_iterable(map(repeat, PLAYING_TILES, counts))),)
+    tiles: tuple[str, ...] = ()
+    for lo, hi in _BLOCK_RANGES:  # a suit, the winds, the dragons
+        part = counts[lo:hi]
+        if any(part):
+            tiles += _block_codes(lo, part)
+    return (tiles,)
+
+
+@lru_cache(maxsize=1 << 14)
+def _block_codes(lo: int, part: tuple[int, ...]) -> tuple[str, ...]:
+    """The codes of one block's tiles (``part``: its counts from kind ``lo``), in order."""
+    return tuple(chain.from_iterable(map(repeat, PLAYING_TILES[lo:lo + len(part)], part)))
 
 
 def win_tile(ctx: WinContext) -> Tiles:
