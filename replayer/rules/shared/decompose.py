@@ -29,6 +29,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 from itertools import chain, combinations, combinations_with_replacement, product
+from operator import mul
 from threading import Lock
 from typing import NamedTuple
 
@@ -90,18 +91,25 @@ def _chow(t: int) -> Group:
 
 
 # --- which suit blocks are complete: a table ------------------------------------------------
-# Every way to lay out at most four sets and at most one pair in one suit is enumerated once
-# (~33,000 layouts, ~15 ms), keyed by the block's counts packed a byte a rank. As in
-# :func:`_numbered_block`, a kind makes at most one pung (six copies of a kind are not two
-# pungs: counts above four only occur in structural wait checks). A block of at most 14
-# tiles is complete exactly when its key is there; bigger blocks are enumerated as before.
+# Every way to lay out at most four sets in one suit is enumerated once (3,406 blocks, ~3 ms),
+# keyed by the block's counts packed a byte a rank. As in :func:`_numbered_block`, a kind
+# makes at most one pung (six copies of a kind are not two pungs: counts above four only
+# occur in structural wait checks). A block of 3n tiles (n <= 4) is all sets exactly when its
+# key is there. A block of 3n + 2 tiles is sets and a pair when taking the pair away leaves
+# a key that is there; the pair's rank r is fixed modulo 3, since every set's ranks sum to a
+# multiple of 3: sum(rank * count) = 2r (mod 3), so at most three ranks are tried. Blocks of
+# more than 14 tiles are enumerated as before.
 
 _SUIT_TABLE_MAX = 14  # 4 sets + a pair
 _NOT_COMPLETE = (False, False)
-_suit_table: dict[int, tuple[bool, bool]] | None = None
+_ALL_SETS = (True, False)
+_SETS_AND_PAIR = (False, True)
+_suit_table: frozenset[int] | None = None
 _suit_table_lock = Lock()
 #: the key of one more copy of rank r
 _ONE_MORE = tuple(1 << 8 * r for r in range(9))
+#: rank index modulo 3
+_RESIDUE = (0, 1, 2, 0, 1, 2, 0, 1, 2)
 
 
 def _suit_key(counts: Sequence[int]) -> int:
@@ -110,38 +118,57 @@ def _suit_key(counts: Sequence[int]) -> int:
     return int.from_bytes(bytes(counts), "little")
 
 
-def _complete_suits() -> dict[int, tuple[bool, bool]]:
-    """Key of every suit block that is 0-4 sets, with or without a pair -> (can be all sets,
-    can be sets + one pair); blocks that are neither are absent. Built once, under a lock
-    (the gRPC server scores from a thread pool); never changed afterwards."""
+def _complete_suits() -> frozenset[int]:
+    """Keys of the suit blocks that are 0-4 sets (no pair). Built once, under a lock (the
+    gRPC server scores from a thread pool); never changed afterwards."""
     global _suit_table
     table = _suit_table
     if table is None:
         with _suit_table_lock:
             if _suit_table is None:
-                no_pair = {
+                _suit_table = frozenset(
                     sum(3 << 8 * r for r in pungs) + sum(0x010101 << 8 * r for r in chows)
                     for n in range(5) for k in range(n + 1)
                     for pungs in combinations(range(9), k)
                     for chows in combinations_with_replacement(range(7), n - k)
-                }
-                with_pair = {k + (2 << 8 * r) for k in no_pair for r in range(9)}
-                # 3n tiles and 3n + 2 tiles: no block is both
-                _suit_table = dict.fromkeys(no_pair, (True, False)) | dict.fromkeys(with_pair, (False, True))
+                )
             table = _suit_table
     return table
 
 
-def _suit_status(counts: tuple[int, ...]) -> tuple[bool, bool] | None:
+def _pair_ranks(counts: Sequence[int], extra: int = -1) -> tuple[int, int, int]:
+    """The ranks (0-based) the pair of ``counts`` (plus one copy of rank ``extra``) can have
+    if it is sets and a pair: those congruent to 2 * sum(rank * count) modulo 3."""
+    w = sum(map(mul, counts, _RESIDUE)) + (_RESIDUE[extra] if extra >= 0 else 0)
+    r = 2 * w % 3
+    return (r, r + 3, r + 6)
+
+
+def _suit_status_of(key: int, counts: Sequence[int], total: int) -> tuple[bool, bool]:
+    """(can be all sets, can be sets + one pair) of one suit of at most 14 tiles: ``key``
+    its :func:`_suit_key`, ``total`` its number of tiles."""
+    sets = _complete_suits()
+    left = total % 3
+    if left == 0:
+        return _ALL_SETS if key in sets else _NOT_COMPLETE
+    if left == 2:
+        for r in _pair_ranks(counts):
+            if counts[r] >= 2 and key - (2 << 8 * r) in sets:
+                return _SETS_AND_PAIR
+    return _NOT_COMPLETE
+
+
+def _suit_status(counts: Sequence[int]) -> tuple[bool, bool] | None:
     """(can be all sets, can be sets + one pair) of one suit's counts from the table, None
     when the table does not cover them (more than 14 tiles, a negative count)."""
-    if sum(counts) > _SUIT_TABLE_MAX:
+    total = sum(counts)
+    if total > _SUIT_TABLE_MAX:
         return None
     try:
         key = _suit_key(counts)
     except ValueError:
         return None
-    return _complete_suits().get(key, _NOT_COMPLETE)
+    return _suit_status_of(key, counts, total)
 
 
 @lru_cache(maxsize=1 << 16)
@@ -152,15 +179,15 @@ def _numbered_block(counts: tuple[int, ...]) -> tuple[tuple[bool, tuple[tuple[st
     their lowest rank index. Branches whose remaining tiles the completion table says cannot
     be finished are not followed (the same splits, found in the same order)."""
     out: list[tuple[bool, tuple[tuple[str, int], ...]]] = []
-    table = _complete_suits() if _suit_status(counts) is not None else None
-    if table is not None and _suit_key(counts) not in table:
+    status = _suit_status(counts)
+    if status == _NOT_COMPLETE:
         return ()
-    _split_suit(list(counts), 0, False, [], out, table)
+    _split_suit(list(counts), 0, False, [], out, status is not None)
     return tuple(out)
 
 
 def _split_suit(c: list[int], i: int, pair: bool, acc: list[tuple[str, int]],
-                out: list[tuple[bool, tuple[tuple[str, int], ...]]], table: dict[int, tuple[bool, bool]] | None) -> None:
+                out: list[tuple[bool, tuple[tuple[str, int], ...]]], prune: bool) -> None:
     """:func:`_numbered_block` from rank ``i`` on (a module function, not a closure: a
     recursive closure is a reference cycle left to the garbage collector)."""
     while i < 9 and c[i] == 0:
@@ -183,11 +210,11 @@ def _split_suit(c: list[int], i: int, pair: bool, acc: list[tuple[str, int]],
             if k:
                 c[i + 1] -= k
                 c[i + 2] -= k
-            rest = table.get(_suit_key(c)) if table is not None else (True, True)
-            if rest is not None and (rest[0] or not (pr or pair)):  # else the rest cannot be finished
+            rest = _suit_status_of(_suit_key(c), c, sum(c)) if prune else (True, True)
+            if rest[0] or (rest[1] and not (pr or pair)):  # else the rest cannot be finished
                 added = [("pung", i)] * pung + [("chow", i)] * k + [("pair", i)] * pr
                 acc.extend(added)
-                _split_suit(c, i + 1, pair or bool(pr), acc, out, table)
+                _split_suit(c, i + 1, pair or bool(pr), acc, out, prune)
                 del acc[len(acc) - len(added):]
             c[i] += n
             if k:
@@ -350,10 +377,24 @@ _BLOCKS = ((0, 9, True), (9, 18, True), (18, 27, True), (27, 31, False), (31, 34
 @lru_cache(maxsize=1 << 16)
 def _block_additions(counts: tuple[int, ...], numbered: bool, honor_chows: bool) -> tuple[tuple[int, tuple[bool, bool]], ...]:
     """For each tile x of the block: the block's completion status once x is added."""
-    if numbered and 0 <= sum(counts) < _SUIT_TABLE_MAX and min(counts) >= 0:
-        table = _complete_suits()
+    total = sum(counts)
+    if numbered and 0 <= total < _SUIT_TABLE_MAX and min(counts) >= 0:
+        # one tile more makes 3n (all sets), 3n + 2 (sets and a pair) or 3n + 1 (neither)
+        sets = _complete_suits()
         key = _suit_key(counts)
-        return tuple((x, st) for x, one in enumerate(_ONE_MORE) if (st := table.get(key + one)) is not None)
+        left = (total + 1) % 3
+        if left == 0:
+            return tuple((x, _ALL_SETS) for x, one in enumerate(_ONE_MORE) if key + one in sets)
+        if left == 1:
+            return ()
+        found = []
+        for x, one in enumerate(_ONE_MORE):
+            with_x = key + one
+            for r in _pair_ranks(counts, x):
+                if counts[r] + (r == x) >= 2 and with_x - (2 << 8 * r) in sets:
+                    found.append((x, _SETS_AND_PAIR))
+                    break
+        return tuple(found)
     out = []
     c = list(counts)
     for x in range(len(counts)):
