@@ -25,7 +25,7 @@ import json
 import re
 import unicodedata
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Annotated, Any, ClassVar, Literal, TypeVar
 
 from pydantic import (
@@ -100,6 +100,26 @@ class Payload(BaseModel):
     #: into ``RulesetEvent``); the core payloads are the messages of events.proto.
     PROTO: ClassVar[Any] = None
     SCHEMA_VERSION: ClassVar[int] = 1
+    #: What of this payload is private to its seat, for one seat's view of the game
+    #: (docs/reference/DESIGN.md §6 replay, §8 "one seat's view"): field name → the value every
+    #: other seat sees in its place (``None``, ``[]``). The payload's own ``seat`` sees it all;
+    #: a payload with no ``seat`` is nobody's, so every seat gets the value in its place (the
+    #: wall order of ``hand_started``). One declaration for every reader —
+    #: :func:`eventlog.view.seat_view` applies it for the CLI, the dashboard and the gRPC replay
+    #: service alike, to the core's payloads and a ruleset's own (``register_payload``).
+    PRIVATE: ClassVar[Mapping[str, Any]] = {}
+    #: True: the event's envelope ``metadata`` (source file, line, ingest notes) is withheld
+    #: (``{}``) wherever the private fields are (``hand_started``: it may tell the wall or seed).
+    PRIVATE_METADATA: ClassVar[bool] = False
+
+    def withheld_from(self, seat: int) -> Mapping[str, Any]:
+        """The fields seat ``seat`` (0..3) may not see of this payload, each with the value
+        shown in its place: :attr:`PRIVATE` unless ``seat`` is the payload's own ``seat``; ``{}``
+        when nothing is withheld. The hook for a conditional case — a payload class overrides
+        it (:class:`Kong`: only a concealed kong's tile is private)."""
+        if not self.PRIVATE or getattr(self, "seat", None) == seat:
+            return {}
+        return self.PRIVATE
 
     def words(self, who: Callable[[int], tuple[str, str]]) -> tuple[str, str] | None:
         """The event in plain words, (English, Chinese), for a ruleset's own event type: a
@@ -125,9 +145,14 @@ class HandStarted(Payload):
     """A hand begins. ``wall`` is the full wall when the source knows it: in draw order, or —
     when the ruleset's seats have walls of their own (``wall_layout`` "per_seat") — the four
     seats' walls one after another, seat 0's first, each in the order its seat takes the
-    tiles. The replayer checks deals and draws against it (``wall_mismatch``)."""
+    tiles. The replayer checks deals and draws against it (``wall_mismatch``).
+
+    Seat view: ``wall``, ``seed`` and the event's metadata are nobody's to see — every seat's
+    view gets ``[]``, None and ``{}`` (the wall order would tell every hand and draw)."""
 
     TYPE: ClassVar[str] = "hand_started"
+    PRIVATE: ClassVar[Mapping[str, Any]] = {"wall": [], "seed": None}
+    PRIVATE_METADATA: ClassVar[bool] = True
     hand_number: Annotated[int, Field(ge=0)]
     prevalent_wind: Wind
     dealer: Seat
@@ -137,7 +162,10 @@ class HandStarted(Payload):
 
 
 class TilesDealt(Payload):
+    """One seat's initial hand. Seat view: ``tiles`` is private to ``seat`` (``[]`` for the others)."""
+
     TYPE: ClassVar[str] = "tiles_dealt"
+    PRIVATE: ClassVar[Mapping[str, Any]] = {"tiles": []}
     seat: Seat
     tiles: list[Tile]
 
@@ -164,7 +192,11 @@ class FlowerReplaced(Payload):
 
 
 class TileDrawn(Payload):
+    """A seat draws (from the wall, after a kong, for a flower). Seat view: ``tile`` is private
+    to ``seat`` (None for the others, as when the source hides it)."""
+
     TYPE: ClassVar[str] = "tile_drawn"
+    PRIVATE: ClassVar[Mapping[str, Any]] = {"tile": None}
     seat: Seat
     tile: Tile | None = Field(None, description="None when the source hides it")
     source: Literal["wall", "kong_replacement", "flower_replacement"] = "wall"
@@ -212,13 +244,21 @@ class Pung(Payload):
 
 
 class Kong(Payload):
-    """Kong 杠: concealed (暗杠), melded from a discard (明杠), or added to a pung (加杠)."""
+    """Kong 杠: concealed (暗杠), melded from a discard (明杠), or added to a pung (加杠).
+
+    Seat view: a concealed kong lies face down — its ``tile`` is private to ``seat`` (None for
+    the others); a melded or added kong is shown to all."""
 
     TYPE: ClassVar[str] = "kong"
+    PRIVATE: ClassVar[Mapping[str, Any]] = {"tile": None}
     seat: Seat
     kind: Literal["concealed", "melded", "added"]
     tile: PlayTile
     discard_seq: Seq | None = None
+
+    def withheld_from(self, seat: int) -> Mapping[str, Any]:
+        """``tile`` for a concealed kong of another seat; nothing otherwise."""
+        return super().withheld_from(seat) if self.kind == "concealed" else {}
 
     @model_validator(mode="after")
     def _claim(self) -> Kong:
@@ -230,9 +270,13 @@ class Kong(Payload):
 
 
 class Pass(Payload):
-    """A player passes on a discard, or a claim that lost on priority (``claim`` says which)."""
+    """A player passes on a discard, or a claim that lost on priority (``claim`` says which).
+
+    Seat view: the ``tiles`` of a lost claim never reached the table — private to ``seat``
+    (``[]`` for the others)."""
 
     TYPE: ClassVar[str] = "pass"
+    PRIVATE: ClassVar[Mapping[str, Any]] = {"tiles": []}
     seat: Seat
     discard_seq: Seq | None = None
     claim: Literal["chow", "pung", "kong", "win"] | None = None

@@ -1,17 +1,22 @@
-"""One seat's view of an event: what seat ``seat`` may see of it (DESIGN.md §6, replay with a
-seat view). Every reader that shows an event from one seat's side — ``paipu replay --seat``
-(table, words, ``--json``), the stepper, the dashboard's replay page — passes it through
-:func:`seat_view` first, so no concealed tile of another seat leaks through the event line,
-its words or its payload.
+"""One seat's view of an event: what seat ``seat`` may see of it (docs/reference/DESIGN.md §6
+replay, §8 "one seat's view"). Every reader that shows an event from one seat's side —
+``paipu replay --seat`` (table, words, ``--json``), the stepper, the dashboard's replay page,
+the gRPC replay service's ``GetState``/``StepThrough`` with ``seat`` (services/replay_service.py,
+which converts the result to protobuf) — passes it through :func:`seat_view` first, so no
+concealed tile of another seat leaks through the event line, its words or its payload.
 
-Withheld from another seat's events: the tiles dealt to it, the tile it draws (from the wall,
-after a kong, for a flower), the tile of its concealed kong, the tiles of its lost claim; a
-``hand_started`` loses its wall, seed and metadata (the wall order is nobody's to see).
-Discards, claims and revealed tiles stay visible. Same rules as the gRPC replay service's
-seat view (services/replay_service.py)."""
+The rule is one, declared by the data: each payload class says what of it is private
+(:attr:`eventlog.events.Payload.PRIVATE`, ``PRIVATE_METADATA`` and the hook
+:meth:`~eventlog.events.Payload.withheld_from`), so a ruleset's own event type declares its
+private fields the same way and needs nothing here. The core's declarations withhold from
+another seat's events: the tiles dealt to it, the tile it draws (from the wall, after a kong,
+for a flower), the tile of its concealed kong, the tiles of its lost claim; a ``hand_started``
+loses its wall, seed and metadata for every seat (the wall order is nobody's to see).
+Discards, claims and revealed tiles stay visible."""
 
 from __future__ import annotations
 
+import copy
 from typing import Any, TypeVar
 
 __all__ = ["seat_view"]
@@ -19,34 +24,25 @@ __all__ = ["seat_view"]
 _E = TypeVar("_E")
 
 
-def _hidden_update(event: Any, seat: int) -> tuple[dict[str, Any], dict[str, Any]] | None:
-    """(payload fields to clear, envelope fields to clear), or None when nothing is hidden."""
-    t = event.type
-    p = event.payload
-    other = getattr(p, "seat", seat) != seat
-    if t == "tiles_dealt" and other and p.tiles:
-        return {"tiles": []}, {}
-    if t == "tile_drawn" and other and p.tile is not None:
-        return {"tile": None}, {}
-    if t == "hand_started" and (p.wall or p.seed is not None or event.metadata):
-        return {"wall": [], "seed": None}, {"metadata": {}}
-    if t == "kong" and other and p.kind == "concealed" and p.tile is not None:
-        return {"tile": None}, {}
-    if t == "pass" and other and p.tiles:
-        return {"tiles": []}, {}
-    return None
-
-
 def seat_view(event: _E, seat: int | None) -> _E:
-    """``event`` (a stored or new event) as seat ``seat`` (0..3) sees it: the same event when
-    nothing is hidden or ``seat`` is None (all hands shown), else a copy with another seat's
-    concealed tiles removed (``tile`` None, ``tiles`` empty; see the module doc). The hash
-    fields are kept as they were: the copy is for showing, never for storing."""
+    """``event`` (a stored or new event, core or a ruleset's type) as seat ``seat`` (0..3)
+    sees it: the same object when nothing is hidden from it or ``seat`` is None (all hands
+    shown), else a copy whose payload fields withheld from ``seat`` hold the value declared
+    in their place (``tile`` None, ``tiles`` ``[]``; the payload's ``withheld_from(seat)``)
+    and, where the payload class says so, whose ``metadata`` is ``{}``. The hash fields are
+    kept as they were: the copy is for showing, never for storing."""
     if seat is None:
         return event
-    upd = _hidden_update(event, seat)
-    if upd is None:
+    e: Any = event
+    p = e.payload
+    withheld = p.withheld_from(seat)
+    if not withheld:
         return event
-    payload_upd, env_upd = upd
-    p = event.payload  # type: ignore[attr-defined]
-    return event.model_copy(update={"payload": p.model_copy(update=payload_upd), **env_upd})  # type: ignore[attr-defined]
+    metadata = type(p).PRIVATE_METADATA and bool(getattr(e, "metadata", None))
+    if not metadata and all(getattr(p, name) == shown for name, shown in withheld.items()):
+        return event  # nothing there to hide (e.g. a draw the source already hid)
+    payload = p.model_copy(update={name: copy.copy(shown) for name, shown in withheld.items()})
+    update: dict[str, Any] = {"payload": payload}
+    if metadata:
+        update["metadata"] = {}
+    return e.model_copy(update=update)

@@ -15,9 +15,12 @@
 A **seat view** (``seat`` given) shows that seat as it sees the table: every other seat's
 concealed tiles are withheld (only their number is given), another seat's concealed
 kong lies face down (kind only, no tiles), and the event that produced the state is
-redacted the same way (``tiles_dealt``/``tile_drawn`` of another seat lose their tiles,
-``hand_started`` loses its wall, seed and metadata, another seat's concealed kong its
-tile, another seat's lost claim its tiles); ``TableState.redacted`` says so.
+redacted by the one seat-view rule, :func:`eventlog.view.seat_view`, before it becomes
+protobuf: what each payload class declares private (``Payload.PRIVATE``; for the core types
+``tiles_dealt``/``tile_drawn`` of another seat lose their tiles, ``hand_started`` its wall,
+seed and metadata, another seat's concealed kong its tile, another seat's lost claim its
+tiles; a ruleset's own type declares its own) is withheld; ``TableState.redacted`` says so
+(docs/reference/DESIGN.md §6, §8 "one seat's view").
 
 Errors: NOT_FOUND (GAME_NOT_FOUND) for a game with no events; INVALID_ARGUMENT with a
 BadRequest naming ``seq`` / ``from_seq`` / ``to_seq`` / ``seat`` and the valid range;
@@ -36,6 +39,7 @@ from eventlog.convert import to_proto
 from eventlog.events import StoredEvent
 from eventlog.store.base import EventStore, GameNotFound
 from eventlog.verify import ChainReport, verify_game
+from eventlog.view import seat_view
 from replayer.audit import GameAudit, WinAudit, audit_game
 from replayer.findings import Finding, RulesetError
 from replayer.review import DiscardOption, GameReview, SeatSummary, review_game
@@ -115,34 +119,6 @@ def _seat(i: int, st: SeatState, hidden: bool) -> pb.SeatState:
     return msg
 
 
-def _redact(event: Any, seat: int) -> bool:
-    """Clear from ``event`` (a RecordedEvent, in place) what seat ``seat`` cannot see.
-    True when something was cleared."""
-    e = event.event
-    case = e.WhichOneof("payload")
-    if not case:
-        return False
-    p = getattr(e, case)
-    if case == "tiles_dealt" and p.seat != seat and p.tiles:
-        del p.tiles[:]
-        return True
-    if case == "tile_drawn" and p.seat != seat and p.HasField("tile"):
-        p.ClearField("tile")
-        return True
-    if case == "hand_started" and (p.wall or p.HasField("seed") or e.metadata_json):
-        del p.wall[:]
-        p.ClearField("seed")
-        e.metadata_json = ""
-        return True
-    if case == "kong" and p.seat != seat and p.kind == events_pb2.KONG_KIND_CONCEALED:
-        p.tile = ""
-        return True
-    if case == "pass" and p.seat != seat and p.tiles:
-        del p.tiles[:]
-        return True
-    return False
-
-
 def table_state_message(
     state: TableState,
     event: StoredEvent,
@@ -151,11 +127,14 @@ def table_state_message(
     seat: int | None = None,
 ) -> pb.TableState:
     """The wire form of the table ``state`` produced by ``event`` (a stored event) with its
-    ``findings``; ``seat`` (0..3) makes it that seat's view (see the module doc)."""
+    ``findings``; ``seat`` (0..3) makes it that seat's view (see the module doc): the event is
+    redacted by :func:`eventlog.view.seat_view` before it is converted, and ``redacted`` says
+    whether anything was withheld."""
+    shown = seat_view(event, seat)
     msg = pb.TableState(
         game_id=state.game_id or event.game_id,
         seq=event.seq,
-        event=to_proto(event),
+        event=to_proto(shown),
         findings=[finding_message(f) for f in findings],
         ruleset=state.ruleset_id or "",
         ruleset_options_json=(
@@ -180,7 +159,7 @@ def table_state_message(
         msg.pending_discard_seq = state.pending.seq
     if seat is not None:
         msg.view_seat = seat
-        msg.redacted = _redact(msg.event, seat)
+        msg.redacted = shown is not event
     return msg
 
 

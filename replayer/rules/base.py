@@ -439,7 +439,9 @@ class ScoreUnit:
 class RulesetSpec:
     """A registered ruleset: its id, options model, how to build a bound ruleset, and its
     own event types: ``events``, ``(payload class, handler)`` pairs — a payload class has
-    ``TYPE = "<id>.<name>"`` and ``PROTO``, its protobuf message (proto/paipu/v1/); the one
+    ``TYPE = "<id>.<name>"`` and ``PROTO``, its protobuf message (proto/paipu/v1/), and declares
+    what of it is private to its seat with ``PRIVATE`` (eventlog.events.Payload: every seat
+    view applies it, eventlog/view.py); the one
     handler of each is ``(ctx, state, payload) -> state`` like the core's
     (replayer/handlers/). ``fan_id`` (optional): the ruleset's fan name table — any spelling
     of one of its fans (aliases, numbers, other scripts) → a key shared by all spellings,
