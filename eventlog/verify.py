@@ -19,7 +19,8 @@ store's back — its triggers dropped — is named, not served as the game's ext
 ruleset). The first failure is reported with its seq and why; verification never raises
 on bad data.
 
-The log as a whole (:func:`verify_log`): walking every stored row by position (each game's
+The log as a whole (:func:`verify_log`): walking every stored row by position, its link
+columns only (:meth:`EventStore.iter_log_links`; each game's
 run of seqs and links checked again as the table holds the rows — a game's rows are found
 through an index that can hide a damaged row), the positions must be dense from 1 and the
 running log hash
@@ -179,15 +180,15 @@ class _GameRuns:
     def __init__(self) -> None:
         self.frontier: dict[object, tuple[object, object]] = {}  # game -> (seq, hash) of its last row
 
-    def check(self, row: dict) -> str | None:
-        gid, seq, pos = row.get("game_id"), row.get("seq"), row.get("position")
+    def check(self, pos: object, gid: object, seq: object, prev_hash: object, hash_: object) -> str | None:
+        """A row by its link columns (:data:`~eventlog.store.base.LINK_COLUMNS`)."""
         seen = self.frontier.get(gid)
-        self.frontier[gid] = (seq, row.get("hash"))
+        self.frontier[gid] = (seq, hash_)
         want_seq, want_link = (0, GENESIS_HASH) if seen is None else (seen[0] + 1 if isinstance(seen[0], int)
                                                                       else None, seen[1])
         if seq != want_seq:
             return f"position {pos}: game {gid!r} seq {seq!r} where seq {want_seq} comes next in the log"
-        if row.get("prev_hash") != want_link:
+        if prev_hash != want_link:
             return f"position {pos}: game {gid!r} seq {seq!r} does not link to the game's previous event"
         return None
 
@@ -231,17 +232,16 @@ def verify_log(store: EventStore) -> LogReport:
     at_ck = GENESIS_HASH if ck is not None and ck.position == 0 else None
     links = _GameRuns()
     try:
-        for row in store.iter_raw_log():
+        for pos, gid, seq, prev_hash, hash_ in store.iter_log_links():  # the link columns only
             count += 1
-            pos = row.get("position")
             if pos != expected and len(problems) < 5:
                 problems.append(f"position {expected} is missing (the next stored event is at position {pos!r})")
-            problem = links.check(row)  # as the table holds it: the game reads go through an index
+            problem = links.check(pos, gid, seq, prev_hash, hash_)  # as the table holds it: the game reads go through an index
             if problem is not None and len(problems) < 5:
                 problems.append(problem)
             if isinstance(pos, int):
                 expected = pos + 1
-                running = log_hash(running, pos, str(row.get("hash")))
+                running = log_hash(running, pos, str(hash_))
                 if ck is not None and pos == ck.position:
                     at_ck = running
         head = store.log_head()

@@ -96,6 +96,7 @@ __all__ = [
     "EventStore",
     "utc_now",
     "PAGE_SIZE",
+    "LINK_COLUMNS",
     # re-exported for callers of the former one-module store
     "ANY",
     "NO_STREAM",
@@ -126,6 +127,10 @@ __all__ = [
 
 #: Rows fetched per round trip by the paged readers.
 PAGE_SIZE = 500
+#: The columns that link a row into its game's chain and the log (:meth:`EventStore.iter_log_links`).
+LINK_COLUMNS: tuple[str, ...] = ("position", "game_id", "seq", "prev_hash", "hash")
+#: Rows per page of :meth:`EventStore.iter_log_links` (five short columns a row).
+LINK_PAGE_SIZE = 5000
 #: Where columns sit in a row read as a tuple (:data:`COLUMNS` order).
 _POSITION, _SEQ, _PREV_HASH, _HASH = (COLUMNS.index(c) for c in ("position", "seq", "prev_hash", "hash"))
 
@@ -374,6 +379,25 @@ class EventStore(ABC):
             if len(rows) < PAGE_SIZE:
                 return
             cursor = rows[-1]["position"] + 1
+
+    def iter_log_links(self, from_position: int = 1) -> Iterator[tuple[Any, ...]]:
+        """Every stored row by position as its link columns only, :data:`LINK_COLUMNS`
+        (position, game_id, seq, prev_hash, hash), unchecked: what
+        :func:`eventlog.verify.verify_log` walks (positions dense, each game's links, the
+        running log hash) without reading payloads."""
+        self._check_open()
+        cursor = from_position
+        while True:
+            rows = self._fetch_log_links(cursor, LINK_PAGE_SIZE)
+            yield from rows
+            if len(rows) < LINK_PAGE_SIZE or not isinstance(rows[-1][0], int):
+                return
+            cursor = rows[-1][0] + 1
+
+    def _fetch_log_links(self, from_position: int, n: int) -> list[tuple[Any, ...]]:
+        """Up to ``n`` rows from ``from_position`` on, ascending, as :data:`LINK_COLUMNS`
+        tuples. Backends that can select those columns alone override it."""
+        return [tuple(row.get(c) for c in LINK_COLUMNS) for row in self._fetch_all(from_position, n, False)]
 
     @abstractmethod
     def raw_game_ids(self) -> list[str]:

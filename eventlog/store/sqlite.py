@@ -67,7 +67,7 @@ from pathlib import Path
 from typing import Any
 
 from eventlog.hashing import GENESIS_HASH, log_hash, log_hash_run
-from eventlog.store.base import EventStore, utc_now
+from eventlog.store.base import LINK_COLUMNS, EventStore, utc_now
 from eventlog.store.checkpoint import AnchorSync, Checkpoint, CheckpointFile
 from eventlog.store.errors import (
     CorruptDatabase,
@@ -975,6 +975,11 @@ class SqliteStore(EventStore):
             f"SELECT {_COLS} FROM events WHERE game_id = ? ORDER BY position", (game_id,)
         )
         return iter(rows)
+
+    def _fetch_log_links(self, from_position: int, n: int) -> list[tuple[Any, ...]]:
+        with self._connection() as conn, _translated(self.path):
+            return _fetch(conn, f"SELECT {', '.join(LINK_COLUMNS)} FROM events WHERE position >= ? "
+                                "ORDER BY position LIMIT ?", (from_position, n), tuples=True)
 
     def iter_raw_values(self, game_id: str) -> Iterator[tuple[Any, ...]]:
         with self._connection() as conn, _translated(self.path):

@@ -76,3 +76,16 @@ def test_tuple_rows_are_judged_as_dict_rows(sqlite_store, discards, warm):
     for name in ("payload edited", "metadata not an object", "metadata not JSON", "seq as text", "seq as bool",
                  "hash as bytes", "event id not canonical", "payload does not parse"):
         assert (name, "error") in seen, name
+
+
+def test_log_links_are_the_link_columns_of_every_row(store, discards):
+    """verify_log walks EventStore.iter_log_links: the rows of iter_raw_log, by position,
+    reduced to position, game id, seq and the two hashes (every backend)."""
+    from eventlog.store.base import LINK_COLUMNS
+
+    store.append("g", discards(3, tag="g"))
+    store.append("h", discards(2, tag="h"))
+    store.append("g", discards(2, tag="g2"))
+    links = list(store.iter_log_links())
+    assert links == [tuple(r[c] for c in LINK_COLUMNS) for r in store.iter_raw_log()]
+    assert [p for p, *_ in links] == list(range(1, 8)) and list(store.iter_log_links(6)) == links[5:]
