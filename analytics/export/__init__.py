@@ -43,11 +43,39 @@ here, in local processes or on a Dask cluster through :func:`eventlog.parallel.m
 """
 
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 from analytics.export.errors import DamagedExport, ExportError, rebuild_all_command, rebuild_command, repair_command
-from analytics.export.manifest import MANIFEST, Manifest
-from analytics.export.outcomes import GameOutcome, Outcome
-from analytics.export.reader import Export, open_export
-from analytics.export.run import BLOCK_POSITIONS, ExportReport, default_workers, export
+
+if TYPE_CHECKING:
+    from analytics.export.manifest import MANIFEST, Manifest
+    from analytics.export.outcomes import GameOutcome, Outcome
+    from analytics.export.reader import Export, open_export
+    from analytics.export.run import BLOCK_POSITIONS, ExportReport, default_workers, export
+
+#: The names re-exported from submodules, imported when first used: a worker process that
+#: replays games imports analytics.export.outcomes, which runs this file — without Arrow
+#: (pyarrow, numpy: ~0.4 s of CPU per process started), which only writing and reading
+#: Parquet need.
+_LAZY = {
+    "MANIFEST": "manifest", "Manifest": "manifest", "GameOutcome": "outcomes", "Outcome": "outcomes",
+    "Export": "reader", "open_export": "reader", "BLOCK_POSITIONS": "run", "ExportReport": "run",
+    "default_workers": "run", "export": "run",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "BLOCK_POSITIONS",
