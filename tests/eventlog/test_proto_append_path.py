@@ -9,7 +9,7 @@ definition, eventlog/hashing.py). Every event of every bundled sample game and o
 simulated game of every ruleset and docs/events.md's example of every event type (the
 rulesets' own included) is sent through protobuf
 bytes; the log written through the server's AppendStream hashes as the log written by
-``paipu ingest`` (the golden hash of tests/ingest/test_bulk_ingest.py)."""
+``paipu ingest`` (whose hash tests/ingest/test_bulk_ingest.py pins)."""
 
 from __future__ import annotations
 
@@ -37,10 +37,6 @@ from services.server import build_server
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXED_CLOCK = "2026-01-02T03:04:05.000000Z"
-#: tests/ingest/test_bulk_ingest.py GOLDEN_LOG: every bundled sample file imported by
-#: ``ingest_files`` under FIXED_CLOCK, as the code before the bulk import stored it (and
-#: since issue 13 item 7 with the six _lite.json games' walls in their hand_started payload).
-GOLDEN_LOG = (2683, "60971c292af6c5b042eeb08071f473c30de7b5db4a9894a9b5de2353e82bbd15")
 
 
 def _dumps(obj: object) -> str:
@@ -130,8 +126,8 @@ def test_an_event_id_in_another_uuid_form_is_stored_in_canonical_form():
 def test_a_log_appended_over_append_stream_hashes_as_the_ingested_one(tmp_path):
     ingested = SqliteStore(tmp_path / "a" / "events.sqlite", clock=lambda: FIXED_CLOCK)
     try:
-        ingest_files(ingested, sample_files(), workers=0)
-        assert (ingested.log_head().position, ingested.log_head().log_hash) == GOLDEN_LOG
+        ingest_files(ingested, sample_files(), workers=0)  # its bytes: GOLDEN_LOG of tests/ingest/test_bulk_ingest.py
+        golden = ingested.log_head()
         games = [(g.game_id, list(ingested.read_game(g.game_id))) for g in ingested.list_games()]
     finally:
         ingested.close()
@@ -150,4 +146,4 @@ def test_a_log_appended_over_append_stream_hashes_as_the_ingested_one(tmp_path):
         finally:
             server.stop(None)
         assert all(r.WhichOneof("outcome") == "appended" for r in response.results)
-        assert (store.log_head().position, store.log_head().log_hash) == GOLDEN_LOG
+        assert store.log_head() == golden and golden.position > 2500
