@@ -130,6 +130,7 @@ def json_depth(text: str) -> int:
 
 
 # ----------------------------------------------------------------------------- enums
+@functools.cache
 def _enum_prefix(fd: FieldDescriptor) -> str:
     # TileSource -> TILE_SOURCE_ (buf STANDARD: every value is prefixed by the enum name)
     name = fd.enum_type.name
