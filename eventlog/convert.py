@@ -69,8 +69,11 @@ _JSON_SUFFIX = "_json"
 
 
 # ----------------------------------------------------------------------------- JSON text
+_compact = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode  # = json.dumps(..., these)
+
+
 def _dump_json(obj: dict[str, Any]) -> str:
-    return json.dumps(obj, ensure_ascii=False, separators=(",", ":")) if obj else ""
+    return _compact(obj) if obj else ""
 
 
 _scan = json.decoder.JSONDecoder().scan_once  # type: ignore[attr-defined]
@@ -147,29 +150,81 @@ def _enum_number(fd: FieldDescriptor, value: str, path: str) -> int:
 # ----------------------------------------------------------------------------- models
 def _fill(msg: Message, data: dict[str, Any], path: str) -> None:
     """Set the fields of ``msg`` from a model's JSON dump ``data`` (already validated)."""
-    fields = msg.DESCRIPTOR.fields_by_name
-    for key, value in data.items():
-        where = f"{path}.{key}"
-        if value is None:
-            continue  # unset optional / message field
-        if isinstance(value, dict):
-            setattr(msg, key + _JSON_SUFFIX, _dump_json(value))
-            continue
-        fd = fields[key]
-        try:
-            if fd.type == FieldDescriptor.TYPE_ENUM:
-                setattr(msg, key, _enum_number(fd, value, where))
-            elif fd.type == FieldDescriptor.TYPE_MESSAGE and fd.message_type.full_name == _SEAT_SCORES:
-                getattr(msg, key).values.extend(value)
-            elif fd.type == FieldDescriptor.TYPE_MESSAGE:  # repeated nested model
-                for i, item in enumerate(value):
-                    _fill(getattr(msg, key).add(), item, f"{where}[{i}]")
-            elif isinstance(value, list):
-                getattr(msg, key).extend(value)
+    _writer(msg.DESCRIPTOR)(msg, data, path)
+
+
+_Set = Callable[[Message, Any, str], None]
+
+
+@functools.cache
+def _writer(descriptor: Descriptor) -> Callable[[Message, dict[str, Any], str], None]:
+    """What :func:`_fill` does for messages of ``descriptor``, decided once per message type
+    (one setter per key of the model's JSON dump). A value that does not fit its field
+    (an int beyond its range) raises EventError naming ``<path>.<key>``."""
+    setters: dict[str, _Set] = {}
+    for fd in descriptor.fields:
+        if fd.name.endswith(_JSON_SUFFIX):
+            setters[fd.name[: -len(_JSON_SUFFIX)]] = _json_setter(fd.name)
+        else:
+            setters[fd.name] = _field_setter(fd)
+
+    def write(msg: Message, data: dict[str, Any], path: str) -> None:
+        for key, value in data.items():
+            if value is None:
+                continue  # unset optional / message field
+            try:
+                setters[key](msg, value, path)
+            except (ValueError, TypeError) as e:  # e.g. an int beyond the proto field's range
+                where = f"{path}.{key}"
+                raise EventError(f"{where}: {e}", where) from None
+
+    return write
+
+
+def _json_setter(name: str) -> _Set:
+    def json_text(msg: Message, value: Any, path: str) -> None:
+        setattr(msg, name, _dump_json(value))
+
+    return json_text
+
+
+def _field_setter(fd: FieldDescriptor) -> _Set:
+    name = fd.name
+    if fd.type == FieldDescriptor.TYPE_ENUM:
+        prefix = _enum_prefix(fd)
+        numbers = {v.name[len(prefix):].lower(): v.number for v in fd.enum_type.values}
+
+        def enum(msg: Message, value: Any, path: str) -> None:
+            number = numbers.get(value) if isinstance(value, str) and value == value.lower() else None
+            if number is None:
+                setattr(msg, name, _enum_number(fd, value, f"{path}.{name}"))
             else:
-                setattr(msg, key, value)
-        except (ValueError, TypeError) as e:  # e.g. an int beyond the proto field's range
-            raise EventError(f"{where}: {e}", where) from None
+                setattr(msg, name, number)
+
+        return enum
+    if fd.type == FieldDescriptor.TYPE_MESSAGE and fd.message_type.full_name == _SEAT_SCORES:
+
+        def seat_scores(msg: Message, value: Any, path: str) -> None:
+            getattr(msg, name).values.extend(value)
+
+        return seat_scores
+    if fd.type == FieldDescriptor.TYPE_MESSAGE:  # repeated nested model
+        item_writer = _writer(fd.message_type)
+
+        def messages(msg: Message, value: Any, path: str) -> None:
+            field = getattr(msg, name)
+            for i, item in enumerate(value):
+                item_writer(field.add(), item, f"{path}.{name}[{i}]")
+
+        return messages
+
+    def plain(msg: Message, value: Any, path: str) -> None:
+        if isinstance(value, list):
+            getattr(msg, name).extend(value)
+        else:
+            setattr(msg, name, value)
+
+    return plain
 
 
 def _read(msg: Message, model: type[BaseModel]) -> dict[str, Any]:
@@ -278,6 +333,16 @@ def payload_to_proto(payload: Payload) -> tuple[str, Message]:
     return payload.TYPE, msg
 
 
+def _payload_into(event: events_pb2.Event, payload: Payload) -> None:
+    """Set ``event``'s payload (:func:`payload_to_proto` written in place: no copy)."""
+    if payload.TYPE not in PAYLOAD_TYPES:
+        event.ruleset_event.CopyFrom(payload_to_proto(payload)[1])
+        return
+    msg = getattr(event, payload.TYPE)
+    msg.SetInParent()  # a payload without fields is set too
+    _fill(msg, type(payload).__pydantic_serializer__.to_python(payload, mode="json"), "payload")
+
+
 def payload_from_proto(ev: events_pb2.Event) -> tuple[str, dict[str, Any]]:
     """``(type, payload dict)`` of an Event, not yet validated.
 
@@ -300,10 +365,8 @@ def payload_from_proto(ev: events_pb2.Event) -> tuple[str, dict[str, Any]]:
 
 # ----------------------------------------------------------------------------- envelopes
 def _event_to_proto(ev: NewEvent | StoredEvent) -> events_pb2.Event:
-    case, msg = payload_to_proto(ev.payload)
-    out = events_pb2.Event(
-        event_id=ev.event_id, metadata_json=_dump_json(ev.metadata), **{case: msg}
-    )
+    out = events_pb2.Event(event_id=ev.event_id, metadata_json=_dump_json(ev.metadata))
+    _payload_into(out, ev.payload)
     try:
         out.schema_version = ev.schema_version
     except ValueError as e:
