@@ -147,19 +147,21 @@ def streamed(n: int, base: Path, per_game: int = 110) -> None:
     """Client-streamed append (AppendStream): ``n`` events as games of ``per_game`` events
     (a Botzone hand), one call. The client's messages are built before the clock (a client
     in any language sends these bytes): what is timed is the server taking them in. Beside
-    it, in the same run: the floor, the same batches (encoded beforehand) straight into
-    ``store.append_batches`` in the server's groups (the durable commits alone), and the
+    it, in the same run: the floor, the same batches (encoded and sealed beforehand, as the
+    server seals a new game's batch) straight into ``store.append_batches`` in the server's
+    groups (the durable commits alone), and the
     peer, the same messages streamed to an echo service on the same server that only counts
     them (gRPC alone). Last, the same games through :meth:`EventLogClient.append_stream`
     from pydantic events (the Python client's conversion, in this process, included).
     Target: >= 50,000 events/s."""
-    from eventlog.store.planning import Batch
+    from eventlog.store.planning import Batch, SealedBatch
 
     games = [(f"s{g}", make_events(f"s{g}", per_game)) for g in range(max(1, n // per_game))]
     total = sum(len(e) for _g, e in games)
     requests = [_request(g, e, NO_STREAM) for g, e in games]
-    encoded = [Batch.encode(g, e, NO_STREAM) for g, e in games]
     with open_store(base / "stream-direct") as store:
+        now = store.now()
+        encoded = [SealedBatch.seal(Batch.encode(g, e, NO_STREAM), now) for g, e in games]
         t = time.perf_counter()
         for i in range(0, len(encoded), STREAM_GROUP_BATCHES):
             store.append_batches(encoded[i : i + STREAM_GROUP_BATCHES])

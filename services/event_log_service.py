@@ -36,7 +36,7 @@ from eventlog.store.base import (
     StreamAlreadyExists,
     WrongExpectedVersion,
 )
-from eventlog.store.planning import Batch, EncodedEvent
+from eventlog.store.planning import Batch, EncodedEvent, PlannedBatch, SealedBatch
 from paipu.v1 import event_log_service_pb2 as pb
 from paipu.v1 import event_log_service_pb2_grpc as pb_grpc
 
@@ -88,9 +88,15 @@ class EventLogServicer(pb_grpc.EventLogServiceServicer):
 
     # ---- AppendStream -----------------------------------------------------------
     def AppendStream(self, request_iterator: Iterator[pb.AppendRequest], context: grpc.ServicerContext) -> pb.AppendStreamResponse:
+        # A new game's batch (expected no_stream) is sealed here — hash-chained at the
+        # group's recorded_at, the store's clock when the group began — so the store writes
+        # a run of them with one insert (planning.SealedBatch, as the bulk import does); any
+        # other batch, or a sealed one whose game or ids turn out to be stored, is planned
+        # by the store as usual, with the same outcome.
         results: list[pb.AppendStreamResult] = []
-        group: list[Batch] = []
+        group: list[PlannedBatch] = []
         events_in_group = 0
+        recorded_at = ""
 
         def commit() -> None:
             nonlocal events_in_group
@@ -107,7 +113,10 @@ class EventLogServicer(pb_grpc.EventLogServiceServicer):
                                      "referee role), not AppendStream", f"requests[{n}].events[{i}]")
             events = _encoded(request.events, f"requests[{n}].")
             try:
-                group.append(Batch.of_encoded(request.game_id, events, _expected(request)))
+                batch = Batch.of_encoded(request.game_id, events, _expected(request))
+                if not group:
+                    recorded_at = self._store.now()
+                group.append(SealedBatch.seal(batch, recorded_at) if batch.expected == NO_STREAM else batch)
             except InvalidArgument as e:
                 raise InvalidArgument(f"requests[{n}]: {e}", f"requests[{n}]" + (f".{e.field}" if e.field else "")) from None
             events_in_group += len(events)

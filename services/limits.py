@@ -51,20 +51,35 @@ def _check(msg: Message, where: _Where) -> None:
                     _refuse(where, name, i, v)
         elif value > MAX_INT64:
             _refuse(where, name, None, value)
-    inside: list[tuple[Message, _Where]] = []
+    inside: list[tuple[str, Any, bool]] = []  # (field, its value, repeated) in field order
     for name, repeated in nested:
         if repeated:
-            inside.extend((sub, (where, name, i)) for i, sub in enumerate(getattr(msg, name)))
+            value = getattr(msg, name)
+            if len(value):
+                inside.append((name, value, True))
         elif msg.HasField(name):
-            inside.append((getattr(msg, name), (where, name, None)))
+            inside.append((name, getattr(msg, name), False))
     for oneof, members in oneofs:  # at most one member is set: no order to keep among them
         case = msg.WhichOneof(oneof)
         if case in members:
-            inside.append((getattr(msg, case), (where, case, None)))
+            inside.append((case, getattr(msg, case), False))
             if len(inside) > 1:
-                inside.sort(key=lambda item: msg.DESCRIPTOR.fields_by_name[item[1][1]].number)
-    for sub, at in reversed(inside):
-        _check(sub, at)
+                inside.sort(key=lambda item: msg.DESCRIPTOR.fields_by_name[item[0]].number)
+    for name, value, repeated in reversed(inside):  # the last message first, as a stack walk
+        if not repeated:
+            _check(value, (where, name, None))
+            continue
+        scalars_in, nested_in, oneofs_in = _plan(value[0].DESCRIPTOR)
+        if not scalars_in and not nested_in and len(oneofs_in) == 1:
+            # e.g. AppendRequest.events: only the set payload can hold a bound, so look at
+            # its case here instead of walking each event
+            oneof, members = oneofs_in[0]
+            for i in range(len(value) - 1, -1, -1):
+                if value[i].WhichOneof(oneof) in members:
+                    _check(value[i], (where, name, i))
+        else:
+            for i in range(len(value) - 1, -1, -1):
+                _check(value[i], (where, name, i))
 
 
 def _refuse(where: _Where, name: str, index: int | None, value: int) -> None:
