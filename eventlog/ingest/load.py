@@ -33,6 +33,7 @@ With one file the parsing process and the storing one still overlap (two cores b
 
 from __future__ import annotations
 
+import marshal
 import multiprocessing
 import os
 import queue
@@ -320,11 +321,12 @@ def _parse_worker(jobs: list[tuple[int, str, str | None]], out: multiprocessing.
     and a forked parser must not keep the store's lock file open after it)."""
 
     def put(message: tuple[int, list[PreparedGame | ParseIssue], bool]) -> None:
+        data = _to_wire(*message)
         while True:
             if os.getppid() != parent:  # gone: a forked process also holds the store's files open
                 os._exit(1)
             try:
-                out.put(message, timeout=1.0)
+                out.put(data, timeout=1.0)
                 return
             except queue.Full:
                 pass
@@ -346,6 +348,25 @@ def _parse_worker(jobs: list[tuple[int, str, str | None]], out: multiprocessing.
         except Exception as e:  # reported for this file, the others go on
             chunk.append(ParseIssue(str(path), None, issue_reason(e)))
         put((index, chunk, True))
+
+
+def _to_wire(index: int, items: list[PreparedGame | ParseIssue], last: bool) -> bytes:
+    """A parsing process's message: tuples of strings and ints in :mod:`marshal`'s format
+    (written and read by the same interpreter; twice as fast to read back as pickled
+    objects, and the storing process reads every row)."""
+    return marshal.dumps((index, last, [
+        (0, g.game_id, g.source_path, g.first_line, g.fingerprint, g.batch.game_id, g.batch.rows, g.batch.ruleset)
+        if isinstance(g, PreparedGame) else (1, g.path, g.line, g.reason, g.game_id, g.record)
+        for g in items
+    ]))
+
+
+def _from_wire(data: bytes) -> tuple[int, list[PreparedGame | ParseIssue], bool]:
+    index, last, items = marshal.loads(data)
+    return index, [
+        PreparedGame(t[1], t[2], t[3], t[4], SealedBatch(t[5], t[6], t[7])) if t[0] == 0 else ParseIssue(*t[1:])
+        for t in items
+    ], last
 
 
 def _context() -> Any:
@@ -391,7 +412,7 @@ def _parsed(paths: list[Path], format: str | None, workers: int, clock: _Clock) 
             q, proc = queues[i % n], procs[i % n]
             while True:
                 try:
-                    index, items, last = q.get(timeout=1.0)
+                    index, items, last = _from_wire(q.get(timeout=1.0))
                 except queue.Empty:
                     if not proc.is_alive() and q.empty():
                         yield path, [ParseIssue(str(path), None, f"the parsing process stopped (exit status {proc.exitcode})")], True

@@ -147,7 +147,8 @@ def test_the_log_and_the_parquet_files_are_byte_identical_to_before(tmp_path, wo
     assert digest == GOLDEN_PARQUET, _RECOMPUTE.format(what="the Parquet files")
 
 
-def test_a_bad_game_is_reported_and_the_games_around_it_in_its_transaction_are_stored(tmp_path):
+@pytest.mark.parametrize("workers", [0, 1])
+def test_a_bad_game_is_reported_and_the_games_around_it_in_its_transaction_are_stored(tmp_path, workers):
     blocks = _blocks()
     store = open_store(tmp_path / "data")
     try:
@@ -159,7 +160,7 @@ def test_a_bad_game_is_reported_and_the_games_around_it_in_its_transaction_are_s
                 + _game_text(21, blocks))
         f = tmp_path / "second.txt"
         f.write_text(text, encoding="utf-8")
-        report = ingest_files(store, [f], workers=0, games_per_commit=10)
+        report = ingest_files(store, [f], workers=workers, games_per_commit=10)
         assert report.stored == ["botzone-bulk00020", "botzone-bulk00021"]
         assert len(report.errors) == 2
         conflict, broken = sorted(report.errors, key=lambda i: i.line or 0)
