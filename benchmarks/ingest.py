@@ -12,9 +12,10 @@ resident set size, ``resource.getrusage(RUSAGE_SELF).ru_maxrss``, is that size's
 
 1. **ingest** — :func:`eventlog.ingest.load.ingest_files` into a new
    :class:`~eventlog.store.SqliteStore`: sniff, parse, validate every game
-   (``GameBuilder``), build the events (pydantic), append each game as one new stream
-   (:data:`~eventlog.ingest.load.GAMES_PER_COMMIT` games per durable transaction,
-   canonical JSON, SHA-256 chain, version check), parsing in worker processes;
+   (``GameBuilder``: each distinct payload validated and encoded once), seal it (event
+   ids, canonical JSON, SHA-256 chain) in parsing processes, append each game as one new
+   stream (:data:`~eventlog.ingest.load.GAMES_PER_COMMIT` games per durable transaction,
+   positions and the log's running hash, version and idempotency checks);
 2. **raw** — the same rows (read back from the store, game by game, outside the clock)
    inserted into a table of the same shape with plain ``executemany``, one
    ``BEGIN IMMEDIATE`` … ``COMMIT`` per the same number of games, under the same pragmas
