@@ -38,10 +38,9 @@ from eventlog.ingest.base import (
     ImportedGame,
     IngestError,
     ParseIssue,
-    decode_text,
     issue_reason,
-    lines_of,
     register,
+    text_lines,
 )
 from eventlog.ingest.builder import GameBuilder, check_tile, chow_run
 from eventlog.tiles import ALL_TILES as TILE_CODES
@@ -284,8 +283,8 @@ class BotzoneTextImporter:
     def parse(self, path: Path) -> Iterator[ImportedGame | ParseIssue]:
         block: _Block | None = None
         skipping = False  # inside a block already reported, or stray lines already reported
-        source, encoding = decode_text(path.read_bytes())
-        for n, text in lines_of(source):
+        encoding, lines = text_lines(path)
+        for n, text in lines:
             stripped = text.strip()
             if stripped.startswith("Match ") or stripped == "Match":
                 if block is not None:

@@ -361,3 +361,26 @@ def test_the_per_game_hashes_and_ids_are_the_per_event_ones():
     for position, h in enumerate(expected, 5):
         running = log_hash(running, position, h)
     assert log_hash_run(GENESIS_HASH, 5, expected) == running
+
+
+@pytest.mark.parametrize("piece", [1, 2, 3, 7, 1 << 20])
+def test_a_text_file_is_read_a_piece_at_a_time_into_the_same_lines(tmp_path, monkeypatch, piece):
+    """Peak memory does not grow with one big file (the Botzone data set is one 200 MB
+    text file): its lines are read a piece at a time — the same lines, numbers and
+    encoding as decoding the whole file, whatever piece a line end falls across."""
+    import eventlog.ingest.base as base
+
+    monkeypatch.setattr(base, "READ_BYTES", piece)
+    samples = [
+        "a\r\nb\rc\n\nd", "\ufeffx\r\n", "\r\r\n\n\r", "", "中文\r\n牌谱\r", "no end", "end\n",
+        "x\r" * 5 + "\n",
+    ]
+    files = [tmp_path / f"{i}.txt" for i in range(len(samples))]
+    for f, text in zip(files, samples):
+        f.write_bytes(text.encode())
+    gbk = tmp_path / "gbk.txt"
+    gbk.write_bytes("番\r\n种".encode("gb18030"))
+    for f in [*files, gbk, FIXTURES / "crlf.txt", FIXTURES / "gbk_crlf_two_games.txt"]:
+        text, encoding = base.decode_text(f.read_bytes())
+        got_encoding, lines = base.text_lines(f)
+        assert (got_encoding, list(lines)) == (encoding, list(base.lines_of(text))), f.name
