@@ -8,8 +8,9 @@ One *stream* per game. Every event gets, at commit:
   reused, so a reader tailing the log (:meth:`EventStore.read_all`,
   :meth:`EventStore.subscribe`) never sees a gap or a position out of order.
 * ``recorded_at`` — ISO-8601 UTC commit time (``2026-11-29T16:34:36.123456Z``); a
-  :class:`~eventlog.store.planning.SealedBatch` carries its own (the bulk import's: the
-  store's clock when the game was sealed); metadata only, replay never reads it.
+  :class:`~eventlog.store.planning.SealedBatch` carries its own (the bulk import's and a
+  gRPC AppendStream's: the store's clock when the game was sealed, before its transaction
+  began); metadata only, replay never reads it.
 * ``prev_hash`` / ``hash`` — the SHA-256 chain of :func:`eventlog.hashing.chain_hash`;
   the ``prev_hash`` of seq 0 is :data:`eventlog.hashing.GENESIS_HASH`.
 
