@@ -21,14 +21,14 @@ def _game(game: str, n: int = 3) -> list[NewEvent]:
 
 
 @pytest.fixture
-def served(tmp_path):
-    store = open_store(tmp_path / "data")
+def served(store):
+    """A server over a store of every backend (the stream's new games are sealed: SQLite
+    writes a run of them with one insert, the others plan each as usual)."""
     srv, port = build_server(store, port=0)
     srv.start()
-    with EventLogClient(f"127.0.0.1:{port}", timeout=10) as client:
+    with EventLogClient(f"127.0.0.1:{port}", timeout=30) as client:
         yield store, client
     srv.stop(None)
-    store.close()
 
 
 def test_append_stream_writes_each_batch_whole_and_reports_each_refusal(served):
