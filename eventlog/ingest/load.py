@@ -370,13 +370,13 @@ def _from_wire(data: bytes) -> tuple[int, list[PreparedGame | ParseIssue], bool]
 
 
 def _context() -> Any:
-    """How parsing processes start: forked where the platform can (a copy of this process,
+    """How parsing processes start: forked on Linux (a copy of this process,
     ready at once; it only parses and writes to its queue — it never touches the store,
     and leaves with ``os._exit``, closing nothing of the parent's), else spawned (a fresh
     interpreter that imports the importers first: about half a second, a second on a
     busy machine, during which nothing can be stored)."""
-    methods = multiprocessing.get_all_start_methods()
-    return multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+    linux = sys.platform.startswith("linux")  # elsewhere a fork may not copy the system's libraries safely
+    return multiprocessing.get_context("fork" if linux else "spawn")
 
 
 def _parsed(paths: list[Path], format: str | None, workers: int, clock: _Clock) -> Iterator[tuple[Path, list[PreparedGame | ParseIssue], bool]]:
