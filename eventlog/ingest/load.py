@@ -460,6 +460,7 @@ def ingest_files(
     report = IngestReport()
     pending: list[PreparedGame] = []
     pending_fps: dict[str, str] = {}
+    repeated: list[tuple[PreparedGame, str]] = []  # the same content as a pending game
 
     def duplicate(game: PreparedGame, existing: str) -> None:
         report.duplicates.append(existing)
@@ -468,7 +469,7 @@ def ingest_files(
 
     def flush() -> None:
         if not pending:
-            return
+            return  # (a repeated game always follows a pending one)
         stored = store.games_with_fingerprints([g.fingerprint for g in pending if g.fingerprint is not None])
         games: list[PreparedGame] = []
         for game in pending:
@@ -477,6 +478,8 @@ def ingest_files(
                 duplicate(game, existing)
             else:
                 games.append(game)
+        for game, fp in repeated:
+            duplicate(game, stored.get(fp) or pending_fps[fp])
         clock.set(store.now())  # what the games sealed from now on carry
         results = store.append_batches([g.batch for g in games]) if games else []
         for game, res in zip(games, results):
@@ -496,6 +499,7 @@ def ingest_files(
                 on_game(game)
         pending.clear()
         pending_fps.clear()
+        repeated.clear()
 
     for path, items, last in _parsed(files, format, n_workers, clock):
         for item in items:
@@ -505,9 +509,8 @@ def ingest_files(
                     on_game(item)
                 continue
             fp = item.fingerprint
-            earlier = pending_fps.get(fp) if fp is not None else None
-            if earlier is not None:
-                duplicate(item, earlier)
+            if fp is not None and fp in pending_fps:
+                repeated.append((item, fp))
                 continue
             if fp is not None:
                 pending_fps[fp] = item.game_id

@@ -384,3 +384,20 @@ def test_a_text_file_is_read_a_piece_at_a_time_into_the_same_lines(tmp_path, mon
         text, encoding = base.decode_text(f.read_bytes())
         got_encoding, lines = base.text_lines(f)
         assert (got_encoding, list(lines)) == (encoding, list(base.lines_of(text))), f.name
+
+
+def test_copies_of_a_stored_game_in_one_import_are_reported_as_the_stored_game(tmp_path):
+    """Two renamed copies of a stored match in one import (the same deal and actions under
+    other ids): both are left out as that stored game, not the second as the first copy."""
+    blocks = _blocks()
+    first, copies = tmp_path / "first.txt", tmp_path / "copies.txt"
+    first.write_text(_game_text(3, blocks, match_id="first"), encoding="utf-8")
+    copies.write_text(_game_text(3, blocks, match_id="copy1") + _game_text(3, blocks, match_id="copy2"),
+                      encoding="utf-8")
+    store = open_store(tmp_path / "data")
+    try:
+        assert ingest_files(store, [first], workers=0).stored == ["botzone-first"]
+        again = ingest_files(store, [copies], workers=0)
+        assert (again.stored, again.duplicates, again.errors) == ([], ["botzone-first"] * 2, [])
+    finally:
+        store.close()
