@@ -16,7 +16,7 @@ from paipu.cli.console import console, say
 from paipu.cli.errors import CliError
 from paipu.cli.melds import parse_meld
 from paipu.cli.root import command
-from paipu.cli.ruleset_options import build_ruleset, check_options, check_ruleset, check_tiles
+from paipu.cli.ruleset_options import build_ruleset, check_options, check_ruleset, check_tiles, tile_set_words
 
 __all__ = ["score"]
 
@@ -139,7 +139,7 @@ def score(
     out: Annotated[Path | None, typer.Option("--out", help="Write the JSON Lines here instead of stdout.")] = None,
     hand: Annotated[str | None, typer.Option("--hand", help='Concealed tiles without the winning tile, e.g. "W1 W2 W3 ..." or "123m456p".')] = None,
     win: Annotated[str | None, typer.Option("--win", help="The winning tile.")] = None,
-    meld: Annotated[list[str] | None, typer.Option("--meld", help="A declared set TYPE:TILES[@FROM] (chow, pung, kong, ckong); repeat.")] = None,
+    meld: Annotated[list[str] | None, typer.Option("--meld", help="A declared set TYPE:TILES[@FROM] (chow, pung, kong, ckong = concealed kong); FROM is whom the claimed tile came from: 1 = 上家 the previous seat (the default; a chow only from it), 2 = 对家 opposite, 3 = 下家 the next seat; repeat.")] = None,
     self_drawn: Annotated[bool, typer.Option("--self-drawn", help="Won by self-draw (自摸).")] = False,
     last_tile: Annotated[bool, typer.Option("--last-tile", help="Last copy of the winning tile (和绝张).")] = False,
     kong: Annotated[bool, typer.Option("--kong", help="Kong replacement win (with --self-drawn) or robbing a kong.")] = False,
@@ -195,13 +195,20 @@ def score(
     if n_tiles != 13:
         raise CliError(f"hand + melds hold {n_tiles} tiles (a kong counts 3); a waiting hand holds 13")
     rs = build_ruleset(ruleset, options)
+    for flag, ts in (("--win", wins), ("--hand", concealed)):
+        fl = [t for t in ts if rs.play.is_flower(t)]
+        if fl:  # flowers are set aside and replaced, never held or won on: --flowers counts them
+            raise CliError(f"{flag} {' '.join(fl)}: a flower (H1-H8) is never {'the winning tile' if flag == '--win' else 'held in the hand'}; "
+                           f"give flowers with --flowers N (the playing tiles of {ruleset}: "
+                           f"{tile_set_words(tuple(0 if i >= 34 else c for i, c in enumerate(rs.play.tile_copies)))})")
     # a tile the ruleset is played without cannot be in the hand: input that cannot happen (2)
     check_tiles(ruleset, rs.play.tile_copies, [("--hand", concealed), ("--win", wins),
                                                *((f"--meld {m}", d.tiles) for m, d in zip(meld or [], melds)),
                                                ("--flowers", T.FLOWERS[:flowers])])
+    _check_meld_kinds(ruleset, rs, meld or [], melds)
     ctx_values = parse_context(context, rs, ruleset)
     ctx_values.setdefault("scores", tuple(rs.initial_scores()))  # what the seats hold at the start
-    table = _table(ctx_values, last_of_wall=last_of_wall)
+    table = _table(ctx_values, last_of_wall=last_of_wall, concealed=concealed, melds=melds)
     unit = score_unit_of(ruleset)
     # the hand is seat 0's; a discard comes from the previous seat (3)
     ctx = WinContext(
@@ -209,7 +216,7 @@ def score(
         robbing_kong=kong and not self_drawn, kong_related=kong, last_of_wall=last_of_wall,
         visible_copies=3 if last_tile else 0, concealed=concealed, melds=melds,
         seat_wind=T.WINDS[_WIND_LETTERS.index(seat_wind)], prevalent_wind=T.WINDS[_WIND_LETTERS.index(prevalent_wind)],
-        flowers=tuple(T.FLOWERS[:flowers]),
+        flowers=tuple(T.FLOWERS[:flowers]), first_draw=ctx_values.get("first_draw", False),
     )
     _check_situation(ctx, last_tile=last_tile)
     verdict = rs.score_win(table, ctx)
@@ -248,28 +255,40 @@ CONTEXT_NAMES: dict[str, str] = {
     "wildcard_indicator": "TILE — the turned-up wildcard indicator of the hand (rulesets played with wildcards, e.g. nanchang's 精; the ruleset derives its wild tiles from it)",
     "dealer": "SEAT 0-3 — who deals (the hand is seat 0's; default 0)",
     "scores": "A,B,C,D — the seats' scores or chips before the win (default: what the ruleset starts a game with)",
+    "first_draw": "yes|no — the win comes in the hand's first go-around, nothing claimed or konged before: the dealer's dealt 14 (天胡), a win on the dealer's first discard or a first draw (地胡), where the ruleset has them (default no)",
 }
 CONTEXT_HELP = "NAME is " + "; ".join(f"{k}={v}" for k, v in CONTEXT_NAMES.items()) + "."
 
 
 def parse_context(texts: list[str] | None, rs: Any, ruleset: str) -> dict[str, Any]:
-    """``--context NAME=VALUE`` values as TableState fields; CliError naming the flag for an
-    unknown name, a bad value, or a wildcard indicator for a ruleset without wildcards."""
+    """``--context NAME=VALUE`` values as TableState fields (``first_draw``: a bool for
+    WinContext.first_draw); CliError naming the flag for an unknown name, a bad value, a
+    wildcard indicator for a ruleset without wildcards, or a name the ruleset's scoring does not
+    read (RulesetSpec.score_context: it would change nothing)."""
+    from replayer.rules.base import base_of, get_spec
 
+    used = get_spec(base_of(ruleset)).score_context
     out: dict[str, Any] = {}
     for text in texts or ():
         name, eq, value = text.partition("=")
         name, value = name.strip(), value.strip()
         if not eq or name not in CONTEXT_NAMES:
             raise CliError(f"--context {text}: expected NAME=VALUE with NAME one of {', '.join(CONTEXT_NAMES)}")
+        if name == "wildcard_indicator" and not rs.play.wildcards:
+            raise CliError(f"--context {text}: {ruleset} is played without a wildcard indicator")
+        if name not in used:
+            raise CliError(f"--context {text}: {ruleset} scores a hand without its {name}, so it would change "
+                           f"nothing (the context {ruleset} reads: {', '.join(used) or 'none'})")
         if name == "wildcard_indicator":
-            if not rs.play.wildcards:
-                raise CliError(f"--context {text}: {ruleset} is played without a wildcard indicator")
             tiles = _tiles("--context wildcard_indicator", value)
             if len(tiles) != 1:
                 raise CliError(f"--context {text}: the indicator is one tile")
             check_tiles(ruleset, rs.play.tile_copies, [("--context wildcard_indicator", tiles)])
             out[name] = tiles[0]
+        elif name == "first_draw":
+            if value not in ("yes", "no"):
+                raise CliError(f"--context {text}: first_draw is yes or no")
+            out[name] = value == "yes"
         elif name == "dealer":
             if value not in ("0", "1", "2", "3"):
                 raise CliError(f"--context {text}: the dealer is a seat 0-3")
@@ -290,14 +309,22 @@ def parse_context(texts: list[str] | None, rs: Any, ruleset: str) -> dict[str, A
 _MID_HAND_WALL = 50
 
 
-def _table(context: dict[str, Any], *, last_of_wall: bool) -> Any:
+def _table(context: dict[str, Any], *, last_of_wall: bool, concealed: tuple[str, ...] = (),
+           melds: tuple[Any, ...] = ()) -> Any:
     """The TableState a hand is scored at: the ruleset-neutral table with ``--context``, the
-    wall empty only with ``--last-of-wall``."""
+    wall empty only with ``--last-of-wall``, seat 0 holding ``concealed`` and ``melds`` (a
+    ruleset may read the winner's sets from the table as in a replay)."""
     import dataclasses as dc
 
-    from replayer.state import TableState
+    from eventlog import tiles as T
+    from replayer.state import SeatState, TableState
 
+    counts = [0] * 34
+    for t in concealed:
+        counts[T.index(t)] += 1
+    seat0 = SeatState(counts=tuple(counts), tiles=tuple(concealed), melds=tuple(melds), dealt=True)
     state = TableState(wall_remaining=0 if last_of_wall else _MID_HAND_WALL)
+    state = dc.replace(state, seats=(seat0, *state.seats[1:]))
     scores = context.get("scores")
     if scores is not None:
         s0, s1, s2, s3 = (dc.replace(st, score=v) for st, v in zip(state.seats, scores))
@@ -342,6 +369,16 @@ def _meld(text: str) -> Any:
         return parse_meld(text)
     except T.TileError as e:
         raise CliError(f"--meld {text}: {e}") from None
+
+
+def _check_meld_kinds(ruleset: str, rs: Any, texts: list[str], melds: tuple[Any, ...]) -> None:
+    """Refuse a chow in a ruleset played without chows (``PlayRules.chow`` "none"), naming
+    the flag and the ruleset's rule source: such a hand cannot happen (exit 2)."""
+    if rs.play.chow != "none":
+        return
+    for text, m in zip(texts, melds):
+        if m.kind == "chow":
+            raise CliError(f"--meld {text}: {ruleset} has no chow ({rs.rule_source('chow_not_allowed')})")
 
 
 def _check_situation(ctx: Any, *, last_tile: bool) -> None:

@@ -172,7 +172,12 @@ class WinContext:
     replacement, or robbing a kong; ``last_of_wall``: the last tile of the wall (drawn, or
     discarded after the last draw); ``visible_copies``: other copies of the winning tile
     face up on the table (rivers + exposed sets, the winning tile itself excluded);
-    ``seat_wind``/``prevalent_wind``: F1..F4; ``flowers``: the winner's flowers.
+    ``seat_wind``/``prevalent_wind``: F1..F4; ``flowers``: the winner's flowers;
+    ``first_draw``: whether the win comes in the hand's first go-around before any discard
+    but the dealer's first and before any claim or kong (天胡 / 地胡 where a ruleset has them:
+    docs/reference/rules/nanchang.md §6.11, sichuan.md §6.2, changsha.md §3.3 #1–2) — True or
+    False when the caller says so (``paipu score --context first_draw=…``), None when the
+    ruleset reads it from the table (a replay).
     """
 
     seat: int
@@ -188,6 +193,7 @@ class WinContext:
     seat_wind: str
     prevalent_wind: str
     flowers: tuple[str, ...]
+    first_draw: bool | None = None
 
 
 @dataclass(frozen=True)
@@ -450,7 +456,10 @@ class RulesetSpec:
     vectors file (``paipu score --ruleset <id> --vectors``); None when the ruleset has none.
     ``options_model``: a pydantic model refusing unknown names and wrong types (listed by
     replayer/rules/catalog.py and ``paipu rulesets``). ``score_unit``: what its win totals
-    and item values count (:class:`ScoreUnit`; points by default)."""
+    and item values count (:class:`ScoreUnit`; points by default). ``score_context``: the
+    table facts its scoring and settlement of one win read beside the hand — names of ``paipu
+    score --context`` (``wildcard_indicator``, ``dealer``, ``scores``, ``first_draw``); a
+    name not listed changes nothing for this ruleset, so the CLI refuses it."""
 
     id: str
     description: str
@@ -460,6 +469,7 @@ class RulesetSpec:
     events: tuple[tuple[type, Callable[..., Any]], ...] = ()
     score_vectors: Callable[..., Iterator[dict[str, Any]]] | None = None
     score_unit: ScoreUnit = ScoreUnit()
+    score_context: tuple[str, ...] = ()
 
 
 # Sources of the mechanics every ruleset shares; a ruleset's rule_source() falls back here.

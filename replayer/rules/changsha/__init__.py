@@ -31,6 +31,8 @@ RULESET = register(
         # a win's total is its small or big units; an item's value is what one unit pays in
         # points (X small, 6X big): changsha.md §5 "Payments (unit X = 10 points, option unit)"
         score_unit=ScoreUnit(("unit", "units"), "points per unit", "docs/reference/rules/changsha.md §5"),
+        # the dealer surcharge (§5), 天胡 / 地胡 (§3.3 #1–2)
+        score_context=("dealer", "first_draw"),
     )
 )
 

@@ -274,13 +274,16 @@ class ChangshaRuleset(RulesetDefaults):
         kg = hand.kaigang
         if kg is not None and (win.seat == kg[0] if win.self_drawn else win.from_seat == kg[0]) and win.tile in kg[1]:
             return "kaigang"
+        said = win.first_draw  # said by the caller (paipu score), else read from the table
         if win.self_drawn:
-            if state.phase == "dealing" and win.seat == state.dealer and not win.melds and hand.discards == 0:
+            if (said if said is not None else state.phase == "dealing" and hand.discards == 0) \
+                    and win.seat == state.dealer and not win.melds:
                 return "heavenly"
             return "haidi" if haidi else "plain"
         if haidi:
             return "haidi"
-        if win.from_seat == state.dealer and hand.discards == 1 and not hand.claimed:
+        if win.from_seat == state.dealer and (said and not win.melds if said is not None
+                                              else hand.discards == 1 and not hand.claimed):
             return "earthly"
         return "plain"
 

@@ -16,6 +16,8 @@ RULESET = register(
                     "(seed 000; competition.md Part A). Pattern values are provisional (§A6.2)",
         options_model=CjmOptions,
         build=build,
+        # payments are capped by the chips a seat holds (§A6)
+        score_context=("scores",),
     )
 )
 

@@ -36,7 +36,8 @@ def _score_vectors(lines, *, source="-"):
 RULESET = register(
     RulesetSpec(
         id="mcr",
-        description="Mahjong Competition Rules (国标麻将), 1998 scoring: seed 001, competition.md Part B",
+        description="Mahjong Competition Rules (国标麻将): the current fan table (tests/data/mcr/README.md); "
+                    "the 1998 table of seed 001 is the preset mcr1998 (competition.md Part B)",
         options_model=McrRulesetOptions,
         build=build,
         fan_id=fan_id,

@@ -690,7 +690,10 @@ class NanchangRuleset(RulesetDefaults):
         )
 
     def _win_input(self, state: TableState, seat: int, tile: str, source: str, frm: int | None,
-                   concealed: tuple[str, ...] | None = None, kong_replacement: bool = False) -> WinInput:
+                   concealed: tuple[str, ...] | None = None, kong_replacement: bool = False,
+                   first_draw: bool | None = None) -> WinInput:
+        """The win as evaluate reads it; 天胡 / 地胡 (§6.11) from the hand's memory, or from
+        ``first_draw`` when the caller says it (WinContext.first_draw: paipu score)."""
         st = state.seats[seat]
         mem = self._memory(state).hand
         conc = concealed if concealed is not None else tuple(t for t in st.tiles if not self.play.is_flower(t))
@@ -702,17 +705,23 @@ class NanchangRuleset(RulesetDefaults):
         if self.options.dihu_includes_first_selfdraw and source == "self_drawn" and seat != dealer \
                 and not mem.claimed and mem.draws[seat] == 1 and no_kong:
             earthly = True
+        if first_draw is not None:  # the dealt hand, nothing claimed or konged (§6.11)
+            first = first_draw and not st.melds
+            heavenly = first and source == "self_drawn" and seat == dealer
+            earthly = first and ((source == "discard" and frm == dealer) or (
+                self.options.dihu_includes_first_selfdraw and source == "self_drawn" and seat != dealer))
         return WinInput(conc, tuple(_meld_info(m) for m in st.melds), tile, source, seat, dealer,  # type: ignore[arg-type]
                         frm, kong_replacement, heavenly, earthly, tuple(t for t in st.flowers),
                         tuple(d.tile for d in st.discards), self._wall_empty(state))
 
     def _evaluate(self, state: TableState, seat: int, tile: str, source: str, frm: int | None, *,
                   concealed: tuple[str, ...] | None = None, kong_replacement: bool = False,
-                  check_blocks: bool = True, win_discard_seq: int | None = None) -> WinEvaluation:
+                  check_blocks: bool = True, win_discard_seq: int | None = None,
+                  first_draw: bool | None = None) -> WinEvaluation:
         kinds = self._kinds(state)
         if kinds is None:
             return WinEvaluation(False, rule_id="indicator_missing", message="no jing indicator revealed in this hand")
-        win = self._win_input(state, seat, tile, source, frm, concealed, kong_replacement)
+        win = self._win_input(state, seat, tile, source, frm, concealed, kong_replacement, first_draw)
         nobody = False
         if not self.shape_filter or has_shape(win, kinds, self.options):  # else evaluate never reads it
             sit = self._situation(state, outcome="win", winner=seat, win=win, win_discard_seq=win_discard_seq)
@@ -740,12 +749,12 @@ class NanchangRuleset(RulesetDefaults):
         if kong_repl and self.options.fa_as_flower and ld is not None and ld.source == "flower_replacement":
             kong_repl = False  # 九江: a win on the 发's replacement is no 杠开, even after a kong (§13.18)
         res = self._evaluate(state, win.seat, win.tile, source, frm, concealed=win.concealed,
-                             kong_replacement=kong_repl, win_discard_seq=pend)
+                             kong_replacement=kong_repl, win_discard_seq=pend, first_draw=win.first_draw)
         if not res.legal:
             # a false win has no explained score (readers call ExplainedScore.lines()); the
             # evaluation is kept as the ruleset's own record
             return WinScore(False, 0, None, res, res.rule_id or "false_win", res.message)
-        w = self._win_input(state, win.seat, win.tile, source, frm, win.concealed, kong_repl)
+        w = self._win_input(state, win.seat, win.tile, source, frm, win.concealed, kong_repl, win.first_draw)
         sit = self._situation(state, outcome="win", winner=win.seat, win=w, win_discard_seq=pend,
                               kong_replacement=w.kong_replacement, heavenly=w.heavenly, earthly=w.earthly)
         if pend is not None and any(w.legal and w.discard_seq == pend and not w.self_drawn for w in state.wins):

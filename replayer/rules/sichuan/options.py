@@ -24,11 +24,11 @@ class SichuanOptions(BaseModel):
     wall, §4) or ``standard`` (the hand ends at the first win event). ``dingque_declared``: each
     player declares a void suit (定缺) before the dealer's first discard (§2).
     ``must_discard_void_first``: with 定缺, a player holding tiles of the declared suit must
-    discard them first (§2). ``cap``: 封顶 in fan (None = no cap, §6). ``zimo_bonus``: self-draw
+    discard them first (§2). ``cap``: 封顶 in fan (null = no cap, §6). ``zimo_bonus``: self-draw
     bonus ``none`` | ``jiadi`` (+1 底金 per payer) | ``jiafan`` (+1 fan) (§5.4).
     ``qianggang_fan``: fan of 抢杠胡 (0 or 1, §6.2). ``tianhu_stack``: 天胡/地胡 add 5 instead
     of max(5, fan) (§6.2). ``tuishui``: 退税 at an exhaustive draw (§3). ``hujiao_zhuanyi``:
-    呼叫转移 on 杠上炮 (§3). ``huazhu_fan``: fan a 花猪 pays (None = ``cap`` if set, else 5;
+    呼叫转移 on 杠上炮 (§3). ``huazhu_fan``: fan a 花猪 pays (null = ``cap`` if set, else 5;
     an explicit value is used even above the cap, §7, §12.8). ``draw_dealer``: dealer after a
     hand nobody won, ``same`` or ``next`` (§1). ``declarations``: 唱歌/跳舞 (§5.2; no scoring
     effect). ``gangshanghua_mode``: ``plus1`` (杠上花 +1 and the kong is a 根) or

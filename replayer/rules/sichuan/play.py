@@ -233,6 +233,9 @@ class SichuanRuleset(RulesetDefaults):
         heavenly = self_drawn and win.seat == state.dealer and hm.discards == 0 and not hm.melded
         earthly = (self_drawn and win.seat != state.dealer and hm.draws[win.seat] == 1 and not hm.melded
                    and not st.melds and ld is not None and ld.seat == win.seat and ld.source == "wall")
+        if win.first_draw is not None:  # said by the caller (paipu score): the table is not replayed
+            first = win.first_draw and self_drawn and not win.melds
+            heavenly, earthly = first and win.seat == state.dealer, first and win.seat != state.dealer
         return WinOcc(
             tile=win.tile,
             winners=(SeatHand(win.seat, tuple(win.concealed), _melds(win.melds)),),
