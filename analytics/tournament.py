@@ -48,7 +48,7 @@ from replayer.replay import replay
 
 __all__ = [
     "Created", "GameRecord", "TeamRecord", "PenaltyRecord", "PENALTY_LIMIT", "Tournament", "TournamentError",
-    "GameResult", "Standing", "STANDINGS_COLUMNS", "add_game", "add_penalty", "record", "results", "table_points", "standings",
+    "GameResult", "Standing", "STANDINGS_COLUMNS", "add_game", "add_penalty", "add_team", "record", "results", "table_points", "standings",
     "standings_rows",
     "write_csv", "write_parquet",
 ]
@@ -118,17 +118,34 @@ Record = Annotated[Union[Created, GameRecord, TeamRecord, PenaltyRecord], Field(
 _RECORD: TypeAdapter[Any] = TypeAdapter(Record)
 
 
+def _in_words(err: Any) -> str:
+    """pydantic's message for one error, said as this project says it ("must be at most
+    100000", "must be one of 'table' or 'best'")."""
+    ctx = err.get("ctx") or {}
+    kind = err.get("type", "")
+    if kind == "less_than_equal" and "le" in ctx:
+        return f"must be at most {ctx['le']}"
+    if kind == "greater_than_equal" and "ge" in ctx:
+        return f"must be at least {ctx['ge']}"
+    if kind == "literal_error" and "expected" in ctx:
+        return f"must be one of {ctx['expected']}"
+    if kind == "missing":
+        return "missing"
+    if kind in ("string_too_short", "too_short"):
+        return "must not be empty"
+    return str(err["msg"])
+
+
 def _one_line(e: ValidationError, where: str = "") -> str:
     err = e.errors()[0]
     loc = ".".join(map(str, err["loc"]))
     value = repr(err["input"]) if loc and not isinstance(err["input"], dict) else ""
-    return f"{where}{loc}{' ' + value if value else ''}: {err['msg']}"
+    return f"{where}{loc}{' ' + value if value else ''}: {_in_words(err)}"
 
 
 def record(cls: type[_R], **fields: Any) -> _R:
     """``cls(**fields)`` (a record class of this module), a bad field raised as one line
-    naming it: TournamentError ``points -999999: Input should be greater than or equal to
-    -100000``."""
+    naming it: TournamentError ``points -999999: must be at least -100000``."""
     try:
         return cls(**fields)
     except ValidationError as e:
@@ -192,9 +209,13 @@ class Tournament:
                                           f"game {g.game_id!r}")
         if isinstance(record, TeamRecord):
             for t in self.teams:
-                taken = set(t.players) & set(record.players)
-                if t.team == record.team or taken:
-                    raise TournamentError(f"team {record.team!r}: {'name taken' if t.team == record.team else f'{sorted(taken)} already in team {t.team!r}'}")
+                if t.team == record.team:
+                    raise TournamentError(f"team {record.team!r}: the name is taken")
+                taken = sorted(set(t.players) & set(record.players))
+                if taken:
+                    who = ", ".join(taken)
+                    raise TournamentError(f"team {record.team!r}: {who} {'is' if len(taken) == 1 else 'are'} "
+                                          f"already in team {t.team!r}")
         _append(self.path(data, self.name), record)
         return Tournament.load(data, self.name)
 
@@ -252,7 +273,44 @@ def add_game(data: Path, store: EventStore, name: str, record: GameRecord) -> tu
     (what ``paipu tournament add-game`` and the gRPC AddGame do). Raises TournamentError."""
     t = Tournament.load(data, name)
     res = game_result(store, record)
+    for g in t.games:
+        if g.round != record.round or g.table == record.table or record.game_id in (x.game_id for x in t.games):
+            continue  # (a game added twice is refused as such by Tournament.add)
+        for start in store.read_game(g.game_id, limit=1):
+            both = sorted(set(getattr(start.payload, "players", None) or ()) & set(res.players))
+            if both:
+                raise TournamentError(
+                    f"game {record.game_id!r}: {', '.join(both)} already "
+                    f"{'sits' if len(both) == 1 else 'sit'} at table {g.table} in round {g.round} "
+                    f"(game {g.game_id!r}); a player sits at one table a round")
     return t.add(data, record), res
+
+
+def _known_players(t: Tournament, store: EventStore) -> set[str]:
+    known = {p for tm in t.teams for p in tm.players}
+    for g in t.games:
+        for start in store.read_game(g.game_id, limit=1):
+            known.update(getattr(start.payload, "players", None) or ())
+    return known
+
+
+def _unknown_player(t: Tournament, player: str, known: set[str]) -> TournamentError:
+    return TournamentError(
+        f"player {player!r} is not in tournament {t.name!r} (add their game or team first); "
+        f"known players: {', '.join(sorted(known)) or 'none yet'}")
+
+
+def add_team(data: Path, store: EventStore, name: str, record: TeamRecord) -> Tournament:
+    """Add ``record`` to tournament ``name`` when every player of it plays one of the
+    tournament's games (game_started in ``store``); an unknown player is refused with the
+    message of :func:`add_penalty`; a player already in a team, or a team name taken, too
+    (what ``paipu tournament team`` and the gRPC AddTeam do). Raises TournamentError."""
+    t = Tournament.load(data, name)
+    known = _known_players(t, store)
+    for p in record.players:
+        if p not in known:
+            raise _unknown_player(t, p, known)
+    return t.add(data, record)
 
 
 def add_penalty(data: Path, store: EventStore, name: str, record: PenaltyRecord) -> Tournament:
@@ -262,14 +320,9 @@ def add_penalty(data: Path, store: EventStore, name: str, record: PenaltyRecord)
     player is known from their first game on. Raises TournamentError naming the known
     players (what ``paipu tournament penalty`` and the gRPC AddPenalty do)."""
     t = Tournament.load(data, name)
-    known = {p for tm in t.teams for p in tm.players}
-    for g in t.games:
-        for start in store.read_game(g.game_id, limit=1):
-            known.update(getattr(start.payload, "players", None) or ())
+    known = _known_players(t, store)
     if record.player not in known:
-        raise TournamentError(
-            f"player {record.player!r} is not in tournament {name!r} (add their game or team first); "
-            f"known players: {', '.join(sorted(known)) or 'none yet'}")
+        raise _unknown_player(t, record.player, known)
     return t.add(data, record)
 
 
@@ -307,7 +360,8 @@ class Standing:
     """One player's (or team's) line. ``table_points_x12``: MCR table points × 12;
     ``standard_points``: 标准分 (cjm); ``score``: sum of final game scores (cjm: 总局分) with
     tournament penalties; ``penalty_points``: the tournament penalties in ``score``;
-    ``provisional``: a game counted here holds a score at a provisional value."""
+    ``provisional``: a game counted here holds a score at a provisional value;
+    ``unfinished``: the player's games without game_ended yet, left out of every total."""
 
     name: str
     team: str = ""
@@ -319,6 +373,7 @@ class Standing:
     rank: int = 0
     members: tuple[str, ...] = field(default_factory=tuple)
     provisional: bool = False
+    unfinished: int = 0
 
     @property
     def table_points(self) -> Fraction:
@@ -342,8 +397,11 @@ def standings(t: Tournament, results: Iterable[GameResult], *, through_round: in
               teams: bool = False) -> list[Standing]:
     """The ranked standings after every round up to ``through_round`` (all by default):
     players, or teams with ``teams`` (§A10: members' 标准分, then 总局分; MCR: table points,
-    then score). Ties share a rank."""
+    then score). Ties share a rank. A game without game_ended has no result yet: it counts
+    in no total (games, points, score) and only in ``unfinished``."""
     results = [r for r in results if through_round is None or r.record.round <= through_round]
+    unfinished = [r for r in results if not r.finished]
+    results = [r for r in results if r.finished]
     team_of = {p: tm.team for tm in t.teams for p in tm.players}
     lines: dict[str, Standing] = {}
 
@@ -360,6 +418,9 @@ def standings(t: Tournament, results: Iterable[GameResult], *, through_round: in
             s.score += r.scores[seat]
             s.table_points_x12 += tp[seat]
             s.provisional = s.provisional or r.provisional
+    for r in unfinished:
+        for name in r.players:
+            line(name).unfinished += 1
     if t.created.scoring == "cjm_standard":
         _standard_points(t, results, line)
     for p in t.penalties:
@@ -381,6 +442,7 @@ def standings(t: Tournament, results: Iterable[GameResult], *, through_round: in
         tm.score += s.score
         tm.penalty_points += s.penalty_points
         tm.provisional = tm.provisional or s.provisional
+        tm.unfinished += s.unfinished
         tm.members = tuple(sorted(tm.members + (s.name,)))
     return _rank(t, list(by_team.values()))
 
@@ -418,12 +480,14 @@ def _standard_points(t: Tournament, results: list[GameResult], line) -> None:
 #: The columns of the ``standings`` export (CSV and Parquet), in order, with their meaning.
 STANDINGS_COLUMNS: tuple[tuple[str, str, str], ...] = (
     ("tournament", "string", "tournament name"),
+    ("title", "string", "the tournament's title (`create --title`; '' without one)"),
     ("through_round", "int64", "standings after rounds 1..through_round"),
     ("kind", "string", "player | team"),
     ("rank", "int64", "1 = first; equal keys share a rank"),
     ("name", "string", "player name as in game_started, or team name"),
     ("team", "string", "the player's team ('' without one)"),
-    ("games", "int64", "games played (a team: its members' games)"),
+    ("games", "int64", "finished games played (a team: its members' games)"),
+    ("unfinished", "int64", "games without game_ended yet: left out of every total until they end"),
     ("table_points", "double", "MCR table points 4/2/1/0 with ties split (mcr_table_points)"),
     ("table_points_x12", "int64", "table_points × 12, exact"),
     ("standard_points", "int64", "标准分 (cjm_standard, competition.md §A10)"),
@@ -443,8 +507,8 @@ def standings_rows(t: Tournament, results: Sequence[GameResult], *, through_roun
                         ("team", standings(t, results, through_round=through_round, teams=True))):
         for s in lines:
             rows.append({
-                "tournament": t.name, "through_round": last, "kind": kind, "rank": s.rank, "name": s.name,
-                "team": s.team if kind == "player" else "", "games": s.games,
+                "tournament": t.name, "title": t.created.title, "through_round": last, "kind": kind, "rank": s.rank, "name": s.name,
+                "team": s.team if kind == "player" else "", "games": s.games, "unfinished": s.unfinished,
                 "table_points": float(s.table_points), "table_points_x12": s.table_points_x12,
                 "standard_points": s.standard_points, "score": s.score, "penalty_points": s.penalty_points,
                 "scoring": t.created.scoring, "provisional": s.provisional,

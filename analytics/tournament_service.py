@@ -18,8 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from analytics.tournament import (
-    Created, GameRecord, PenaltyRecord, TeamRecord, Tournament, add_game, add_penalty, record, results,
-    standings_rows,
+    Created, GameRecord, PenaltyRecord, TeamRecord, Tournament, add_game, add_penalty, add_team, record,
+    results, standings_rows,
 )
 from eventlog.store.base import EventStore
 from paipu.v1 import tournament_service_pb2 as pb
@@ -28,6 +28,9 @@ from paipu.v1 import tournament_service_pb2_grpc as pb_grpc
 __all__ = ["SERVICE_NAME", "TournamentServicer", "register"]
 
 SERVICE_NAME = pb.DESCRIPTOR.services_by_name["TournamentService"].full_name
+#: The standings columns a StandingLine carries (not the title; the unfinished games are
+#: GetStandingsResponse.unfinished_games).
+_LINE_FIELDS = frozenset(pb.StandingLine.DESCRIPTOR.fields_by_name)
 
 
 def _info(t: Tournament) -> pb.TournamentInfo:
@@ -67,7 +70,7 @@ class TournamentServicer(pb_grpc.TournamentServiceServicer):
     def AddTeam(self, request: pb.AddTeamRequest, context: Any) -> pb.TournamentInfo:
         rec = TeamRecord(team=request.team, players=list(request.players))
         with self._lock:
-            return _info(Tournament.load(self.data, request.name).add(self.data, rec))
+            return _info(add_team(self.data, self.store, request.name, rec))
 
     def AddPenalty(self, request: pb.AddPenaltyRequest, context: Any) -> pb.TournamentInfo:
         rec = record(PenaltyRecord, player=request.player, points=request.points, rule=request.rule,
@@ -81,7 +84,7 @@ class TournamentServicer(pb_grpc.TournamentServiceServicer):
         through = request.through_round if request.HasField("through_round") else None
         rows = standings_rows(t, games, through_round=through)
         return pb.GetStandingsResponse(
-            lines=[pb.StandingLine(**row) for row in rows],
+            lines=[pb.StandingLine(**{k: v for k, v in row.items() if k in _LINE_FIELDS}) for row in rows],
             unfinished_games=[r.record.game_id for r in games if not r.finished],
         )
 

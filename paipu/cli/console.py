@@ -7,7 +7,7 @@ from typing import Any
 
 from rich.console import Console
 
-__all__ = ["console", "err_console", "say", "progress", "clipped"]
+__all__ = ["console", "err_console", "say", "progress", "clipped", "plural", "ordinal_mean"]
 
 #: Longest line of someone else's text (a log file's content in an error) printed as is.
 CLIP = 300
@@ -26,6 +26,18 @@ def clipped(text: str, limit: int = CLIP) -> str:
             out.append(ch)
     line = "".join(out)
     return line if len(line) <= limit else line[: limit - 1] + "…"
+
+
+def plural(n: int, word: str, words: str | None = None) -> str:
+    """``n`` and the noun in the number it needs: ``1 game``, ``0 games``, ``2 wins``
+    (``words``: an irregular plural, e.g. ``plural(1, "match", "matches")``)."""
+    return f"{n:,} {word if n == 1 else (words or word + 's')}"
+
+
+def ordinal_mean(x: float, digits: int = 1) -> str:
+    """A mean printed without a useless ``.0``: ``17``, ``17.5``."""
+    text = f"{x:.{digits}f}"
+    return text.rstrip("0").rstrip(".") if "." in text else text
 
 
 def _console(stderr: bool = False) -> Console:

@@ -17,8 +17,8 @@ from typing import Annotated, Optional
 
 import typer
 
-from paipu.cli.console import say
-from paipu.cli.errors import friendly
+from paipu.cli.console import plural, say
+from paipu.cli.errors import CliError, friendly
 from paipu.cli.options import DEFAULT_DATA, DataOpt, open_store
 from paipu.cli.root import PaipuCommand, app
 
@@ -53,6 +53,11 @@ def create_cmd(
     """Create a tournament (an append-only file under <data>/tournaments/)."""
     from analytics.tournament import Created, Tournament
 
+    for flag, value, allowed in (("--scoring", scoring, ("mcr_table_points", "cjm_standard")),
+                                 ("--second-scope", second_scope, ("table", "best"))):
+        if value not in allowed:
+            raise CliError(f"{flag} {value!r}: use {' or '.join(allowed)}")
+
     t = Tournament.create(data, name, Created(scoring=scoring, first_points=first_points,
                                               second_points=second_points, second_scope=second_scope,
                                               title=title))
@@ -77,8 +82,11 @@ def add_game_cmd(
         _, res = add_game(data, store, name, rec)
     finally:
         store.close()
-    state = "finished" if res.finished else "NOT finished (no game_ended yet)"
+    state = "finished" if res.finished else "NOT finished (no game_ended yet): left out of the standings until it ends"
     say(f"added {game_id} to round {round_}, table {table}, session {session}: {', '.join(res.players)}; {state}")
+    if res.findings:
+        say(f"note: {game_id} has {plural(res.findings, 'finding')}; see them with "
+            f"`paipu verify {game_id} --data {data}`")
 
 
 @_cmd("team")
@@ -88,10 +96,16 @@ def team_cmd(
     players: Annotated[list[str], typer.Argument(help="Players (as named in game_started).")],
     data: DataOpt = DEFAULT_DATA,
 ) -> None:
-    """Name a team and its players (team standings: members' 标准分, then 总局分)."""
-    from analytics.tournament import TeamRecord, Tournament
+    """Name a team and its players (team standings: members' 标准分, then 总局分); every player
+    must play one of the tournament's games (add the game first)."""
+    from analytics.tournament import TeamRecord, add_team, record
 
-    Tournament.load(data, name).add(data, TeamRecord(team=team, players=players))
+    rec = record(TeamRecord, team=team, players=players)
+    store = open_store(data, must_exist=True)
+    try:
+        add_team(data, store, name, rec)
+    finally:
+        store.close()
     say(f"team {team}: {', '.join(players)}")
 
 
@@ -137,6 +151,10 @@ def standings_cmd(
     from analytics.tournament import results as game_results
 
     t = Tournament.load(data, name)
+    rounds = max((g.round for g in t.games), default=0)
+    if round_ is not None and round_ > rounds:
+        raise CliError(f"--round {round_}: tournament {t.name!r} has "
+                       + (f"rounds 1 to {rounds}" if rounds > 1 else "round 1 only" if rounds else "no games yet"))
     store = open_store(data, must_exist=True)
     try:
         results = game_results(store, t)
@@ -153,14 +171,17 @@ def standings_cmd(
     lines = standings(t, results, through_round=round_, teams=teams)
     mcr = t.created.scoring == "mcr_table_points"
     head = "table pts" if mcr else "标准分"
-    say(f"{t.name} ({t.created.scoring}) after round {round_ or max((g.round for g in t.games), default=0)}")
+    title = f"{t.created.title} — " if t.created.title else ""
+    say(f"{title}{t.name} ({t.created.scoring}) after round {round_ or rounds}")
     say(f"{'rank':>4}  {'name':20} {'games':>5} {head:>9} {'score':>8} {'penalty':>7}")
     for s in lines:
         main = f"{float(s.table_points):9.2f}" if mcr else f"{s.standard_points:9d}"
         say(f"{s.rank:>4}  {s.name:20} {s.games:>5} {main} {s.score:>8} {s.penalty_points:>7}"
-            + ("  provisional" if s.provisional else ""))
+            + ("  provisional" if s.provisional else "")
+            + (f"  ({s.unfinished} unfinished, not counted)" if s.unfinished else ""))
     if any(s.provisional for s in lines):
         say("provisional: games scored with unconfirmed pattern values (competition.md §A6.2)")
-    unfinished = [r.record.game_id for r in results if not r.finished]
+    unfinished = [r.record.game_id for r in results
+                  if not r.finished and (round_ is None or r.record.round <= round_)]
     if unfinished:
-        say(f"not finished: {', '.join(unfinished)}")
+        say(f"not finished (left out of the standings until game_ended): {', '.join(unfinished)}")
