@@ -43,6 +43,7 @@ from google.protobuf.descriptor import Descriptor, FieldDescriptor
 from google.protobuf.message import Message
 from pydantic import BaseModel, ValidationError
 
+from eventlog.errors import json_error
 from eventlog.events import (
     PAYLOAD_TYPES,
     SCHEMA_VERSION,
@@ -103,7 +104,7 @@ def _load_json(text: str, field: str) -> dict[str, Any]:
     try:
         obj = _loads(text)
     except json.JSONDecodeError as e:
-        raise EventError(f"{field}: not JSON ({e.msg} at column {e.colno})", field) from None
+        raise EventError(f"{field}: {json_error(e)}", field) from None
     if not isinstance(obj, dict):
         raise EventError(f"{field}: must be a JSON object", field)
     return obj

@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 from typing import Any, ClassVar
 
-__all__ = ["PaipuError", "InvalidArgument"]
+__all__ = ["PaipuError", "InvalidArgument", "json_error"]
 
 
 class PaipuError(Exception):
@@ -94,3 +94,13 @@ class InvalidArgument(PaipuError, ValueError):
     def __init__(self, message: str, field: str = "") -> None:
         super().__init__(message)
         self.field = field
+
+
+def json_error(e: Any, *, line: bool = True) -> str:
+    """A ``json.JSONDecodeError`` in words with where it is: ``not JSON: unterminated string
+    starting at line 3, column 4997`` (``line=False``: ``… at column 4997``, for a caller
+    that names the file's line itself). Never Python's doubled "starting at at column"."""
+    msg = str(getattr(e, "msg", e)).removesuffix(" at")  # "Unterminated string starting at"
+    msg = msg[:1].lower() + msg[1:]
+    where = f"line {getattr(e, 'lineno', 1)}, " if line else ""
+    return f"not JSON: {msg} at {where}column {getattr(e, 'colno', 1)}"

@@ -39,7 +39,7 @@ from pydantic import (
     model_validator,
 )
 
-from eventlog.errors import InvalidArgument
+from eventlog.errors import InvalidArgument, json_error
 from eventlog import tiles as _tiles
 from eventlog.hashing import GENESIS_HASH, chain_hash
 from eventlog.hashing import canonical_bytes as canonical_bytes  # re-exported: ev.canonical_bytes
@@ -736,7 +736,7 @@ def parse_event(data: dict[str, Any] | str) -> NewEvent:
         try:
             data = json.loads(data)
         except json.JSONDecodeError as e:
-            raise EventError(f"not JSON: {e.msg} at column {e.colno}") from None
+            raise EventError(json_error(e)) from None
     if not isinstance(data, dict):
         raise EventError("an event is a JSON object")
     keep = {k: v for k, v in data.items() if k in _NEW_EVENT_FIELDS}

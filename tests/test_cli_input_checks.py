@@ -147,8 +147,8 @@ def test_a_line_that_is_not_an_object_is_reported():
     lines = ["[1,2,3]\n", "\n", '"text"\n']
     out = list(score_lines(lines, mcr_vectors.score_case, source="v.jsonl"))
     assert out == [
-        {"id": 1, "error": "v.jsonl:1: bad situation: not a JSON object"},
-        {"id": 3, "error": "v.jsonl:3: bad situation: not a JSON object"},
+        {"id": "line 1", "error": "v.jsonl:1: bad situation: not a JSON object"},
+        {"id": "line 3", "error": "v.jsonl:3: bad situation: not a JSON object"},
     ]
 
 
@@ -169,7 +169,7 @@ def test_score_vectors_writes_every_line_then_exits_1(tmp_path, mcr_case):
     res = run("score", "--vectors", str(src), "--out", str(out))
     assert res.exit_code == 1, res.output
     rows = [json.loads(x) for x in out.read_text(encoding="utf-8").splitlines()]
-    assert [r["id"] for r in rows] == [good["id"], "sd", "fl", "fl2", "flt", "hs", "wt", 8]
+    assert [r["id"] for r in rows] == [good["id"], "sd", "fl", "fl2", "flt", "hs", "wt", "line 8"]
     assert rows[0]["total"] == mcr_case["expected"]["total"]
     assert all("bad situation" in r["error"] for r in rows[1:])
     for r, field in zip(rows[1:], ["self_drawn", "flowers", "flowers", "flowers", "hand", "win_tile"]):

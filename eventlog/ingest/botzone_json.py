@@ -67,6 +67,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from eventlog.errors import json_error
 from eventlog.events import ReportedFan
 from eventlog.ingest.botzone_text import BOTZONE_RULESET_OPTIONS
 from eventlog.ingest.base import (
@@ -287,7 +288,7 @@ class BotzoneJsonImporter:
             except StopIteration:
                 return
             except json.JSONDecodeError as e:
-                yield ParseIssue(str(path), e.lineno, f"not JSON: {e.msg} at column {e.colno}"
+                yield ParseIssue(str(path), e.lineno, json_error(e, line=False)
                                  + (" (the file ends inside a value: truncated?)"
                                     if e.pos >= len(text.rstrip()) else ""))
                 return

@@ -19,6 +19,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from eventlog.errors import json_error
 from eventlog.events import EventError, NewEvent, parse_event
 from eventlog.ingest.base import ImportedGame, ParseIssue, issue_reason, read_lines, register
 
@@ -61,7 +62,7 @@ class JsonlImporter:
             try:
                 raw: Any = json.loads(text)
             except json.JSONDecodeError as e:
-                raw, err = None, f"not JSON: {e.msg} at column {e.colno}"
+                raw, err = None, json_error(e, line=False)
             except (RecursionError, ValueError) as e:  # nesting too deep, huge numbers
                 raw, err = None, issue_reason(e)
             else:

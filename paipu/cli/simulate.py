@@ -10,6 +10,7 @@ from typing import Annotated, Optional
 
 import typer
 
+from eventlog.errors import json_error
 from paipu.cli.console import progress
 from paipu.cli.errors import CliError
 from paipu.cli.options import DEFAULT_DATA, DataOpt
@@ -46,7 +47,7 @@ def simulate_cmd(
     try:
         opts = json.loads(options) if options else {}
     except json.JSONDecodeError as e:
-        raise CliError(f"--options is not JSON: {e.msg} at column {e.colno}") from None
+        raise CliError(f"--options is {json_error(e, line=False)}") from None
     if not isinstance(opts, dict):
         raise CliError("--options must be a JSON object")
     # by name: Typer's Click and the installed click each have their own ParameterSource enum

@@ -15,6 +15,8 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
+from eventlog.errors import json_error
+
 __all__ = ["field_error", "score_lines", "validate_case"]
 
 M = TypeVar("M", bound=BaseModel)
@@ -31,10 +33,12 @@ def field_error(e: ValidationError) -> ValueError:
     where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in err["loc"]).lstrip(".") or "case"
     msg = err["msg"].removeprefix("Value error, ")
     if err["type"] == "missing":
-        return ValueError(f"{where}: {msg}")
+        return ValueError(f"{where}: missing (a required field)")
     got = repr(err.get("input"))
     if len(got) > _SHOWN:
         got = got[: _SHOWN - 1] + "…"
+    if got in msg:  # the message names the value already ("not a tile code: 'Q9'")
+        return ValueError(f"{where}: {msg}")
     return ValueError(f"{where}: {msg}, got {got}")
 
 
@@ -49,17 +53,29 @@ def validate_case(model: type[M], obj: Any) -> M:
 def score_lines(
     lines: Iterable[str], score_case: Callable[[dict[str, Any]], dict[str, Any]], *, source: str = "-"
 ) -> Iterator[dict[str, Any]]:
-    """Score every non-blank JSON line of ``lines`` with ``score_case``."""
+    """Score every non-blank JSON line of ``lines`` with ``score_case``. A bad line gives
+    ``{"id", "error"}``: the id is a string, as a case's own (the case's id, else
+    ``"line N"``); the error names the source and line and says what is wrong in words."""
     for lineno, line in enumerate(lines, 1):
         if not line.strip():
             continue
         obj: Any = None
         try:
-            obj = json.loads(line)
+            obj = json.loads(line.rstrip("\r\n"))  # a column of the line, not of a line after it
             if not isinstance(obj, dict):
-                yield {"id": lineno, "error": f"{source}:{lineno}: bad situation: not a JSON object"}
+                yield {"id": f"line {lineno}", "error": f"{source}:{lineno}: bad situation: not a JSON object"}
                 continue
             yield score_case(obj)
         except (json.JSONDecodeError, KeyError, TypeError, ValueError, AttributeError) as e:
-            case_id = obj.get("id", lineno) if isinstance(obj, dict) else lineno
-            yield {"id": case_id, "error": f"{source}:{lineno}: bad situation: {type(e).__name__}: {e}"}
+            case_id = obj.get("id") if isinstance(obj, dict) else None
+            yield {"id": f"line {lineno}" if case_id is None else str(case_id),
+                   "error": f"{source}:{lineno}: bad situation: {_in_words(e)}"}
+
+
+def _in_words(e: Exception) -> str:
+    """What is wrong with a case line, without Python's exception names."""
+    if isinstance(e, json.JSONDecodeError):
+        return json_error(e, line=False)
+    if isinstance(e, KeyError):
+        return f"missing field {e.args[0]!r}" if e.args else "a required field is missing"
+    return str(e) or "unreadable case"

@@ -94,7 +94,7 @@ def test_malformed_lines_are_reported_with_source_and_line():
              json.dumps(_with(CASES[0], options={"extra_opening_wins": ["节节高"]})),
              json.dumps({**CASES[0], "occurrences": [{**CASES[0]["occurrences"][0], "birds": ["F1"]}]})]
     res = list(score_lines(lines, source="v.jsonl"))
-    assert [r["id"] for r in res] == ["x", 2, "cs-ex01", "cs-ex01", "cs-ex01", "cs-ex01"]
+    assert [r["id"] for r in res] == ["x", "line 2", "cs-ex01", "cs-ex01", "cs-ex01", "cs-ex01"]
     assert all(r["error"].startswith("v.jsonl:") for r in res)
     assert "dealer" in res[2]["error"]
     assert "birds" in res[3]["error"]

@@ -77,7 +77,7 @@ def test_a_bad_line_is_an_error_naming_file_and_line():
     res = list(score_lines([good, "", bad, "{not json", json.dumps(honor)], source="f.jsonl"))
     assert "error" not in res[0]
     assert res[1]["id"] == "broken" and res[1]["error"].startswith("f.jsonl:3:") and "dealer" in res[1]["error"]
-    assert res[2]["id"] == 4 and res[2]["error"].startswith("f.jsonl:4:")
+    assert res[2]["id"] == "line 4" and res[2]["error"].startswith("f.jsonl:4:")
     assert res[3]["id"] == "honor" and "not a Sichuan tile" in res[3]["error"]
 
 

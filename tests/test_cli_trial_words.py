@@ -1,0 +1,46 @@
+"""Human output in words, not Python internals (a fresh user trial): case-line errors of
+``paipu score --vectors`` (ids one type, no exception names, the value said once), a
+truncated JSON file (file, line and column; never "starting at at column")."""
+
+from __future__ import annotations
+
+import json
+
+from typer.testing import CliRunner
+
+from paipu.cli import app
+
+
+def _run(*args):
+    return CliRunner().invoke(app, [str(a) for a in args])
+
+
+def test_vector_line_errors_are_in_words_with_string_ids(tmp_path):
+    src = tmp_path / "v.jsonl"
+    hand = ["Q9"] + ["W1"] * 3 + ["W2"] * 3 + ["W3"] * 3 + ["W4"] * 3
+    src.write_text("\n".join([
+        '{"id": "a", "hand": "x"',
+        '{"id": "b", "win_tile": "W1"}',
+        json.dumps({"id": "c", "hand": hand, "win_tile": "W5"}),
+        "garbage",
+    ]) + "\n", encoding="utf-8")
+    out = tmp_path / "out.jsonl"
+    res = _run("score", "--vectors", src, "--out", out)
+    assert res.exit_code == 1, res.output
+    rows = [json.loads(x) for x in out.read_text(encoding="utf-8").splitlines()]
+    assert [r["id"] for r in rows] == ["line 1", "b", "c", "line 4"]
+    errors = [r["error"] for r in rows]
+    assert errors[0] == f"{src}:1: bad situation: not JSON: expecting ',' delimiter at column 24"
+    assert errors[1] == f"{src}:2: bad situation: hand: missing (a required field)"
+    assert errors[2] == f"{src}:3: bad situation: hand[0]: not a tile code: 'Q9'"
+    assert errors[3] == f"{src}:4: bad situation: not JSON: expecting value at column 1"
+    for e in errors:
+        assert "Error" not in e and "Field required" not in e
+
+
+def test_a_truncated_json_file_names_file_line_and_column(tmp_path):
+    src = tmp_path / "cut.json"
+    src.write_text('{"log": [\n{"output": "abcdef', encoding="utf-8")
+    res = _run("ingest", "--format", "botzone-json", src, "--data", tmp_path / "d")
+    assert f"{src}:2: not JSON: unterminated string starting at column 12" in res.output, res.output
+    assert "at at" not in res.output
