@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from dashboard.tiles import WIND_EN, WIND_ZH, hidden_html, meld_html, pond_html, tile_html, tiles_html
 from eventlog import tiles as T
 from replayer.state import DeclaredMeld, TableState
+from replayer.view import seat_state_view
 
 __all__ = ["relative_seat", "meld_label", "seat_hand", "table_html", "event_html", "words_html", "win_html"]
 
@@ -143,7 +144,9 @@ def table_html(state: TableState, event: Any | None = None, *, seat: int | None 
     (``Ruleset.wild_tiles``: code → 正精/副精), marked wherever they lie. Discards are a pond
     of rows of six, a claimed one marked with the wind of the seat that took it; a set's
     claimed tile lies sideways on the side it came from. A seat that has won and left a hand
-    that goes on (血战) is marked with its winning tile."""
+    that goes on (血战) is marked with its winning tile. With ``seat``, the table is the one that
+    seat sees (replayer.view.seat_state_view)."""
+    state = seat_state_view(state, seat)
     drawn_seat, drawn = _drawn_tile(state, event)
     last_discard = state.pending.seq if state.pending is not None else None
     walls = (

@@ -40,6 +40,7 @@ from replayer.replay import replay
 from replayer.rules.base import Ruleset, get_ruleset
 from replayer.rules.shared.winning_shapes import UNREACHABLE, WinningShapes, shanten
 from replayer.state import TableState
+from replayer.view import visible_counts
 
 __all__ = [
     "LABEL",
@@ -161,22 +162,7 @@ def unseen_copies(state: TableState, seat: int, ruleset: Ruleset) -> tuple[int, 
     minus its own concealed tiles, every river tile (a claimed one once: in its river, not
     again in the set that took it), every declared set it can see (another seat's concealed
     kong is face down) and the face-up wildcard indicator."""
-    seen = [0] * 34
-    for i, c in enumerate(state.seats[seat].counts[:34]):
-        seen[i] += c
-    for s, st in enumerate(state.seats):
-        for d in st.discards:  # every river tile, claimed ones too (a win's tile stays seen)
-            if not _tiles.is_flower(d.tile):
-                seen[_tiles.index(d.tile)] += 1
-        for m in st.melds:
-            if m.concealed and s != seat:
-                continue
-            for t in m.tiles:
-                seen[_tiles.index(t)] += 1
-            if m.discard_seq is not None and m.claimed_tile is not None:
-                seen[_tiles.index(m.claimed_tile)] -= 1  # the claimed discard, counted in its river
-    if state.wildcard_indicator:
-        seen[_tiles.index(state.wildcard_indicator)] += 1
+    seen = visible_counts(state, seat)  # the one count of what a seat sees (replayer/view.py)
     return tuple(max(0, ruleset.play.tile_copies[i] - seen[i]) for i in range(34))
 
 

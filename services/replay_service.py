@@ -47,6 +47,7 @@ from replayer.whatif import WhatIf, what_if
 from replayer.replay import apply
 from replayer.snapshots import SnapshotCache, state_at
 from replayer.state import DeclaredMeld, ReportedScore, SeatState, TableState
+from replayer.view import seat_state_view
 from paipu.v1 import events_pb2
 from paipu.v1 import replay_service_pb2 as pb
 from paipu.v1 import replay_service_pb2_grpc as pb_grpc
@@ -100,18 +101,19 @@ def _meld(m: DeclaredMeld, face_down: bool) -> pb.Meld:
 
 
 def _seat(i: int, st: SeatState, hidden: bool) -> pb.SeatState:
+    """One seat of a state; ``hidden``: another seat's in a seat view, whose state is already
+    the one that seat sees (:func:`replayer.view.seat_state_view`: no concealed tile in it)."""
     msg = pb.SeatState(
         seat=i,
         concealed_count=st.concealed_size,
-        unknown_tiles=st.concealed_size if hidden else st.hidden,
+        unknown_tiles=st.hidden,
         hidden_from_view=hidden,
         melds=[_meld(m, hidden and m.concealed) for m in st.melds],
         flowers=st.flowers,
         score=st.score,
         wind=st.wind or "",
     )
-    if not hidden:
-        msg.concealed_tiles.extend(st.tiles)
+    msg.concealed_tiles.extend(st.tiles)  # empty for another seat in a seat view
     for d in st.discards:
         dm = msg.discards.add(seq=d.seq, tile=d.tile)
         if d.claimed_by is not None:
@@ -129,8 +131,10 @@ def table_state_message(
     """The wire form of the table ``state`` produced by ``event`` (a stored event) with its
     ``findings``; ``seat`` (0..3) makes it that seat's view (see the module doc): the event is
     redacted by :func:`eventlog.view.seat_view` before it is converted, and ``redacted`` says
-    whether anything was withheld."""
+    whether anything was withheld; the table is the one that seat sees
+    (:func:`replayer.view.seat_state_view`, the same rule as every other reader's)."""
     shown = seat_view(event, seat)
+    state = seat_state_view(state, seat)
     msg = pb.TableState(
         game_id=state.game_id or event.game_id,
         seq=event.seq,

@@ -29,6 +29,7 @@ from dashboard.table import event_html, table_html, timeline_html, win_html, wor
 from eventlog.describe import hand_ordinal
 from eventlog.store.base import CorruptEvent, GameNotFound
 from eventlog.view import seat_view
+from replayer.view import seat_state_view
 
 PAGE = "views/replay.py"
 #: The view showing every seat's concealed tiles; "seat N" shows only seat N's.
@@ -200,16 +201,17 @@ def _link(s: int) -> str:
 
 
 shown = seat_view(step.event, seat)  # a seat view: the event as that seat sees it, no other seat's tiles
-st.markdown(f'<b>Event {seq} of {last}:</b>' + words_html(shown, step.state), unsafe_allow_html=True)
+seen_state = seat_state_view(step.state, seat)  # and the table as that seat sees it
+st.markdown(f'<b>Event {seq} of {last}:</b>' + words_html(shown, seen_state), unsafe_allow_html=True)
 st.markdown(f'<span class="pp-event">{event_html(shown)}</span>', unsafe_allow_html=True)
 st.markdown(timeline_html([s.event for s in steps[hand_lo:hand_hi + 1]], set(finding_seqs), seq, _link),
             unsafe_allow_html=True)
 for f in step.findings:
     st.error(f"Finding at event {f.seq}: [{f.rule_id}] {f.message} — rule source: {f.source}")
 wild = D.wild_tiles(step.state)
-st.markdown(table_html(step.state, step.event, seat=seat,
+st.markdown(table_html(seen_state, shown, seat=seat,
                        finding_seats=frozenset(f.seat for f in step.findings if f.seat is not None),
-                       notes=D.seat_notes(step.state), wild=wild),
+                       notes=D.seat_notes(seen_state), wild=wild),
             unsafe_allow_html=True)
 for entry in step.state.score_log:  # payments made at this event (e.g. a kong paid at once, 下雨)
     if entry.seq == seq:

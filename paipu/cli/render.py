@@ -14,6 +14,7 @@ from rich.text import Text
 from eventlog import tiles as T
 from eventlog.describe import describe_event, describe_words, hand_ordinal
 from eventlog.view import seat_view
+from replayer.view import seat_state_view
 from replayer.rules.base import score_unit_of, seat_notes_of
 from replayer.state import TableState
 
@@ -39,7 +40,9 @@ def table_view(state: TableState, event: Any | None = None, *, seat: int | None 
     void suit, 定缺), whether it has won (tile, event; out of a hand that goes on, 血战),
     concealed tiles (hidden unless ``seat`` is None or that seat), melds with where the
     claimed tile came from, flowers and discards; the wall count; the event and its findings
-    (with ``seat``: the event as that seat sees it, eventlog.view.seat_view)."""
+    (with ``seat``: the table and the event as that seat sees them, replayer.view.seat_state_view
+    and eventlog.view.seat_view)."""
+    state = seat_state_view(state, seat)
     head = (
         f"game {state.game_id}  ruleset {_shown(state.ruleset_id)}  "
         f"hand {'-' if state.hand_number is None else hand_ordinal(state.hand_number)}  "

@@ -21,19 +21,12 @@ def _state_json(game_id: str, step, seat: int | None) -> dict:
     from eventlog.describe import describe_words
     from eventlog.view import seat_view
     from replayer.state import to_dict
+    from replayer.view import seat_state_view
 
-    state = to_dict(step.state)
-    if seat is not None:  # a seat's view: what that seat may see
-        for i, st in enumerate(state["seats"]):
-            if i != seat:
-                n = step.state.seats[i].concealed_size
-                st.update(tiles=[], counts=[], hidden=n)
-                for m in st["melds"]:
-                    if m["kind"] == "kong" and m.get("kong_kind") == "concealed":
-                        m["tiles"] = []
-        state.update(wall=None, deal_pool=None)
+    shown = seat_state_view(step.state, seat)  # a seat's view: what that seat may see
+    state = to_dict(shown)
     event = seat_view(step.event, seat)  # the event too: no other seat's concealed tile in it
-    en, zh = describe_words(event, step.state)
+    en, zh = describe_words(event, shown)
     return {
         "game_id": game_id, "seq": event.seq, "view_seat": seat,
         "event": {"type": event.type, "payload": event.payload_json(), "text_en": en, "text_zh": zh},
@@ -49,7 +42,7 @@ def replay(
     at: Annotated[Optional[int], typer.Option("--at", min=0, max=2**62, help="Show the table right after event SEQ [default: the last].")] = None,
     seat: Annotated[Optional[int], typer.Option("--seat", min=0, max=3, help="Show only this seat's concealed tiles.")] = None,
     step: Annotated[bool, typer.Option("--step", help="Step through with keys: n/space next, b back, h next hand, w next win, c next claim, g jump to seq, q quit.")] = False,
-    as_json: Annotated[bool, typer.Option("--json", help="One JSON object: the event (and its description in English and Chinese), its findings and the table state after it (with --seat: the other seats' concealed tiles and the wall left out).")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON object: the event (and its description in English and Chinese), its findings and the table state after it (with --seat: what that seat sees — the other seats' concealed tiles and last drawn tile, the wall and the counts of unseen tiles left out).")] = False,
     data: DataOpt = DEFAULT_DATA,
 ) -> None:
     """Print the table (hands, melds, discards, wall, scores) at an event of GAME_ID."""

@@ -1,0 +1,90 @@
+"""One seat's view of the table: what seat ``seat`` may see of a :class:`TableState`
+(docs/reference/DESIGN.md §6 replay, §8 "one seat's view") — the state-level counterpart of
+the event-level rule :func:`eventlog.view.seat_view`.
+
+Every reader that shows the table from one seat's side — ``paipu replay --seat`` (table,
+``--json``), the stepper, the dashboard's replay page, the gRPC replay service's
+``GetState``/``StepThrough`` with ``seat`` — passes the state through :func:`seat_state_view`
+once, and shows what it returns; so no reader can forget a field.
+
+座位视角: 他家手牌、他家刚摸的牌、牌墙与各张牌的计数都不给看; ``seen`` 只计这个座位看得见的牌
+(牌河、副露、亮出的花牌与翻出的指示牌、自己的手牌)."""
+
+from __future__ import annotations
+
+from eventlog import tiles as T
+from replayer.state import EMPTY_COUNTS, DeclaredMeld, SeatState, TableState, replace
+
+__all__ = ["seat_state_view", "visible_counts"]
+
+
+def _face_down(m: DeclaredMeld) -> DeclaredMeld:
+    return replace(m, tiles=()) if m.concealed else m
+
+
+def _other(st: SeatState) -> SeatState:
+    return replace(
+        st,
+        counts=EMPTY_COUNTS,
+        tiles=(),
+        hidden=st.concealed_size,
+        melds=tuple(_face_down(m) for m in st.melds),
+    )
+
+
+def visible_counts(state: TableState, seat: int) -> tuple[int, ...]:
+    """The 42-count vector (index per eventlog.tiles) of the tiles of this hand that seat
+    ``seat`` (0..3) sees out of the wall: every discard (a claimed one once: in the river,
+    not again in the set that took it), every declared set's other tiles (another seat's
+    concealed kong lies face down: not counted), the flowers set aside, the wildcard
+    indicator, and its own concealed tiles. The one count of what a seat sees: the seat view's
+    ``seen`` and the review's unseen copies (replayer/review.py) both read it."""
+    n = [0] * len(T.ALL_TILES)
+
+    def add(tile: str | None) -> None:
+        if tile is not None and T.is_valid(tile):
+            n[T.index(tile)] += 1
+
+    for i, st in enumerate(state.seats):
+        for d in st.discards:
+            add(d.tile)
+        for m in st.melds:
+            if m.concealed and i != seat:
+                continue
+            rest = list(m.tiles)
+            if m.discard_seq is not None and m.claimed_tile in rest:
+                rest.remove(m.claimed_tile)  # counted in the river it was claimed from
+            for t in rest:
+                add(t)
+        for t in st.flowers:
+            add(t)
+    for t in state.seats[seat].tiles:
+        add(t)
+    add(state.wildcard_indicator)
+    return tuple(n)
+
+
+def seat_state_view(state: TableState, seat: int | None) -> TableState:
+    """``state`` as seat ``seat`` (0..3) sees it; ``state`` itself when ``seat`` is None (all
+    hands shown). The copy withholds: every other seat's concealed tiles (``tiles`` empty,
+    ``counts`` zero, ``hidden`` their number) and the tiles of its concealed kongs
+    (``tiles`` empty), another seat's last drawn tile (``last_draw.tile`` None), the wall
+    and the dealt part not yet dealt (``wall``, ``deal_pool`` None); ``seen`` counts only the
+    tiles the seat sees (:func:`visible_counts`). Discards, declared sets, flowers, scores,
+    wins and counts of tiles stay. A copy for showing, never for replaying on."""
+    if seat is None:
+        return state
+    if not 0 <= seat < len(state.seats):
+        raise ValueError(f"seat {seat} is not 0..{len(state.seats) - 1}")
+    seats = tuple(st if i == seat else _other(st) for i, st in enumerate(state.seats))
+    last = state.last_draw
+    if last is not None and last.seat != seat and last.tile is not None:
+        last = replace(last, tile=None)
+    return replace(
+        state,
+        seats=seats,
+        wall=None,
+        deal_pool=None,
+        last_draw=last,
+        seen=visible_counts(state, seat),
+    )
