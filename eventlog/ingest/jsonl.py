@@ -7,6 +7,10 @@ and whenever the line's ``game_id`` changes; a line without ``game_id`` belongs 
 game started before it, and a game with no ``game_id`` at all is named
 ``jsonl-<file stem>-<n>`` (n = 1, 2 … in the file).
 
+A line that carries ``seq`` (a stored event, e.g. an export) must be the next event of its
+game: seq 0, 1, 2 … without a gap; otherwise the game is refused, naming the line (a log with
+a line missing is not stored renumbered).
+
 Event ids are kept as written, so re-importing an export into the same log is a no-op.
 The event's own metadata is kept; ``source``/``line``/``format`` are set to this file
 and the previous values, if any, move under ``origin``.
@@ -87,6 +91,8 @@ class JsonlImporter:
                     err = str(e)
                 except Exception as e:  # hostile input (issue 12 item 5)
                     err = issue_reason(e)
+            if err is None:
+                err = _seq_gap(raw, len(cur.events))
             if err is not None:
                 cur.error = ParseIssue(str(path), n, err, cur.game_id)
                 continue
@@ -98,6 +104,19 @@ class JsonlImporter:
             cur.events.append(ev.model_copy(update={"metadata": meta}))
         if cur is not None:
             yield close(cur)
+
+
+def _seq_gap(raw: dict[str, Any], expected: int) -> str | None:
+    """Why a stored event's line cannot stand where it is: its ``seq`` is not the next of its
+    game (``expected``: the events read before it). A line written without ``seq`` (a new
+    event) is not numbered and passes."""
+    seq = raw.get("seq")
+    if seq is None or seq == expected:
+        return None
+    if isinstance(seq, bool) or not isinstance(seq, int):
+        return f"seq {seq!r} is not a number"
+    what = "a line is missing before it" if seq > expected else "lines are out of order or repeated"
+    return f"seq {seq} where {expected} was expected ({what})"
 
 
 IMPORTER = register(JsonlImporter())
