@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Annotated, Any, Optional
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
 from paipu.cli.console import console, err_console
@@ -76,22 +77,22 @@ def export_cmd(
             raise typer.Exit(1)
         return
     for key in rep.repaired:
-        console.print(f"repaired block {key}")
+        console.print(f"repaired block {key}", markup=False, highlight=False)
     for gid, why in rep.skipped:
-        err_console.print(f"skipped {gid}: {why}", highlight=False)
+        err_console.print(f"skipped {gid}: {why}", markup=False, highlight=False)
     for gid, why in rep.damaged:
-        err_console.print(f"damaged {gid}: not exported: {why}", highlight=False)
+        err_console.print(f"damaged {gid}: not exported: {why}", markup=False, highlight=False)
     console.print(
         f"exported {rep.games} games ({rep.hands} hands, {rep.reexported} re-exported) to {o}; "
         f"log position {rep.previous_checkpoint} → {rep.checkpoint}"
         + (f"; {rep.unfinished} unfinished games wait for game_ended" if rep.unfinished else ""),
-        highlight=False,
+        markup=False, highlight=False,
     )
     if rep.damaged:
         err_console.print(
             f"{len(rep.damaged)} damaged game(s) not exported (the log cannot serve them intact; "
             f"`paipu verify --data {d}` says more); the intact games were exported",
-            highlight=False,
+            markup=False, highlight=False,
         )
         raise typer.Exit(1)
 
@@ -160,7 +161,7 @@ def stats_cmd(
         err_console.print(
             "no exported hands match " + (", ".join(given) if given else "(the export is empty)")
             + (f"; `paipu stats --by {by}` without filters shows what there is" if given else
-               "; run `paipu export` first"), highlight=False)
+               "; run `paipu export` first"), markup=False, highlight=False)
         raise typer.Exit(1)
     if placements:
         console.print(_placements_table(rows))
@@ -174,7 +175,7 @@ def _placements_table(rows: list[dict[str, Any]]) -> Table:
     t = Table("player", "games", "1st", "2nd", "3rd", "4th", "avg placement", "1st rate [95 % CI]",
               "points / game")
     for r in rows:
-        t.add_row(r["player"], str(r["games"]), str(r["first"]), str(r["second"]), str(r["third"]),
+        t.add_row(escape(r["player"]), str(r["games"]), str(r["first"]), str(r["second"]), str(r["third"]),
                   str(r["fourth"]), f"{r['avg_placement']:.2f}", format_rate(r, "first_rate"),
                   _num(r["points_per_game"]))
     return t
@@ -210,7 +211,7 @@ def _stats_table(rows: list[dict[str, Any]], by: str) -> Table:
     t = Table(by, "hands", "wins", "win rate [95 % CI]", "self-draw rate", "deal-ins",
               "deal-in rate", "avg won", "avg lost")
     for r in rows:
-        t.add_row(_group(by, r[by]), str(r["hands"]), str(r["wins"]), format_rate(r, "win_rate"),
+        t.add_row(escape(_group(by, r[by])), str(r["hands"]), str(r["wins"]), format_rate(r, "win_rate"),
                   format_rate(r, "self_draw_rate"), str(r["deal_ins"]), format_rate(r, "deal_in_rate"),
                   _num(r["avg_points_won"]), _num(r["avg_points_lost"]))
     return t
@@ -227,6 +228,6 @@ def _group(by: str, value: Any) -> str:
 def _fans_table(rows: list[dict[str, Any]]) -> Table:
     t = Table("ruleset", "fan", "番种", "points", "wins with fan", "wins", "share of wins [95 % CI]")
     for r in rows:
-        t.add_row(r["ruleset"], r["name_en"], r["name_zh"], str(r["points"]), str(r["wins_with_fan"]),
+        t.add_row(escape(r["ruleset"]), escape(r["name_en"]), escape(r["name_zh"]), str(r["points"]), str(r["wins_with_fan"]),
                   str(r["wins"]), format_rate(r, "share_of_wins"))
     return t

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Annotated, Optional
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
 from paipu.cli.console import clipped, console, progress, say
@@ -396,7 +397,7 @@ def _summary(stored, dup, issues, audits, chains) -> None:
     t = Table(title="paipu quickstart", show_header=False)
     if broken:
         by_ruleset["not replayed (broken chain)"] = len(broken)
-    t.add_row("games", f"{games} ({', '.join(f'{k}: {v}' for k, v in sorted(by_ruleset.items()))}); "
+    t.add_row("games", f"{games} ({', '.join(f'{escape(k)}: {v}' for k, v in sorted(by_ruleset.items()))}); "
               f"{stored} newly stored, {dup} already stored")
     t.add_row("hash chains", f"{games - len(broken)} of {games} intact")
     t.add_row("hands", str(hands))

@@ -83,7 +83,7 @@ def progress(*, quiet: bool = False, unit: str = "games") -> Any:
             return Text(f"{done / elapsed:,.0f} {unit}/s", style="progress.data.speed")
 
     return Progress(
-        TextColumn("{task.description}"),
+        TextColumn("{task.description}", markup=False),  # file names as written
         BarColumn(),
         MofNCompleteColumn(),
         RateColumn(),

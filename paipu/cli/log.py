@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Annotated, Any, Optional
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
 from paipu.cli.console import clipped, console, progress, say
@@ -97,7 +98,7 @@ def _print_events(events: Iterable[Any], as_json: bool) -> None:
         return
     table = Table("seq", "pos", "type", "payload", box=None)
     for ev in events:
-        table.add_row(str(ev.seq), str(ev.position), ev.type, payload_text(ev))  # no Python reprs
+        table.add_row(str(ev.seq), str(ev.position), escape(ev.type), escape(payload_text(ev)))  # no Python reprs, no markup
     console.print(table)
 
 
@@ -121,7 +122,7 @@ def games(
         return
     table = Table("game", "ruleset", "events", "positions")
     for g in infos:
-        table.add_row(g.game_id, g.ruleset or "-", str(g.event_count), f"{g.first_position}..{g.last_position}")
+        table.add_row(escape(g.game_id), escape(g.ruleset or "-"), str(g.event_count), f"{g.first_position}..{g.last_position}")
     console.print(table)
     say(f"{len(infos)} games")
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from rich.console import Group
+from rich.markup import escape
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
@@ -78,7 +79,7 @@ def table_view(state: TableState, event: Any | None = None, *, seat: int | None 
         river = " ".join(
             T.to_unicode(d.tile) + (f"→{d.claimed_by}" if d.claimed_by is not None else "") for d in st.discards
         )
-        grid.add_row(who, str(st.score), hand, "\n".join(melds) or "-", river or "-")
+        grid.add_row(escape(who), str(st.score), escape(hand), escape("\n".join(melds) or "-"), river or "-")
     parts: list[Any] = [Text(head)]
     if state.wildcard_indicator:
         parts.append(Text(f"wildcard indicator {T.to_unicode(state.wildcard_indicator)} {state.wildcard_indicator}"))
