@@ -48,7 +48,7 @@ def test_after_quickstart_verify_reports_the_true_finding_as_rules_not_integrity
     res = run("verify", "--data", str(data))
     assert res.exit_code == 1, res.output
     n = _bundled_games()
-    assert f"{n - 1} of {n} games intact; 0 with a broken chain" in res.output
+    assert f"{n} of {n} chains intact, {n - 1} of them without findings; 0 with a broken chain" in res.output
     assert "1 with rule findings or disagreements" in res.output
 
 

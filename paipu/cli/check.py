@@ -248,8 +248,9 @@ def verify(
     log_streams_broken: list[str] = []
     try:
         damage = getattr(store, "damage", None)
-        if damage is not None:
-            say(f"DATA LOSS: {damage}", err=True, style="bold red")
+        if damage is not None:  # said once: its message starts with DATA LOSS
+            text = str(damage)
+            say(text if text.startswith("DATA LOSS") else f"DATA LOSS: {text}", err=True, style="bold red")
         anew = getattr(store, "anchored_anew", None)
         if anew is not None:  # nothing to compare the log with: say so, loudly, but it is no proof of loss
             say(f"WARNING: {anew} Events lost before now (a damaged write-ahead log) cannot be detected.",
@@ -302,7 +303,7 @@ def verify(
     finally:
         store.close()
     n = len(ids)
-    intact = n - broken - findings
+    intact = n - broken - findings  # chain intact and no finding
     log_damaged = damage is not None or (log is not None and not log.ok) or bool(log_streams_broken)
     for problem in log_streams_broken:
         say(f"log stream {problem}", err=True, style="bold red")
@@ -315,14 +316,17 @@ def verify(
                 "checkpoint": log.checkpoint,
                 "problems": list(log.problems) + ([str(damage)] if damage is not None else []) + log_streams_broken,
             },
-            "summary": {"games": n, "intact": intact, "broken_chains": broken,
+            "summary": {"games": n, "intact": intact, "chains_intact": n - broken, "broken_chains": broken,
                         "with_findings": findings, "log_damaged": log_damaged, "exit_status": status},
         }, ensure_ascii=False, sort_keys=True) + "\n")
     else:
-        say(f"{intact} of {n} games intact; {broken} with a broken chain or missing events "
-            f"(exit 3); {findings} with rule findings or disagreements (exit 1)")
+        say(f"{n - broken} of {n} chains intact, {intact} of them without findings; {broken} with a broken "
+            f"chain or missing events (exit 3); {findings} with rule findings or disagreements (exit 1)"
+            + ("; the log itself is DAMAGED (exit 3, above)" if log_damaged else ""))
         if log is not None:
             for problem in log.problems:
+                if damage is not None and "checkpoint records" in problem and "checkpoint" in str(damage):
+                    continue  # the same loss, said once above when the store was opened
                 say(f"log: {problem}", err=True, style="bold red")
             if log.ok and damage is None:
                 # "intact" only when every check passed: the log-level check alone (positions,

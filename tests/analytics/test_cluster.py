@@ -75,7 +75,7 @@ def test_verify_on_a_cluster_prints_the_same_report(data, cluster):
     local = _paipu("verify", "--data", str(data))
     remote = _paipu("verify", "--data", str(data), "--cluster", cluster)
     assert remote.returncode == local.returncode
-    assert remote.stdout == local.stdout and "games intact" in local.stdout
+    assert remote.stdout == local.stdout and "chains intact" in local.stdout
 
 
 def test_results_come_back_in_game_order(data, cluster):

@@ -133,6 +133,9 @@ def test_a_damaged_write_ahead_log_is_data_loss_everywhere(tmp_path, damage):
     assert res.exit_code == 3 and "DATA LOSS" in res.output and len(res.output.strip().splitlines()) == 1
     res = _cli("verify", "--data", str(image))  # verify: says what survives, and fails
     assert res.exit_code == 3 and "DATA LOSS" in res.output, res.output  # 3: integrity
+    assert res.output.count("DATA LOSS") == 1, res.output  # said once, not "DATA LOSS: DATA LOSS in …"
+    summary = next(line for line in res.output.splitlines() if "chains intact" in line)
+    assert summary.endswith("the log itself is DAMAGED (exit 3, above)"), summary  # never "all intact" on exit 3
     with SqliteStore(image / "events.sqlite", salvage=True) as store:
         assert isinstance(store.damage, LogTruncated)
         report = verify_log(store)
