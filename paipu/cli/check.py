@@ -72,6 +72,17 @@ def _games_to_verify(store, game_ids):
     from eventlog.store.errors import CorruptDatabase
 
     if game_ids:
+        try:  # every id checked before any game is: an unknown one is exit 2 at once
+            known = set(store.raw_game_ids())
+        except CorruptDatabase:
+            return list(game_ids), None  # each game says for itself what survives
+        missing = [g for g in dict.fromkeys(game_ids) if g not in known]
+        if missing:
+            from eventlog.store.base import GameNotFound
+
+            if len(missing) == 1:
+                raise GameNotFound(missing[0])
+            raise CliError(f"no such games: {', '.join(repr(g) for g in missing)} (`paipu games` lists them)")
         return list(game_ids), None
     try:
         return store.raw_game_ids(), None

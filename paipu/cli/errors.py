@@ -42,7 +42,8 @@ class CliError(PaipuError):
 
 
 def friendly(fn: Callable[..., Any]) -> Callable[..., Any]:
-    """Turn known errors into one line on stderr and exit code 2 (traceback with --debug)."""
+    """Turn known errors into one line on stderr and exit code 2 (3 for a damaged log); with
+    --debug the traceback is printed before that line and the exit status is the same."""
 
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
@@ -56,9 +57,11 @@ def friendly(fn: Callable[..., Any]) -> Callable[..., Any]:
         except BrokenPipeError:  # output piped into `head` and closed early
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             raise typer.Exit(0) from None
-        except Exception as e:  # the one place that reports errors (BLE: re-raised with --debug)
-            if DEBUG["on"]:
-                raise
+        except Exception as e:  # the one place that reports errors (BLE: with --debug, traceback too)
+            if DEBUG["on"]:  # the traceback, then the same line and the same exit status
+                import traceback
+
+                traceback.print_exc(file=sys.stderr)
             say(f"error: {describe(e)}", err=True, style="red")
             raise typer.Exit(exit_status(e)) from None
 

@@ -85,7 +85,14 @@ def read(
 ) -> None:
     """Print the events of GAME_ID in order."""
     with open_log(data, server, must_exist=True) as log:
-        _print_events(log.read_game(game_id, from_seq=from_seq), as_json)
+        events = list(log.read_game(game_id, from_seq=from_seq))
+        if not events:  # past the game's end (an unknown game has raised): as `paipu replay --at`
+            last = None
+            for e in log.read_game(game_id):
+                last = e.seq
+            span = "no events" if last is None else f"events 0..{last}"
+            raise CliError(f"game {game_id} has no event {from_seq} ({span})")
+        _print_events(events, as_json)
 
 
 def _print_events(events: Iterable[Any], as_json: bool) -> None:
@@ -167,13 +174,22 @@ def ingest(
         _remove_empty_store(data, remove_dir=not data_existed)  # nothing imported: leave nothing behind
     say(
         f"{len(report.stored)} games stored ({report.events} events), "
-        f"{len(report.duplicates)} already stored, {len(report.errors)} errors"
+        f"{len(report.duplicates)} already stored{_as_stored(report.duplicates)}, {len(report.errors)} errors"
         + (f", {len(skipped)} files skipped" if skipped else "")
     )
     for issue in report.errors:
         say(f"error: {clipped(str(issue))}", err=True, style="red")
     if report.errors:
         raise typer.Exit(1)
+
+
+def _as_stored(ids: list[str], shown: int = 5) -> str:
+    """`` (as GAME_ID, …)``: the stored games that the duplicates matched (by content, whatever
+    id the file gave), the first ``shown`` of them."""
+    if not ids:
+        return ""
+    more = f" and {len(ids) - shown} more" if len(ids) > shown else ""
+    return f" (as {', '.join(ids[:shown])}{more})"
 
 
 def _files_to_ingest(paths: list[Path], format: str | None) -> tuple[list[Path], list[tuple[Path, str]], list[Any]]:

@@ -1,0 +1,83 @@
+"""Small CLI findings of a user trial (each a real store in tmp_path, the CLI through
+CliRunner or a subprocess): the exit status with --debug, the stored game an ingest
+duplicate matched, ``read --from`` past the end, and ``verify`` checking the ids first.
+Expected exit statuses come from the README's "Exit status" table (2 = could not run)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from paipu.cli import app
+from paipu.samples import SAMPLES_DIR
+
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLE = SAMPLES_DIR / "botzone-mcr-human-sample" / "sample_16_games.txt"
+runner = CliRunner()
+
+
+def _run(*args: str):
+    return runner.invoke(app, list(args), catch_exceptions=False)
+
+
+def _first_match() -> tuple[str, list[str]]:
+    """The id and lines of the sample's first ``Match`` block."""
+    lines = SAMPLE.read_text(encoding="utf-8").splitlines()
+    starts = [i for i, l in enumerate(lines) if l.startswith("Match ")]
+    block = lines[starts[0]:starts[1]]
+    return block[0].split()[1], block
+
+
+@pytest.fixture(scope="module")
+def data(tmp_path_factory):
+    d = tmp_path_factory.mktemp("fixa") / "paipu-data"
+    _, block = _first_match()
+    f = d.parent / "one.txt"
+    f.write_text("\n".join(block) + "\n", encoding="utf-8")
+    res = _run("ingest", str(f), "--data", str(d))
+    assert res.exit_code == 0, res.output
+    return d
+
+
+def test_debug_keeps_the_exit_status_and_shows_the_traceback(data):
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    for debug in ([], ["--debug"]):
+        p = subprocess.run([sys.executable, "-m", "paipu", *debug, "replay", "nosuch", "--data", str(data)],
+                           capture_output=True, text=True, env=env, timeout=120)
+        assert p.returncode == 2, (debug, p.returncode, p.stderr)
+        assert "error: no such game: 'nosuch'" in p.stderr
+        assert ("Traceback" in p.stderr) == bool(debug), p.stderr
+
+
+def test_a_duplicate_names_the_stored_game_it_matched(data, tmp_path):
+    game_id, block = _first_match()
+    renamed = tmp_path / "testenc.txt"
+    renamed.write_text("\n".join(["Match testenc", *block[1:]]) + "\n", encoding="utf-8")
+    res = _run("ingest", str(renamed), "--data", str(data))
+    assert res.exit_code == 0, res.output
+    assert f"0 games stored (0 events), 1 already stored (as botzone-{game_id})" in res.output, res.output
+
+
+def test_read_from_past_the_end_says_so_like_replay_at(data):
+    game = f"botzone-{_first_match()[0]}"
+    replay = _run("replay", game, "--at", "99999", "--data", str(data))
+    read = _run("read", game, "--from", "99999", "--data", str(data))
+    assert read.exit_code == replay.exit_code == 2, read.output
+    last = replay.output.split("events 0..")[1].split(")")[0]
+    assert f"game {game} has no event 99999 (events 0..{last})" in read.output, read.output
+    assert _run("read", game, "--from", last, "--data", str(data)).exit_code == 0
+
+
+def test_verify_checks_the_ids_before_any_game(data):
+    game = f"botzone-{_first_match()[0]}"
+    res = _run("verify", game, "nosuch", "--data", str(data))
+    assert res.exit_code == 2, res.output
+    assert "no such game: 'nosuch'" in res.output
+    assert game not in res.output  # not checked first
+    two = _run("verify", "nosuch", game, "nosuch2", "--data", str(data))
+    assert two.exit_code == 2 and "'nosuch', 'nosuch2'" in two.output, two.output
