@@ -57,7 +57,7 @@ def friendly(fn: Callable[..., Any]) -> Callable[..., Any]:
         except BrokenPipeError:  # output piped into `head` and closed early
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             raise typer.Exit(0) from None
-        except Exception as e:  # the one place that reports errors (BLE: with --debug, traceback too)
+        except Exception as e:  # noqa: BLE001 -- the one place that reports errors (with --debug, the traceback too)
             if DEBUG["on"]:  # the traceback, then the same line and the same exit status
                 import traceback
 
