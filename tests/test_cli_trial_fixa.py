@@ -81,3 +81,25 @@ def test_verify_checks_the_ids_before_any_game(data):
     assert game not in res.output  # not checked first
     two = _run("verify", "nosuch", game, "nosuch2", "--data", str(data))
     assert two.exit_code == 2 and "'nosuch', 'nosuch2'" in two.output, two.output
+
+
+def test_export_notices_a_deleted_or_cut_part_file_and_rebuilds_it(data, tmp_path):
+    """README: "a damaged or missing file is named with the command that rebuilds it"; a
+    trial deleted wins/ruleset=mcr/*.parquet and got "exported 0 games", exit 0."""
+    out = tmp_path / "parquet"
+    first = _run("export", "--data", str(data), "--out", str(out))
+    assert first.exit_code == 0 and "exported 1 games" in first.output, first.output
+    (wins,) = sorted((out / "wins").rglob("*.parquet"))
+    written = wins.read_bytes()
+    wins.unlink()
+    again = _run("export", "--data", str(data), "--out", str(out))
+    assert again.exit_code == 0, again.output
+    rel = wins.relative_to(out).as_posix()
+    assert f"{rel} was missing; rebuilt from the log" in again.output, again.output
+    assert wins.read_bytes() == written  # the same bytes (the export is deterministic)
+    wins.write_bytes(written[: len(written) // 2])
+    cut = _run("export", "--data", str(data), "--out", str(out))
+    assert f"{rel} was {len(written) // 2} bytes, written as {len(written)}" in cut.output, cut.output
+    assert wins.read_bytes() == written
+    quiet = _run("export", "--data", str(data), "--out", str(out))
+    assert "repaired" not in quiet.output and "exported 0 games" in quiet.output

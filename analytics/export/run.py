@@ -51,6 +51,8 @@ class ExportReport:
     rows: dict[str, int] = field(default_factory=dict)
     files: int = 0
     repaired: list[str] = field(default_factory=list)
+    #: why a block was rebuilt without ``repair`` (a part file missing or cut short)
+    repair_reasons: dict[str, str] = field(default_factory=dict)
     #: wall seconds spent reading + replaying games (waiting for workers) and writing
     #: Parquet + manifests: where the time goes (not written anywhere)
     seconds: dict[str, float] = field(default_factory=dict)
@@ -66,6 +68,27 @@ def _damaged_blocks(out: Path, manifest: Manifest, command: str) -> list[str]:
                 verify_file(out, part_path(t.name, r, int(b), blk.version), blk.files[t.name], command)
             except DamagedExport:
                 bad.append(key)
+                break
+    return bad
+
+
+def _missing_blocks(out: Path, manifest: Manifest) -> list[tuple[str, str]]:
+    """(block, why) for each block with a part file that is missing or not of the size the
+    manifest records: one ``stat`` per file, cheap enough for every run (``repair`` also
+    compares the checksums)."""
+    bad = []
+    for key in sorted(manifest.blocks):
+        r, b = key.split("/")
+        blk = manifest.blocks[key]
+        for t in TABLES:
+            rel = part_path(t.name, r, int(b), blk.version)
+            try:
+                size = (out / rel).stat().st_size
+            except FileNotFoundError:
+                bad.append((key, f"{rel} was missing"))
+                break
+            if size != blk.files[t.name].bytes:
+                bad.append((key, f"{rel} was {size} bytes, written as {blk.files[t.name].bytes}"))
                 break
     return bad
 
@@ -99,7 +122,9 @@ def export(
     """Export the finished games of ``store`` not yet exported to ``out_dir``.
 
     ``rebuild``: forget the existing export and write everything again. ``repair``: first
-    check every part file and re-export the blocks with a missing or damaged file.
+    check every part file (size and checksum) and re-export the blocks with a missing or
+    damaged file; without it, a block whose part file is missing or not of its written size
+    is re-exported all the same (``report.repaired``, ``report.repair_reasons``).
     ``block_positions`` applies to a new export (an existing one keeps its own).
     ``on_file(path)`` is called after each part file is in place, ``on_start(n)`` with the
     number of games to replay, ``on_game(game_id)`` after each (progress bars).
@@ -177,7 +202,12 @@ def export(
 
         if repair:
             damaged = _damaged_blocks(out, manifest, command)
-            rulesets = {g.game_id: g.ruleset for g in store.list_games()} if damaged else {}
+        else:  # a part file deleted or cut short is noticed by every run and rebuilt from the log
+            missing = _missing_blocks(out, manifest)
+            damaged = [key for key, _ in missing]
+            report.repair_reasons.update(missing)
+        if damaged:
+            rulesets = {g.game_id: g.ruleset for g in store.list_games()}
             for key in damaged:
                 report.repaired.append(key)
                 r, b = key.split("/")

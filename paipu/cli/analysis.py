@@ -71,13 +71,16 @@ def export_cmd(
             "games": rep.games, "hands": rep.hands, "reexported": rep.reexported,
             "unfinished": rep.unfinished, "skipped": [list(s) for s in rep.skipped],
             "damaged": [list(s) for s in rep.damaged],
-            "rows": rep.rows, "files": rep.files, "repaired": rep.repaired, "seconds": rep.seconds,
+            "rows": rep.rows, "files": rep.files, "repaired": rep.repaired,
+            "repair_reasons": rep.repair_reasons, "seconds": rep.seconds,
         }, sort_keys=True) + "\n")
         if rep.damaged:
             raise typer.Exit(1)
         return
     for key in rep.repaired:
-        console.print(f"repaired block {key}", markup=False, highlight=False)
+        why = rep.repair_reasons.get(key)
+        console.print(f"repaired block {key}" + (f": {why}; rebuilt from the log" if why else ""),
+                      markup=False, highlight=False)
     for gid, why in rep.skipped:
         err_console.print(f"skipped {gid}: {why}", markup=False, highlight=False)
     for gid, why in rep.damaged:
