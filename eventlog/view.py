@@ -3,7 +3,8 @@ replay, §8 "one seat's view"). Every reader that shows an event from one seat's
 ``paipu replay --seat`` (table, words, ``--json``), the stepper, the dashboard's replay page,
 the gRPC replay service's ``GetState``/``StepThrough`` with ``seat`` (services/replay_service.py,
 which converts the result to protobuf) — passes it through :func:`seat_view` first, so no
-concealed tile of another seat leaks through the event line, its words or its payload.
+concealed tile of another seat leaks through the event line, its words or its payload. The
+table after the event is withheld the same way, once, by ``replayer.view.seat_state_view``.
 
 The rule is one, declared by the data: each payload class says what of it is private
 (:attr:`eventlog.events.Payload.PRIVATE`, ``PRIVATE_METADATA`` and the hook

@@ -7,7 +7,7 @@ Every reader that shows the table from one seat's side — ``paipu replay --seat
 ``GetState``/``StepThrough`` with ``seat`` — passes the state through :func:`seat_state_view`
 once, and shows what it returns; so no reader can forget a field.
 
-座位视角: 他家手牌、他家刚摸的牌、牌墙与各张牌的计数都不给看; ``seen`` 只计这个座位看得见的牌
+座位视角: 他家手牌、他家刚摸的牌、牌墙、规则的记忆与各张牌的计数都不给看; ``seen`` 只计这个座位看得见的牌
 (牌河、副露、亮出的花牌与翻出的指示牌、自己的手牌)."""
 
 from __future__ import annotations
@@ -69,9 +69,12 @@ def seat_state_view(state: TableState, seat: int | None) -> TableState:
     hands shown). The copy withholds: every other seat's concealed tiles (``tiles`` empty,
     ``counts`` zero, ``hidden`` their number) and the tiles of its concealed kongs
     (``tiles`` empty), another seat's last drawn tile (``last_draw.tile`` None), the wall
-    and the dealt part not yet dealt (``wall``, ``deal_pool`` None); ``seen`` counts only the
-    tiles the seat sees (:func:`visible_counts`). Discards, declared sets, flowers, scores,
-    wins and counts of tiles stay. A copy for showing, never for replaying on."""
+    and the dealt part not yet dealt (``wall``, ``deal_pool`` None), the ruleset's memory
+    (``rule_memory`` None: it may hold what was dealt to every seat, e.g. Nanchang's; the
+    public notes drawn from it, ``Ruleset.seat_notes``, are read from the whole table);
+    ``seen`` counts only the tiles the seat sees (:func:`visible_counts`). Discards, declared
+    sets, flowers, scores, wins and counts of tiles stay. A copy for showing, never for
+    replaying on."""
     if seat is None:
         return state
     if not 0 <= seat < len(state.seats):
@@ -86,5 +89,6 @@ def seat_state_view(state: TableState, seat: int | None) -> TableState:
         wall=None,
         deal_pool=None,
         last_draw=last,
+        rule_memory=None,
         seen=visible_counts(state, seat),
     )

@@ -211,7 +211,7 @@ for f in step.findings:
 wild = D.wild_tiles(step.state)
 st.markdown(table_html(seen_state, shown, seat=seat,
                        finding_seats=frozenset(f.seat for f in step.findings if f.seat is not None),
-                       notes=D.seat_notes(seen_state), wild=wild),
+                       notes=D.seat_notes(step.state), wild=wild),
             unsafe_allow_html=True)
 for entry in step.state.score_log:  # payments made at this event (e.g. a kong paid at once, 下雨)
     if entry.seq == seq:

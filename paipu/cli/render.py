@@ -43,6 +43,7 @@ def table_view(state: TableState, event: Any | None = None, *, seat: int | None 
     claimed tile came from, flowers and discards; the wall count; the event and its findings
     (with ``seat``: the table and the event as that seat sees them, replayer.view.seat_state_view
     and eventlog.view.seat_view)."""
+    notes = seat_notes_of(state)  # public notes (a declared void suit), from the whole table
     state = seat_state_view(state, seat)
     head = (
         f"game {state.game_id}  ruleset {_shown(state.ruleset_id)}  "
@@ -53,7 +54,6 @@ def table_view(state: TableState, event: Any | None = None, *, seat: int | None 
     grid = Table(show_header=True, header_style="bold", expand=True)
     for col in ("seat", "score", "hand", "melds", "discards"):
         grid.add_column(col)
-    notes = seat_notes_of(state)
     for i, st in enumerate(state.seats):
         name = state.players[i] if i < len(state.players) else ""
         wind = _WIND_ZH.get(st.wind or "", "")

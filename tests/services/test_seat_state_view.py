@@ -137,6 +137,7 @@ def test_cli_replay_json_from_a_seat_holds_no_tile_it_cannot_know(data, events):
                 state = out["state"]
                 where = (game, e.seq, seat)
                 assert state["wall"] is None and state["deal_pool"] is None, where
+                assert state["rule_memory"] is None, where  # a ruleset's memory may hold every deal
                 ld = state["last_draw"]
                 if ld is not None and ld["seat"] != seat:
                     assert ld["tile"] is None, where
