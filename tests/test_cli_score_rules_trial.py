@@ -74,7 +74,21 @@ def test_sichuan_tianhu_needs_the_first_draw():
     args = ["score", "--ruleset", "sichuan", "--hand", "W1 W2 W3 W4 W5 W6 W7 W8 W9 T6 T6 T7 T8", "--win", "T9",
             "--self-drawn", "--json"]
     assert json.loads(run(*args).output)["total"] == 0
-    assert json.loads(run(*args, "--context", "first_draw=yes").output)["total"] == 5
+    tianhu = json.loads(run(*args, "--context", "first_draw=yes").output)
+    assert tianhu["total"] == 5 and "天胡" in [i["name_zh"] for i in tianhu["items"]]
+    dihu = json.loads(run(*args, "--context", "first_draw=yes", "--context", "dealer=2").output)
+    assert dihu["total"] == 5 and "地胡" in [i["name_zh"] for i in dihu["items"]]
+
+
+def test_changsha_tianhu_and_dihu_need_the_first_draw():
+    """changsha.md §3.3 #1 天胡: the dealer's dealt 14; #2 地胡: a win on the dealer's first
+    discard — neither on an ordinary self-draw or discard."""
+    args = ["score", "--ruleset", "changsha", "--hand", "W2 W2 W3 W4 W5 T3 T4 T5 B6 B7 B8 W7 W8", "--win", "W9",
+            "--json"]
+    names = lambda *more: [i["name_zh"] for i in json.loads(run(*args, *more).output)["items"]]
+    assert "天胡" not in names("--self-drawn") and "地胡" not in names("--context", "dealer=3")
+    assert "天胡" in names("--self-drawn", "--context", "first_draw=yes")
+    assert "地胡" in names("--context", "first_draw=yes", "--context", "dealer=3")
 
 
 def test_a_flower_is_never_the_winning_tile():
@@ -109,3 +123,61 @@ def test_rulesets_describe_mcr_as_the_docs_do():
     assert "current fan table" in mcr and "1998 table of seed 001 is the preset mcr1998" in mcr
     assert "seed 001's table" in next(ln for ln in out.splitlines() if ln.strip().startswith("mcr1998"))
     assert "None" not in run("rulesets", "sichuan").output
+
+
+def test_nanchang_shows_factors_and_what_each_payer_pays():
+    """nanchang.md §9.5 (b): M = 1 × 2 (德国) = 2; seat 0 deals and wins on seat 3's discard:
+    the discarder pays M × 2 × 2 + 5 = 13, the others M × 2 = 4 each → 21. The ×2 is a
+    factor, never "2 points"."""
+    args = ["score", "--ruleset", "nanchang", "--hand", "W1 W2 W3 W4 W5 W6 W7 W8 W9 T2 T2 T3 T4", "--win", "T5",
+            "--context", "wildcard_indicator=T1"]
+    obj = json.loads(run(*args, "--json").output)
+    assert obj["total"] == 21
+    deguo = next(i for i in obj["items"] if i["name_zh"] == "德国")
+    assert (deguo["factor"], deguo["points"]) == (2, None)
+    win = {p["payer"]: p["amount"] for p in obj["payments"] if p["reason"] == "Win"}
+    assert win == {1: 4, 2: 4, 3: 13}
+    assert next(p for p in obj["payments"] if p["payer"] == 3)["roles"] == ["discarder"]
+    out = run(*args).output
+    assert "×2" in out and "seat 3 (discarder) 13 = 21 to seat 0" in out.replace("Win: seat 1 4, seat 2 4, ", "")
+
+
+def test_cjm_chips_items_say_what_they_are_counted_on():
+    """competition.md §A6.2 清龙 is the 1-9 straight; §A6.3 门清 the whole concealed hand."""
+    obj = json.loads(run("score", "--ruleset", "cjm_chips", "--hand", "W1 W2 W3 W4 W5 W6 W7 W8 W9 T1 T1 T2 T3",
+                         "--win", "T4", "--json").output)
+    on = {i["name_zh"]: i["tiles"] for i in obj["items"]}
+    assert on["清龙"] == [["W1", "W2", "W3", "W4", "W5", "W6", "W7", "W8", "W9"]]
+    assert sorted(on["门清"][0]) == sorted("W1 W2 W3 W4 W5 W6 W7 W8 W9 T1 T1 T2 T3 T4".split())
+
+
+def test_sichuan_cap_caps_the_payment():
+    """sichuan.md §6: pay = 底金 × 2^min(fan, cap). 清七对 is 4 fan (§6.1); with cap 3 the
+    discarder pays 2^3 = 8, not 16."""
+    args = ["score", "--ruleset", "sichuan", "--hand", "W1 W1 W2 W2 W3 W3 W4 W4 W5 W5 W6 W6 W7", "--win", "W7",
+            "--json"]
+    assert [(p["payer"], p["amount"]) for p in json.loads(run(*args).output)["payments"]] == [(3, 16)]
+    capped = json.loads(run(*args, "--option", "cap=3").output)
+    assert capped["total"] == 4 and [(p["payer"], p["amount"]) for p in capped["payments"]] == [(3, 8)]
+
+
+def test_nine_gates_counts_one_terminal_pung_and_shows_one():
+    """tests/data/mcr/README.md (reference calculator note 3): Nine Gates won on 5 adds Two
+    Concealed Pungs and *one* Pung of Terminals or Honors — the tiles listed are one pung."""
+    obj = json.loads(run("score", "--hand", "W1 W1 W1 W2 W3 W4 W5 W6 W7 W8 W9 W9 W9", "--win", "W5",
+                         "--json").output)
+    pung = next(i for i in obj["items"] if i["name_zh"] == "幺九刻")
+    assert pung["count"] == 1 and len(pung["tiles"]) == 1
+    assert pung["tiles"][0] in (["W1"] * 3, ["W9"] * 3)
+
+
+def test_verify_lists_reported_fans_in_the_computed_language(tmp_path):
+    """A simulated Sichuan game reports its fans by English name; verify lists them by the
+    names the computed fans use (sichuan.md §6.1: 平胡 …), so both sides read alike."""
+    assert run("simulate", "--ruleset", "sichuan", "--games", "1", "--hands-per-game", "2", "--seed", "1",
+               "--data", tmp_path).exit_code == 0  # seed 1: three plain wins in the second hand
+    gid = json.loads(run("games", "--json", "--data", tmp_path).output.splitlines()[0])["game_id"]
+    out = run("verify", gid, "--data", tmp_path).output
+    reported = [ln for ln in out.splitlines() if ln.strip().startswith("reported")]
+    assert reported and all("Plain win" not in ln for ln in reported)
+    assert any("平胡" in ln for ln in reported), out

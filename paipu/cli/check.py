@@ -17,6 +17,17 @@ from paipu.cli.root import command
 __all__ = ["verify", "quickstart"]
 
 
+
+def _in_chinese(name: str, computed: tuple) -> str:
+    """A reported fan name as the computed lines name it (their Chinese name) when it matches
+    one of them (replayer.audit.fan_keys: either name, or the MCR aliases), so the reported
+    and the computed fans are listed in one language; else the source's own spelling."""
+    from replayer.audit import fan_keys
+
+    keys = fan_keys(computed)
+    by_key = {keys.line(f): f.name_zh or f.name_en for f in computed}
+    return by_key.get(keys.reported(name), name)
+
 def _verify_one(store, game_id: str, *, listed: bool = False):
     """The chain check and, when intact, the audit replay of the events it read (one read).
     ``listed``: the id came from the store (a game it lists but cannot find is a report)."""
@@ -50,7 +61,8 @@ def _print_audit(chain, audit, *, verbose: bool = True) -> bool:
             say(f"    finding: {f}")
         for w in audit.wins:
             fans = " + ".join((f"{x.name_zh}×{x.count}" if x.count > 1 else x.name_zh) + x.note for x in w.fans)
-            rep = " + ".join(f"{n}×{c}" if c > 1 else n for n, _p, c in w.reported_fans)
+            rep = " + ".join(f"{n}×{c}" if c > 1 else n for n, _p, c in ((_in_chinese(n, w.fans), p, c)
+                                                                         for n, p, c in w.reported_fans))
             state = "agrees" if (w.fans_agree is not False and w.score_agrees is not False) else "DISAGREES"
             if w.reported_fans and w.fans_agree is None:
                 state += " (the source's fan names are unreadable: only the totals were compared)"

@@ -226,6 +226,10 @@ def score(
         # the ruleset could not judge the hand without the table's wildcard: input missing (2)
         raise CliError(f"{reason} — {ruleset} plays with a wildcard indicator: give it with "
                        "--context wildcard_indicator=TILE")
+    # who pays what: the ruleset's settlement of the win at this table (dealer, discarder, caps …)
+    settlement = rs.settle_win(table, ctx, verdict) if verdict.legal else None
+    payments = [p for p in (settlement.payments if settlement is not None else ()) if p.amount]
+    dealer = table.dealer if table.dealer is not None else 0
     if as_json:
         print(json.dumps({
             "ruleset": ruleset, "legal": verdict.legal, "total": verdict.points, "total_unit": unit.total[1],
@@ -233,6 +237,9 @@ def score(
             "items": [dataclasses.asdict(x) for x in lines],
             "excluded": [dataclasses.asdict(x) for x in (verdict.explained.excluded() if verdict.explained else ())],
             "rule_id": verdict.rule_id, "message": reason,
+            "payments": [{"payer": p.payer, "payee": p.payee, "amount": p.amount, "reason": p.reason,
+                          "roles": _roles(p.payer, ctx, dealer)} for p in payments],
+            "changes": list(settlement.changes) if settlement is not None else None,
         }, ensure_ascii=False))
         if not verdict.legal:
             raise typer.Exit(1)
@@ -241,12 +248,41 @@ def score(
     if lines:
         t = Table("item", "中文", unit.item, "count", "counted on")
         for f in lines:
-            t.add_row(f.name_en, f.name_zh, f"{f.value}{f.note}", str(f.count), "  ".join(" ".join(g) for g in f.tiles))
+            value = f"×{f.factor}" if f.points is None and f.factor is not None else str(f.value)
+            t.add_row(f.name_en, f.name_zh, f"{value}{f.note}", str(f.count),
+                      "  ".join(" ".join(g) for g in f.tiles) or "(the win)")
         console.print(t)
         say(f"total {unit.amount(verdict.points)}" + (f" ({unit.source})" if unit.source else ""))
+        if payments:
+            how = "self-drawn" if ctx.self_drawn else f"on seat {ctx.from_seat}'s {'kong' if ctx.robbing_kong else 'discard'}"
+            say(f"payments: seat 0{' (dealer)' if dealer == 0 else ''} wins {how}; dealer seat {dealer}")
+        for reason_, group in _by_reason(payments):
+            parts = ", ".join(f"seat {p.payer}{_roles_words(p.payer, ctx, dealer)} {p.amount}" for p in group)
+            say(f"  {reason_}: {parts} = {sum(p.amount for p in group)} to seat 0")
+        if settlement is not None:
+            say(f"score changes (seats 0-3): {list(settlement.changes)}")
     if not verdict.legal:
         say(f"not a legal win: {reason}", err=True, style="red")
         raise typer.Exit(1)
+
+
+def _roles(seat: int, ctx: Any, dealer: int) -> list[str]:
+    """What a paying seat is to the win: ``discarder`` (the discard or robbed kong came from
+    it), ``dealer``."""
+    return [r for r, on in (("discarder", seat == ctx.from_seat), ("dealer", seat == dealer)) if on]
+
+
+def _roles_words(seat: int, ctx: Any, dealer: int) -> str:
+    roles = _roles(seat, ctx, dealer)
+    return f" ({', '.join(roles)})" if roles else ""
+
+
+def _by_reason(payments: list[Any]) -> list[tuple[str, list[Any]]]:
+    """Payments grouped by reason, in the order the ruleset made them."""
+    out: dict[str, list[Any]] = {}
+    for p in payments:
+        out.setdefault(p.reason, []).append(p)
+    return list(out.items())
 
 
 #: ``score --context NAME=VALUE``: the table facts a ruleset's scoring may read beside the hand
@@ -323,7 +359,7 @@ def _table(context: dict[str, Any], *, last_of_wall: bool, concealed: tuple[str,
     for t in concealed:
         counts[T.index(t)] += 1
     seat0 = SeatState(counts=tuple(counts), tiles=tuple(concealed), melds=tuple(melds), dealt=True)
-    state = TableState(wall_remaining=0 if last_of_wall else _MID_HAND_WALL)
+    state = TableState(wall_remaining=0 if last_of_wall else _MID_HAND_WALL, dealer=0, first_dealer=0)
     state = dc.replace(state, seats=(seat0, *state.seats[1:]))
     scores = context.get("scores")
     if scores is not None:

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from replayer.explained import ScoreLine, Vec4
 from replayer.rules.mcr.fans import FAN_BY_ID
 from replayer.rules.mcr.fans.base import WinContext as Reading
+from replayer.rules.mcr.fans.base import all_tiles, codes
 from replayer.rules.mcr.fans.context import prepare, readings
 from replayer.rules.mcr.options import McrOptions
 from replayer.rules.mcr.situation import WinSituation
@@ -104,6 +105,7 @@ class ScoreItem:
     count: int = 1
     provisional: bool = False
     kind: str = "pattern"  # "pattern" | "bonus"
+    tiles: tuple[tuple[str, ...], ...] = ()  # what it is counted on, one group per set or instance
 
     @property
     def name_en(self) -> str:
@@ -116,7 +118,7 @@ class ScoreItem:
     def line(self) -> ScoreLine:
         """The item as a ruleset-neutral line (replayer/explained.py), flagged provisional."""
         return ScoreLine(self.id, self.name_en, self.name_zh, points=self.points, count=self.count,
-                         provisional=self.provisional)
+                         tiles=self.tiles, provisional=self.provisional)
 
 
 @dataclass(frozen=True)
@@ -159,23 +161,38 @@ class WinFlags:
     last_go_around: bool = False
 
 
+def _counted_on(pattern_id: str, r: Reading, s: WinSituation) -> tuple[tuple[str, ...], ...]:
+    """The tiles a pattern is counted on: the MCR fan record's where the pattern is an MCR
+    fan; the three range chows (全大/全中/全小); the dragon pungs (三箭刻); the whole hand
+    otherwise (大乱, 全求独钓, 夹绝张 are about every tile or the wait)."""
+    if pattern_id == "three_chows_of_a_range":
+        return tuple(codes((t, t + 1, t + 2)) for t in r.chows)
+    if pattern_id == "three_dragon_pungs":
+        return tuple(codes((t,) * 3) for t in r.pungs if t >= 31)
+    if pattern_id in ("melded_single_wait", "closed_last_tile"):
+        return ((s.win_tile,),)
+    fan = FAN_BY_ID.get(pattern_id)
+    return fan.on(r) if fan is not None else all_tiles(r)
+
+
 def _bonuses(r: Reading, s: WinSituation, flags: WinFlags) -> list[ScoreItem]:
     out = []
+    won = ((s.win_tile,),)
     if s.flowers:
         out.append(ScoreItem("flower", "花牌", 2, s.flowers, kind="bonus"))
     if r.wait in ("edge", "closed", "single") and r.shape != "seven_pairs":
-        out.append(ScoreItem("single_tile_win", "单张和牌", 4, kind="bonus"))
+        out.append(ScoreItem("single_tile_win", "单张和牌", 4, kind="bonus", tiles=won))
     if s.self_drawn and flags.flower_replacement:
-        out.append(ScoreItem("flower_replacement_win", "补花和牌", 6, kind="bonus"))
+        out.append(ScoreItem("flower_replacement_win", "补花和牌", 6, kind="bonus", tiles=won))
     if s.self_drawn and flags.kong_replacement:
-        out.append(ScoreItem("out_with_replacement_tile", "杠上开花", 8, kind="bonus"))
+        out.append(ScoreItem("out_with_replacement_tile", "杠上开花", 8, kind="bonus", tiles=won))
     if flags.last_go_around and not flags.kong_replacement and not flags.flower_replacement:
         if s.self_drawn:
-            out.append(ScoreItem("last_tile_draw", "妙手回春", 8, kind="bonus"))
+            out.append(ScoreItem("last_tile_draw", "妙手回春", 8, kind="bonus", tiles=won))
         elif not s.kong_related:
-            out.append(ScoreItem("last_tile_claim", "海底捞月", 8, kind="bonus"))
+            out.append(ScoreItem("last_tile_claim", "海底捞月", 8, kind="bonus", tiles=won))
     if not any(not m.concealed for m in s.melds):
-        out.append(ScoreItem("concealed_hand", "门清", 8, kind="bonus"))
+        out.append(ScoreItem("concealed_hand", "门清", 8, kind="bonus", tiles=all_tiles(r)))
     return out
 
 
@@ -193,7 +210,7 @@ def score(situation: WinSituation, options: CjmOptions, flags: WinFlags = WinFla
         for p in PATTERNS:
             if p.counts(r):
                 value, provisional = options.fan_value(p.id)
-                items.append(ScoreItem(p.id, p.name_zh, value, 1, provisional))
+                items.append(ScoreItem(p.id, p.name_zh, value, 1, provisional, tiles=_counted_on(p.id, r, situation)))
         n = len(items)
         items += _bonuses(r, situation, flags)
         total = sum(i.total for i in items)

@@ -39,7 +39,7 @@ from replayer.explained import ScoreLine, Vec4
 from replayer.findings import Breach
 from replayer.rules.base import MECHANICS_SOURCES, HandPlan, PlayRules, RulesetDefaults, WinContext, WinScore
 from replayer.rules.nanchang.events import BaoFlown, BaoPung, SixPairsShown
-from replayer.rules.nanchang.evaluate import ScoreItem, WinEvaluation, WinInput, evaluate, has_shape
+from replayer.rules.nanchang.evaluate import COUNTS, ScoreItem, WinEvaluation, WinInput, evaluate, has_shape
 from replayer.rules.nanchang.jing import NO_JING, JingKinds, jing_kinds
 from replayer.rules.shared.decompose import ORDERED_HONOR_CHOWS, PAIR_258
 from replayer.rules.shared.winning_shapes import RegularShape, WinningShapes
@@ -168,9 +168,14 @@ class NanchangScore:
 
     # the explained-score interface (replayer/explained.py)
     def lines(self) -> tuple[ScoreLine, ...]:
-        """The shape and conditions (德国, 精钓, 小七对 …) with their multiplier or amount."""
-        return tuple(ScoreLine(i.id or i.name_en, i.name_en, i.name_zh, points=i.points, count=i.count, tiles=i.tiles)
-                     for i in self.fans)
+        """The shape and conditions (德国, 精钓, 小七对 …): a factor of M (§9.5 b: ×2 …,
+        ``ScoreLine.factor``), or the flat amount of 天胡 / 地胡 (§9.5 a, ``points``); the
+        count-valued factors (宝, 发 …) are factors on either."""
+        flat = self.evaluation.multiplier == 0
+        amount = [flat and i.id not in COUNTS for i in self.fans]
+        return tuple(ScoreLine(i.id or i.name_en, i.name_en, i.name_zh, points=i.points if a else None,
+                               factor=None if a else i.points, count=i.count, tiles=i.tiles)
+                     for i, a in zip(self.fans, amount))
 
     def excluded(self) -> tuple[ScoreLine, ...]:
         return ()

@@ -192,6 +192,7 @@ def score(situation: WinSituation, options: McrOptions | None = None) -> FanResu
         best = tuple(sorted(best + ((_FLOWERS.number, hand.flowers),)))
     items = []
     whole: Tiles | None = None  # the whole hand, which many fans are counted on
+    before: dict[int, int] | None = None  # counts before the exclusions, read when one is partial
     for num, n in best:  # table order
         name_en, name_zh, on = _ITEM[num]
         if on is all_tiles:
@@ -200,5 +201,10 @@ def score(situation: WinSituation, options: McrOptions | None = None) -> FanResu
             tiles = whole
         else:
             tiles = on(best_ctx)
+            if len(tiles) > n:
+                if before is None:
+                    before = dict(found_before_exclusions(best_ctx))
+                if before.get(num) == len(tiles):  # one group per instance, some excluded (九莲宝灯's
+                    tiles = tiles[len(tiles) - n:]  # 幺九刻 1): the groups left are the ones that count
         items.append(FanItem(name_en, name_zh, points[num], n, tiles))
     return FanResult(tuple(items), best_total + hand.flowers, best_total, True, None, best_total >= 8)
