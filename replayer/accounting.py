@@ -15,7 +15,7 @@ from replayer.state import ScoreEntry, SeatState, Settlement, TableState, replac
 
 __all__ = [
     "seen_plus", "with_seat", "add_tile", "remove_tiles", "take", "wall_empty_for", "wall_empty",
-    "seat_wall_minus", "seat_wall_take", "check_size", "apply_settlement", "mark_claimed", "kong_payment",
+    "wall_minus", "seat_wall_minus", "seat_wall_take", "check_size", "apply_settlement", "mark_claimed", "kong_payment",
 ]
 
 
@@ -91,11 +91,21 @@ def wall_empty(seat_walls: tuple[int, ...] | None, wall_remaining: int, play: An
     return wall_remaining <= play.dead_wall
 
 
+def wall_minus(remaining: int, n: int) -> int:
+    """``TableState.wall_remaining`` after ``n`` more tiles leave the wall: never below 0. A
+    log that takes more tiles than its wall holds has its finding where it happens
+    (``wall_exhausted``, ``wall_mismatch`` for a short ``hand_started`` wall); the count then
+    stays at 0 (a count of tiles, never negative — the replay service sends it unsigned)."""
+    return remaining - n if remaining > n else 0
+
+
 def seat_wall_minus(walls: tuple[int, int, int, int] | None, seat: int, n: int) -> tuple[int, int, int, int] | None:
+    """Per-seat walls (``TableState.seat_walls``) after ``seat`` takes ``n`` tiles from its
+    own: as :func:`wall_minus`, never below 0. None (a shared wall) stays None."""
     if walls is None:
         return None
     w = list(walls)
-    w[seat] -= n
+    w[seat] = wall_minus(w[seat], n)
     return (w[0], w[1], w[2], w[3])
 
 

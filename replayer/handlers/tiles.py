@@ -15,6 +15,7 @@ from replayer.accounting import (
     take,
     wall_empty,
     wall_empty_for,
+    wall_minus,
     with_seat,
 )
 from replayer.context import Ctx, check_in_hand, check_turn, in_phase, in_place, need_game
@@ -57,6 +58,10 @@ def tiles_dealt(ctx: Ctx, state: TableState, p: ev.TilesDealt) -> TableState:
             ctx.breach("wall_mismatch", f"seat {p.seat} is dealt {' '.join(extra)} where its own wall gives "
                                         f"{' '.join(missing) or 'nothing'}", p.seat)
         state = evolve(state, wall=wall)
+    left = state.seat_walls[p.seat] if state.seat_walls is not None else state.wall_remaining
+    if len(p.tiles) > left:
+        ctx.breach("wall_exhausted", f"seat {p.seat} is dealt {len(p.tiles)} tiles, the wall has "
+                                     f"{left} left", p.seat)
     seen = state.seen
     st = state.seats[p.seat]
     counts = list(st.counts)
@@ -67,7 +72,7 @@ def tiles_dealt(ctx: Ctx, state: TableState, p: ev.TilesDealt) -> TableState:
             counts[i] += 1
     st = replace(st, counts=tuple(counts), tiles=st.tiles + tuple(p.tiles), dealt=True)
     return evolve(state, seats=with_seat(state.seats, p.seat, st), seen=seen,
-                  wall_remaining=state.wall_remaining - len(p.tiles),
+                  wall_remaining=wall_minus(state.wall_remaining, len(p.tiles)),
                   seat_walls=seat_wall_minus(state.seat_walls, p.seat, len(p.tiles)))
 
 
@@ -160,7 +165,7 @@ def tile_drawn(ctx: Ctx, state: TableState, p: ev.TileDrawn) -> TableState:
         seen = seen_plus(ctx, seen, tile, seat)
         if _tiles.is_flower(tile) and not play.flowers and not play.copies(tile):
             ctx.breach("flowers_not_used", f"seat {seat} draws flower {tile}; the ruleset has no flowers", seat)
-    wall_remaining = state.wall_remaining - 1
+    wall_remaining = wall_minus(state.wall_remaining, 1)
     seat_walls = seat_wall_minus(state.seat_walls, seat, 1)
     seats = with_seat(state.seats, seat, add_tile(st, tile))
     last = LastDraw(ctx.seq, seat, tile, p.source, after_kong=after_kong,
@@ -260,5 +265,5 @@ def wildcard_indicator_revealed(ctx: Ctx, state: TableState, p: ev.WildcardIndic
             pos = max((i for i, t in enumerate(wall) if t == p.indicator), default=None)
         if pos is not None:
             wall = wall[:pos] + wall[pos + 1:]
-    return replace(state, wall=wall, wall_remaining=state.wall_remaining - 1,
+    return replace(state, wall=wall, wall_remaining=wall_minus(state.wall_remaining, 1),
                    seen=seen_plus(ctx, state.seen, p.indicator, None))

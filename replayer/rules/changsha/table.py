@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from eventlog import events as ev
 from eventlog import tiles as _tiles
-from replayer.accounting import apply_settlement, kong_payment, seen_plus
+from replayer.accounting import apply_settlement, kong_payment, seen_plus, wall_minus
 from replayer.context import Ctx
 from replayer.rules.changsha.evaluate import DeclarationError, check_declarations
 from replayer.rules.changsha.settlement import settle_opening, settle_winner
@@ -120,7 +120,7 @@ def kong_tiles_revealed(ctx: Ctx, state: TableState, p: ev.KongTilesRevealed) ->
         seen = seen_plus(ctx, seen, t, seat)
     st = replace(st, replacements_due=st.replacements_due - 1,
                  discards=st.discards + tuple(Discard(ctx.seq, t) for t in tiles))
-    remaining = n - len(tiles)
+    remaining = wall_minus(n, len(tiles))
     state = replace(state.with_seat(seat, st), wall=wall, wall_remaining=remaining, seen=seen)
     if pk.kind == "added":  # an added kong is paid when it can no longer be robbed
         state = kong_payment(ctx, state, seat, pk.tile)
