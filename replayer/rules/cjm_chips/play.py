@@ -341,10 +341,13 @@ class CjmRuleset(RulesetDefaults):
             hand = replace(hand, run=None)
         if isinstance(p, ev.Kong) and p.kind in ("melded", "concealed"):
             feeder = before.pending.seat if (p.kind == "melded" and before.pending is not None) else None
-            mem = replace(mem, hand=hand)
-            after, mem = self._instant(before, after, mem, kong_payments(p.seat, p.kind, feeder, m),
-                                       p.seat, f"kong of {p.tile} by seat {p.seat}")
-            hand = mem.hand
+            # a damaged log: a kong on a discard with no open discard (the replayer's
+            # claim_not_latest_discard finding) or on its own has nobody to pay it
+            if p.kind == "concealed" or (feeder is not None and feeder != p.seat):
+                mem = replace(mem, hand=hand)
+                after, mem = self._instant(before, after, mem, kong_payments(p.seat, p.kind, feeder, m),
+                                           p.seat, f"kong of {p.tile} by seat {p.seat}")
+                hand = mem.hand
         elif (isinstance(p, ev.TileDrawn) and p.source == "kong_replacement" and before.pending_kong is not None
               and before.pending_kong.kind == "added"):
             pk = before.pending_kong  # the robbing window closed: the added kong is paid

@@ -496,8 +496,8 @@ class SichuanRuleset(RulesetDefaults):
     def _kong(self, ledger: Ledger, occ: KongOcc, found: list) -> Ledger:
         try:
             return ledger.kong(occ)
-        except (LedgerError, ValueError) as e:
-            found.append(("seat_out", str(e), occ.seat))
+        except LedgerError as e:
+            found.append((e.illegal.rule, str(e), occ.seat))
             return ledger
 
     def _close_window(self, before: TableState, hm: HandMemory, ledger: Ledger, p: Any) -> tuple[Ledger, list]:

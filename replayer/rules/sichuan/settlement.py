@@ -103,6 +103,11 @@ class SeatHand:
     def key(self) -> tuple[tuple[int, ...], tuple[MeldKey, ...]]:
         return _counts(self.concealed), meld_keys(self.melds)
 
+    def foreign(self) -> tuple[str, ...]:
+        """The concealed tiles outside the 34 kinds (a flower, in a damaged log: the replayer
+        has its ``flowers_not_used`` finding); the hand is then neither a win nor ready."""
+        return tuple(t for t in self.concealed if _tiles.index(t) >= 34)
+
 
 @dataclass(frozen=True)
 class KongOcc:
@@ -269,11 +274,14 @@ class Ledger:
     # --- occurrences ----------------------------------------------------------------------
     def kong_payments(self, occ: KongOcc) -> tuple[Payment, ...]:
         """§3: what a kong collects now (component ``kong``): 直杠 from the discarder, 补杠 /
-        暗杠 from every other player still in; nothing without 下雨 (option ``xiayu``)."""
+        暗杠 from every other player still in; nothing without 下雨 (option ``xiayu``), nor for
+        a 直杠 with no discarder (``from_seat`` None or the konger's own seat)."""
         if occ.kind == "melded":
-            if occ.from_seat is None or occ.from_seat == occ.seat:
-                raise ValueError("a melded kong (直杠) names the discarder in from")
-            payers: tuple[int, ...] = (occ.from_seat,)
+            # a damaged log: a 直杠 whose discard is missing (or its own) has nobody to pay
+            # it; the replayer's claim finding (claim_not_latest_discard, claim_own_discard)
+            # says why
+            frm = occ.from_seat
+            payers: tuple[int, ...] = () if frm is None or frm == occ.seat else (frm,)
         else:
             payers = tuple(s for s in self.still_in() if s != occ.seat)
         if not self.options.xiayu:
@@ -314,6 +322,9 @@ class Ledger:
 
     def value(self, hand: SeatHand, tile: str, facts: WinFacts) -> WinValue:
         """The priced win of ``hand`` on ``tile`` (legal or not)."""
+        odd = hand.foreign() + ((tile,) if _tiles.index(tile) >= 34 else ())
+        if odd:
+            return WinValue(False, rule_id="false_win", message=f"{' '.join(odd)} is no Sichuan tile (§1)")
         concealed, melds = hand.key()
         return evaluate_win(concealed, melds, tile, facts, self.options, self.void(hand.seat))
 
@@ -393,6 +404,9 @@ class Ledger:
         """§7 readings of the players still in: 花猪, ready, best wait (memoised on counts)."""
         checks = []
         for h in sorted(hands, key=lambda h: h.seat):
+            if h.foreign():
+                checks.append(DrawCheck(h.seat, False, None))  # not ready (see SeatHand.foreign)
+                continue
             concealed, melds = h.key()
             void = self.void(h.seat)
             suits = suits_of(concealed, melds)
