@@ -301,3 +301,42 @@ def test_a_wall_shorter_than_the_tiles_taken_stops_at_zero_with_findings(short_w
     last = stub.GetState(rpb.GetStateRequest(game_id=GAME, seq=len(events) - 1), timeout=30).state
     assert last == states[-1]
     assert [s.state.wall_remaining for s in replay(events)] == [s.wall_remaining for s in states]
+
+
+# --- what the damage tests found -------------------------------------------------------------
+
+@pytest.mark.parametrize(("ruleset", "rule_id"), [("sichuan", "false_win"), ("changsha", "not_a_winning_hand")])
+def test_a_win_holding_a_flower_in_a_game_without_flowers_is_a_false_win_not_a_crash(ruleset, rule_id):
+    """A flower in a 108-tile game (a changed tile: Sichuan's and Changsha's win evaluation
+    raised IndexError on it; sichuan.md §1, changsha.md §1: no flowers): the tile is counted
+    beyond the set (``tile_count_exceeded``), and the win that holds it is no win."""
+    raw = [json.loads(json.dumps(e)) for e in _simulated(ruleset)]
+    steps = list(replay([ev.parse_event(e) for e in raw]))
+    w = next(i for i, e in enumerate(raw) if e["type"] == "win_declared")
+    seat = raw[w]["payload"]["seat"]
+    held = steps[w - 1].state.seats[seat].tiles
+    d = next(i for i, e in enumerate(raw) if e["type"] == "tiles_dealt" and e["payload"]["seat"] == seat)
+    k = next(j for j, t in enumerate(raw[d]["payload"]["tiles"]) if t in held)
+    raw[d]["payload"]["tiles"][k] = "H1"
+    events = [ev.parse_event(e) for e in raw]
+    found = [f for s in replay(events) for f in s.findings]
+    assert any(f.seq == d and f.rule_id == "tile_count_exceeded" for f in found), found
+    assert any(f.seq == w and f.rule_id == rule_id and "H1" in f.message for f in found), found
+    assert audit_game(events).findings == tuple(found)
+
+
+def test_a_win_on_the_discard_of_a_seat_that_has_left_the_hand_is_a_finding():
+    """血战 (docs/reference/rules/sichuan.md §4): a seat that has won takes no further part. A
+    log where such a seat discards and another wins on that tile: the discard is
+    ``seat_out_of_hand``, the win ``seat_out`` — Sichuan's settlement raised LedgerError."""
+    raw = [json.loads(json.dumps(e)) for e in _simulated("sichuan", "{}", 2)]
+    wins = [i for i, e in enumerate(raw) if e["type"] == "win_declared"]
+    first, later = raw[wins[0]]["payload"], raw[wins[1]]["payload"]
+    assert not later["self_drawn"] and first["seat"] not in (later["seat"], later["from_seat"])
+    raw[later["discard_seq"]]["payload"]["seat"] = first["seat"]  # the discard is now the winner's
+    later["from_seat"] = first["seat"]
+    events = [ev.parse_event(e) for e in raw]
+    found = [f for s in replay(events) for f in s.findings]
+    assert any(f.seq == later["discard_seq"] and f.rule_id == "seat_out_of_hand" for f in found), found
+    assert any(f.seq == wins[1] and f.rule_id == "seat_out" for f in found), found
+    assert audit_game(events).findings == tuple(found)

@@ -120,7 +120,7 @@ def _not_a_win(rule_id: str, message: str) -> WinEvaluation:
 def evaluate_win(win: WinInput, options: ChangshaOptions) -> WinEvaluation:
     """Units of a declared win (changsha.md §3.1, §3.3, §8.2–8.8). Rule ids of a false win:
     ``wrong_tile_count`` (concealed is not 13 − 3 × melds), ``not_a_winning_hand`` (no
-    winning shape), ``pair_not_258`` (a standard shape whose pair is not 2, 5 or 8 and no
+    winning shape, or a flower in the hand: §1), ``pair_not_258`` (a standard shape whose pair is not 2, 5 or 8 and no
     shape big win, §3.1, §8.3)."""
     concealed = tuple(win.concealed)
     if len(concealed) != 13 - 3 * len(win.melds):
@@ -128,6 +128,10 @@ def evaluate_win(win: WinInput, options: ChangshaOptions) -> WinEvaluation:
                           f"{len(concealed)} concealed tiles with {len(win.melds)} sets; expected "
                           f"{13 - 3 * len(win.melds)} (docs/reference/rules/changsha.md §3)")
     hand = concealed + (win.win_tile,)
+    flowers = [t for t in hand if _tiles.is_flower(t)]
+    if flowers:  # a damaged log (the replayer's tile accounting has its finding)
+        return _not_a_win("not_a_winning_hand", f"the hand holds {' '.join(flowers)}: Changsha has no flowers "
+                                                "(docs/reference/rules/changsha.md §1)")
     c = counts_of(hand)
     meld_tiles = tuple(t for m in win.melds for t in m.tiles)
     every = hand + meld_tiles

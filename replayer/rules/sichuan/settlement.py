@@ -342,9 +342,11 @@ class Ledger:
                         earthly=occ.earthly, last_tile=occ.last_tile)
 
     def check_win(self, hand: SeatHand, occ: WinOcc) -> WinValue:
-        """Price ``hand`` winning on ``occ`` and check it: a false win, a winner who is out,
-        过水不胡 (§5.2) raise :class:`LedgerError`."""
+        """Price ``hand`` winning on ``occ`` and check it: a false win, a winner or a
+        discarder who is out, 过水不胡 (§5.2) raise :class:`LedgerError`."""
         self._require_in(hand.seat, "win")
+        if occ.discarder is not None:
+            self._require_in(occ.discarder, "discarder of a winning tile")
         v = self.value(hand, occ.tile, self.win_facts(occ))
         if not v.legal:
             raise LedgerError(Illegal(v.rule_id or "false_win", self.n, hand.seat,
