@@ -250,6 +250,8 @@ def get_importer(name: str) -> Importer:
 def _head(path: Path) -> str:
     with open(path, "rb") as f:
         raw = f.read(SNIFF_BYTES)
+    if raw.startswith(_UTF16_BOMS):  # a UTF-16 file (Windows Notepad's "Unicode"), cut anywhere
+        return raw[: len(raw) // 2 * 2].decode("utf-16", errors="replace").lstrip("\ufeff")
     return codecs.decode(raw, "utf-8", errors="replace").lstrip("\ufeff")
 
 
@@ -306,6 +308,9 @@ _LINE_END = re.compile(r"\r\n|\r|\n")
 #: GBK and GB2312, what Chinese Windows tools write), then Big5.
 FALLBACK_ENCODINGS = ("gb18030", "big5")
 
+#: The byte order marks of UTF-16 (little-, big-endian): a file starting with one is UTF-16.
+_UTF16_BOMS = (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
+
 
 def decode_text(raw: bytes) -> tuple[str, str]:
     """``(text, encoding)`` of a source file's bytes.
@@ -315,9 +320,16 @@ def decode_text(raw: bytes) -> tuple[str, str]:
     bad bytes) stays UTF-8 with U+FFFD for the damage (``"utf-8 (damaged)"``): the
     audit recognises the damaged fan names and compares totals only. Otherwise the
     first of :data:`FALLBACK_ENCODINGS` that decodes every byte (GBK files written by
-    Chinese Windows tools), and as a last resort damaged UTF-8 again.
+    Chinese Windows tools), and as a last resort damaged UTF-8 again. A file starting
+    with a UTF-16 byte order mark is UTF-16 (``"utf-16"``; what Windows Notepad saves as
+    "Unicode").
     Importers record the encoding with each game (``encoding`` in the metadata of its
     ``game_started`` event)."""
+    if raw.startswith(_UTF16_BOMS) and not raw.startswith(codecs.BOM_UTF32_LE):
+        try:
+            return raw.decode("utf-16").lstrip("\ufeff"), "utf-16"
+        except UnicodeDecodeError:
+            pass  # not UTF-16 after all: an odd length, a broken surrogate
     try:
         return raw.decode("utf-8-sig"), "utf-8"
     except UnicodeDecodeError:
