@@ -97,10 +97,14 @@ class _Server(grpc.Server):
     first flips health to NOT_SERVING and ends open subscriptions, so a stop with a grace
     period does not wait on streams that never end by themselves."""
 
-    def __init__(self, server: grpc.Server, servicer: EventLogServicer, health_servicer: Any) -> None:
+    def __init__(self, server: grpc.Server, servicer: EventLogServicer, health_servicer: Any,
+                 services: tuple[str, ...] = ()) -> None:
         self._server = server
         self.servicer = servicer
         self.health = health_servicer
+        #: The full names of every service served (health and reflection included), as
+        #: registered — what the "listening" line lists.
+        self.services = services
 
     def stop(self, grace: float | None) -> threading.Event:
         self.health.enter_graceful_shutdown()
@@ -177,10 +181,8 @@ def build_server(
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     for name in ("", *services):
         health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
-    reflection.enable_server_reflection(
-        (*services, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name, reflection.SERVICE_NAME),
-        server,
-    )
+    served = (*services, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name, reflection.SERVICE_NAME)
+    reflection.enable_server_reflection(served, server)
     address = _address(host, port)
     try:
         bound = server.add_insecure_port(address)
@@ -188,7 +190,7 @@ def build_server(
         raise OSError(f"cannot listen on {address}: {e}") from None
     if bound == 0:
         raise OSError(f"cannot listen on {address}")
-    return _Server(server, servicer, health_servicer), bound
+    return _Server(server, servicer, health_servicer, served), bound
 
 
 def serve(
@@ -251,7 +253,7 @@ def serve(
             server.start()
             print(
                 f"paipu serve: listening on {_address(host, bound)} (data: {redact_url(str(data_dir))}; "
-                f"{SERVICE_NAME}, IngestService, ReplayService, health, reflection; "
+                f"{', '.join(getattr(server, 'services', ()))}; "
                 f"{'token required' if tokens is not None else 'no token required'})",
                 file=sys.stderr,
                 flush=True,

@@ -44,3 +44,25 @@ def test_a_truncated_json_file_names_file_line_and_column(tmp_path):
     res = _run("ingest", "--format", "botzone-json", src, "--data", tmp_path / "d")
     assert f"{src}:2: not JSON: unterminated string starting at column 12" in res.output, res.output
     assert "at at" not in res.output
+
+
+def test_output_files_create_their_directories_alike(tmp_path):
+    # simulate --out made a missing directory, dispute --out refused one: now both make it
+    sim = tmp_path / "a" / "b" / "sim.jsonl"
+    res = _run("simulate", "--games", "1", "--hands-per-game", "1", "--out", sim)
+    assert res.exit_code == 0 and sim.is_file(), res.output
+    d = ["--data", tmp_path / "data"]
+    gid = json.loads(sim.read_text(encoding="utf-8").splitlines()[0])["game_id"]
+    assert _run("append", gid, sim, *d).exit_code == 0
+    page = tmp_path / "nodir" / "x.html"
+    res = _run("dispute", gid, "--out", page, *d)
+    assert res.exit_code == 0 and page.is_file(), res.output
+    res = _run("dispute", gid, "--out", sim / "x.html", *d)
+    assert res.exit_code == 2 and res.output.strip() == f"error: --out {sim / 'x.html'}: {sim} is a file, not a directory"
+
+
+def test_dashboard_refuses_a_directory_with_no_store_like_serve(tmp_path):
+    for cmd in ("dashboard", "serve"):
+        res = _run(cmd, "--data", tmp_path)
+        assert res.exit_code == 2 and len(res.output.strip().splitlines()) == 1, (cmd, res.output)
+        assert res.output.startswith(f"error: no event store in {tmp_path}"), res.output

@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from paipu.cli.errors import CliError
-from paipu.cli.options import DEFAULT_DATA, DataOpt
+from paipu.cli.options import DEFAULT_DATA, DataOpt, open_store
 from paipu.cli.root import command
 
 __all__ = ["dashboard"]
@@ -22,11 +22,12 @@ def dashboard(
 ) -> None:
     """Open the read-only Streamlit dashboard: overview, fans, players, step-through
     replay and dispute review; statistics read DATA's Parquet export (<data>/parquet),
-    replays its event log. Stop it with Ctrl-C (or SIGTERM/SIGHUP): the Streamlit
+    replays its event log (a DATA with no event store is refused, as by `paipu serve`). Stop it with Ctrl-C (or SIGTERM/SIGHUP): the Streamlit
     server stops with it."""
     from dashboard.launch import check_port, run, streamlit_command
 
     d = data.resolve()
+    open_store(data, must_exist=True).close()  # like `paipu serve`: a directory with no store is refused
     problem = check_port(host, port)
     if problem:
         raise CliError(problem)

@@ -90,6 +90,25 @@ def open_store(data: Path, *, must_exist: bool = False, salvage: bool = False) -
     return _open(data, create=not must_exist, salvage=salvage)
 
 
+def output_file(flag: str, path: Path) -> Path:
+    """``path``, a file a command writes (``--out``, ``--csv``, ``--parquet``), with its
+    missing parent directories created — every command's output file behaves the same
+    (README, "Output files"). CliError naming the flag when a parent is a file or cannot be
+    made."""
+    parent = path.parent
+    try:
+        parent.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        raise CliError(f"{flag} {path}: {parent} is a file, not a directory") from None
+    except PermissionError:
+        raise CliError(f"{flag} {path}: permission denied creating {parent}") from None
+    except OSError as e:
+        raise CliError(f"{flag} {path}: cannot create {parent}: {e.strerror or e}") from None
+    if path.is_dir():
+        raise CliError(f"{flag} {path}: a directory, not a file")
+    return path
+
+
 def know_ruleset_events() -> None:
     """Let the log parse the rulesets' own event types (``"<ruleset>.<name>"``, docs/events.md
     "A ruleset's own event types") in files, in the store and from a server: the ruleset

@@ -13,7 +13,7 @@ import typer
 
 from paipu.cli.console import say
 from paipu.cli.errors import CliError
-from paipu.cli.options import DEFAULT_DATA, DataOpt, open_store
+from paipu.cli.options import DEFAULT_DATA, DataOpt, open_store, output_file
 from paipu.cli.root import command
 
 __all__ = ["review", "dispute", "what_if_options"]
@@ -180,6 +180,6 @@ def dispute(
                     raise options_error(audit.ruleset, opts, e) from None
                 failed.append((target or audit.ruleset, str(e)))
                 say(f"what-if as {target or audit.ruleset}: {e}", err=True)
-    out.write_text(dispute_html(events, chain, audit, whatifs, failed), encoding="utf-8")
+    output_file("--out", out).write_text(dispute_html(events, chain, audit, whatifs, failed), encoding="utf-8")
     say(f"wrote {out}: {len(events)} events, chain {'intact' if chain.ok else 'BROKEN'}, "
         f"{len(audit.findings) if audit else 0} findings, {len(whatifs)} what-if results")

@@ -15,6 +15,7 @@ from rich.table import Table
 from paipu.cli.console import console, say
 from paipu.cli.errors import CliError
 from paipu.cli.melds import parse_meld
+from paipu.cli.options import output_file
 from paipu.cli.root import command
 from paipu.cli.ruleset_options import build_ruleset, check_options, check_ruleset, check_tiles, tile_set_words
 
@@ -104,7 +105,7 @@ def _score_vectors(ruleset: str, vectors: Path, out: Path | None, preset: str | 
         raise CliError(f"--vectors with --ruleset {preset or ruleset}: it scores no vectors file "
                        f"(rulesets that do: {', '.join(able)})") from None
     src = sys.stdin if str(vectors) == "-" else _open_file("--vectors", vectors, "r")
-    dst = _open_file("--out", out, "w") if out else sys.stdout
+    dst = _open_file("--out", output_file("--out", out), "w") if out else sys.stdout
     n = bad = 0
     try:
         lines = src if preset is None else _with_preset(src, preset)

@@ -19,7 +19,7 @@ import typer
 
 from paipu.cli.console import plural, say
 from paipu.cli.errors import CliError, friendly
-from paipu.cli.options import DEFAULT_DATA, DataOpt, open_store
+from paipu.cli.options import DEFAULT_DATA, DataOpt, open_store, output_file
 from paipu.cli.root import PaipuCommand, app
 
 __all__ = ["tournament_app"]
@@ -162,9 +162,9 @@ def standings_cmd(
         store.close()
     rows = standings_rows(t, results, through_round=round_)
     if csv_path is not None:
-        write_csv(rows, csv_path)
+        write_csv(rows, output_file("--csv", csv_path))
     if parquet_path is not None:
-        write_parquet(rows, parquet_path)
+        write_parquet(rows, output_file("--parquet", parquet_path))
     if as_json:
         say(json.dumps(rows, ensure_ascii=False, sort_keys=True))
         return
