@@ -47,10 +47,10 @@ def test_verify_out_without_export_is_refused(data, tmp_path):
 def test_simulate_again_says_the_games_were_there(tmp_path):
     args = ["simulate", "--games", "1", "--hands-per-game", "1", "--seed", "7", "--data", tmp_path]
     first = run(*args)
-    assert first.exit_code == 0 and first.output.startswith("1 games, 1 hands"), first.output
+    assert first.exit_code == 0 and first.output.startswith("1 game, 1 hand"), first.output
     again = run(*args)
     assert again.exit_code == 0
-    assert again.output.strip() == (f"1 games already in {tmp_path} (the same seed and settings make the same "
+    assert again.output.strip() == (f"1 game already in {tmp_path} (the same seed and settings make the same "
                                     "games): nothing written")
 
 

@@ -66,3 +66,39 @@ def test_dashboard_refuses_a_directory_with_no_store_like_serve(tmp_path):
         res = _run(cmd, "--data", tmp_path)
         assert res.exit_code == 2 and len(res.output.strip().splitlines()) == 1, (cmd, res.output)
         assert res.output.startswith(f"error: no event store in {tmp_path}"), res.output
+
+
+def test_counts_are_singular_for_one(tmp_path):
+    from eventlog.words import plural
+    from paipu.cli.console import ordinal_mean
+
+    assert [plural(n, "game") for n in (0, 1, 2)] == ["0 games", "1 game", "2 games"]
+    assert plural(1, "penalty") == "1 penalty" and plural(3, "penalty") == "3 penalties"
+    assert [ordinal_mean(x) for x in (17.0, 17.5, 17.04)] == ["17", "17.5", "17"]
+    sim = tmp_path / "one.jsonl"
+    res = _run("simulate", "--games", "1", "--hands-per-game", "1", "--out", sim)
+    assert res.output.startswith("1 game, 1 hand, "), res.output
+    res = _run("ingest", "--format", "jsonl", sim, "--data", tmp_path / "d")
+    assert res.output.startswith("1 game stored ("), res.output
+    assert " 0 errors" in res.output
+
+
+def _exported(tmp_path):
+    d = ["--data", tmp_path / "d"]
+    assert _run("simulate", "--games", "1", "--hands-per-game", "2", *d).exit_code == 0
+    assert _run("export", *d).exit_code == 0
+    return d
+
+
+def test_stats_by_refused_where_it_does_not_group_and_seat_winds_named(tmp_path):
+    d = _exported(tmp_path)
+    out = _run("stats", "--deal-in-by-turn", "--by", "seat", *d)
+    assert out.exit_code == 2 and out.output.strip() == (
+        "error: --by seat groups the seat statistics only; --deal-in-by-turn is not grouped by --by (leave --by out)")
+    assert _run("stats", "--deal-in-by-turn", *d).exit_code == 0
+    out = _run("stats", "--by", "seat_wind", *d)
+    assert out.exit_code == 0, out.output
+    for wind in ("East", "South", "West", "North"):
+        assert wind in out.output
+    assert "F1" not in out.output
+    assert "seat_wind" in _run("stats", "--help").output

@@ -178,7 +178,7 @@ def test_ingest_reports_bad_input_and_keeps_the_rest(tmp_path):
     # An unrecognised file is an error for that file only: the good file beside it loads.
     res = run("ingest", str(fixtures / "unknown_format.txt"), str(fixtures / "one_game.txt"), data=data)
     assert res.exit_code == 1
-    assert "1 games stored" in res.output
+    assert "1 game stored" in res.output
     assert "unknown_format.txt" in res.output and "botzone-text" in res.output
     empty = tmp_path / "empty.pmn"
     empty.write_text("")
@@ -191,7 +191,7 @@ def test_a_renamed_copy_of_an_imported_file_is_already_stored(tmp_path):
     original = next(f for f in sample_files() if f.suffix == ".pmn")
     copy = tmp_path / "renamed.pmn"
     copy.write_bytes(original.read_bytes())
-    assert "1 games stored" in run("ingest", str(original), data=data).output
+    assert "1 game stored" in run("ingest", str(original), data=data).output
     res = run("ingest", str(copy), data=data)
     assert res.exit_code == 0 and "0 games stored" in res.output and "1 already stored" in res.output
 

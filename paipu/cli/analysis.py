@@ -19,6 +19,7 @@ from paipu.cli.console import console, err_console
 from paipu.cli.errors import CliError
 from paipu.cli.options import DEFAULT_DATA, DataOpt, OutOpt, open_store
 from paipu.cli.root import command
+from eventlog.words import plural
 
 __all__ = ["export_cmd", "stats_cmd", "format_rate"]
 
@@ -86,9 +87,10 @@ def export_cmd(
     for gid, why in rep.damaged:
         err_console.print(f"damaged {gid}: not exported: {why}", markup=False, highlight=False)
     console.print(
-        f"exported {rep.games} games ({rep.hands} hands, {rep.reexported} re-exported) to {o}; "
+        f"exported {plural(rep.games, 'game')} ({plural(rep.hands, 'hand')}, {rep.reexported} re-exported) to {o}; "
         f"log position {rep.previous_checkpoint} → {rep.checkpoint}"
-        + (f"; {rep.unfinished} unfinished games wait for game_ended" if rep.unfinished else ""),
+        + (f"; {plural(rep.unfinished, 'unfinished game')} wait{'s' if rep.unfinished == 1 else ''} for game_ended"
+           if rep.unfinished else ""),
         markup=False, highlight=False,
     )
     if rep.damaged:
@@ -102,7 +104,7 @@ def export_cmd(
 
 @command("stats")
 def stats_cmd(
-    by: Annotated[str, typer.Option("--by", help="Group by player | seat | ruleset | dealer.")] = "player",
+    by: Annotated[Optional[str], typer.Option("--by", help="Group the seat statistics by player | seat | seat_wind | ruleset | dealer [default: player]; not with --fans, --placements, --deal-in-by-turn.")] = None,
     ruleset: Annotated[Optional[str], typer.Option("--ruleset", help="Only this ruleset.")] = None,
     player: Annotated[Optional[str], typer.Option("--player", help="Only this player.")] = None,
     date_from: Annotated[Optional[str], typer.Option("--from", help="First game date (YYYY-MM-DD).")] = None,
@@ -122,8 +124,14 @@ def stats_cmd(
     from analytics.export import ExportError
     from analytics.queries import GROUPS, Analytics
 
-    if by not in GROUPS:
+    if by is not None and by not in GROUPS:
         raise CliError(f"--by must be one of {', '.join(GROUPS)}, got {by!r}")
+    ungrouped = [flag for flag, on in (("--fans", fans), ("--placements", placements),
+                                       ("--deal-in-by-turn", deal_in_by_turn)) if on]
+    if by is not None and ungrouped:
+        raise CliError(f"--by {by} groups the seat statistics only; {ungrouped[0]} is not grouped by --by "
+                       "(leave --by out)")
+    by = by or "player"
     for name, v in (("--from", date_from), ("--to", date_to)):
         if v is not None:
             try:
@@ -220,11 +228,17 @@ def _stats_table(rows: list[dict[str, Any]], by: str) -> Table:
     return t
 
 
+#: Seat winds by name, as the rest of the output names them (eventlog/tiles.py: F1..F4).
+_WINDS = {"F1": "East", "F2": "South", "F3": "West", "F4": "North"}
+
+
 def _group(by: str, value: Any) -> str:
     """A group's name for people: the dealer groups are "dealer" / "not dealer" (never
-    Python's True/False), a missing value is "-"."""
+    Python's True/False), seat winds East … North (never F1 … F4), a missing value is "-"."""
     if by == "dealer" and isinstance(value, bool):
         return "dealer" if value else "not dealer"
+    if by == "seat_wind" and value in _WINDS:
+        return _WINDS[value]
     return "-" if value is None else str(value)
 
 

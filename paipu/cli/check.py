@@ -13,6 +13,7 @@ from paipu.cli.console import clipped, console, progress, say
 from paipu.cli.errors import EXIT_INTEGRITY, EXIT_OK, EXIT_PROBLEMS, CliError
 from paipu.cli.options import DEFAULT_DATA, DataOpt, OutOpt, open_store
 from paipu.cli.root import command
+from eventlog.words import plural
 
 __all__ = ["verify", "quickstart"]
 
@@ -53,8 +54,8 @@ def _print_audit(chain, audit, *, verbose: bool = True) -> bool:
         say(f"{mark} {chain.game_id}: {chain_txt}")
         return ok
     say(
-        f"{mark} {chain.game_id}: {chain_txt}, {audit.events} events, {audit.hands} hands, "
-        f"{len(audit.wins)} wins, {audit.draws} draws, {len(audit.findings)} findings"
+        f"{mark} {chain.game_id}: {chain_txt}, {plural(audit.events, 'event')}, {plural(audit.hands, 'hand')}, "
+        f"{plural(len(audit.wins), 'win')}, {plural(audit.draws, 'draw')}, {plural(len(audit.findings), 'finding')}"
     )
     if verbose or not ok:
         for f in audit.findings:
@@ -165,7 +166,7 @@ def _verify_and_export(store, ids, data, out, workers, cluster, report, advance)
     target = out if out is not None else data / "parquet"
     rep = export(store, target, data_dir=data, workers=workers, cluster=cluster,
                  outcome=verified_outcome, on_outcome=on_outcome)
-    say(f"exported {rep.games} games ({rep.hands} hands) to {target}; log position "
+    say(f"exported {plural(rep.games, 'game')} ({plural(rep.hands, 'hand')}) to {target}; log position "
         f"{rep.previous_checkpoint} → {rep.checkpoint}", err=True)
     return [g for g in ids if g not in done]
 

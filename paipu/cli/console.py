@@ -7,6 +7,8 @@ from typing import Any
 
 from rich.console import Console
 
+from eventlog.words import plural
+
 __all__ = ["console", "err_console", "say", "progress", "clipped", "plural", "ordinal_mean"]
 
 #: Longest line of someone else's text (a log file's content in an error) printed as is.
@@ -26,12 +28,6 @@ def clipped(text: str, limit: int = CLIP) -> str:
             out.append(ch)
     line = "".join(out)
     return line if len(line) <= limit else line[: limit - 1] + "…"
-
-
-def plural(n: int, word: str, words: str | None = None) -> str:
-    """``n`` and the noun in the number it needs: ``1 game``, ``0 games``, ``2 wins``
-    (``words``: an irregular plural, e.g. ``plural(1, "match", "matches")``)."""
-    return f"{n:,} {word if n == 1 else (words or word + 's')}"
 
 
 def ordinal_mean(x: float, digits: int = 1) -> str:

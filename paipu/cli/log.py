@@ -16,6 +16,7 @@ from paipu.cli.console import clipped, console, progress, say
 from paipu.cli.errors import CliError
 from paipu.cli.options import DEFAULT_DATA, STORE, DataOpt, ServerOpt, know_ruleset_events, open_log
 from paipu.cli.root import command
+from eventlog.words import plural
 
 __all__ = ["append", "read", "games", "ingest", "read_jsonl_events"]
 
@@ -70,7 +71,7 @@ def append(
         say(f"{game_id}: already stored (seq {res.first_seq}..{res.last_seq}); nothing written")
     else:
         say(
-            f"{game_id}: appended {res.last_seq - res.first_seq + 1} events, seq {res.first_seq}..{res.last_seq}, "
+            f"{game_id}: appended {plural(res.last_seq - res.first_seq + 1, 'event')}, seq {res.first_seq}..{res.last_seq}, "
             f"positions {res.first_position}..{res.last_position}"
         )
 
@@ -131,7 +132,7 @@ def games(
     for g in infos:
         table.add_row(escape(g.game_id), escape(g.ruleset or "-"), str(g.event_count), f"{g.first_position}..{g.last_position}")
     console.print(table)
-    say(f"{len(infos)} games")
+    say(plural(len(infos), "game"))
 
 
 def _count_lines(path: Path) -> int:
@@ -173,9 +174,9 @@ def ingest(
     if creates and not report.stored and not report.duplicates:
         _remove_empty_store(data, remove_dir=not data_existed)  # nothing imported: leave nothing behind
     say(
-        f"{len(report.stored)} games stored ({report.events} events), "
-        f"{len(report.duplicates)} already stored{_as_stored(report.duplicates)}, {len(report.errors)} errors"
-        + (f", {len(skipped)} files skipped" if skipped else "")
+        f"{plural(len(report.stored), 'game')} stored ({plural(report.events, 'event')}), "
+        f"{len(report.duplicates)} already stored{_as_stored(report.duplicates)}, {plural(len(report.errors), 'error')}"
+        + (f", {plural(len(skipped), 'file')} skipped" if skipped else "")
     )
     for issue in report.errors:
         say(f"error: {clipped(str(issue))}", err=True, style="red")

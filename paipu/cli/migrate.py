@@ -11,6 +11,7 @@ import typer
 from paipu.cli.console import progress, say
 from paipu.cli.errors import CliError
 from paipu.cli.root import command
+from eventlog.words import plural
 
 __all__ = ["migrate"]
 
@@ -71,5 +72,5 @@ def migrate(
     if json_out:
         say(json.dumps(counts, ensure_ascii=False))
     else:
-        say(f"{result.copied} events copied, {result.skipped} already there "
+        say(f"{plural(result.copied, 'event')} copied, {result.skipped} already there "
             f"({result.total} in {counts['from']} → {counts['to']})")

@@ -11,7 +11,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from paipu.cli.console import say
+from paipu.cli.console import ordinal_mean, plural, say
 from paipu.cli.errors import CliError
 from paipu.cli.options import DEFAULT_DATA, DataOpt, open_store, output_file
 from paipu.cli.root import command
@@ -65,15 +65,15 @@ def _summary_words(s) -> str:
     if not s.discards:
         kept = "no discard reviewed"
     else:
-        kept = (f"{s.kept_best} of {s.discards} discard{'s' if s.discards != 1 else ''} kept the maximum "
+        kept = (f"{s.kept_best} of {plural(s.discards, 'discard')} kept the maximum "
                 f"({100 * s.share_kept_best:.0f} %)")
     if not s.hands:
         ready = "no reviewable hand"
     elif not s.ready_hands:
-        ready = f"never ready in {s.hands} hand{'s' if s.hands != 1 else ''}"
+        ready = f"never ready in {plural(s.hands, 'hand')}"
     else:
-        ready = (f"ready in {s.ready_hands} of {s.hands} hand{'s' if s.hands != 1 else ''}, at discard "
-                 f"{s.mean_ready_turn:.1f} on average")
+        ready = (f"ready in {s.ready_hands} of {plural(s.hands, 'hand')}, at discard "
+                 f"{ordinal_mean(s.mean_ready_turn)} on average")
     return f"{kept}; {ready}"
 
 
@@ -115,7 +115,7 @@ def review(
             say(f"{head}: not reviewable — {h.reason}")
             continue
         ready = f"ready after discard {h.ready_turn} (event {h.ready_seq})" if h.ready_turn else "never ready"
-        say(f"{head}: {len(h.discards)} discards, {sum(d.kept_best for d in h.discards)} kept the most improving "
+        say(f"{head}: {plural(len(h.discards), 'discard')}, {sum(d.kept_best for d in h.discards)} kept the most improving "
             f"tiles; {ready}{'; won' if h.won else ''}")
         for d in h.discards:
             mark = "best" if d.kept_best else f"best: {' '.join(T.to_unicode(t) + ' ' + t for t in d.best)}"
@@ -181,5 +181,5 @@ def dispute(
                 failed.append((target or audit.ruleset, str(e)))
                 say(f"what-if as {target or audit.ruleset}: {e}", err=True)
     output_file("--out", out).write_text(dispute_html(events, chain, audit, whatifs, failed), encoding="utf-8")
-    say(f"wrote {out}: {len(events)} events, chain {'intact' if chain.ok else 'BROKEN'}, "
-        f"{len(audit.findings) if audit else 0} findings, {len(whatifs)} what-if results")
+    say(f"wrote {out}: {plural(len(events), 'event')}, chain {'intact' if chain.ok else 'BROKEN'}, "
+        f"{plural(len(audit.findings) if audit else 0, 'finding')}, {plural(len(whatifs), 'what-if result')}")

@@ -18,6 +18,7 @@ from paipu.cli.melds import parse_meld
 from paipu.cli.options import output_file
 from paipu.cli.root import command
 from paipu.cli.ruleset_options import build_ruleset, check_options, check_ruleset, check_tiles, tile_set_words
+from eventlog.words import plural
 
 __all__ = ["score"]
 
@@ -125,7 +126,7 @@ def _score_vectors(ruleset: str, vectors: Path, out: Path | None, preset: str | 
         if out:
             dst.close()
     if out:
-        console.print(f"{n} cases scored -> {out}")
+        console.print(f"{plural(n, 'case')} scored -> {out}")
     if bad:  # every line was written; the malformed ones still fail the run
         where = "<stdin>" if str(vectors) == "-" else str(vectors)
         say(f"error: {where}: {bad} of {n} lines are malformed (\"bad situation\", each named above by its line)",

@@ -12,6 +12,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
+from eventlog.words import plural
 from replayer.simulate.engine import SimulationConfig, simulate_game
 
 __all__ = ["SimulationSummary", "run_simulation", "default_jobs", "PARALLEL_SIMULATED_GAMES"]
@@ -47,12 +48,14 @@ class SimulationSummary:
 
     def line(self, where: str) -> str:
         if self.games and self.already_stored == self.games:
-            return (f"{self.games} games already in {where} (the same seed and settings make the same games): "
-                    "nothing written")
-        line = (f"{self.games} games, {self.hands} hands, {self.events} events: {self.wins} wins "
-                f"({self.self_drawn} self-drawn), {self.draws} exhaustive draws → {where}")
+            return (f"{plural(self.games, 'game')} already in {where} (the same seed and settings make the same "
+                    "games): nothing written")
+        line = (f"{plural(self.games, 'game')}, {plural(self.hands, 'hand')}, {plural(self.events, 'event')}: "
+                f"{plural(self.wins, 'win')} ({self.self_drawn} self-drawn), "
+                f"{plural(self.draws, 'exhaustive draw')} → {where}")
         if self.already_stored:
-            line += f"; {self.already_stored} of these games were already there and were not written again"
+            line += (f"; {self.already_stored} of these games {'was' if self.already_stored == 1 else 'were'} "
+                     "already there and not written again")
         return line
 
 

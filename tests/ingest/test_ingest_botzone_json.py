@@ -137,7 +137,7 @@ def test_a_draw_that_contradicts_the_wall_is_stored_and_found(tmp_path):
     runner = CliRunner()
     d = str(tmp_path / "data")
     ingested = runner.invoke(app, ["ingest", str(p), "--data", d], catch_exceptions=False)
-    assert ingested.exit_code == 0 and "1 games stored" in ingested.output, ingested.output
+    assert ingested.exit_code == 0 and "1 game stored" in ingested.output, ingested.output
     store = open_store(tmp_path / "data", create=False)
     try:
         (game,) = store.list_games()

@@ -163,7 +163,7 @@ def test_a_further_winner_who_is_the_discarder_is_stored_and_found(tmp_path):
     reports claim_own_discard at that event (exit 1): a player cannot win on his own
     discard (DESIGN.md §4: claims take another player's discard)."""
     ingested, verified = _ingest_and_verify(tmp_path, _variant(tmp_path, "D0d3M1M3", "D0d3M1M3M0"))
-    assert ingested.exit_code == 0 and "1 games stored" in ingested.output, ingested.output
+    assert ingested.exit_code == 0 and "1 game stored" in ingested.output, ingested.output
     events = _stored_events(tmp_path)
     wins = [e for e in events if e.type == "win_declared"]
     assert [(w.payload.seat, w.payload.from_seat) for w in wins] == [(1, 0), (3, 0), (0, 0)]
@@ -186,7 +186,7 @@ def test_fans_for_a_seat_that_did_not_win_are_stored_and_found(tmp_path):
     for seat 0 with the fan) and ``paipu verify`` reports reported_score_mismatch naming
     seat 0 at that event (exit 1)."""
     ingested, verified = _ingest_and_verify(tmp_path, _variant(tmp_path, '[Fan "None 39', '[Fan "39/1 39'))
-    assert ingested.exit_code == 0 and "1 games stored" in ingested.output, ingested.output
+    assert ingested.exit_code == 0 and "1 game stored" in ingested.output, ingested.output
     events = _stored_events(tmp_path)
     (east,) = [e for e in events if e.type == "score_reported" and e.payload.winner == 0]
     assert [(f.name, f.count) for f in east.payload.fans] == [("花龙", 1)] and east.metadata["line"] == 16
