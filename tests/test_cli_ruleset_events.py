@@ -41,7 +41,7 @@ def test_append_ingest_and_read_a_rulesets_own_event_in_a_fresh_process(tmp_path
     g.write_text("".join(json.dumps({**e, "game_id": "g2"}) + "\n" for e in GAME), encoding="utf-8")
     r = paipu("ingest", "--data", "d2", "--format", "jsonl", str(g), cwd=tmp_path)
     assert r.returncode == 0, r.stdout + r.stderr
-    assert "1 games stored (2 events)" in r.stdout
+    assert "1 game stored (2 events)" in r.stdout
 
 
 def test_the_grpc_client_reads_a_rulesets_own_event_off_the_wire(tmp_path):

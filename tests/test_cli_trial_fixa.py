@@ -88,7 +88,7 @@ def test_export_notices_a_deleted_or_cut_part_file_and_rebuilds_it(data, tmp_pat
     trial deleted wins/ruleset=mcr/*.parquet and got "exported 0 games", exit 0."""
     out = tmp_path / "parquet"
     first = _run("export", "--data", str(data), "--out", str(out))
-    assert first.exit_code == 0 and "exported 1 games" in first.output, first.output
+    assert first.exit_code == 0 and "exported 1 game " in first.output, first.output
     (wins,) = sorted((out / "wins").rglob("*.parquet"))
     written = wins.read_bytes()
     wins.unlink()

@@ -20,6 +20,14 @@ from dashboard.launch import streamlit_command
 LAUNCH = "from paipu.cli import main; main()"
 
 
+@pytest.fixture(autouse=True)
+def _store(tmp_path: Path) -> None:
+    """The dashboard refuses a directory with no event store (as `paipu serve` does)."""
+    from eventlog.store import open_store
+
+    open_store(tmp_path).close()
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
