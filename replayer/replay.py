@@ -63,6 +63,17 @@ class ReplayResult:
     findings: tuple[Finding, ...]
 
 
+
+def _event_and_seq(event: Any, previous_seq: int) -> tuple[Any, int]:
+    """``(event, seq)`` for an event given to a replay: a dict or JSON text is parsed
+    (eventlog.events.parse_event) and keeps its ``"seq"`` when it has an int one; a stored
+    event keeps its envelope ``seq``; otherwise the seq is ``previous_seq + 1``."""
+    if isinstance(event, (dict, str)):
+        seq_hint = event.get("seq") if isinstance(event, dict) else None
+        return ev.parse_event(event), seq_hint if isinstance(seq_hint, int) else previous_seq + 1
+    stored_seq = getattr(event, "seq", None)
+    return event, stored_seq if stored_seq is not None else previous_seq + 1
+
 def apply(
     state: TableState, event: Any, ruleset: Ruleset | None = None, mode: Mode = "audit"
 ) -> tuple[TableState, tuple[Finding, ...]]:
@@ -76,13 +87,7 @@ def apply(
     ValueError for an unknown mode."""
     if mode not in MODES:
         raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
-    if isinstance(event, (dict, str)):
-        seq_hint = event.get("seq") if isinstance(event, dict) else None
-        event = ev.parse_event(event)
-        seq = seq_hint if isinstance(seq_hint, int) else state.seq + 1
-    else:
-        stored_seq = getattr(event, "seq", None)
-        seq = stored_seq if stored_seq is not None else state.seq + 1
+    event, seq = _event_and_seq(event, state.seq)
     payload = event.payload
     rs = ruleset or _ruleset_for(state, payload)
     ctx = Ctx(seq, state, rs, mode)
@@ -170,13 +175,7 @@ class _BatchReplay:
         """:func:`apply` on the working state: the same state after the event (in ``w``) and
         the same findings."""
         w = self.w
-        if isinstance(event, (dict, str)):
-            seq_hint = event.get("seq") if isinstance(event, dict) else None
-            event = ev.parse_event(event)
-            seq = seq_hint if isinstance(seq_hint, int) else w.seq + 1
-        else:
-            stored_seq = getattr(event, "seq", None)
-            seq = stored_seq if stored_seq is not None else w.seq + 1
+        event, seq = _event_and_seq(event, w.seq)
         payload = event.payload
         rs = self._ruleset(payload)
         plan = self.plans.get(event.type)
