@@ -16,9 +16,8 @@ from typing import Annotated
 import typer
 
 from paipu.cli.console import say
-from paipu.cli.errors import friendly
 from paipu.cli.options import DEFAULT_DATA, DataOpt, open_store
-from paipu.cli.root import PaipuCommand, app
+from paipu.cli.root import app, command
 
 __all__ = ["players_app"]
 
@@ -31,11 +30,7 @@ app.add_typer(players_app)
 
 
 def _cmd(name: str):
-    def deco(fn):
-        wrapped = friendly(fn)
-        players_app.command(name, cls=PaipuCommand)(wrapped)
-        return wrapped
-    return deco
+    return command(name, group=players_app)
 
 
 @_cmd("alias")

@@ -124,13 +124,15 @@ def _root(
     STORE["url"] = store
 
 
-def command(name: str | None = None, **kwargs: Any) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """``@command()``: register a function as a ``paipu`` subcommand, with the one error policy
-    (one line on stderr, exit 2 — 3 for damaged data; ``--debug`` for the traceback)."""
+def command(name: str | None = None, *, group: typer.Typer | None = None,
+            **kwargs: Any) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """``@command()``: register a function as a ``paipu`` subcommand (of ``group``, a command
+    group such as ``paipu players``, when given), with the one error policy (one line on
+    stderr, exit 2 — 3 for damaged data; ``--debug`` for the traceback)."""
 
     def deco(fn: Callable[..., Any]) -> Callable[..., Any]:
         wrapped = friendly(fn)
-        app.command(name, cls=PaipuCommand, **kwargs)(wrapped)
+        (group or app).command(name, cls=PaipuCommand, **kwargs)(wrapped)
         return wrapped
 
     return deco

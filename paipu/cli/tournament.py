@@ -18,9 +18,9 @@ from typing import Annotated, Optional
 import typer
 
 from paipu.cli.console import plural, say
-from paipu.cli.errors import CliError, friendly
+from paipu.cli.errors import CliError
 from paipu.cli.options import DEFAULT_DATA, DataOpt, open_store, output_file
-from paipu.cli.root import PaipuCommand, app
+from paipu.cli.root import app, command
 
 __all__ = ["tournament_app"]
 
@@ -33,11 +33,7 @@ app.add_typer(tournament_app)
 
 
 def _cmd(name: str, **settings):
-    def deco(fn):
-        wrapped = friendly(fn)
-        tournament_app.command(name, cls=PaipuCommand, context_settings=settings or None)(wrapped)
-        return wrapped
-    return deco
+    return command(name, group=tournament_app, context_settings=settings or None)
 
 
 @_cmd("create")
