@@ -6,9 +6,9 @@ order, one :class:`ImportedGame` per game it could read and one :class:`ParseIss
 per game (or stray line) it could not; a bad game never stops the rest of the file.
 
 Formats are registered by name (:func:`register`); :func:`sniff` picks one from the
-first few kilobytes of a file. Event ids are deterministic (``NewEvent.of(...,
-id_seed=f"{game_id}/{n}")``), so importing the same file twice gives the same ids and
-the store's idempotent append makes the second import a no-op.
+first few kilobytes of a file. Event ids are deterministic
+(:func:`eventlog.events.game_event_ids` of the game id), so importing the same file twice
+gives the same ids and the store's idempotent append makes the second import a no-op.
 """
 
 from __future__ import annotations

@@ -46,7 +46,7 @@ from eventlog.events import (
     ReportedFan,
     construct,
     parse_payload,
-    uuid5_texts,
+    game_event_ids,
 )
 from eventlog.ingest.base import EncodedGame, IngestError, ImportedGame
 from eventlog.store.planning import encode_metadata, encode_payload
@@ -148,9 +148,9 @@ class BuiltEvents:
         return len(self.records)
 
     def new_events(self) -> list[NewEvent]:
-        """The events (ids from ``id_seed`` ``"<game id>/<seq>"``, metadata = ``meta`` and
+        """The events (ids :func:`~eventlog.events.game_event_ids`, metadata = ``meta`` and
         the location), as ``NewEvent.of`` makes them; the payloads are validated already."""
-        ids = uuid5_texts(f"{self.game_id}/", len(self.records))
+        ids = game_event_ids(self.game_id, len(self.records))
         meta = self.meta
         return [
             construct(NewEvent, {"event_id": event_id, "type": type_, "payload": payload,
@@ -162,7 +162,7 @@ class BuiltEvents:
         """The events as the store takes them (the texts :meth:`eventlog.store.planning.Batch.encode`
         writes for :meth:`new_events`), without making the events: a location of one int
         field (``line``) is put into the metadata text encoded once for the game."""
-        ids = uuid5_texts(f"{self.game_id}/", len(self.records))
+        ids = game_event_ids(self.game_id, len(self.records))
         meta = self.meta
         templates: dict[str, tuple[str, str] | None] = {}
         out: list[tuple[str, str, int, str, str]] = []

@@ -214,7 +214,7 @@ class _Game:
 
     def emit(self, payload: ev.Payload) -> int:
         seq = len(self.events)
-        e = ev.NewEvent.of(payload, id_seed=f"{self.game_id}/{seq}")
+        e = ev.NewEvent.of(payload, game_seq=(self.game_id, seq))
         try:
             self.state, _ = apply(self.state, e, self.rs, "strict")
         except ReplayError as err:
@@ -361,7 +361,7 @@ class _Game:
     def _accepted(self, payload: ev.Payload) -> bool:
         """Would the replayer accept ``payload`` now, in strict mode?"""
         try:
-            apply(self.state, ev.NewEvent.of(payload, id_seed=f"{self.game_id}/{len(self.events)}"),
+            apply(self.state, ev.NewEvent.of(payload, game_seq=(self.game_id, len(self.events))),
                   self.rs, "strict")
         except ReplayError:
             return False

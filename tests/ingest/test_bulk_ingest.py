@@ -38,8 +38,9 @@ from eventlog.events import (
     construct,
     parse_event,
     parse_payload,
+    game_event_id,
+    game_event_ids,
     uuid5_text,
-    uuid5_texts,
 )
 from eventlog.hashing import GENESIS_HASH, canonical_text, chain_body_text, chain_links, link_hash, log_hash, log_hash_run
 from eventlog.ingest import ImportedGame, UnknownFormatError, parse_file
@@ -66,7 +67,12 @@ FIXED_CLOCK = "2026-01-02T03:04:05.000000Z"
 #: _lite.json games carry the judge's walls in their hand_started payload (per-seat layout,
 #: checked by the replayer) instead of its metadata; their events from hand_started on hash
 #: anew, every other game's events are byte-identical, and GOLDEN_PARQUET is unchanged.
-GOLDEN_LOG = (2683, "60971c292af6c5b042eeb08071f473c30de7b5db4a9894a9b5de2353e82bbd15")
+#: And once more (issue 19, docs/events.md "Event ids"): the importers' event ids became UUID
+#: version 8 ordered within a game; with each id written back as the earlier UUID v5 of
+#: "<game id>/<seq>" the log hashes as before (EARLIER_ID_LOG, checked below): only the ids
+#: changed.
+GOLDEN_LOG = (2683, "4b4dc0fc685eef2f4c7cc3932976a042e928325576e5ac3c02e451c746ce3d0b")
+EARLIER_ID_LOG = (2683, "60971c292af6c5b042eeb08071f473c30de7b5db4a9894a9b5de2353e82bbd15")
 GOLDEN_PARQUET = "0291b2bb918471dbc3a3b9ac0fb89938999282cfd8980bc3c545962707c39925"
 
 
@@ -126,6 +132,23 @@ def _one_game_per_commit(path: Path) -> Path:
     return path / "parquet"
 
 
+def _log_with_earlier_ids(store: SqliteStore) -> tuple[int, str]:
+    """The log's (position, running hash) had every event the UUID v5 id of
+    "<game id>/<seq>" it had before the ordered ids: the chain recomputed from the
+    stored texts, the id the only change."""
+    running, position, prev = GENESIS_HASH, 0, {}
+    for row in store.iter_raw_log():
+        gid = row["game_id"]
+        link = link_hash(prev.get(gid, GENESIS_HASH), chain_body_text(
+            game_id=gid, seq=row["seq"], event_id=uuid5_text(f"{gid}/{row['seq']}"), type_=row["type"],
+            schema_version=row["schema_version"], payload_text=row["payload"],
+            metadata_text=row["metadata"], recorded_at=row["recorded_at"]))
+        prev[gid] = link
+        position = row["position"]
+        running = log_hash(running, position, link)
+    return position, running
+
+
 @pytest.mark.parametrize("workers", [0, 2])
 def test_the_log_and_the_parquet_files_are_byte_identical_to_before(tmp_path, workers):
     store = SqliteStore(tmp_path / "events.sqlite", clock=lambda: FIXED_CLOCK)
@@ -136,6 +159,7 @@ def test_the_log_and_the_parquet_files_are_byte_identical_to_before(tmp_path, wo
         print("log", head.position, head.log_hash)
         assert (head.position, head.log_hash) == GOLDEN_LOG, _RECOMPUTE.format(what="the stored bytes")
         assert all(r.ok for r in verify_all(store)) and verify_log(store).ok
+        assert _log_with_earlier_ids(store) == EARLIER_ID_LOG
         export(store, tmp_path / "parquet", workers=1)
     finally:
         store.close()
@@ -346,8 +370,58 @@ def test_the_text_parser_reads_every_spelling_of_a_line_alike(tmp_path):
     assert mine == [g.encoded() for g in parse_file(TEXT_SAMPLE)]
 
 
-def test_the_per_game_hashes_and_ids_are_the_per_event_ones():
-    assert uuid5_texts("botzone-x/", 300) == [uuid5_text(f"botzone-x/{i}") for i in range(300)]
+#: The importers' namespace as docs/events.md "Event ids" gives it.
+_ID_NAMESPACE = uuid.UUID("6b1c3f4e-2d4a-5a3b-9c1e-70616970752e")
+
+
+@pytest.mark.parametrize("game_id", ["botzone-x", "g \u00e9\"", "corpus17/中"])
+def test_a_games_event_ids_are_uuid8_of_the_game_hash_and_the_seq(game_id):
+    """docs/events.md "Event ids": UUID version 8, the SHA-1 of namespace + "<game id>/"
+    in the free bits, the seq in the last 32 bits — so a game's ids sort in seq order."""
+    h = hashlib.sha1(_ID_NAMESPACE.bytes + f"{game_id}/".encode()).hexdigest()
+    ids = game_event_ids(game_id, 300)
+    for seq, text in enumerate(ids):
+        u = uuid.UUID(text)
+        assert str(u) == text and u.version == 8 and u.variant == uuid.RFC_4122
+        hexs = u.hex
+        assert hexs[:12] == h[:12] and hexs[13:16] == h[13:16] and hexs[17:24] == h[17:24]
+        assert int(hexs[16], 16) & 3 == int(h[16], 16) & 3
+        assert int(hexs[24:], 16) == seq
+        assert game_event_id(game_id, seq) == text
+    assert ids == sorted(ids) and len(set(ids)) == 300
+    assert game_event_ids(game_id, 2, 299) == [ids[299], game_event_id(game_id, 300)]
+    assert game_event_id(game_id + "x", 0)[:24] != ids[0][:24]
+    assert game_event_id(game_id, 2**32 - 1).endswith("ffffffff")
+    with pytest.raises(ValueError, match="outside"):
+        game_event_id(game_id, 2**32)
+    with pytest.raises(ValueError, match="outside"):
+        game_event_ids(game_id, 1, -1)
+
+
+def test_a_game_stored_with_the_earlier_uuid5_ids_is_already_stored_on_reimport(tmp_path):
+    """Games stored by earlier versions carry UUID v5 ids of "<game id>/<seq>"; the same
+    file imported today (new ids) finds them by content: nothing is stored twice."""
+    f = _corpus(tmp_path / "games.txt", 6)
+    fresh = open_store(tmp_path / "fresh")
+    old = open_store(tmp_path / "old")
+    try:
+        assert len(ingest_files(fresh, [f], workers=0).stored) == 6
+        for info in fresh.list_games():
+            events = [NewEvent(event_id=uuid5_text(f"{e.game_id}/{e.seq}"), type=e.type, payload=e.payload,
+                               metadata=e.metadata, schema_version=e.schema_version)
+                      for e in fresh.read_game(info.game_id)]
+            old.append(info.game_id, events, NO_STREAM)
+        head = old.log_head()
+        again = ingest_files(old, [f], workers=0)
+        assert again.stored == [] and len(again.duplicates) == 6 and again.errors == []
+        assert old.log_head() == head
+        assert all(r.ok for r in verify_all(old))
+    finally:
+        fresh.close()
+        old.close()
+
+
+def test_the_per_game_hashes_are_the_per_event_ones():
     events = [(uuid5_text(f"g/{i}"), "tile_drawn", 1, '{"seat":%d,"source":"wall","tile":"W1"}' % (i % 4),
                '{"line":%d,"source":"a \\"b\\" 中"}' % i) for i in range(20)]
     prev, expected = GENESIS_HASH, []
