@@ -16,11 +16,12 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, timezone
 from typing import Any
 
+from analytics.schema import ACTIONS, TABLES
 from eventlog.events import GameEnded, GameStarted, StoredEvent
 from replayer.explained import ExplainedScore, ScoreLine
 from replayer.replay import ReplayStep, replay_game
@@ -31,19 +32,42 @@ __all__ = ["GameFacts", "FactsCollector", "game_facts", "game_date"]
 _DATE_FORMATS = ("%Y-%m-%d", "%Y.%m.%d", "%Y/%m/%d")
 
 
+#: Each table's columns in file order (analytics/schema.py, without the ``ruleset``
+#: partition column): the order of the values in a row of :attr:`GameFacts.rows`.
+COLUMNS: dict[str, tuple[str, ...]] = {t.name: tuple(t.columns) for t in TABLES}
+
+
 @dataclass
 class GameFacts:
-    """The rows of one finished game, per table name (columns of analytics/schema.py,
-    without the ``ruleset`` partition column), plus where it sits in the log."""
+    """The rows of one finished game, per table name, plus where it sits in the log.
+
+    ``rows[table]``: one tuple per row, its values in the order of the table's columns
+    (:data:`COLUMNS`, analytics/schema.py) — what the Parquet writer turns into columns
+    and what crosses process boundaries (a tuple pickles without its column names);
+    :meth:`records` gives them as dicts."""
 
     game_id: str
     ruleset: str
     end_position: int
     last_position: int
-    rows: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    rows: dict[str, list[tuple[Any, ...]]] = field(default_factory=dict)
 
     def count(self, table: str) -> int:
         return len(self.rows.get(table, ()))
+
+    def records(self, table: str) -> list[dict[str, Any]]:
+        """The rows of ``table`` as ``{column: value}`` dicts."""
+        names = COLUMNS[table]
+        return [dict(zip(names, row)) for row in self.rows.get(table, ())]
+
+
+def _put(rows: dict[str, list[tuple[Any, ...]]], table: str, values: dict[str, Any]) -> None:
+    """Add one row of ``table`` given as ``{column: value}`` (every column of the table,
+    no other; KeyError / ValueError otherwise)."""
+    names = COLUMNS[table]
+    if len(values) != len(names):
+        raise ValueError(f"a {table} row has the columns {sorted(values)}, the table {sorted(names)}")
+    rows[table].append(tuple([values[c] for c in names]))
 
 
 def _recorded_at(text: str) -> datetime | None:
@@ -58,10 +82,11 @@ def _recorded_at(text: str) -> datetime | None:
             return None
 
 
-def game_date(first: StoredEvent) -> date | None:
+def game_date(first: StoredEvent, recorded_at: datetime | None = None) -> date | None:
     """The game's date: game_started metadata ``date`` (``YYYY-MM-DD``, ``YYYY.MM.DD`` or
     ``YYYY/MM/DD``, as PMN's ``Date`` tag) when present and readable, else the UTC date of
-    the event's ``recorded_at``; None when neither is known."""
+    the event's ``recorded_at`` (``recorded_at``: that time already read, else it is read
+    here); None when neither is known."""
     text = first.metadata.get("date")
     if isinstance(text, str):
         for fmt in _DATE_FORMATS:
@@ -69,7 +94,7 @@ def game_date(first: StoredEvent) -> date | None:
                 return datetime.strptime(text.strip(), fmt).date()
             except ValueError:
                 pass
-    rec = _recorded_at(first.recorded_at)
+    rec = recorded_at if recorded_at is not None else _recorded_at(first.recorded_at)
     return rec.date() if rec else None
 
 
@@ -95,14 +120,27 @@ def _reported_total(state: TableState, seat: int) -> int | None:
     return totals[-1] if totals else None
 
 
+#: Positions in an ``actions`` row (:data:`COLUMNS`) that the hand's summary reads.
+_A_SEQ, _A_SEAT, _A_ACTION, _A_DETAIL = (ACTIONS.columns.index(c) for c in ("seq", "seat", "action", "detail"))
+if tuple(ACTIONS.columns) != ("game_id", "hand_number", "seq", "turn", "seat", "player", "action", "tile",
+                              "detail", "from_seat"):  # the order _HandTracker.act writes
+    raise ImportError(f"analytics.facts is out of step with the actions table: {ACTIONS.columns}")
+
+
 class _HandTracker:
     """Actions and turns of the hand in progress (rows held until hand_ended)."""
 
-    def __init__(self, hand_number: int, dealer: int, first_seq: int = 0) -> None:
+    __slots__ = ("game_id", "players", "hand_number", "first_seq", "dealer", "actions", "turn", "open_turn",
+                 "events", "findings")
+
+    def __init__(self, game_id: str, players: Sequence[str], hand_number: int, dealer: int,
+                 first_seq: int = 0) -> None:
+        self.game_id = game_id
+        self.players = players
         self.hand_number = hand_number
         self.first_seq = first_seq  # the hand_started event: score-log entries after it are this hand's
         self.dealer = dealer
-        self.actions: list[dict[str, Any]] = []
+        self.actions: list[tuple[Any, ...]] = []  # rows of the actions table
         self.turn = -1
         self.open_turn: int | None = None  # seat whose turn is open (holds 14)
         self.events = 0
@@ -112,20 +150,63 @@ class _HandTracker:
         self.turn += 1
         self.open_turn = seat
 
-    def act(self, game_id: str, players: Sequence[str], seq: int, seat: int, action: str,
-            tile: str | None, detail: str | None = None, from_seat: int | None = None) -> None:
-        self.actions.append({
-            "game_id": game_id,
-            "hand_number": self.hand_number,
-            "seq": seq,
-            "turn": max(self.turn, 0),
-            "seat": seat,
-            "player": players[seat] if seat < len(players) else "",
-            "action": action,
-            "tile": tile,
-            "detail": detail,
-            "from_seat": from_seat,
-        })
+    def act(self, seq: int, seat: int, action: str, tile: str | None, detail: str | None = None,
+            from_seat: int | None = None) -> None:
+        players = self.players
+        self.actions.append((
+            self.game_id, self.hand_number, seq, self.turn if self.turn > 0 else 0, seat,
+            players[seat] if seat < len(players) else "", action, tile, detail, from_seat,
+        ))
+
+
+def _drawn(hand: _HandTracker, e: Any, p: Any, state: TableState) -> None:
+    if p.source == "wall":
+        hand.start_turn(p.seat)
+    hand.act(e.seq, p.seat, "draw", p.tile, p.source)
+
+
+def _discarded(hand: _HandTracker, e: Any, p: Any, state: TableState) -> None:
+    if hand.open_turn != p.seat:  # the dealer's first discard from a dealt 14
+        hand.start_turn(p.seat)
+    hand.act(e.seq, p.seat, "discard", p.tile)
+    hand.open_turn = None
+
+
+def _chowed(hand: _HandTracker, e: Any, p: Any, state: TableState) -> None:
+    hand.start_turn(p.seat)
+    hand.act(e.seq, p.seat, "chow", p.claimed_tile, None, _discarder(state, p.discard_seq))
+
+
+def _punged(hand: _HandTracker, e: Any, p: Any, state: TableState) -> None:
+    hand.start_turn(p.seat)
+    hand.act(e.seq, p.seat, "pung", p.tile, None, _discarder(state, p.discard_seq))
+
+
+def _konged(hand: _HandTracker, e: Any, p: Any, state: TableState) -> None:
+    if p.kind == "melded":
+        hand.start_turn(p.seat)
+    frm = _discarder(state, p.discard_seq) if p.kind == "melded" else None
+    hand.act(e.seq, p.seat, "kong", p.tile, p.kind, frm)
+
+
+def _passed(hand: _HandTracker, e: Any, p: Any, state: TableState) -> None:
+    hand.act(e.seq, p.seat, "pass", None, p.claim, _discarder(state, p.discard_seq))
+
+
+def _flowered(hand: _HandTracker, e: Any, p: Any, state: TableState) -> None:
+    hand.act(e.seq, p.seat, "flower", p.flower)
+
+
+def _won(hand: _HandTracker, e: Any, p: Any, state: TableState) -> None:
+    how = "self_drawn" if p.self_drawn else ("robbing_kong" if p.robbing_kong else "discard")
+    hand.act(e.seq, p.seat, "win", p.tile, how, None if p.self_drawn else p.from_seat)
+
+
+#: The events that are a row of the actions table, by event type.
+_ACTS: dict[str, Callable[[_HandTracker, Any, Any, TableState], None]] = {
+    "tile_drawn": _drawn, "tile_discarded": _discarded, "chow": _chowed, "pung": _punged, "kong": _konged,
+    "pass": _passed, "flower_replaced": _flowered, "win_declared": _won,
+}
 
 
 def game_facts(events: Sequence[StoredEvent], *, steps: Iterable[ReplayStep] | None = None) -> GameFacts | None:
@@ -157,11 +238,9 @@ class FactsCollector:
         self.end = end
         self.first = first = events[0]
         self.game_id = first.game_id
-        self.day = game_date(first)
-        self.rows: dict[str, list[dict[str, Any]]] = {
-            "games": [], "hands": [], "seat_results": [], "wins": [], "fans": [], "fan_pairs": [],
-            "score_components": [], "actions": [],
-        }
+        self.recorded_at = _recorded_at(first.recorded_at)
+        self.day = game_date(first, self.recorded_at)
+        self.rows: dict[str, list[tuple[Any, ...]]] = {name: [] for name in COLUMNS}
         self.state: TableState = TableState()
         self.hand: _HandTracker | None = None
         self.total_findings = 0
@@ -182,52 +261,32 @@ class FactsCollector:
         return cls(events, end)
 
     def step(self, step: ReplayStep) -> None:
-        e, state = step.event, step.state
+        e, state, findings = step.event, step.state, step.findings
         self.state = state
-        self.total_findings += len(step.findings)
-        p = e.payload
+        if findings:
+            self.total_findings += len(findings)
         t = e.type
-        game_id, players = self.game_id, self.players
-        if t == "game_started":
-            self.players = state.players
-            return
         hand = self.hand
         if t == "hand_started":
-            hand = self.hand = _HandTracker(state.hand_number if state.hand_number is not None else p.hand_number,
+            p = e.payload
+            hand = self.hand = _HandTracker(self.game_id, self.players,
+                                            state.hand_number if state.hand_number is not None else p.hand_number,
                                             state.dealer if state.dealer is not None else p.dealer, e.seq)
+        elif t == "game_started":
+            self.players = state.players
+            if hand is not None:  # a game_started inside a hand (a damaged log): its actions name them
+                hand.players = state.players
+            return
         if hand is None:
             return
         hand.events += 1
-        hand.findings += len(step.findings)
-        if t == "tile_drawn":
-            if p.source == "wall":
-                hand.start_turn(p.seat)
-            hand.act(game_id, players, e.seq, p.seat, "draw", p.tile, p.source)
-        elif t == "tile_discarded":
-            if hand.open_turn != p.seat:  # the dealer's first discard from a dealt 14
-                hand.start_turn(p.seat)
-            hand.act(game_id, players, e.seq, p.seat, "discard", p.tile)
-            hand.open_turn = None
-        elif t in ("chow", "pung"):
-            hand.start_turn(p.seat)
-            tile = p.claimed_tile if t == "chow" else p.tile
-            hand.act(game_id, players, e.seq, p.seat, t, tile, None, _discarder(state, p.discard_seq))
-        elif t == "kong":
-            if p.kind == "melded":
-                hand.start_turn(p.seat)
-            frm = _discarder(state, p.discard_seq) if p.kind == "melded" else None
-            hand.act(game_id, players, e.seq, p.seat, "kong", p.tile, p.kind, frm)
-        elif t == "pass":
-            hand.act(game_id, players, e.seq, p.seat, "pass", None, p.claim,
-                     _discarder(state, p.discard_seq))
-        elif t == "flower_replaced":
-            hand.act(game_id, players, e.seq, p.seat, "flower", p.flower)
-        elif t == "win_declared":
-            how = "self_drawn" if p.self_drawn else ("robbing_kong" if p.robbing_kong else "discard")
-            hand.act(game_id, players, e.seq, p.seat, "win", p.tile, how,
-                     None if p.self_drawn else p.from_seat)
+        if findings:
+            hand.findings += len(findings)
+        act = _ACTS.get(t)
+        if act is not None:
+            act(hand, e, e.payload, state)
         elif t == "hand_ended":
-            _hand_rows(self.rows, game_id, players, state, hand, self.day)
+            _hand_rows(self.rows, self.game_id, self.players, state, hand, self.day)
             self.hands_done += 1
             self.hand = None
 
@@ -236,8 +295,8 @@ class FactsCollector:
         final, first, end, events = self.state, self.first, self.end, self.events
         started, ended = first.payload, end.payload
         assert isinstance(started, GameStarted) and isinstance(ended, GameEnded)  # checked by start
-        rec = _recorded_at(first.recorded_at)
-        self.rows["games"].append({
+        rec = self.recorded_at
+        _put(self.rows, "games", {
             "game_id": self.game_id,
             "ruleset_options": json.dumps(dict(final.ruleset_options), sort_keys=True,
                                           separators=(",", ":"), ensure_ascii=False),
@@ -268,14 +327,14 @@ def _discarder(state: TableState, discard_seq: int | None) -> int | None:
     return found[0] if found else None
 
 
-def _hand_rows(rows: dict[str, list[dict[str, Any]]], game_id: str, players: Sequence[str],
+def _hand_rows(rows: dict[str, list[tuple[Any, ...]]], game_id: str, players: Sequence[str],
                state: TableState, hand: _HandTracker, day: date | None) -> None:
     result = state.hands[-1]
     legal: list[WinRecord] = [w for w in state.wins if w.legal]
     first = legal[0] if legal else None
     n = result.hand_number
     outcome = "win" if legal else ("draw" if result.exhaustive_draw else "other")
-    rows["hands"].append({
+    _put(rows, "hands", {
         "game_id": game_id,
         "hand_number": n,
         "prevalent_wind": result.prevalent_wind,
@@ -294,16 +353,16 @@ def _hand_rows(rows: dict[str, list[dict[str, Any]]], game_id: str, players: Seq
         "date": day,
     })
     reported = _reported_changes(state)
-    acted = Counter((a["seat"], a["action"], a["detail"] if a["action"] == "kong" else None) for a in hand.actions)
+    acted = Counter((a[_A_SEAT], a[_A_ACTION], a[_A_DETAIL] if a[_A_ACTION] == "kong" else None) for a in hand.actions)
     all_discards = sum(acted[(s, "discard", None)] for s in range(4))
     dealt_in = {w.from_seat for w in legal if not w.self_drawn and w.from_seat is not None}
     # play went on after a win when a seat drew, discarded, claimed … later; further wins on
     # the same discard (several winners) and passes on it are no play: the hand ended there
-    last_play = max((a["seq"] for a in hand.actions if a["action"] not in ("win", "pass")), default=-1)
+    last_play = max((a[_A_SEQ] for a in hand.actions if a[_A_ACTION] not in ("win", "pass")), default=-1)
     for seat in range(4):
         mine = [w for w in legal if w.seat == seat]
         left = min(w.seq for w in mine) if mine else None
-        rows["seat_results"].append({
+        _put(rows, "seat_results", {
             "game_id": game_id,
             "hand_number": n,
             "seat": seat,
@@ -328,7 +387,7 @@ def _hand_rows(rows: dict[str, list[dict[str, Any]]], game_id: str, players: Seq
     for w in legal:
         fans = _fan_items(w.score)
         player = players[w.seat] if w.seat < len(players) else ""
-        rows["wins"].append({
+        _put(rows, "wins", {
             "game_id": game_id,
             "hand_number": n,
             "win_seq": w.seq,
@@ -345,7 +404,7 @@ def _hand_rows(rows: dict[str, list[dict[str, Any]]], game_id: str, players: Seq
             "date": day,
         })
         for f in fans:
-            rows["fans"].append({
+            _put(rows, "fans", {
                 "game_id": game_id,
                 "hand_number": n,
                 "win_seq": w.seq,
@@ -361,7 +420,7 @@ def _hand_rows(rows: dict[str, list[dict[str, Any]]], game_id: str, players: Seq
         names = sorted({f.name_en for f in fans})
         for i, fan_a in enumerate(names):
             for fan_b in names[i + 1:]:
-                rows["fan_pairs"].append({
+                _put(rows, "fan_pairs", {
                     "game_id": game_id,
                     "hand_number": n,
                     "win_seq": w.seq,
@@ -375,7 +434,7 @@ def _hand_rows(rows: dict[str, list[dict[str, Any]]], game_id: str, players: Seq
     rows["actions"].extend(hand.actions)
 
 
-def _component_rows(rows: dict[str, list[dict[str, Any]]], game_id: str, players: Sequence[str],
+def _component_rows(rows: dict[str, list[tuple[Any, ...]]], game_id: str, players: Sequence[str],
                     state: TableState, hand: _HandTracker, legal: list[WinRecord],
                     day: date | None) -> None:
     """The hand's score changes split by component and by the event that made them. A
@@ -409,7 +468,7 @@ def _component_rows(rows: dict[str, list[dict[str, Any]]], game_id: str, players
         if not any(summed):
             continue
         for seat in range(4):
-            rows["score_components"].append({
+            _put(rows, "score_components", {
                 "game_id": game_id,
                 "hand_number": hand.hand_number,
                 "seq": seq,

@@ -21,13 +21,13 @@ __all__ = [
 
 def seen_plus(ctx: Ctx, seen: tuple[int, ...], tile: str, seat: int | None) -> tuple[int, ...]:
     """``seen`` with one more copy of ``tile`` counted out of the wall (tile accounting);
-    a copy beyond the tile set is a ``tile_count_exceeded`` finding."""
+    a copy beyond the tile set (``ctx.tile_copies``: the ruleset's) is a
+    ``tile_count_exceeded`` finding."""
     i = _tiles.index(tile)
     nth = seen[i] + 1
-    copies = ctx.ruleset.play.tile_copies[i]
-    if nth > copies:
+    if nth > ctx.tile_copies[i]:
         ctx.breach("tile_count_exceeded",
-                   f"copy #{nth} of {tile} appears, the tile set has {copies}", seat)
+                   f"copy #{nth} of {tile} appears, the tile set has {ctx.tile_copies[i]}", seat)
     return seen[:i] + (nth,) + seen[i + 1:]
 
 

@@ -13,23 +13,42 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from replayer.findings import Finding, Mode, ReplayError
-from replayer.rules.base import MECHANICS_SOURCES, Ruleset
+from replayer.rules.base import MECHANICS_SOURCES, PlayRules, Ruleset
 from replayer.state import TableState
 
 __all__ = ["Ctx", "Handler", "in_place", "is_in_place", "need_game", "in_phase", "check_turn", "check_in_hand"]
 
 
 class Ctx:
-    """Collects the findings of one event; raises at the first one in strict mode."""
+    """Collects the findings of one event; raises at the first one in strict mode.
 
-    __slots__ = ("seq", "hand_number", "rs", "mode", "findings")
+    ``seq``: the event's; ``hand_number``: the hand it is played in (findings name it);
+    ``rs``: the game's ruleset (None before a game_started); ``play``: its
+    :class:`~replayer.rules.base.PlayRules` (None without a ruleset) and ``tile_copies``
+    its copies per dense tile index — looked up once per ruleset, not per event. A replay
+    keeps one context per game and moves it from event to event (:meth:`take_findings`)."""
+
+    __slots__ = ("seq", "hand_number", "rs", "play", "tile_copies", "mode", "findings")
 
     def __init__(self, seq: int, state: TableState, ruleset: Ruleset | None, mode: Mode) -> None:
         self.seq = seq
         self.hand_number = state.hand_number  # findings name the hand the event was played in
-        self.rs = ruleset
         self.mode = mode
         self.findings: list[Finding] = []
+        self.set_ruleset(ruleset)
+
+    def set_ruleset(self, ruleset: Ruleset | None) -> None:
+        """The game's ruleset from now on (and its play rules)."""
+        self.rs = ruleset
+        play = ruleset.play if ruleset is not None else None
+        self.play: PlayRules = play  # type: ignore[assignment]  # guarded by need_game
+        self.tile_copies: tuple[int, ...] = play.tile_copies if play is not None else ()
+
+    def take_findings(self) -> tuple[Finding, ...]:
+        """The findings collected so far, as a tuple; the context starts afresh."""
+        found = tuple(self.findings)
+        self.findings = []
+        return found
 
     @property
     def ruleset(self) -> Ruleset:

@@ -10,7 +10,9 @@ same states and findings, from one :class:`~replayer.state.WorkingState` per gam
 handlers declared :func:`~replayer.context.in_place` (draws, discards, the deal, passes)
 update in place; the other handlers and the ruleset's hooks are given frozen snapshots and
 their result is taken over. No frozen state is built per event unless a caller asks for
-one (``step.state.snapshot()``).
+one (``step.state.snapshot()``). Both paths take the same step per event (``_Game.step``,
+with the ruleset, the handler table and the event context resolved once per game):
+``apply`` takes it on a working copy of the state it is given and freezes the result.
 
 The ruleset comes from the game_started event (``ruleset`` + ``ruleset_options``) unless
 one is given (``ruleset=``: re-score the same game under another ruleset — what-if and
@@ -65,14 +67,17 @@ class ReplayResult:
 
 
 def _event_and_seq(event: Any, previous_seq: int) -> tuple[Any, int]:
-    """``(event, seq)`` for an event given to a replay: a dict or JSON text is parsed
-    (eventlog.events.parse_event) and keeps its ``"seq"`` when it has an int one; a stored
-    event keeps its envelope ``seq``; otherwise the seq is ``previous_seq + 1``."""
+    """``(event, seq)`` for an event given to a replay: a stored event keeps its envelope
+    ``seq``; a dict or JSON text is parsed (eventlog.events.parse_event) and keeps its
+    ``"seq"`` when it has an int one; otherwise the seq is ``previous_seq + 1``."""
+    stored_seq = getattr(event, "seq", None)
+    if stored_seq is not None:
+        return event, stored_seq
     if isinstance(event, (dict, str)):
         seq_hint = event.get("seq") if isinstance(event, dict) else None
         return ev.parse_event(event), seq_hint if isinstance(seq_hint, int) else previous_seq + 1
-    stored_seq = getattr(event, "seq", None)
-    return event, stored_seq if stored_seq is not None else previous_seq + 1
+    return event, previous_seq + 1
+
 
 def apply(
     state: TableState, event: Any, ruleset: Ruleset | None = None, mode: Mode = "audit"
@@ -84,35 +89,23 @@ def apply(
     ``ruleset``: None → the game's own (from game_started). Returns the new state and the
     findings of this event. Raises :class:`ReplayError` (strict mode) at a breach,
     :class:`replayer.findings.RulesetError` for an unknown ruleset / bad options,
-    ValueError for an unknown mode."""
+    ValueError for an unknown mode.
+
+    The same step as the batch replay (:class:`_Game`), on a working copy of ``state``
+    that is frozen afterwards: ``state`` itself is never changed (in strict mode the
+    refused event leaves it as it was)."""
     if mode not in MODES:
         raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
-    event, seq = _event_and_seq(event, state.seq)
-    payload = event.payload
-    rs = ruleset or _ruleset_for(state, payload)
-    ctx = Ctx(seq, state, rs, mode)
-    if seq != state.seq + 1:
-        ctx.breach("event_out_of_order", f"event seq {seq} follows seq {state.seq}")
-    # The ruleset's hooks (replayer/rules/base.py Ruleset): check_event names its own
-    # breaches before the handler runs; observe updates what it remembers
-    # (TableState.rule_memory) once the event is applied.
-    if rs is None:
-        new_state = _handler(None, event.type)(ctx, state, payload)
-    else:
-        for b in rs.check_event(state, payload):
-            ctx.breach(b.rule_id, b.message, b.seat)
-        new_state = _handler(rs, event.type)(ctx, state, payload)
-        new_state, later = rs.observe(state, payload, new_state)
-        for b in later:
-            ctx.breach(b.rule_id, b.message, b.seat)
-    game_id = getattr(event, "game_id", None) or new_state.game_id
-    return replace(new_state, seq=seq, game_id=game_id), tuple(ctx.findings)
+    game = _Game(mode, ruleset, state)
+    findings = game.step(event)
+    return game.w.snapshot(), findings
 
 
 def replay(
     events: Iterable[Any], *, mode: Mode = "audit", ruleset: Ruleset | None = None
 ) -> Iterator[ReplayStep]:
-    """Replay a game's events in order, yielding a :class:`ReplayStep` per event.
+    """Replay a game's events in order, yielding a :class:`ReplayStep` per event whose
+    state is a frozen :class:`TableState` (one per event: keep any of them).
     Raises :class:`ReplayError` in strict mode at the first breach."""
     state = TableState()
     for e in events:
@@ -132,67 +125,90 @@ def replay_game(
     left part-way through the refused event)."""
     if mode not in MODES:
         raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
-    game = _BatchReplay(mode, ruleset)
-    w = game.w
+    game = _Game(mode, ruleset)
+    w, step = game.w, game.step
     for e in events:
-        yield ReplayStep(e, w, game.apply(e))
+        yield ReplayStep(e, w, step(e))
 
 
-class _BatchReplay:
-    """One game's batch replay: the working state and what is looked up once per game
-    rather than per event (the ruleset while the state's ruleset stays the same object;
-    per event type: the handler, whether it works in place, whether the ruleset has hooks)."""
+_NO_FINDINGS: tuple[Finding, ...] = ()
 
-    __slots__ = ("w", "mode", "ruleset", "rs", "rs_of", "plans")
 
-    def __init__(self, mode: Mode, ruleset: Ruleset | None) -> None:
-        self.w = WorkingState.of(TableState())
+class _Game:
+    """One game being replayed — the one step both paths take per event (:func:`apply`
+    on a working copy of a frozen state, :func:`replay_game` / :func:`run` on one working
+    state per game) — and what it resolves once per game rather than per event: the
+    ruleset (again only when the state's ruleset fields become other objects: a
+    game_started), the event's :class:`~replayer.context.Ctx` (one per game, reset per
+    event), and per event type the handler, whether it works in place and whether the
+    ruleset has hooks."""
+
+    __slots__ = ("w", "held", "mode", "ruleset", "rs", "rs_of", "plans", "ctx")
+
+    def __init__(self, mode: Mode, ruleset: Ruleset | None, state: TableState | None = None) -> None:
+        self.w = WorkingState.of(TableState() if state is None else state)
+        self.held = self.w.__dict__  # the working state's fields, read and written per event
         self.mode = mode
         self.ruleset = ruleset
-        self.rs: Ruleset | None = None
-        self.rs_of: tuple[Any, str | None] | None = None  # (ruleset_options, ruleset_id) rs is for
+        self.rs: Ruleset | None = ruleset
+        # the (ruleset_id, ruleset_options) objects ``rs`` was resolved for; None: never
+        self.rs_of: tuple[Any, Any] | None = None
         self.plans: dict[str, tuple[Handler, bool, bool]] = {}
+        self.ctx = Ctx(-1, self.w, ruleset, mode)
 
-    def _ruleset(self, payload: ev.Payload) -> Ruleset | None:
-        """:func:`_ruleset_for` the working state, asked again only when the state's ruleset
-        fields are other objects than last time (a game_started)."""
-        w = self.w
-        if self.ruleset is not None:
-            rs: Ruleset | None = self.ruleset
-        elif isinstance(payload, ev.GameStarted):
-            rs = _ruleset_for(w, payload)
-        elif self.rs_of is not None and self.rs_of[0] is w.ruleset_options and self.rs_of[1] == w.ruleset_id:
-            return self.rs
-        else:
-            rs = _ruleset_for(w, payload)
-            self.rs_of = (w.ruleset_options, w.ruleset_id)
+    def _resolve(self, payload: ev.Payload) -> Ruleset | None:
+        """:func:`_ruleset_for` the working state (or this event's game_started); a new
+        ruleset object gets its own handler plans and context."""
+        held = self.held
+        rs = _ruleset_for(self.w, payload)
+        self.rs_of = None if isinstance(payload, ev.GameStarted) else (held["ruleset_id"], held["ruleset_options"])
         if rs is not self.rs:
             self.rs = rs
             self.plans = {}
+            self.ctx.set_ruleset(rs)
         return rs
 
-    def apply(self, event: Any) -> tuple[Finding, ...]:
-        """:func:`apply` on the working state: the same state after the event (in ``w``) and
-        the same findings."""
-        w = self.w
-        event, seq = _event_and_seq(event, w.seq)
+    def _plan(self, type_: str) -> tuple[Handler, bool, bool]:
+        rs = self.rs
+        h = _handler(rs, type_)
+        plan = self.plans[type_] = (h, is_in_place(h), rs is not None and _has_hooks(rs))
+        return plan
+
+    def step(self, event: Any) -> tuple[Finding, ...]:
+        """Apply one event to the working state ``w`` (the state after it is then in ``w``):
+        its findings, like :func:`apply`'s."""
+        w, held = self.w, self.held
+        seq = getattr(event, "seq", None)
+        if seq is None:
+            event, seq = _event_and_seq(event, held["seq"])
         payload = event.payload
-        rs = self._ruleset(payload)
+        rs = self.rs
+        if self.ruleset is None:
+            of = self.rs_of
+            if of is None or of[1] is not held["ruleset_options"] or of[0] is not held["ruleset_id"] \
+                    or isinstance(payload, ev.GameStarted):
+                rs = self._resolve(payload)
         plan = self.plans.get(event.type)
         if plan is None:
-            h = _handler(rs, event.type)
-            plan = self.plans[event.type] = (h, is_in_place(h), rs is not None and _has_hooks(rs))
+            plan = self._plan(event.type)
         handler, in_place, hooks = plan
-        ctx = Ctx(seq, w, rs, self.mode)
-        if seq != w.seq + 1:
-            ctx.breach("event_out_of_order", f"event seq {seq} follows seq {w.seq}")
+        ctx = self.ctx
+        ctx.seq = seq
+        ctx.hand_number = held["hand_number"]  # findings name the hand the event was played in
+        if seq != held["seq"] + 1:
+            ctx.breach("event_out_of_order", f"event seq {seq} follows seq {held['seq']}")
         if in_place and not hooks:  # the common case: no frozen state at all
-            w.absorb(handler(ctx, w, payload))
+            after = handler(ctx, w, payload)
+            if after is not w:
+                w.absorb(after)
         else:
-            # a handler not declared in place, and the ruleset's hooks, see the state before
-            # the event frozen (they may keep it); ``observe`` reads the state after it in
-            # ``w`` and, like any code written for frozen states, changes it only by
-            # returning a copy (replace of a working state is a frozen copy)
+            # a handler not declared in place, and the ruleset's hooks
+            # (replayer/rules/base.py Ruleset: check_event names its own breaches before the
+            # handler runs; observe updates what it remembers, TableState.rule_memory, once
+            # the event is applied) see the state before the event frozen (they may keep
+            # it); ``observe`` reads the state after it in ``w`` and, like any code written
+            # for frozen states, changes it only by returning a copy (replace of a working
+            # state is a frozen copy)
             before = w.snapshot()
             if hooks:
                 assert rs is not None
@@ -205,10 +221,11 @@ class _BatchReplay:
                 w.absorb(after)
                 for b in later:
                     ctx.breach(b.rule_id, b.message, b.seat)
-        held = w.__dict__  # the envelope's seq and game id, written straight into the working state
-        held["seq"] = seq
-        held["game_id"] = getattr(event, "game_id", None) or held["game_id"]
-        return tuple(ctx.findings)
+        held["seq"] = seq  # the envelope's seq and game id, written straight into the working state
+        game_id = getattr(event, "game_id", None)
+        if game_id:
+            held["game_id"] = game_id
+        return ctx.take_findings() if ctx.findings else _NO_FINDINGS
 
 
 def _has_hooks(rs: Ruleset) -> bool:
@@ -230,10 +247,11 @@ def run(events: Iterable[Any], *, mode: Mode = "audit", ruleset: Ruleset | None 
     through the batch path (:func:`replay_game`)."""
     if mode not in MODES:
         raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
-    game = _BatchReplay(mode, ruleset)
+    game = _Game(mode, ruleset)
+    step = game.step
     found: list[Finding] = []
     for e in events:
-        findings = game.apply(e)
+        findings = step(e)
         if findings:
             found.extend(findings)
     return ReplayResult(game.w.snapshot(), tuple(found))

@@ -199,7 +199,7 @@ class SeatState:
     def hand_size(self) -> int:
         """Concealed tiles + 3 per declared set (a kong counts 3): 13 between turns, 14
         when the seat must discard."""
-        return self.concealed_size + 3 * len(self.melds)
+        return len(self.tiles) + self.hidden + 3 * len(self.melds)  # concealed_size + 3 per set
 
     def holds(self, tile: str, n: int = 1) -> bool:
         i = _tiles.index(tile)

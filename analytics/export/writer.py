@@ -42,9 +42,12 @@ WRITE_OPTIONS: dict[str, Any] = {
 _PART = re.compile(r"^part-(\d{6})-(\d{12})\.parquet$")
 
 
-def _arrow(t: Table, rows: list[dict[str, Any]]) -> pa.Table:
-    # column by column: a quarter less time than Table.from_pylist on the actions table
-    return pa.Table.from_pydict({c: [r[c] for r in rows] for c in t.schema.names}, schema=t.schema)
+def _arrow(t: Table, rows: list[tuple[Any, ...]]) -> pa.Table:
+    """The rows (tuples in the table's column order, :attr:`analytics.facts.GameFacts.rows`)
+    as an Arrow table: transposed to columns in one step."""
+    names = t.schema.names
+    columns = list(zip(*rows)) if rows else [() for _ in names]
+    return pa.Table.from_pydict(dict(zip(names, columns, strict=True)), schema=t.schema)
 
 
 class BlockWriter:

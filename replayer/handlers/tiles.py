@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from eventlog import events as ev
+from eventlog.seats import next_seat
 from eventlog import tiles as _tiles
 from replayer.accounting import (
     add_tile,
@@ -93,7 +94,7 @@ def tile_drawn(ctx: Ctx, state: TableState, p: ev.TileDrawn) -> TableState:
     if not need_game(ctx, state):
         return state
     check_in_hand(ctx, state, p.seat, "draws a tile")
-    play = ctx.ruleset.play
+    play = ctx.play
     seat = p.seat
     st = state.seats[seat]
     replacement = p.source != "wall"
@@ -168,8 +169,8 @@ def tile_drawn(ctx: Ctx, state: TableState, p: ev.TileDrawn) -> TableState:
     wall_remaining = wall_minus(state.wall_remaining, 1)
     seat_walls = seat_wall_minus(state.seat_walls, seat, 1)
     seats = with_seat(state.seats, seat, add_tile(st, tile))
-    last = LastDraw(ctx.seq, seat, tile, p.source, after_kong=after_kong,
-                    last_of_wall=wall_empty(seat_walls, wall_remaining, play, state.next_seat(seat)))
+    last = LastDraw(ctx.seq, seat, tile, p.source, after_kong,
+                    wall_empty(seat_walls, wall_remaining, play, next_seat(seat, state.in_hand)))
     if close_kong is not None and close_kong.kind == "added":
         state = replace(state, seats=seats, seen=seen, wall_remaining=wall_remaining, seat_walls=seat_walls)
         state = kong_payment(ctx, state, close_kong.seat, close_kong.tile)
@@ -218,29 +219,30 @@ def flower_replaced(ctx: Ctx, state: TableState, p: ev.FlowerReplaced) -> TableS
 def tile_discarded(ctx: Ctx, state: TableState, p: ev.TileDiscarded) -> TableState:
     if not need_game(ctx, state):
         return state
-    check_in_hand(ctx, state, p.seat, f"discards {p.tile}")
-    play = ctx.ruleset.play
-    seat = p.seat
-    if state.phase == "dealing":
+    seat, tile = p.seat, p.tile
+    check_in_hand(ctx, state, seat, f"discards {tile}")
+    ph = state.phase
+    if ph == "dealing":
         if seat != state.dealer:
             ctx.breach("wrong_seat_to_act", f"seat {seat} discards first, the dealer is seat {state.dealer}", seat)
         undealt = [i for i in range(4) if not state.seats[i].dealt]
         if undealt:
             ctx.breach("deal_mismatch", f"the dealer discards before seats {undealt} were dealt", seat)
-    elif in_phase(ctx, state, "a discard", "discard"):
-        check_turn(ctx, state, seat, f"discards {p.tile}")
-    if state.seats[seat].replacements_due > 0:
+    elif ph == "discard" or in_phase(ctx, state, "a discard", "discard"):
+        check_turn(ctx, state, seat, f"discards {tile}")
+    st = state.seats[seat]
+    if st.replacements_due > 0:
         ctx.breach("replacement_missing", f"seat {seat} discards while a replacement draw is due", seat)
     check_size(ctx, state, seat, 14, "before discarding")
-    st = state.seats[seat]
-    st, seen = remove_tiles(ctx, st, state.seen, seat, p.tile, 1, discards=st.discards + (Discard(ctx.seq, p.tile),))
+    st, seen = remove_tiles(ctx, st, state.seen, seat, tile, 1, discards=st.discards + (Discard(ctx.seq, tile),))
+    turn = next_seat(seat, state.in_hand)
     return evolve(
         state,
         seats=with_seat(state.seats, seat, st),
         seen=seen,
         phase="claims",
-        turn=state.next_seat(seat),
-        pending=PendingDiscard(ctx.seq, seat, p.tile, last_of_wall=wall_empty_for(state, play, state.next_seat(seat))),
+        turn=turn,
+        pending=PendingDiscard(ctx.seq, seat, tile, (), wall_empty_for(state, ctx.play, turn)),
         pending_kong=None,
         last_draw=None,
     )
