@@ -1,7 +1,7 @@
 """The whole path on a Botzone-shaped corpus: ``paipu ingest``, ``verify``, ``export``, the
 dashboard's queries and the chain, each beside its floor measured in the same run.
 
-    python benchmarks/corpus.py --games N [--workers W] [--dir DIR] [--keep] [--profile]
+    python benchmarks/corpus.py --games N [--workers W] [--dir DIR] [--keep] [--profile] [--baseline TREE]
 
 Default N is 2,000 (about a minute on a quiet 2-core machine). N = 10,000 runs in minutes;
 the issue's target size is N = 100,000::
@@ -52,6 +52,12 @@ holds the time spent waiting for a core):
 6. ``chain`` — a corpus from nothing to Parquet as a user runs it: ``paipu ingest``, then
    ``paipu verify --export`` (each game read and replayed once for the check, the audit and
    the Parquet rows), in a fresh data directory; beside it the sum of 1–3.
+
+``--baseline TREE`` (a checkout of the code before a change, e.g. ``git worktree add
+../base main``) runs the ``export`` and ``replay`` stages with that code as well, on the same
+store, alternated with this tree's (before, after, after, before …, ``--rounds`` each; the
+lowest CPU of each side is kept), and prints before → after: ms CPU per hand of export and
+of the replay halves, and export hands/s.
 
 Prints one line per stage with events/s, games/s, wall and CPU seconds, the ratio to the
 floor and peak RSS, then a JSON summary. ``--profile`` runs ingest, verify and export once
@@ -446,6 +452,41 @@ def profile(corpus: Path, games: int = 500, top: int = 22) -> None:
         store.close()
 
 
+def _run_child(tree: Path, stage: str, work: Path, games: int, workers: int | None) -> dict:
+    """One stage in a fresh process with the code of ``tree`` (its own benchmarks/corpus.py)."""
+    extra = [] if workers is None else ["--workers", str(workers)]
+    out = subprocess.run([sys.executable, str(tree / "benchmarks" / "corpus.py"), "--child", stage, "--dir", str(work),
+                          "--games", str(games), *extra], capture_output=True, text=True, cwd=tree,
+                         env={**os.environ, "PYTHONPATH": str(tree)})
+    if out.returncode != 0:
+        raise SystemExit(f"stage {stage} ({tree}) failed:\n{out.stderr[-3000:]}")
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def compare(baseline: Path, work: Path, games: int, workers: int | None, rounds: int, first: dict) -> None:
+    """The export and replay stages with the code of ``baseline`` and of this tree,
+    alternated on the same store (this tree's first run is the one already taken):
+    before → after, the lowest CPU of each side."""
+    sides: dict[str, dict[str, list[dict]]] = {"before": {"export": [], "replay": []},
+                                              "after": {"export": [first["export"]], "replay": [first["replay"]]}}
+    order = ["before", "after"]
+    for k in range(rounds):
+        for side in order if k % 2 == 0 else order[::-1]:
+            for stage in ("export", "replay"):
+                if len(sides[side][stage]) <= k:
+                    sides[side][stage].append(_run_child(baseline if side == "before" else ROOT, stage, work, games,
+                                                         workers))
+    ex = {s: min(sides[s]["export"], key=lambda r: r["cpu"]) for s in sides}
+    hands = max(ex["after"]["report"].get("hands", 0), 1)
+    print(f"\nbefore ({baseline}) → after ({ROOT}), {rounds} alternated runs each, lowest CPU:")
+    print(f"export   {1000 * ex['before']['cpu'] / hands:.2f} → {1000 * ex['after']['cpu'] / hands:.2f} ms CPU per hand, "
+          f"{hands / ex['before']['seconds']:,.0f} → {hands / ex['after']['seconds']:,.0f} hands/s (wall)")
+    for key in ("export new", "verify new"):
+        best = {s: min(r["cpu_s"][key] / max(r["hands"], 1) for r in sides[s]["replay"]) for s in sides}
+        print(f"replay   {key.split()[0]} half {1000 * best['before']:.3f} → {1000 * best['after']:.3f} ms CPU per hand "
+              f"(x{best['before'] / best['after']:.2f})")
+
+
 def _line(name: str, r: dict, games: int, events: int, floor: dict | None) -> str:
     s = r["seconds"]
     text = (f"{name:<8} {events / s:>10,.0f} events/s {games / s:>8,.0f} games/s  wall {s:7.2f} s  "
@@ -465,6 +506,9 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--dir", type=Path, default=None, help="work directory (default: a temporary one)")
     ap.add_argument("--keep", action="store_true", help="keep the work directory (and the corpus for a re-run)")
     ap.add_argument("--profile", action="store_true", help="also profile ingest/verify/export on 500 games")
+    ap.add_argument("--baseline", type=Path, default=None,
+                    help="a checkout of the code before a change: export and replay stages before → after")
+    ap.add_argument("--rounds", type=int, default=2, help="--baseline: alternated runs of each side (default 2)")
     ap.add_argument("--child", help=argparse.SUPPRESS)
     a = ap.parse_args(argv)
     work = a.dir or Path(tempfile.mkdtemp(prefix="paipu-corpus-"))
@@ -543,6 +587,8 @@ def main(argv: list[str] | None = None) -> None:
                                             for k, v in results["replay"]["cpu_s"].items()},
         }
         print(json.dumps(summary))
+        if a.baseline is not None:
+            compare(a.baseline.resolve(), work, a.games, a.workers, a.rounds, results)
         if a.profile:
             profile(corpus)
     finally:

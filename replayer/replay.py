@@ -41,7 +41,7 @@ from replayer.context import Ctx, Handler, is_in_place, need_game
 from replayer.findings import MODES, Finding, Mode
 from replayer.handlers import HANDLERS
 from replayer.rules.base import Ruleset, RulesetDefaults, get_ruleset, ruleset_handler
-from replayer.state import TableState, WorkingState, fast_init, replace
+from replayer.state import TableState, WorkingState, fast_init
 
 __all__ = ["ReplayStep", "ReplayResult", "apply", "replay", "replay_game", "run"]
 
