@@ -41,7 +41,7 @@ from eventlog.events import StoredEvent
 from eventlog.hashing import GENESIS_HASH, log_hash
 from eventlog.store.base import EventStore
 from eventlog.store.errors import CorruptDatabase, CorruptEvent, GameNotFound
-from eventlog.store.rows import inspect_values
+from eventlog.store.rows import inspect_run, inspect_values
 from eventlog.store.types import COLUMNS
 
 __all__ = ["ChainReport", "LogReport", "verify_game", "verify_game_events", "verify_all", "verify_log"]
@@ -74,32 +74,26 @@ def verify_game_events(
     store: EventStore, game_id: str, *, listed: bool = False
 ) -> tuple[ChainReport, list[StoredEvent] | None]:
     """:func:`verify_game`, and the game's events as the check read them (each row
-    inspected once: :func:`~eventlog.store.rows.inspect_values`) when the chain is intact,
+    inspected once: :func:`~eventlog.store.rows.inspect_run`) when the chain is intact,
     else None — so ``paipu verify`` replays what it checked without reading it twice."""
-    count = 0
-    expected_seq = 0
-    prev_hash: object = GENESIS_HASH
-    bad: tuple[int, str] | None = None
-    events: list[StoredEvent] = []
-    first_position: object = None
-    last_position: object = None
-    ruleset: object = None
+    rows: list[tuple] = []
+    damaged: CorruptDatabase | None = None
+    head = None
     try:
         head = store.stream_head(game_id)
-        for row in store.iter_raw_values(game_id):  # tuples in COLUMNS order
-            count += 1
-            if bad is not None:
-                continue
-            bad = _row_problem(row, game_id, expected_seq, prev_hash, events)
-            prev_hash = row[_HASH]
-            expected_seq += 1
-            if first_position is None:
-                first_position = row[_POSITION]
-            last_position = row[_POSITION]
-            if ruleset is None and row[_TYPE] == "game_started":
-                ruleset = _ruleset_of(row[_PAYLOAD])
+        rows.extend(store.iter_raw_values(game_id))  # tuples in COLUMNS order
     except CorruptDatabase as e:  # the database cannot read its own file there
-        return ChainReport(game_id, False, count, expected_seq if bad is None else bad[0], e.reason), None
+        damaged = e
+    count = len(rows)
+    events: list[StoredEvent] = []
+    checked, bad = _check_rows(rows, game_id, events)
+    expected_seq = checked
+    prev_hash: object = rows[checked - 1][_HASH] if checked else GENESIS_HASH
+    if damaged is not None:
+        return ChainReport(game_id, False, count, expected_seq if bad is None else bad[0], damaged.reason), None
+    first_position = rows[0][_POSITION] if checked else None
+    last_position = rows[checked - 1][_POSITION] if checked else None
+    ruleset = next((_ruleset_of(row[_PAYLOAD]) for row in rows[:checked] if row[_TYPE] == "game_started"), None)
     if count == 0 and head is None:
         if listed:
             return ChainReport(game_id, False, 0, 0, "the store lists this game but finds neither its events "
@@ -145,6 +139,26 @@ def verify_game_events(
 
 _POSITION, _GAME_ID, _SEQ, _TYPE, _PAYLOAD, _PREV_HASH, _HASH = (
     COLUMNS.index(c) for c in ("position", "game_id", "seq", "type", "payload", "prev_hash", "hash"))
+
+
+def _check_rows(rows: list[tuple], game_id: str, events: list[StoredEvent]) -> tuple[int, tuple[int, str] | None]:
+    """Check a game's rows in order (seq, link, own hash, parse) up to the first bad one,
+    appending the events of the good ones to ``events``: the common rows in one loop
+    (:func:`~eventlog.store.rows.inspect_run`), any other one by :func:`_row_problem`. Returns
+    how many rows were checked (the bad one included) and the first problem (seq, why)."""
+    i = 0
+    while i < len(rows):
+        prev_hash = rows[i - 1][_HASH] if i else GENESIS_HASH
+        if type(prev_hash) is str:
+            i = inspect_run(rows, i, game_id, i, prev_hash, events)
+            if i == len(rows):
+                break
+            prev_hash = rows[i - 1][_HASH] if i else GENESIS_HASH
+        bad = _row_problem(rows[i], game_id, i, prev_hash, events)
+        i += 1
+        if bad is not None:
+            return i, bad
+    return i, None
 
 
 def _row_problem(

@@ -77,7 +77,7 @@ from eventlog.store.errors import (
     WrongExpectedVersion,
 )
 from eventlog.store.planning import AppendPlan, Batch, PlannedBatch
-from eventlog.store.rows import GameLinks, LogLinks, inspect_row, inspect_values
+from eventlog.store.rows import GameLinks, LogLinks, inspect_row, inspect_run, inspect_values
 from eventlog.store.types import (
     ANY,
     COLUMNS,
@@ -474,15 +474,32 @@ class EventStore(ABC):
             anchor = inspect_row(before[0]).hash
         links = GameLinks(game_id, start, backward, anchor)
         delivered = 0
-        for row in self._paged(lambda c, n: self._fetch_game_values(game_id, c, n, backward), start, limit,
-                               backward, _SEQ):
-            links.check_values(row[_SEQ], row[_POSITION], row[_PREV_HASH], row[_HASH])
-            event = inspect_values(row)
-            if event.seq == head.version and event.hash != head.last_hash:
-                raise MissingEvents(game_id, event.seq, event.position,
-                                    f"seq {event.seq} is not the event recorded as the stream's head")
-            delivered += 1
-            yield event
+        for page in self._pages(lambda c, n: self._fetch_game_values(game_id, c, n, backward), start, limit,
+                                backward, _SEQ):
+            i = 0
+            while i < len(page):
+                if not backward and links.link is not None:  # the common rows of a forward read, in one loop
+                    run: list[StoredEvent] = []
+                    i = inspect_run(page, i, game_id, links.expected, links.link, run)
+                    if run:
+                        links.expected += len(run)
+                        links.link = run[-1].hash
+                        at_head = head.version - run[0].seq  # the run's seqs are consecutive
+                        if 0 <= at_head < len(run) and run[at_head].hash != head.last_hash:
+                            yield from run[:at_head]
+                            raise _not_the_head(game_id, run[at_head])
+                        delivered += len(run)
+                        yield from run
+                    if i == len(page):
+                        break
+                row = page[i]  # a row off the common path (or of a backward read), judged on its own
+                i += 1
+                links.check_values(row[_SEQ], row[_POSITION], row[_PREV_HASH], row[_HASH])
+                event = inspect_values(row)
+                if event.seq == head.version and event.hash != head.last_hash:
+                    raise _not_the_head(game_id, event)
+                delivered += 1
+                yield event
         if limit is not None and delivered >= limit:
             return
         if backward:
@@ -531,6 +548,18 @@ class EventStore(ABC):
         backward: bool,
         key: str | int,
     ) -> Iterator[Any]:
+        """The rows ``fetch(cursor, n)`` gives, one by one (:meth:`_pages`)."""
+        for rows in self._pages(fetch, start, limit, backward, key):
+            yield from rows
+
+    def _pages(
+        self,
+        fetch: Callable[[int, int], list[Any]],
+        start: int,
+        limit: int | None,
+        backward: bool,
+        key: str | int,
+    ) -> Iterator[list[Any]]:
         """The rows ``fetch(cursor, n)`` gives, page by page; ``key``: the column the pages
         go by (a dict row's key, or a tuple row's index)."""
         remaining = limit
@@ -538,7 +567,7 @@ class EventStore(ABC):
         while (remaining is None or remaining > 0) and cursor >= 0:
             n = PAGE_SIZE if remaining is None else min(PAGE_SIZE, remaining)
             rows = fetch(cursor, n)
-            yield from rows
+            yield rows
             if len(rows) < n:
                 return
             if remaining is not None:
@@ -573,6 +602,12 @@ class EventStore(ABC):
                     yield CaughtUp(next_position - 1)
                 if not rows:
                     self._wait_for_commit(next_position - 1, poll_interval)
+
+
+def _not_the_head(game_id: str, event: StoredEvent) -> MissingEvents:
+    """A read reached the seq the stream's record names as its head, with another hash."""
+    return MissingEvents(game_id, event.seq, event.position,
+                         f"seq {event.seq} is not the event recorded as the stream's head")
 
 
 def _metadata_fingerprint(row: Row) -> str | None:

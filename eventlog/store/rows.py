@@ -10,18 +10,20 @@ change, so one reader can never change what another reads.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
+from collections.abc import Sequence
 from typing import Any, NoReturn
 
 from pydantic import BaseModel, ValidationError
 
 from eventlog.events import PAYLOAD_TYPES, EventError, StoredEvent, construct, parse_payload, payload_version, upcast
-from eventlog.hashing import GENESIS_HASH, chain_body_text, chain_hash, link_hash, stored_row_hash
+from eventlog.hashing import GENESIS_HASH, chain_body_text, chain_hash, link_hash
 from eventlog.store.errors import CorruptEvent, MissingEvents
 from eventlog.store.types import COLUMNS, Row
 
-__all__ = ["inspect_row", "inspect_values", "FrozenList", "FrozenDict", "freeze", "GameLinks", "LogLinks"]
+__all__ = ["inspect_row", "inspect_values", "inspect_run", "FrozenList", "FrozenDict", "freeze", "GameLinks", "LogLinks"]
 
 
 # --------------------------------------------------------------------------- immutable payloads
@@ -57,9 +59,15 @@ class FrozenDict(dict):
         return (FrozenDict, (dict(self),))
 
 
+#: Values :func:`freeze` returns as they are, by exact type (most of a payload: tiles, seats).
+_ATOMS = frozenset({str, int, float, bool, type(None)})
+
+
 def freeze(value: Any) -> Any:
     """Make ``value`` deeply immutable in place where it is a (frozen) pydantic model, and
     return frozen copies of lists and dicts. Other values are returned as they are."""
+    if type(value) in _ATOMS:
+        return value
     if isinstance(value, BaseModel):
         for name, item in value.__dict__.items():
             frozen = freeze(item)
@@ -69,7 +77,8 @@ def freeze(value: Any) -> Any:
     if isinstance(value, FrozenList | FrozenDict):
         return value
     if isinstance(value, list | tuple) and not isinstance(value, str):
-        items = [freeze(v) for v in value]
+        atoms = _ATOMS
+        items = [v if type(v) in atoms else freeze(v) for v in value]
         return tuple(items) if isinstance(value, tuple) else FrozenList(items)
     if isinstance(value, dict):
         return FrozenDict({k: freeze(v) for k, v in value.items()})
@@ -98,6 +107,31 @@ _COLUMN_TYPES: tuple[tuple[str, type], ...] = (
     ("prev_hash", str),
     ("hash", str),
 )
+
+
+_json_string = json.encoder.encode_basestring  # what hashing encodes a str with
+#: Event type -> (its JSON string, its payloads' current schema version, its core payload
+#: class or None) for the types read so far (a payload parsed): the version is the class's.
+_type_info: dict[str, tuple[str, int, Any]] = {}
+
+
+def _type_info_of(type_: str) -> tuple[str, int, Any]:
+    """``type_``'s entry of :data:`_type_info`, made afresh when its core class changed."""
+    info = _type_info.get(type_)
+    model = PAYLOAD_TYPES.get(type_)
+    if info is None or info[2] is not model:
+        info = _type_info[type_] = (_json_string(type_), payload_version(type_), model)
+    return info
+
+
+#: What :func:`inspect_run` calls per row, looked up once.
+_sha256 = hashlib.sha256
+_new_object = object.__new__
+_STORED_FIELDS = frozenset(StoredEvent.model_fields)
+#: The setters of a pydantic model's four slots (what ``object.__setattr__`` finds for
+#: them, without the lookup): :func:`eventlog.events.construct` without the call.
+_SET_SLOTS = tuple(BaseModel.__dict__[name].__set__ for name in
+                   ("__dict__", "__pydantic_fields_set__", "__pydantic_extra__", "__pydantic_private__"))
 
 
 _scan_once = json.decoder.JSONDecoder().scan_once  # type: ignore[attr-defined]  # the C scanner, set in __init__
@@ -233,7 +267,89 @@ def inspect_row(row: Row) -> StoredEvent:
     })
 
 
-_current_versions: dict[str, int] = {}
+def inspect_run(
+    rows: Sequence[tuple[Any, ...]], start: int, game_id: str, seq: int, link: str, out: list[StoredEvent]
+) -> int:
+    """Judge ``rows[start:]`` — one game's rows read forward as tuples in :data:`COLUMNS` order,
+    the first expected to be seq ``seq`` with ``prev_hash`` ``link`` — as far as they are on
+    the common path, in one loop; append their events to ``out`` and return the index of the
+    first row not taken (``len(rows)`` when all were).
+
+    A row is taken when it is what :class:`GameLinks` and :func:`inspect_values` accept at
+    the cost of one SHA-256 and one metadata decode: the game's next seq, linked to the
+    previous row, every column of exactly its type, a canonical event id, its hash equal to
+    the hash of its stored texts (the bytes of :func:`eventlog.hashing.stored_row_hash`, with
+    the parts a game's rows share — game id, ``recorded_at``, type — encoded once), its
+    metadata text a JSON object as the store writes it (no whitespace around), and its payload
+    text one this process has parsed (the shared cache) or one that parses now (canonical
+    JSON, valid for today's model after any upcast; then cached). Its event is the one
+    :func:`inspect_values` returns. At any other row it stops: the caller judges that row
+    the usual way (links, then :func:`inspect_values`, which names what is wrong) and goes on
+    from the next."""
+    if type(game_id) is not str or type(link) is not str or type(seq) is not int:
+        return start
+    first = seq
+    game_json = _json_string(game_id)
+    rec_text: object = None
+    rec_json = ""
+    cache = _payload_cache
+    core = PAYLOAD_TYPES
+    types = _type_info
+    uuid_ok = _CANONICAL_UUID.fullmatch
+    scan = _scan_once
+    sha256 = _sha256
+    new, fields = _new_object, _STORED_FIELDS
+    set_dict, set_fields, set_extra, set_private = _SET_SLOTS
+    append = out.append
+    try:
+        for row in rows[start:] if start else rows:
+            pos, gid, sq, eid, typ, ver, ptext, mtext, rec, prev, h = row  # ValueError: not 11 columns
+            if not (sq == seq and prev == link and gid == game_id
+                    and type(pos) is type(sq) is type(ver) is int
+                    and type(gid) is type(eid) is type(typ) is type(ptext) is type(mtext) is type(rec)
+                    is type(prev) is type(h) is str):
+                break
+            if not uuid_ok(eid):
+                break
+            if rec != rec_text:
+                rec_json, rec_text = _json_string(rec), rec
+            model = core.get(typ)
+            info = types.get(typ)
+            type_json = info[0] if info is not None else _json_string(typ)
+            # stored_row_hash's text; a canonical UUID is its own JSON string between quotes
+            if sha256(f'{prev}\n{{"event_id":"{eid}","game_id":{game_json},"metadata":{mtext},'
+                      f'"payload":{ptext},"recorded_at":{rec_json},"schema_version":{ver},"seq":{sq},'
+                      f'"type":{type_json}}}'.encode()).hexdigest() != h:
+                break
+            meta, end = scan(mtext, 0)
+            if end != len(mtext) or type(meta) is not dict:
+                break
+            payload = cache.get((typ, ptext, ver, model))
+            if payload is None:  # a text not parsed yet: parsed (and validated) once, here
+                value, end = scan(ptext, 0)
+                if end != len(ptext) or type(value) is not dict:
+                    break
+                try:
+                    payload = _parsed_payload(typ, ptext, value, ver)
+                except Exception:  # noqa: BLE001 - the usual way meets it again, and names or raises it
+                    break
+            if info is None or info[2] is not model:  # a type whose payload parsed: its version is known
+                info = _type_info_of(typ)
+            event = new(StoredEvent)  # eventlog.events.construct, inline
+            set_dict(event, {
+                "event_id": eid, "type": typ, "payload": payload, "metadata": meta,
+                "schema_version": info[1], "game_id": gid, "seq": sq, "position": pos,
+                "recorded_at": rec, "prev_hash": prev, "hash": h,
+            })
+            set_fields(event, set(fields))
+            set_extra(event, None)
+            set_private(event, None)
+            append(event)
+            link = h
+            seq += 1
+    except (StopIteration, ValueError, TypeError, RecursionError):
+        pass  # this row is judged the usual way
+    return start + seq - first
 
 
 def inspect_values(values: tuple[Any, ...]) -> StoredEvent:
@@ -241,34 +357,16 @@ def inspect_values(values: tuple[Any, ...]) -> StoredEvent:
     (what the backends' tuple reads return, :meth:`EventStore.iter_raw_values`): the same
     event, or the same :class:`CorruptEvent`.
 
-    The common case is checked here at the cost of one SHA-256 and one metadata decode:
-    every column of exactly its type, the row's hash equal to the hash of its stored texts
-    (so the row is byte for byte what was appended, and its payload was validated then), a
-    payload text already parsed by this process (the shared cache: draws and discards
-    repeat), a canonical event id and a metadata object. Anything else — a new payload
-    text, an upgraded schema version, a hash over re-encoded objects, any damage — goes
-    through :func:`inspect_row` itself, which names what is wrong."""
+    The common case is :func:`inspect_run`'s (a run of this one row): every column of
+    exactly its type, the row's hash equal to the hash of its stored texts (so the row is
+    byte for byte what was appended), its payload text parsed by this process once, a
+    canonical event id and a metadata object. Anything else — a hash over re-encoded
+    objects, texts written with whitespace, any damage — goes through :func:`inspect_row`
+    itself, which names what is wrong."""
     if len(values) == 11:
-        pos, gid, seq, eid, typ, ver, ptext, mtext, rec, prev, h = values
-        if (type(pos) is int and type(seq) is int and type(ver) is int and type(gid) is str
-                and type(eid) is str and type(typ) is str and type(ptext) is str and type(mtext) is str
-                and type(rec) is str and type(prev) is str and type(h) is str):
-            payload = _payload_cache.get((typ, ptext, ver, PAYLOAD_TYPES.get(typ)))
-            if (payload is not None and stored_row_hash(prev, gid, seq, eid, typ, ver, ptext, mtext, rec) == h
-                    and _CANONICAL_UUID.fullmatch(eid)):
-                try:
-                    meta = _loads(mtext)
-                except (ValueError, RecursionError):
-                    meta = None
-                if type(meta) is dict:
-                    current = _current_versions.get(typ)
-                    if current is None:
-                        current = _current_versions[typ] = payload_version(typ)
-                    return construct(StoredEvent, {
-                        "event_id": eid, "type": typ, "payload": payload, "metadata": meta,
-                        "schema_version": current, "game_id": gid, "seq": seq, "position": pos,
-                        "recorded_at": rec, "prev_hash": prev, "hash": h,
-                    })
+        out: list[StoredEvent] = []
+        if inspect_run((values,), 0, values[1], values[2], values[9], out):
+            return out[0]
     return inspect_row(dict(zip(COLUMNS, values)))
 
 

@@ -982,9 +982,16 @@ class SqliteStore(EventStore):
                                 "ORDER BY position LIMIT ?", (from_position, n), tuples=True)
 
     def iter_raw_values(self, game_id: str) -> Iterator[tuple[Any, ...]]:
+        # In the (game_id, seq) index's order, which is position order for an intact game
+        # (seqs are given in commit order) and spares SQLite a sort of the whole rows; when
+        # the positions say otherwise, the rows are read again by position.
         with self._connection() as conn, _translated(self.path):
-            rows = _fetch(conn, f"SELECT {_COLS} FROM events WHERE game_id = ? ORDER BY position", (game_id,),
+            rows = _fetch(conn, f"SELECT {_COLS} FROM events WHERE game_id = ? ORDER BY seq", (game_id,),
                           tuples=True)
+            positions = [row[0] for row in rows]
+            if positions != sorted(positions):
+                rows = _fetch(conn, f"SELECT {_COLS} FROM events WHERE game_id = ? ORDER BY position",
+                              (game_id,), tuples=True)
         return iter(rows)
 
     def raw_game_ids(self) -> list[str]:

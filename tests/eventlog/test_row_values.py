@@ -1,7 +1,10 @@
 """Rows read as tuples (eventlog.store.rows.inspect_values, the read path of read_game and
 verify) are judged exactly as rows read as dicts (inspect_row, DESIGN.md §5 "corruption is
 reported, never served as good data"): the same event from an intact row, the same
-CorruptEvent from a damaged one, whether or not the payload text was parsed before."""
+CorruptEvent from a damaged one, whether or not the payload text was parsed before. A run of
+a game's rows judged in one loop (inspect_run) takes exactly the rows the row-by-row checks
+(GameLinks, then inspect_values) accept, as the same events, up to the first row it leaves
+to them."""
 
 from __future__ import annotations
 
@@ -10,9 +13,10 @@ import json
 import pytest
 
 from eventlog.events import chain_hash
-from eventlog.store import CorruptEvent
+from eventlog.hashing import GENESIS_HASH, canonical_text
+from eventlog.store import CorruptEvent, MissingEvents
 from eventlog.store import rows as rows_mod
-from eventlog.store.rows import inspect_row, inspect_values
+from eventlog.store.rows import GameLinks, inspect_row, inspect_run, inspect_values
 from eventlog.store.types import COLUMNS
 
 
@@ -76,6 +80,50 @@ def test_tuple_rows_are_judged_as_dict_rows(sqlite_store, discards, warm):
     for name in ("payload edited", "metadata not an object", "metadata not JSON", "seq as text", "seq as bool",
                  "hash as bytes", "event id not canonical", "payload does not parse"):
         assert (name, "error") in seen, name
+
+
+def _row_by_row(rows: list[tuple]) -> list:
+    """The events GameLinks and inspect_values accept, up to the first row they refuse."""
+    links, out = GameLinks("g", 0, False, None), []
+    for row in rows:
+        try:
+            links.check_values(row[2], row[0], row[9], row[10])
+            out.append(inspect_values(row))
+        except (CorruptEvent, MissingEvents):
+            break
+    return out
+
+
+@pytest.mark.parametrize("warm", [False, True], ids=["cold cache", "warm cache"])
+def test_a_run_of_rows_is_judged_as_row_by_row(sqlite_store, discards, warm):
+    sqlite_store.append("g", discards(3, tag="g"))
+    stored = list(sqlite_store.iter_raw("g"))
+    taken_of = {}
+    edited = canonical_text({**json.loads(stored[1]["payload"]), "seat": 1})
+    variants = [*_variants(stored[1]), ("payload edited as the store writes, re-hashed",
+                                        _rehash({**stored[1], "payload": edited}))]
+    for name, variant in variants:  # the middle row of three
+        rows = [tuple(r[c] for c in COLUMNS) for r in (stored[0], variant, stored[2])]
+        if not warm:
+            rows_mod._payload_cache.clear()
+        run: list = []
+        taken = inspect_run(rows, 0, "g", 0, GENESIS_HASH, run)
+        if not warm:
+            rows_mod._payload_cache.clear()
+        expected = _row_by_row(rows)
+        assert [e.model_dump() for e in run] == [e.model_dump() for e in expected[:taken]], name
+        taken_of[name] = taken
+    # intact rows as the store writes them are all taken; a re-hashed edit in the store's
+    # encoding is taken (it is self-consistent) and the next row's link is left to GameLinks;
+    # the rest stop at row 1
+    assert taken_of.pop("intact") == 3
+    assert taken_of.pop("payload edited as the store writes, re-hashed") == 2
+    assert set(taken_of.values()) == {1}
+    # a run from the middle of the game: from seq 1, linked to seq 0's hash
+    rows = [tuple(r[c] for c in COLUMNS) for r in stored]
+    run = []
+    assert inspect_run(rows, 1, "g", 1, stored[0]["hash"], run) == 3
+    assert [e.seq for e in run] == [1, 2]
 
 
 def test_log_links_are_the_link_columns_of_every_row(store, discards):

@@ -130,6 +130,22 @@ def test_a_deleted_middle_event_breaks_seq_density(log):
     assert "seq 3 where seq 2 was expected" in report.reason
 
 
+def test_seqs_out_of_commit_order_are_reported_in_position_order(log):
+    """Two of g's rows swap seqs (1 at position 3, 2 at position 2): walked by position, as
+    the store committed them, position 2 holds seq 2 where seq 1 was expected."""
+    intrude(
+        log,
+        ("UPDATE events SET seq = -1 WHERE game_id = 'g' AND seq = 1", ()),
+        ("UPDATE events SET seq = 1 WHERE game_id = 'g' AND seq = 2", ()),
+        ("UPDATE events SET seq = 2 WHERE game_id = 'g' AND seq = -1", ()),
+    )
+    assert [r["position"] for r in log.iter_raw("g")] == [1, 2, 3, 4, 7, 8]
+    report = verify_game(log, "g")
+    assert (report.ok, report.events, report.first_bad_seq) == (False, 6, 1)
+    assert report.reason == ("position 2 holds seq 2 where seq 1 was expected "
+                             "(seqs must be dense, in commit order)")
+
+
 def test_a_row_that_no_longer_parses_is_reported_not_raised(log):
     intrude(log, rehashed(log, "g", 3, {"seat": 9, "tile": "B9"}))  # seat 9 does not exist
     report = verify_game(log, "g")
