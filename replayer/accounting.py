@@ -7,15 +7,16 @@ claim or a win, and a settlement applied to the seats' scores.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from eventlog import tiles as _tiles
 from replayer.context import Ctx
-from replayer.state import ScoreEntry, SeatState, Settlement, TableState, replace
+from replayer.state import Discard, ScoreEntry, SeatState, Settlement, TableState, replace
 
 __all__ = [
-    "seen_plus", "with_seat", "add_tile", "remove_tiles", "take", "wall_empty_for", "wall_empty",
-    "wall_minus", "seat_wall_minus", "seat_wall_take", "check_size", "apply_settlement", "mark_claimed", "kong_payment",
+    "seen_plus", "seen_plus_all", "with_seat", "add_tile", "remove_tiles", "take", "wall_empty_for", "wall_empty",
+    "wall_minus", "seat_wall_minus", "seat_wall_take", "check_size", "apply_settlement", "mark_claimed", "claimed_as_found", "kong_payment",
 ]
 
 
@@ -26,9 +27,26 @@ def seen_plus(ctx: Ctx, seen: tuple[int, ...], tile: str, seat: int | None) -> t
     i = _tiles.index(tile)
     nth = seen[i] + 1
     if nth > ctx.tile_copies[i]:
-        ctx.breach("tile_count_exceeded",
-                   f"copy #{nth} of {tile} appears, the tile set has {ctx.tile_copies[i]}", seat)
+        _count_exceeded(ctx, tile, nth, seat)
     return seen[:i] + (nth,) + seen[i + 1:]
+
+
+def seen_plus_all(ctx: Ctx, seen: tuple[int, ...], tiles: Sequence[str], seat: int | None) -> tuple[int, ...]:
+    """:func:`seen_plus` of each of ``tiles`` in turn (the same findings, in order), with
+    one copy of the vector."""
+    counted = list(seen)
+    copies = ctx.tile_copies
+    for tile in tiles:
+        i = _tiles.index(tile)
+        nth = counted[i] = counted[i] + 1
+        if nth > copies[i]:
+            _count_exceeded(ctx, tile, nth, seat)
+    return tuple(counted)
+
+
+def _count_exceeded(ctx: Ctx, tile: str, nth: int, seat: int | None) -> None:
+    ctx.breach("tile_count_exceeded",
+               f"copy #{nth} of {tile} appears, the tile set has {ctx.tile_copies[_tiles.index(tile)]}", seat)
 
 
 def with_seat(seats: tuple[SeatState, ...], i: int, st: SeatState) -> tuple[SeatState, ...]:
@@ -136,7 +154,13 @@ def apply_settlement(state: TableState, seq: int, kind: str, s: Settlement, reas
 
 
 def mark_claimed(state: TableState, discard_seq: int, seat: int) -> TableState:
-    found = state.find_discard(discard_seq)
+    """``state`` with the discard ``discard_seq`` taken by ``seat`` (its ``claimed_by``); the
+    state itself when it is not in this hand's rivers or already taken."""
+    return claimed_as_found(state, state.find_discard(discard_seq), seat)
+
+
+def claimed_as_found(state: TableState, found: tuple[int, int, Discard] | None, seat: int) -> TableState:
+    """:func:`mark_claimed` given ``state.find_discard(discard_seq)`` (``found``)."""
     if found is None or found[2].claimed_by is not None:
         return state
     s, k, d = found

@@ -5,8 +5,8 @@ from __future__ import annotations
 from eventlog import events as ev
 from replayer.accounting import (
     check_size,
+    claimed_as_found,
     kong_payment,
-    mark_claimed,
     take,
 )
 from replayer.context import Ctx, check_in_hand, check_turn, in_phase, in_place, need_game
@@ -44,18 +44,17 @@ def claim_discard(ctx: Ctx, state: TableState, seat: int, discard_seq: int, tile
         return state, None
     if discarder == seat:
         ctx.breach("claim_own_discard", f"seat {seat} claims its own discard {discard_seq}", seat)
-    real = state.find_discard(discard_seq)
-    if real is not None and real[2].tile != tile:
+    if found is not None and found[2].tile != tile:
         ctx.breach("claim_tile_mismatch",
-                   f"seat {seat} claims {tile} but discard {discard_seq} is {real[2].tile}", seat)
-    play = ctx.ruleset.play
+                   f"seat {seat} claims {tile} but discard {discard_seq} is {found[2].tile}", seat)
+    play = ctx.play
     if pend is not None and pend.seq == discard_seq:
         for other, claimed in pend.passed:
             if claimed is not None and play.priority(claimed) > play.priority(kind):
                 ctx.breach("claim_priority",
                            f"seat {seat}'s {kind} was taken over seat {other}'s {claimed}, which has priority", seat)
     check_size(ctx, state, seat, 13, f"when claiming by {kind}")
-    return mark_claimed(state, discard_seq, seat), discarder
+    return claimed_as_found(state, found, seat), discarder
 
 
 def add_meld(state: TableState, seat: int, meld: DeclaredMeld) -> TableState:

@@ -13,6 +13,7 @@ from replayer.accounting import (
     seat_wall_minus,
     seat_wall_take,
     seen_plus,
+    seen_plus_all,
     take,
     wall_empty,
     wall_empty_for,
@@ -35,7 +36,7 @@ from replayer.state import (
 def tiles_dealt(ctx: Ctx, state: TableState, p: ev.TilesDealt) -> TableState:
     if not need_game(ctx, state) or not in_phase(ctx, state, "tiles_dealt", "dealing"):
         return state
-    play = ctx.ruleset.play
+    play = ctx.play
     st = state.seats[p.seat]
     if st.dealt:
         ctx.breach("deal_mismatch", f"seat {p.seat} is dealt twice", p.seat)
@@ -63,11 +64,10 @@ def tiles_dealt(ctx: Ctx, state: TableState, p: ev.TilesDealt) -> TableState:
     if len(p.tiles) > left:
         ctx.breach("wall_exhausted", f"seat {p.seat} is dealt {len(p.tiles)} tiles, the wall has "
                                      f"{left} left", p.seat)
-    seen = state.seen
+    seen = seen_plus_all(ctx, state.seen, p.tiles, p.seat)
     st = state.seats[p.seat]
     counts = list(st.counts)
     for t in p.tiles:
-        seen = seen_plus(ctx, seen, t, p.seat)
         i = _tiles.index(t)
         if i < 34:
             counts[i] += 1
