@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from analytics.facts import game_facts
+from analytics.schema import table
 from eventlog.ingest import ImportedGame, parse_file
 from paipu.samples import SAMPLES_DIR
 from replayer.audit import audit_game
@@ -82,6 +83,11 @@ def test_facts_from_the_batch_replay_equal_facts_from_frozen_steps(tmp_path):
         batch = game_facts(events)
         assert batch is not None and batch.rows["hands"]
         assert batch == game_facts(events, steps=replay(events))
+        # rows are tuples in the table's column order (analytics/schema.py)
+        hand = batch.records("hands")[0]
+        assert list(hand) == table("hands").columns and hand["game_id"] == info.game_id
+        assert [a["action"] for a in batch.records("actions")].count("discard") == \
+            sum(1 for e in events if e.type == "tile_discarded")
 
 
 def test_working_state_copies_are_frozen_and_evolve_writes_in_place():
