@@ -386,11 +386,11 @@ def replay_half(data: Path, games: int = 500, rounds: int = 3) -> dict:
     def old_export(gid: str) -> tuple:
         events = old_events(gid)
         f = game_facts(events, steps=replay(events, mode="audit"))
-        return (sum(map(len, f.rows.values())), f.rows["games"][0]["findings"]) if f else (0, 0)
+        return (sum(map(len, f.rows.values())), f.records("games")[0]["findings"]) if f else (0, 0)
 
     def new_export(gid: str) -> tuple:
         f = game_outcome(store, gid, head).facts
-        return (sum(map(len, f.rows.values())), f.rows["games"][0]["findings"]) if f else (0, 0)
+        return (sum(map(len, f.rows.values())), f.records("games")[0]["findings"]) if f else (0, 0)
 
     def old_verify(gid: str) -> tuple:
         events = old_events(gid)

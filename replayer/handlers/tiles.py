@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from eventlog import events as ev
-from eventlog.seats import next_seat
 from eventlog import tiles as _tiles
+from eventlog.seats import next_seat
 from replayer.accounting import (
     add_tile,
     check_size,
@@ -169,8 +169,8 @@ def tile_drawn(ctx: Ctx, state: TableState, p: ev.TileDrawn) -> TableState:
     wall_remaining = wall_minus(state.wall_remaining, 1)
     seat_walls = seat_wall_minus(state.seat_walls, seat, 1)
     seats = with_seat(state.seats, seat, add_tile(st, tile))
-    last = LastDraw(ctx.seq, seat, tile, p.source, after_kong,
-                    wall_empty(seat_walls, wall_remaining, play, next_seat(seat, state.in_hand)))
+    last = LastDraw(ctx.seq, seat, tile, p.source, after_kong=after_kong,
+                    last_of_wall=wall_empty(seat_walls, wall_remaining, play, next_seat(seat, state.in_hand)))
     if close_kong is not None and close_kong.kind == "added":
         state = replace(state, seats=seats, seen=seen, wall_remaining=wall_remaining, seat_walls=seat_walls)
         state = kong_payment(ctx, state, close_kong.seat, close_kong.tile)
@@ -242,7 +242,7 @@ def tile_discarded(ctx: Ctx, state: TableState, p: ev.TileDiscarded) -> TableSta
         seen=seen,
         phase="claims",
         turn=turn,
-        pending=PendingDiscard(ctx.seq, seat, tile, (), wall_empty_for(state, ctx.play, turn)),
+        pending=PendingDiscard(ctx.seq, seat, tile, last_of_wall=wall_empty_for(state, ctx.play, turn)),
         pending_kong=None,
         last_draw=None,
     )
