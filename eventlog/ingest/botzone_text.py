@@ -149,16 +149,15 @@ class _Block:
         self.scored = False
         self.last_line = line
 
+    @property
+    def playing(self) -> bool:
+        """Between the Wind line and the Score line: where the Player lines go."""
+        return self.started and not self.scored
+
     def line(self, n: int, text: str) -> None:
+        """Read line ``n`` (any line of the block; the common Player line is read by
+        :meth:`BotzoneTextImporter.parse` itself, the same way)."""
         self.last_line = n
-        parts = text.split()
-        if len(parts) == 4 and self.started and not self.scored:
-            # the common line, "Player <seat> <action> <tile>": what _player does with it
-            act, seat, tile = _ONE_TILE_ACTIONS.get(parts[2]), _SEATS.get(parts[1]), parts[3]
-            if (act is not None and seat is not None and parts[0] == "Player" and tile in _TILES
-                    and text.lstrip().startswith("Player ")):
-                act(self, self.b.at(line=n), seat, tile)
-                return
         b = self.b.at(line=n)
         word, _, rest = text.strip().partition(" ")
         if self.scored:
@@ -284,12 +283,29 @@ class BotzoneTextImporter:
         block: _Block | None = None
         skipping = False  # inside a block already reported, or stray lines already reported
         encoding, lines = text_lines(path)
+        builder: GameBuilder | None = None  # the block's while it is playing (block.playing)
         for n, text in lines:
+            if builder is not None:
+                # the common line, "Player <seat> <action> <tile>", straight to the builder (what
+                # _Block._player does with it); nine lines in ten of a game
+                parts = text.split()
+                if len(parts) == 4:
+                    act, seat, tile = _ONE_TILE_ACTIONS.get(parts[2]), _SEATS.get(parts[1]), parts[3]
+                    if (act is not None and seat is not None and parts[0] == "Player" and tile in _TILES
+                            and text.lstrip().startswith("Player ")):
+                        assert block is not None
+                        block.last_line = n
+                        try:
+                            act(block, builder.at(line=n), seat, tile)
+                        except Exception as e:  # this game only (issue 12 item 5)
+                            yield ParseIssue(str(path), n, issue_reason(e), block.game_id)
+                            block, builder, skipping = None, None, True
+                        continue
             stripped = text.strip()
             if stripped.startswith("Match ") or stripped == "Match":
                 if block is not None:
                     yield self._close(path, block)
-                block, skipping = None, False
+                block, builder, skipping = None, None, False
                 match_id = stripped[5:].strip()
                 if not match_id or " " in match_id:
                     yield ParseIssue(str(path), n, f"bad Match line: {stripped!r}")
@@ -313,6 +329,7 @@ class BotzoneTextImporter:
             except Exception as e:  # this game only (issue 12 item 5)
                 yield ParseIssue(str(path), n, issue_reason(e), block.game_id)
                 block, skipping = None, True
+            builder = block.b if block is not None and block.playing else None
         if block is not None:
             yield self._close(path, block)
 

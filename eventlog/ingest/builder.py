@@ -131,6 +131,40 @@ def _payload(type_: str, fields: dict[str, Any]) -> tuple[Payload, str]:
     return made
 
 
+#: The payloads of the table actions (:meth:`GameBuilder.draw`, ``discard``, claims, wins) by
+#: their *shape* and field values: ``(shape, value, …)`` — one flat tuple made by the
+#: action itself, no keyword arguments, no field names — with the type beside each
+#: payload and its text. A shape (:data:`_SHAPES`) is one event type with its fields always
+#: given in one order, so the values alone say which payload it is. What a draw or a
+#: discard costs (nine events in ten of a game): one lookup here. Bounded like
+#: :data:`_PAYLOADS`.
+_BY_SHAPE: dict[tuple[Any, ...], tuple[str, Payload, str]] = {}
+#: shape -> (event type, field names in the order of the values).
+_SHAPES: dict[str, tuple[str, tuple[str, ...]]] = {
+    "draw": ("tile_drawn", ("seat", "tile", "source")),
+    "discard": ("tile_discarded", ("seat", "tile")),
+    "chow": ("chow", ("seat", "tiles", "claimed_tile", "discard_seq")),
+    "pung": ("pung", ("seat", "tile", "discard_seq")),
+    "melded_kong": ("kong", ("seat", "kind", "tile", "discard_seq")),
+    "kong": ("kong", ("seat", "kind", "tile")),
+    "pass": ("pass", ("seat", "discard_seq", "claim", "tiles")),
+    "win": ("win_declared", ("seat", "tile", "self_drawn", "from_seat", "discard_seq", "robbing_kong")),
+}
+
+
+def _shaped(key: tuple[Any, ...]) -> tuple[str, Payload, str]:
+    """The entry of :data:`_BY_SHAPE` for ``key`` (made by :func:`_payload` from the named
+    fields, tuples given as lists); IngestError as :func:`_payload`."""
+    type_, names = _SHAPES[key[0]]
+    fields = {n: list(v) if type(v) is tuple else v for n, v in zip(names, key[1:])}
+    payload, text = _payload(type_, fields)
+    made = (type_, payload, text)
+    if len(_BY_SHAPE) >= _PAYLOADS_MAX:
+        _BY_SHAPE.clear()
+    _BY_SHAPE[key] = made
+    return made
+
+
 #: A value :func:`_metadata_template` puts where the location goes (an int no source has).
 _MARK = 7_318_273_645_546_372_819
 
@@ -240,6 +274,16 @@ class GameBuilder:
         self._records.append((type_, payload, text, self._loc))
         return seq
 
+    def _act(self, key: tuple[Any, ...]) -> int:
+        """Append the table action ``key`` (``(shape, value, …)``, :data:`_SHAPES`): what
+        :meth:`emit` of its type and named fields appends, by one lookup."""
+        made = _BY_SHAPE.get(key)
+        if made is None:
+            made = _shaped(key)
+        records = self._records
+        records.append((made[0], made[1], made[2], self._loc))
+        return len(records) - 1
+
     def build(self, source_path: str, first_line: int) -> ImportedGame:
         return ImportedGame.built(
             self.game_id, BuiltEvents(self.game_id, self.meta, self._records), source_path, first_line,
@@ -307,11 +351,11 @@ class GameBuilder:
             source = "kong_replacement"
         elif seat == self._actor and self._last == "flower":
             source = "flower_replacement"
-        if tile is not None:
+        if tile is not None and tile not in _TILE_CODES:
             check_tile(tile)
         self._last_draw[seat] = tile
         self._last, self._actor, self._kong = "draw", seat, None
-        return self.emit("tile_drawn", seat=seat, tile=tile, source=source)
+        return self._act(("draw", seat, tile, source))
 
     def flower(self, seat: int, flower: str) -> int:
         check_tile(flower)
@@ -319,8 +363,9 @@ class GameBuilder:
         return self.emit("flower_replaced", seat=seat, flower=flower)
 
     def discard(self, seat: int, tile: str) -> int:
-        check_tile(tile)
-        seq = self.emit("tile_discarded", seat=seat, tile=tile)
+        if tile not in _TILE_CODES:
+            check_tile(tile)
+        seq = self._act(("discard", seat, tile))
         self._discard = (seq, seat, tile)
         self._last, self._actor = "discard", seat
         return seq
@@ -346,35 +391,34 @@ class GameBuilder:
         run = chow_run(middle)
         seq, _by, tile = self._claimed(seat, "a chow")
         self._set("claim", seat)
-        return self.emit("chow", seat=seat, tiles=run,
-                         claimed_tile=tile if tile in run else middle, discard_seq=seq)
+        return self._act(("chow", seat, tuple(run), tile if tile in run else middle, seq))
 
     def pung(self, seat: int, tile: str | None = None) -> int:
         seq, _by, discarded = self._claimed(seat, "a pung")
         if tile is not None:
             check_tile(tile)
         self._set("claim", seat)
-        return self.emit("pung", seat=seat, tile=tile or discarded, discard_seq=seq)
+        return self._act(("pung", seat, tile or discarded, seq))
 
     def melded_kong(self, seat: int, tile: str | None = None) -> int:
         seq, _by, discarded = self._claimed(seat, "a melded kong")
         if tile is not None:
             check_tile(tile)
-        out = self.emit("kong", seat=seat, kind="melded", tile=tile or discarded, discard_seq=seq)
+        out = self._act(("melded_kong", seat, "melded", tile or discarded, seq))
         self._kong = (out, seat, tile or discarded, "melded")
         self._set("kong", seat)
         return out
 
     def concealed_kong(self, seat: int, tile: str) -> int:
         check_tile(tile)
-        out = self.emit("kong", seat=seat, kind="concealed", tile=tile)
+        out = self._act(("kong", seat, "concealed", tile))
         self._kong = (out, seat, tile, "concealed")
         self._set("kong", seat)
         return out
 
     def added_kong(self, seat: int, tile: str) -> int:
         check_tile(tile)
-        out = self.emit("kong", seat=seat, kind="added", tile=tile)
+        out = self._act(("kong", seat, "added", tile))
         self._kong = (out, seat, tile, "added")
         self._set("kong", seat)
         return out
@@ -396,7 +440,7 @@ class GameBuilder:
             check_tile(t)
         target = self.claim_target()
         seq = target[0] if target is not None else None
-        return self.emit("pass", seat=seat, discard_seq=seq, claim=claim, tiles=list(tiles))
+        return self._act(("pass", seat, seq, claim, tuple(tiles)))
 
     def win(self, seat: int, tile: str | None = None) -> int:
         """Self-drawn after the seat's own draw, on the last discard, robbing an added
@@ -424,7 +468,8 @@ class GameBuilder:
         self._win_source = src
         self._winners.append(seat)
         self._set("win", seat)
-        return self.emit("win_declared", seat=seat, **src)
+        return self._act(("win", seat, src["tile"], src["self_drawn"], src["from_seat"], src["discard_seq"],
+                          src["robbing_kong"]))
 
     def claim_target(self) -> tuple[int, int, str] | None:
         """``(seq, seat, tile)`` of what a claim now would take: the last discard, or an

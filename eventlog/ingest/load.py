@@ -20,6 +20,14 @@ The bulk path (:func:`ingest_files`) is a pipeline:
    running hash, one insert for all of them; a game whose id or event id is taken is
    planned on its own and refused or skipped as a duplicate, the others are written).
 
+With one parsing process, it also works out the log's running hash
+(:func:`~eventlog.hashing.log_hash`, one SHA-256 per event) as it will be when its games are
+stored one after the other from the log's head at the start
+(:meth:`SealedBatch.after_log <eventlog.store.planning.SealedBatch.after_log>`): the storing
+process — the longer half, on the other core — takes it when it finds the log where the
+game expected it (:meth:`~eventlog.store.planning.SealedBatch.log_hash_after`) and hashes the
+rows itself otherwise (after a game left out as a duplicate, or another writer's commit).
+
 The chain hash covers ``recorded_at``, so a parsing process seals each game with the
 store's clock (:meth:`~eventlog.store.base.EventStore.now`) as this process last read it
 — at the start and before each transaction — not at its commit: the events of a bulk
@@ -39,7 +47,7 @@ import os
 import queue
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -61,6 +69,7 @@ from eventlog.store.base import (
     IdempotencyConflict,
     StreamAlreadyExists,
 )
+from eventlog.store.types import LogHead
 from eventlog.store.planning import SealedBatch, encode_metadata
 
 __all__ = [
@@ -294,9 +303,26 @@ class _Clock:
             return self.shared.value.decode()
 
 
-def _prepared_items(path: Path, format: str | None, clock: _Clock) -> Iterator[PreparedGame | ParseIssue]:
-    """One file's games, prepared, and its issues, in file order (never raises for bad
-    input: a file that cannot be read or sniffed is one issue)."""
+class _LogAhead:
+    """The log's head (position, running hash) as it will be once every game sealed so far
+    is stored, in order, after the head it starts from: what a lone parsing process works
+    out for the storing one (:meth:`SealedBatch.after_log`)."""
+
+    def __init__(self, head: LogHead) -> None:
+        self.position, self.log_hash = head.position, head.log_hash
+
+    def follow(self, game: PreparedGame) -> PreparedGame:
+        batch = game.batch.after_log(self.position, self.log_hash)
+        assert batch.log is not None
+        self.position += len(batch.rows)
+        self.log_hash = batch.log[2]
+        return replace(game, batch=batch)
+
+
+def _prepared_items(path: Path, format: str | None, clock: _Clock,
+                    ahead: _LogAhead | None = None) -> Iterator[PreparedGame | ParseIssue]:
+    """One file's games, prepared (and followed by ``ahead``), and its issues, in file
+    order (never raises for bad input: a file that cannot be read or sniffed is one issue)."""
     try:
         items = parse_file(Path(path), format)
         seen = 0
@@ -306,7 +332,8 @@ def _prepared_items(path: Path, format: str | None, clock: _Clock) -> Iterator[P
                 yield item
                 continue
             try:
-                yield prepare_game(item, clock.get())
+                game = prepare_game(item, clock.get())
+                yield game if ahead is None else ahead.follow(game)
             except InvalidArgument as e:
                 yield ParseIssue(str(item.source_path), item.first_line, str(e), item.game_id)
         if not seen:
@@ -315,10 +342,12 @@ def _prepared_items(path: Path, format: str | None, clock: _Clock) -> Iterator[P
         yield _file_error(path, e)
 
 
-def _parse_worker(jobs: list[tuple[int, str, str | None]], out: multiprocessing.Queue, parent: int, shared: Any) -> None:
+def _parse_worker(jobs: list[tuple[int, str, str | None]], out: multiprocessing.Queue, parent: int, shared: Any,
+                  head: LogHead | None = None) -> None:
     """A parsing process: its files in order, each as chunks ``(index, items, last)``. It
     stops when the importing process ``parent`` is gone (killed: nobody reads the queue,
-    and a forked parser must not keep the store's lock file open after it)."""
+    and a forked parser must not keep the store's lock file open after it). ``head``: the
+    log's head at the start, when this process parses every file (:class:`_LogAhead`)."""
 
     def put(message: tuple[int, list[PreparedGame | ParseIssue], bool]) -> None:
         data = _to_wire(*message)
@@ -336,11 +365,12 @@ def _parse_worker(jobs: list[tuple[int, str, str | None]], out: multiprocessing.
     # parsing thread kept it ~5 ms each time and the storing process waited for its games.
     sys.setswitchinterval(1e-4)
     clock = _Clock.attached(shared)
+    ahead = _LogAhead(head) if head is not None else None
     for index, path, format in jobs:
         chunk: list[PreparedGame | ParseIssue] = []
         size = _FIRST_CHUNK
         try:
-            for item in _prepared_items(Path(path), format, clock):
+            for item in _prepared_items(Path(path), format, clock, ahead):
                 chunk.append(item)
                 if len(chunk) >= size:
                     put((index, chunk, False))
@@ -355,7 +385,8 @@ def _to_wire(index: int, items: list[PreparedGame | ParseIssue], last: bool) -> 
     (written and read by the same interpreter; twice as fast to read back as pickled
     objects, and the storing process reads every row)."""
     return marshal.dumps((index, last, [
-        (0, g.game_id, g.source_path, g.first_line, g.fingerprint, g.batch.game_id, g.batch.rows, g.batch.ruleset)
+        (0, g.game_id, g.source_path, g.first_line, g.fingerprint, g.batch.game_id, g.batch.rows, g.batch.ruleset,
+         g.batch.log)
         if isinstance(g, PreparedGame) else (1, g.path, g.line, g.reason, g.game_id, g.record)
         for g in items
     ]))
@@ -364,7 +395,7 @@ def _to_wire(index: int, items: list[PreparedGame | ParseIssue], last: bool) -> 
 def _from_wire(data: bytes) -> tuple[int, list[PreparedGame | ParseIssue], bool]:
     index, last, items = marshal.loads(data)
     return index, [
-        PreparedGame(t[1], t[2], t[3], t[4], SealedBatch(t[5], t[6], t[7])) if t[0] == 0 else ParseIssue(*t[1:])
+        PreparedGame(t[1], t[2], t[3], t[4], SealedBatch(t[5], t[6], t[7], t[8])) if t[0] == 0 else ParseIssue(*t[1:])
         for t in items
     ], last
 
@@ -379,11 +410,13 @@ def _context() -> Any:
     return multiprocessing.get_context("fork" if linux else "spawn")
 
 
-def _parsed(paths: list[Path], format: str | None, workers: int, clock: _Clock) -> Iterator[tuple[Path, list[PreparedGame | ParseIssue], bool]]:
+def _parsed(paths: list[Path], format: str | None, workers: int, clock: _Clock,
+            head: LogHead | None = None) -> Iterator[tuple[Path, list[PreparedGame | ParseIssue], bool]]:
     """``(path, items, last_of_file)`` in file order: parsed here (``workers`` == 0) or by
     ``workers`` processes (at most one per file), file ``i`` by process
     ``i % workers`` (each sends its files in order through its own bounded queue, so this
-    process reads them back in file order and memory stays bounded)."""
+    process reads them back in file order and memory stays bounded). A lone parsing
+    process also works out the log's running hash from ``head`` (:class:`_LogAhead`)."""
     if workers <= 0:
         for path in paths:
             chunk: list[PreparedGame | ParseIssue] = []
@@ -400,7 +433,8 @@ def _parsed(paths: list[Path], format: str | None, workers: int, clock: _Clock) 
     procs = [
         ctx.Process(
             target=_parse_worker,
-            args=([(i, str(p), format) for i, p in enumerate(paths) if i % n == w], queues[w], os.getpid(), clock.shared),
+            args=([(i, str(p), format) for i, p in enumerate(paths) if i % n == w], queues[w], os.getpid(), clock.shared,
+                  head if n == 1 else None),
             daemon=True,
         )
         for w in range(n)
@@ -453,6 +487,7 @@ def ingest_files(
     files = expand_paths(paths)
     n_workers = default_workers(files) if workers is None else workers
     now = store.now()
+    head = store.log_head() if n_workers > 0 else None
     if n_workers > 0 and len(now.encode()) < _Clock.SIZE:
         clock = _Clock(now, _context().Array("c", _Clock.SIZE))
     else:
@@ -501,7 +536,7 @@ def ingest_files(
         pending_fps.clear()
         repeated.clear()
 
-    for path, items, last in _parsed(files, format, n_workers, clock):
+    for path, items, last in _parsed(files, format, n_workers, clock, head):
         for item in items:
             if isinstance(item, ParseIssue):
                 report.errors.append(item)

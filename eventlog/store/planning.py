@@ -26,7 +26,7 @@ from pydantic_core import to_jsonable_python
 
 from eventlog.errors import InvalidArgument
 from eventlog.events import NewEvent, Payload, StoredEvent
-from eventlog.hashing import GENESIS_HASH, canonical_text, chain_body_text, chain_links, link_hash, log_hash
+from eventlog.hashing import GENESIS_HASH, canonical_text, chain_body_text, chain_links, link_hash, log_hash, log_hash_run
 from eventlog.store.errors import IdempotencyConflict, StreamAlreadyExists, WrongExpectedVersion
 from eventlog.store.types import (
     COLUMNS,
@@ -313,11 +313,19 @@ class SealedBatch:
     :meth:`plan` writes the rows as they are when neither the stream nor any of its event
     ids is stored; otherwise it answers exactly as :meth:`Batch.plan` of the same events
     (a duplicate, :class:`StreamAlreadyExists`, :class:`IdempotencyConflict`) — nothing
-    is then written, so the store's own ``recorded_at`` is never needed."""
+    is then written, so the store's own ``recorded_at`` is never needed.
+
+    ``log``: ``(position, before, after)`` — written right after a log whose head is at
+    ``position`` with running hash ``before``, these rows make the log's running hash
+    ``after`` (:meth:`after_log`: worked out where the batch is sealed, by a bulk import's
+    parsing process that expects its games to be stored one after the other). The store
+    takes ``after`` only when it finds the log exactly there (:meth:`log_hash_after`), so
+    it need not hash every row again; anywhere else the hash is computed as always."""
 
     game_id: str
     rows: tuple[SealedRow, ...]
     ruleset: str | None = None
+    log: tuple[int, str, str] | None = None
 
     @classmethod
     def seal(cls, batch: Batch, recorded_at: str) -> SealedBatch:
@@ -353,6 +361,19 @@ class SealedBatch:
         ])
         return cls(game_id, rows, ruleset)
 
+    def after_log(self, position: int, running: str) -> SealedBatch:
+        """This batch with its :attr:`log`: the log's running hash
+        (:func:`~eventlog.hashing.log_hash_run`) after these rows if they follow a log at
+        ``position`` whose running hash is ``running``."""
+        return replace(self, log=(position, running, log_hash_run(running, position + 1, [r[9] for r in self.rows])))
+
+    def log_hash_after(self, log: LogHead) -> str:
+        """The log's running hash once these rows are written right after ``log``: the
+        :attr:`log` worked out beforehand when it starts where ``log`` is, else computed."""
+        if self.log is not None and self.log[0] == log.position and self.log[1] == log.log_hash:
+            return self.log[2]
+        return log_hash_run(log.log_hash, log.position + 1, [r[9] for r in self.rows])
+
     @property
     def event_ids(self) -> list[str]:
         return [r[2] for r in self.rows]
@@ -371,15 +392,11 @@ class SealedBatch:
         if stored or head is not None:
             return Batch(self.game_id, NO_STREAM, self.events).plan(stored, head, log, recorded_at)
         first = log.position + 1
-        running = log.log_hash
-        rows: list[Row] = []
-        for i, r in enumerate(self.rows):
-            running = log_hash(running, first + i, r[9])
-            rows.append(dict(zip(COLUMNS, (first + i, *r))))
+        rows: list[Row] = [dict(zip(COLUMNS, (first + i, *r))) for i, r in enumerate(self.rows)]
         last = rows[-1]
         new_head = StreamHead(self.game_id, last["seq"], first, last["position"], last["hash"], self.ruleset)
         result = AppendResult(self.game_id, 0, last["seq"], first, last["position"], last["seq"], False)
-        return AppendPlan(result, tuple(rows), new_head, LogHead(last["position"], running))
+        return AppendPlan(result, tuple(rows), new_head, LogHead(last["position"], self.log_hash_after(log)))
 
 
 def _ruleset_of(events: Sequence[EncodedEvent]) -> str | None:

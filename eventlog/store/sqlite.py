@@ -66,7 +66,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from eventlog.hashing import GENESIS_HASH, log_hash, log_hash_run
+from eventlog.hashing import GENESIS_HASH, log_hash
 from eventlog.store.base import LINK_COLUMNS, EventStore, utc_now
 from eventlog.store.checkpoint import AnchorSync, Checkpoint, CheckpointFile
 from eventlog.store.errors import (
@@ -818,8 +818,10 @@ class SqliteStore(EventStore):
             return None
         finally:
             conn.execute("RELEASE sealed")
-        running = log_hash_run(log.log_hash, log.position + 1, [r[9] for b in run for r in b.rows])
-        return LogHead(position, running), run[-1].rows[-1][9], done
+        head = log
+        for b in run:
+            head = LogHead(head.position + len(b.rows), b.log_hash_after(head))
+        return head, run[-1].rows[-1][9], done
 
     def _append_one(
         self, conn: sqlite3.Connection, batch: PlannedBatch, log: LogHead

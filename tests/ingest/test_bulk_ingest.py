@@ -149,7 +149,7 @@ def _log_with_earlier_ids(store: SqliteStore) -> tuple[int, str]:
     return position, running
 
 
-@pytest.mark.parametrize("workers", [0, 2])
+@pytest.mark.parametrize("workers", [0, 1, 2])  # 1: the parsing process works out the log's running hash
 def test_the_log_and_the_parquet_files_are_byte_identical_to_before(tmp_path, workers):
     store = SqliteStore(tmp_path / "events.sqlite", clock=lambda: FIXED_CLOCK)
     try:
@@ -231,6 +231,53 @@ def test_append_batches_writes_each_game_whole_or_not_at_all(tmp_path, sealed):
     reopened = open_store(tmp_path / "data", create=False)  # the checkpoint matches the log
     assert reopened.head_position() == before + 8
     reopened.close()
+
+
+def _recomputed_log(store: SqliteStore) -> LogHead:
+    """The log's head (last position, running hash) of the stored rows, hashed here event by event."""
+    running, position = GENESIS_HASH, 0
+    for row in store.iter_raw_log():
+        position, running = row["position"], log_hash(running, row["position"], row["hash"])
+    return LogHead(position, running)
+
+
+def test_the_log_hash_worked_out_by_the_parsing_process_is_the_one_of_the_stored_rows(tmp_path):
+    # a lone parsing process works out the log's running hash as it will be if its games are
+    # stored one after the other (SealedBatch.after_log); the second import finds 30 of its
+    # games stored already, so from the first game it stores on the log is not where the
+    # parsing process expected it, and the store hashes the rows itself
+    f = _corpus(tmp_path / "games.txt", 30)
+    g = _corpus(tmp_path / "more.txt", 40)  # the same 30 games, then 10 more
+    store = open_store(tmp_path / "data")
+    try:
+        first = ingest_files(store, [f], workers=1, games_per_commit=7)
+        assert len(first.stored) == 30 and first.errors == []
+        assert store.log_head() == _recomputed_log(store)
+        again = ingest_files(store, [g], workers=1, games_per_commit=7)
+        assert len(again.stored) == 10 and len(again.duplicates) == 30 and again.errors == []
+        assert store.log_head() == _recomputed_log(store) == store.checkpoint()
+        assert verify_log(store).ok
+    finally:
+        store.close()
+
+
+def test_a_sealed_batch_brings_its_log_hash_only_where_it_was_worked_out(tmp_path):
+    batch = _batch("a", 4, "a", sealed=True)
+    assert isinstance(batch, SealedBatch)
+    hashes = [r[9] for r in batch.rows]
+    ahead = batch.after_log(0, GENESIS_HASH)
+    assert ahead.log == (0, GENESIS_HASH, log_hash_run(GENESIS_HASH, 1, hashes))
+    assert ahead.log_hash_after(LogHead(0, GENESIS_HASH)) == log_hash_run(GENESIS_HASH, 1, hashes)
+    other = "1" * 64
+    assert ahead.log_hash_after(LogHead(0, other)) == log_hash_run(other, 1, hashes)
+    assert ahead.log_hash_after(LogHead(7, GENESIS_HASH)) == log_hash_run(GENESIS_HASH, 8, hashes)
+    store = open_store(tmp_path / "data")
+    try:  # another writer was first: the batch is written after its event, hashed by the store
+        store.append("taken", [NewEvent.of(TileDrawn(seat=0, tile="B2"), id_seed="t/x")], NO_STREAM)
+        assert [r.first_position for r in store.append_batches([ahead])] == [2]
+        assert store.log_head() == _recomputed_log(store) and verify_log(store).ok
+    finally:
+        store.close()
 
 
 def test_reimporting_stores_nothing_twice(tmp_path):
