@@ -19,6 +19,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, timezone
+from operator import itemgetter
 from typing import Any
 
 from analytics.schema import ACTIONS, TABLES
@@ -122,6 +123,7 @@ def _reported_total(state: TableState, seat: int) -> int | None:
 
 #: Positions in an ``actions`` row (:data:`COLUMNS`) that the hand's summary reads.
 _A_SEQ, _A_SEAT, _A_ACTION, _A_DETAIL = (ACTIONS.columns.index(c) for c in ("seq", "seat", "action", "detail"))
+_SEAT_ACTION_DETAIL = itemgetter(_A_SEAT, _A_ACTION, _A_DETAIL)
 if tuple(ACTIONS.columns) != ("game_id", "hand_number", "seq", "turn", "seat", "player", "action", "tile",
                               "detail", "from_seat"):  # the order _HandTracker.act writes
     raise ImportError(f"analytics.facts is out of step with the actions table: {ACTIONS.columns}")
@@ -353,7 +355,8 @@ def _hand_rows(rows: dict[str, list[tuple[Any, ...]]], game_id: str, players: Se
         "date": day,
     })
     reported = _reported_changes(state)
-    acted = Counter((a[_A_SEAT], a[_A_ACTION], a[_A_DETAIL] if a[_A_ACTION] == "kong" else None) for a in hand.actions)
+    # (seat, action, detail): a discard, chow or pung has no detail, a kong its kind
+    acted = Counter(map(_SEAT_ACTION_DETAIL, hand.actions))
     all_discards = sum(acted[(s, "discard", None)] for s in range(4))
     dealt_in = {w.from_seat for w in legal if not w.self_drawn and w.from_seat is not None}
     # play went on after a win when a seat drew, discarded, claimed … later; further wins on
