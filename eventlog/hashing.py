@@ -31,6 +31,7 @@ __all__ = [
     "link_hash",
     "stored_row_hash",
     "chain_links",
+    "chain_rows",
     "chain_hash",
     "log_hash",
     "log_hash_run",
@@ -116,6 +117,40 @@ def stored_row_hash(
         f'"payload":{payload_text},"recorded_at":{s(recorded_at)},'
         f'"schema_version":{schema_version},"seq":{seq},"type":{s(type_)}}}'.encode()
     ).hexdigest()
+def chain_rows(
+    prev_hash: str,
+    *,
+    game_id: str,
+    recorded_at: str,
+    events: Iterable[tuple[str, str, int, str, str]],
+    first_seq: int = 0,
+) -> list[tuple[str, int, str, str, int, str, str, str, str, str]]:
+    """Consecutive events of one game from seq ``first_seq``, each ``(event_id, type,
+    schema_version, payload_text, metadata_text)``, chained from ``prev_hash``: each as
+    ``(game_id, seq, event_id, type, schema_version, payload_text, metadata_text,
+    recorded_at, prev_hash, hash)`` — ``hash`` the :func:`link_hash` of
+    :func:`chain_body_text`, the same bytes, with the parts every event of the game
+    shares (game id, ``recorded_at``) encoded once for the game. One pass, events read
+    once (an iterator will do): the bulk import seals a whole game at a time
+    (:class:`eventlog.store.planning.SealedBatch`)."""
+    s = _json_string
+    game = f',"game_id":{s(game_id)},"metadata":'
+    recorded = f',"recorded_at":{s(recorded_at)},"schema_version":'
+    types: dict[str, str] = {}
+    sha256 = hashlib.sha256
+    out: list[tuple[str, int, str, str, int, str, str, str, str, str]] = []
+    for seq, (event_id, type_, schema_version, payload_text, metadata_text) in enumerate(events, first_seq):
+        t = types.get(type_)
+        if t is None:
+            t = types[type_] = s(type_)
+        h = sha256(f'{prev_hash}\n{{"event_id":{s(event_id)}{game}{metadata_text},"payload":{payload_text}'
+                   f'{recorded}{int(schema_version)},"seq":{seq},"type":{t}}}'.encode()).hexdigest()
+        out.append((game_id, seq, event_id, type_, schema_version, payload_text, metadata_text, recorded_at,
+                    prev_hash, h))
+        prev_hash = h
+    return out
+
+
 def chain_links(
     prev_hash: str,
     *,
@@ -124,27 +159,9 @@ def chain_links(
     events: Iterable[tuple[str, str, int, str, str]],
     first_seq: int = 0,
 ) -> list[str]:
-    """The chain hashes of consecutive events of one game from seq ``first_seq``, each
-    ``(event_id, type, schema_version, payload_text, metadata_text)``, starting from
-    ``prev_hash``: for each, :func:`link_hash` of :func:`chain_body_text` — the same bytes,
-    with the parts every event of the game shares (game id, ``recorded_at``) encoded once
-    for the game (the bulk import seals a whole game at a time,
-    :class:`eventlog.store.planning.SealedBatch`)."""
-    s = _json_string
-    game = f',"game_id":{s(game_id)},"metadata":'
-    recorded = f',"recorded_at":{s(recorded_at)},"schema_version":'
-    types: dict[str, str] = {}
-    sha256 = hashlib.sha256
-    out: list[str] = []
-    for seq, (event_id, type_, schema_version, payload_text, metadata_text) in enumerate(events, first_seq):
-        t = types.get(type_)
-        if t is None:
-            t = types[type_] = s(type_)
-        body = (f'{{"event_id":{s(event_id)}{game}{metadata_text},"payload":{payload_text}'
-                f'{recorded}{int(schema_version)},"seq":{seq},"type":{t}}}')
-        prev_hash = sha256(f"{prev_hash}\n{body}".encode()).hexdigest()
-        out.append(prev_hash)
-    return out
+    """The chain hashes of :func:`chain_rows` (the same arguments)."""
+    return [r[9] for r in chain_rows(prev_hash, game_id=game_id, recorded_at=recorded_at, events=events,
+                                     first_seq=first_seq)]
 
 
 def chain_hash(

@@ -24,7 +24,7 @@ from typing import Any, NamedTuple, Protocol, runtime_checkable
 
 from eventlog.errors import InvalidArgument
 from eventlog.events import NewEvent, canonical_bytes
-from eventlog.store.planning import Batch
+from eventlog.store.planning import Batch, encode_metadata
 from eventlog.store.types import NO_STREAM
 
 __all__ = [
@@ -45,6 +45,7 @@ __all__ = [
     "decode_text",
     "fingerprint",
     "fingerprint_of_texts",
+    "FingerprintedGame",
     "SNIFF_BYTES",
 ]
 
@@ -63,6 +64,16 @@ class EncodedGame(NamedTuple):
     first_metadata: dict[str, Any]
 
 
+class FingerprintedGame(NamedTuple):
+    """A game's events as the store takes them (as :class:`EncodedGame`), its content
+    fingerprint (:func:`fingerprint_of_texts`) in the first one's metadata: ``events`` an
+    iterator (read once), ``ruleset`` the ``game_started`` payload's."""
+
+    events: Iterator[tuple[str, str, int, str, str]]
+    ruleset: str | None
+    fingerprint: str
+
+
 class BuiltGame(Protocol):
     """Events an importer's builder recorded (:class:`eventlog.ingest.builder.BuiltEvents`)."""
 
@@ -71,6 +82,8 @@ class BuiltGame(Protocol):
     def new_events(self) -> list[NewEvent]: ...
 
     def encoded(self) -> EncodedGame: ...
+
+    def fingerprinted(self) -> FingerprintedGame: ...
 
 
 class ImportedGame:
@@ -119,6 +132,18 @@ class ImportedGame:
         ruleset = next((e.ruleset for e in batch.events if e.type == "game_started" and e.ruleset), None)
         return EncodedGame([(e.event_id, e.type, e.schema_version, e.payload, e.metadata) for e in batch.events],
                            ruleset, dict(self.events[0].metadata))
+
+    def fingerprinted(self) -> FingerprintedGame:
+        """:meth:`encoded` with the content fingerprint (:func:`fingerprint`) in the first
+        event's metadata (see :class:`FingerprintedGame`); the same errors."""
+        if self._built is not None:
+            return self._built.fingerprinted()
+        events, ruleset, meta = self.encoded()
+        fp = fingerprint_of_texts([(e[1], e[3]) for e in events])
+        if events and meta.get("fingerprint") != fp:
+            e = events[0]
+            events[0] = (e[0], e[1], e[2], e[3], encode_metadata({**meta, "fingerprint": fp}))
+        return FingerprintedGame(iter(events), ruleset, fp)
 
     def __len__(self) -> int:
         return len(self._built) if self._events is None and self._built is not None else len(self.events)

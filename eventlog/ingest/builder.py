@@ -34,7 +34,8 @@ store's encoded form (:meth:`BuiltEvents.encoded`: the bulk import) without them
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import itertools
+from collections.abc import Iterator, Sequence
 from typing import Any, Literal
 
 from pydantic import ValidationError
@@ -48,7 +49,7 @@ from eventlog.events import (
     parse_payload,
     game_event_ids,
 )
-from eventlog.ingest.base import EncodedGame, IngestError, ImportedGame
+from eventlog.ingest.base import EncodedGame, FingerprintedGame, IngestError, ImportedGame, fingerprint_of_texts
 from eventlog.store.planning import encode_metadata, encode_payload
 from eventlog import tiles as _tiles
 
@@ -196,11 +197,37 @@ class BuiltEvents:
         """The events as the store takes them (the texts :meth:`eventlog.store.planning.Batch.encode`
         writes for :meth:`new_events`), without making the events: a location of one int
         field (``line``) is put into the metadata text encoded once for the game."""
-        ids = game_event_ids(self.game_id, len(self.records))
+        first = self.records[0] if self.records else None
+        return EncodedGame(list(self._encoded()), self._ruleset(),
+                           {**self.meta, **first[3]} if first is not None else dict(self.meta))
+
+    def fingerprinted(self) -> FingerprintedGame:
+        """:meth:`encoded`'s events with the content fingerprint
+        (:func:`~eventlog.ingest.base.fingerprint_of_texts`) in the first one's metadata,
+        made one at a time as they are read (the bulk import chains them as they come,
+        :meth:`eventlog.store.planning.SealedBatch.of`)."""
+        fp = fingerprint_of_texts([(r[0], r[2]) for r in self.records])
+        return FingerprintedGame(self._encoded(fp), self._ruleset(), fp)
+
+    def _ruleset(self) -> str | None:
+        first = self.records[0] if self.records else None
+        ruleset = getattr(first[1], "ruleset", None) if first is not None and first[0] == "game_started" else None
+        return ruleset if isinstance(ruleset, str) else None
+
+    def _encoded(self, fingerprint: str | None = None) -> Iterator[tuple[str, str, int, str, str]]:
+        """``(event_id, type, schema_version, payload_text, metadata_text)`` per event, the
+        first one's metadata with ``fingerprint`` when given."""
         meta = self.meta
-        templates: dict[str, tuple[str, str] | None] = {}
-        out: list[tuple[str, str, int, str, str]] = []
-        for event_id, (type_, payload, text, loc) in zip(ids, self.records):
+        events = zip(game_event_ids(self.game_id, len(self.records)), self.records)
+        for event_id, (type_, payload, text, loc) in itertools.islice(events, 1):
+            extra = {"fingerprint": fingerprint} if fingerprint is not None else {}
+            yield event_id, type_, type(payload).SCHEMA_VERSION, text, encode_metadata({**meta, **loc, **extra})
+        line = _metadata_template(meta, "line")  # the location of nearly every event
+        templates: dict[str, tuple[str, str] | None] = {"line": line}
+        for event_id, (type_, payload, text, loc) in events:
+            if line is not None and len(loc) == 1 and type(v := loc.get("line")) is int:
+                yield event_id, type_, type(payload).SCHEMA_VERSION, text, f"{line[0]}{v}{line[1]}"
+                continue
             metadata = None
             if len(loc) == 1:
                 ((k, v),) = loc.items()
@@ -212,11 +239,7 @@ class BuiltEvents:
                         metadata = f"{tpl[0]}{v}{tpl[1]}"
             if metadata is None:
                 metadata = encode_metadata({**meta, **loc})
-            out.append((event_id, type_, type(payload).SCHEMA_VERSION, text, metadata))
-        first = self.records[0] if self.records else None
-        ruleset = getattr(first[1], "ruleset", None) if first is not None and first[0] == "game_started" else None
-        return EncodedGame(out, ruleset if isinstance(ruleset, str) else None,
-                           {**meta, **first[3]} if first is not None else dict(meta))
+            yield event_id, type_, type(payload).SCHEMA_VERSION, text, metadata
 
 
 def _metadata_template(meta: dict[str, Any], key: str) -> tuple[str, str] | None:

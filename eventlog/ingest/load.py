@@ -58,7 +58,6 @@ from eventlog.ingest.base import (
     ParseIssue,
     UnknownFormatError,
     fingerprint,
-    fingerprint_of_texts,
     issue_reason,
     parse_file,
 )
@@ -70,7 +69,7 @@ from eventlog.store.base import (
     StreamAlreadyExists,
 )
 from eventlog.store.types import LogHead
-from eventlog.store.planning import SealedBatch, encode_metadata
+from eventlog.store.planning import SealedBatch
 
 __all__ = [
     "GAMES_PER_COMMIT",
@@ -237,13 +236,7 @@ def prepare_game(game: ImportedGame, recorded_at: str) -> PreparedGame:
     :func:`store_game` writes (at that ``recorded_at``). Raises
     :class:`~eventlog.errors.InvalidArgument` for a game the store would refuse (no events,
     a repeated event id, a bad game id)."""
-    events, ruleset, meta = game.encoded()
-    if not events:
-        raise InvalidArgument("an append needs at least one event", "events")
-    fp = fingerprint_of_texts([(e[1], e[3]) for e in events])
-    if meta.get("fingerprint") != fp:
-        e = events[0]
-        events[0] = (e[0], e[1], e[2], e[3], encode_metadata({**meta, "fingerprint": fp}))
+    events, ruleset, fp = game.fingerprinted()
     batch = SealedBatch.of(game.game_id, events, recorded_at, ruleset)
     return PreparedGame(game.game_id, str(game.source_path), game.first_line, fp, batch)
 

@@ -18,7 +18,7 @@ event id is taken — plans it as the :class:`Batch` it is, with the same outcom
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, NamedTuple, Protocol
 
@@ -26,7 +26,7 @@ from pydantic_core import to_jsonable_python
 
 from eventlog.errors import InvalidArgument
 from eventlog.events import NewEvent, Payload, StoredEvent
-from eventlog.hashing import GENESIS_HASH, canonical_text, chain_body_text, chain_links, link_hash, log_hash, log_hash_run
+from eventlog.hashing import GENESIS_HASH, canonical_text, chain_body_text, chain_rows, link_hash, log_hash, log_hash_run
 from eventlog.store.errors import IdempotencyConflict, StreamAlreadyExists, WrongExpectedVersion
 from eventlog.store.types import (
     COLUMNS,
@@ -305,7 +305,7 @@ class SealedBatch:
     and hash-chained before the store sees it: ``rows`` are
     ``(game_id, seq, event_id, type, schema_version, payload, metadata, recorded_at,
     prev_hash, hash)`` from seq 0, chained from :data:`~eventlog.hashing.GENESIS_HASH`
-    over ``recorded_at`` (:func:`eventlog.hashing.chain_links`: the same chain a
+    over ``recorded_at`` (:func:`eventlog.hashing.chain_rows`: the same chain a
     :class:`Batch` of these events planned at that ``recorded_at`` gets). Only tuples of
     strings and ints: cheap to send between processes. ``ruleset``: the
     ``game_started`` payload's ruleset (the stream's), else None.
@@ -338,28 +338,23 @@ class SealedBatch:
                                       for e in batch.events], recorded_at, _ruleset_of(batch.events))
 
     @classmethod
-    def of(cls, game_id: str, events: Sequence[tuple[str, str, int, str, str]], recorded_at: str,
+    def of(cls, game_id: str, events: Iterable[tuple[str, str, int, str, str]], recorded_at: str,
            ruleset: str | None) -> SealedBatch:
         """From ``(event_id, type, schema_version, payload_text, metadata_text)`` per event
-        (canonical JSON texts, checked like :meth:`Batch.encode` checks them: a game id,
-        events, ids unique)."""
+        (canonical JSON texts, read once: an iterator will do), checked like
+        :meth:`Batch.encode` checks them (a game id, events, ids unique) and chained
+        (:func:`~eventlog.hashing.chain_rows`)."""
         check_game_id(game_id)
-        if not events:
+        rows = chain_rows(GENESIS_HASH, game_id=game_id, recorded_at=recorded_at, events=events)
+        if not rows:
             raise InvalidArgument("an append needs at least one event", "events")
-        ids = {e[0] for e in events}
-        if len(ids) != len(events):
+        if len({r[2] for r in rows}) != len(rows):
             seen: set[str] = set()
-            for i, e in enumerate(events):
-                if e[0] in seen:
-                    raise InvalidArgument(f"events[{i}]: event_id {e[0]} appears twice in the batch", f"events[{i}]")
-                seen.add(e[0])
-        hashes = chain_links(GENESIS_HASH, game_id=game_id, recorded_at=recorded_at, events=events)
-        rows = tuple([
-            (game_id, i, event_id, type_, schema_version, payload, metadata, recorded_at, prev, h)
-            for i, ((event_id, type_, schema_version, payload, metadata), prev, h)
-            in enumerate(zip(events, [GENESIS_HASH, *hashes], hashes))
-        ])
-        return cls(game_id, rows, ruleset)
+            for i, r in enumerate(rows):
+                if r[2] in seen:
+                    raise InvalidArgument(f"events[{i}]: event_id {r[2]} appears twice in the batch", f"events[{i}]")
+                seen.add(r[2])
+        return cls(game_id, tuple(rows), ruleset)
 
     def after_log(self, position: int, running: str) -> SealedBatch:
         """This batch with its :attr:`log`: the log's running hash
