@@ -48,16 +48,20 @@ holds the time spent waiting for a core):
    process: CPU per hand of reading a game and replaying it into the export's rows / into
    the chain check and audit, by today's path (rows as tuples, one working state per game)
    beside the per-event path (rows as dicts, a frozen state per event), alternated.
-5. ``queries`` — the dashboard's queries (benchmarks/analytics.py), median of 5, ms.
-6. ``chain`` — a corpus from nothing to Parquet as a user runs it: ``paipu ingest``, then
+5. ``read`` — the reading half alone (benchmarks/read_path.py): µs CPU per event of fetching a
+   game's rows, checking each (hash, seq, link) and making its events, as export
+   (``read_game``) and verify (``verify_game_events``) do, on 500 games whose own payload
+   texts were not parsed before (``first``) and again (``again``).
+6. ``queries`` — the dashboard's queries (benchmarks/analytics.py), median of 5, ms.
+7. ``chain`` — a corpus from nothing to Parquet as a user runs it: ``paipu ingest``, then
    ``paipu verify --export`` (each game read and replayed once for the check, the audit and
    the Parquet rows), in a fresh data directory; beside it the sum of 1–3.
 
 ``--baseline TREE`` (a checkout of the code before a change, e.g. ``git worktree add
-../base main``) runs the ``export`` and ``replay`` stages with that code as well, on the same
-store, alternated with this tree's (before, after, after, before …, ``--rounds`` each; the
-lowest CPU of each side is kept), and prints before → after: ms CPU per hand of export and
-of the replay halves, and export hands/s.
+../base main``) runs the ``verify``, ``export``, ``replay`` and ``read`` stages with that code as
+well, on the same store, alternated with this tree's (before, after, after, before …,
+``--rounds`` each; the lowest CPU of each side is kept), and prints before → after: ms CPU per
+hand of verify, export and the replay halves, export hands/s, µs CPU per event of reading.
 
 Prints one line per stage with events/s, games/s, wall and CPU seconds, the ratio to the
 floor and peak RSS, then a JSON summary. ``--profile`` runs ingest, verify and export once
@@ -312,6 +316,14 @@ def _queries(parquet: Path) -> dict:
     return mod.run_queries(parquet)
 
 
+def _read_path(data: Path) -> dict:
+    spec = importlib.util.spec_from_file_location("bench_read_path", ROOT / "benchmarks" / "read_path.py")
+    mod = importlib.util.module_from_spec(spec)
+    assert spec.loader is not None
+    spec.loader.exec_module(mod)
+    return mod.measure(data, rounds=3)
+
+
 def child(stage: str, work: Path, corpus: Path, workers: int | None) -> dict:
     data = work / "data"
     w = [] if workers is None else ["--workers", str(workers)]
@@ -343,6 +355,8 @@ def child(stage: str, work: Path, corpus: Path, workers: int | None) -> dict:
         return _queries(data / "parquet")
     if stage == "replay":
         return replay_half(data)
+    if stage == "read":
+        return _read_path(data)
     if stage == "chain":  # from nothing to Parquet as a user runs it: ingest, then verify --export
         chain = work / "chain"
         shutil.rmtree(chain, ignore_errors=True)
@@ -453,10 +467,13 @@ def profile(corpus: Path, games: int = 500, top: int = 22) -> None:
 
 
 def _run_child(tree: Path, stage: str, work: Path, games: int, workers: int | None) -> dict:
-    """One stage in a fresh process with the code of ``tree`` (its own benchmarks/corpus.py)."""
+    """One stage in a fresh process with the code of ``tree`` (its own benchmarks/corpus.py;
+    ``read``: this tree's benchmarks/read_path.py, which reads through the public API)."""
     extra = [] if workers is None else ["--workers", str(workers)]
-    out = subprocess.run([sys.executable, str(tree / "benchmarks" / "corpus.py"), "--child", stage, "--dir", str(work),
-                          "--games", str(games), *extra], capture_output=True, text=True, cwd=tree,
+    args = ([str(ROOT / "benchmarks" / "read_path.py"), "--data", str(work / "data"), "--rounds", "3"]
+            if stage == "read" else
+            [str(tree / "benchmarks" / "corpus.py"), "--child", stage, "--dir", str(work), "--games", str(games), *extra])
+    out = subprocess.run([sys.executable, *args], capture_output=True, text=True, cwd=tree,
                          env={**os.environ, "PYTHONPATH": str(tree)})
     if out.returncode != 0:
         raise SystemExit(f"stage {stage} ({tree}) failed:\n{out.stderr[-3000:]}")
@@ -467,23 +484,31 @@ def compare(baseline: Path, work: Path, games: int, workers: int | None, rounds:
     """The export and replay stages with the code of ``baseline`` and of this tree,
     alternated on the same store (this tree's first run is the one already taken):
     before → after, the lowest CPU of each side."""
-    sides: dict[str, dict[str, list[dict]]] = {"before": {"export": [], "replay": []},
-                                              "after": {"export": [first["export"]], "replay": [first["replay"]]}}
+    stages = ("verify", "export", "replay", "read")
+    sides: dict[str, dict[str, list[dict]]] = {"before": {s: [] for s in stages},
+                                              "after": {s: [first[s]] for s in stages}}
     order = ["before", "after"]
     for k in range(rounds):
         for side in order if k % 2 == 0 else order[::-1]:
-            for stage in ("export", "replay"):
+            for stage in stages:
                 if len(sides[side][stage]) <= k:
                     sides[side][stage].append(_run_child(baseline if side == "before" else ROOT, stage, work, games,
                                                          workers))
     ex = {s: min(sides[s]["export"], key=lambda r: r["cpu"]) for s in sides}
     hands = max(ex["after"]["report"].get("hands", 0), 1)
     print(f"\nbefore ({baseline}) → after ({ROOT}), {rounds} alternated runs each, lowest CPU:")
+    ve = {s: min(r["cpu"] for r in sides[s]["verify"]) for s in sides}
+    print(f"verify   {1000 * ve['before'] / hands:.2f} → {1000 * ve['after'] / hands:.2f} ms CPU per hand "
+          f"({ve['before']:.2f} → {ve['after']:.2f} s CPU)")
     print(f"export   {1000 * ex['before']['cpu'] / hands:.2f} → {1000 * ex['after']['cpu'] / hands:.2f} ms CPU per hand, "
           f"{hands / ex['before']['seconds']:,.0f} → {hands / ex['after']['seconds']:,.0f} hands/s (wall)")
     for key in ("export new", "verify new"):
         best = {s: min(r["cpu_s"][key] / max(r["hands"], 1) for r in sides[s]["replay"]) for s in sides}
         print(f"replay   {key.split()[0]} half {1000 * best['before']:.3f} → {1000 * best['after']:.3f} ms CPU per hand "
+              f"(x{best['before'] / best['after']:.2f})")
+    for key in ("export first", "export again", "verify first", "verify again"):
+        best = {s: min(r["us_per_event"][key] for r in sides[s]["read"]) for s in sides}
+        print(f"read     {key} {best['before']:.2f} → {best['after']:.2f} µs CPU per event "
               f"(x{best['before'] / best['after']:.2f})")
 
 
@@ -524,7 +549,7 @@ def main(argv: list[str] | None = None) -> None:
               f"(built in {time.perf_counter() - t:.1f} s, outside the clock); cores: {os.cpu_count()}, "
               f"load average {os.getloadavg()[0]:.2f}", flush=True)
         results = {}
-        stages = ["ingest", "verify", "export", "replay", "queries"]
+        stages = ["ingest", "verify", "export", "replay", "read", "queries"]
         import paipu.cli.check
 
         if "export_" in inspect.signature(paipu.cli.check.verify).parameters:
@@ -560,6 +585,11 @@ def main(argv: list[str] | None = None) -> None:
                       f"x{c['export old'] / c['export new']:.2f}), verify {1000 * c['verify new'] / h:.2f} ms "
                       f"(per-event path {1000 * c['verify old'] / h:.2f} ms, x{c['verify old'] / c['verify new']:.2f})"
                       f"{'' if r['same'] else '  RESULTS DIFFER'}", flush=True)
+            elif stage == "read":
+                u = r["us_per_event"]
+                print(f"read     the reading half alone on {r['games']} games (rows fetched, checked, made events), "
+                      f"µs CPU per event, a game's own texts unparsed / parsed: export {u['export first']:.2f} / "
+                      f"{u['export again']:.2f}, verify {u['verify first']:.2f} / {u['verify again']:.2f}", flush=True)
             else:
                 slow = max(r["query_ms_median_of_5"].values())
                 print(f"queries  slowest dashboard query {slow:.1f} ms (median of 5); "
@@ -585,6 +615,7 @@ def main(argv: list[str] | None = None) -> None:
             "chain_verify_export_s": round(results["chain"]["seconds"], 2) if "chain" in results else None,
             "replay_half_cpu_ms_per_hand": {k: round(1000 * v / max(results["replay"]["hands"], 1), 3)
                                             for k, v in results["replay"]["cpu_s"].items()},
+            "read_us_per_event": results["read"]["us_per_event"],
         }
         print(json.dumps(summary))
         if a.baseline is not None:

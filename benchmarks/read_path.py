@@ -28,20 +28,15 @@ import time
 from pathlib import Path
 
 
-def main(argv: list[str] | None = None) -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--data", type=Path, required=True)
-    ap.add_argument("--games", type=int, default=500)
-    ap.add_argument("--rounds", type=int, default=5)
-    a = ap.parse_args(argv)
-
+def measure(data: Path, games: int = 500, rounds: int = 5) -> dict:
+    """µs CPU per event of the two paths (see the module doc) on the store in ``data``."""
     from eventlog.store import open_store
     from eventlog.store import rows as rows_mod
     from eventlog.verify import verify_game_events
 
-    store = open_store(a.data, create=False)
+    store = open_store(data, create=False)
     ids = [g.game_id for g in store.list_games()]
-    timed, warm = ids[: a.games], ids[a.games : 2 * a.games]
+    timed, warm = ids[:games], ids[games : 2 * games]
 
     def export(gid: str) -> int:
         return len(list(store.read_game(gid)))
@@ -53,7 +48,7 @@ def main(argv: list[str] | None = None) -> None:
     paths = {"export": export, "verify": verify}
     events = {k: sum(fn(g) for g in timed) for k, fn in paths.items()}
     best = {(k, when): float("inf") for k in paths for when in ("first", "again")}
-    for _ in range(a.rounds):
+    for _ in range(rounds):
         for k, fn in paths.items():
             rows_mod._payload_cache.clear()
             for g in warm:
@@ -64,9 +59,17 @@ def main(argv: list[str] | None = None) -> None:
                     fn(g)
                 best[k, when] = min(best[k, when], time.process_time() - t)
     store.close()
-    print(json.dumps({"games": len(timed), "events": events["export"],
-                      "us_per_event": {f"{k} {when}": round(1e6 * v / max(events[k], 1), 3)
-                                       for (k, when), v in best.items()}}))
+    return {"games": len(timed), "events": events["export"],
+            "us_per_event": {f"{k} {when}": round(1e6 * v / max(events[k], 1), 3) for (k, when), v in best.items()}}
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--data", type=Path, required=True)
+    ap.add_argument("--games", type=int, default=500)
+    ap.add_argument("--rounds", type=int, default=5)
+    a = ap.parse_args(argv)
+    print(json.dumps(measure(a.data, a.games, a.rounds)))
 
 
 if __name__ == "__main__":
