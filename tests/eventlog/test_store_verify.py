@@ -14,7 +14,7 @@ import sqlite3
 import pytest
 
 from eventlog.events import chain_hash
-from eventlog.store import CorruptEvent, SqliteStore
+from eventlog.store import CorruptEvent, MissingEvents, SqliteStore
 from eventlog.verify import ChainReport, verify_all, verify_game
 
 # discards(6) in conftest cycles W1 W5 T3 B9 F1 J2, so seq 3 of "g" discards B9.
@@ -114,6 +114,12 @@ def test_a_rehashed_last_event_disagrees_with_the_stream_record(log):
     report = verify_game(log, "g")
     assert (report.ok, report.first_bad_seq) == (False, 5)
     assert "recorded at commit" in report.reason
+    # a read serves the events before it, then names it (g's seq 5 is at position 8)
+    reader = log.read_game("g")
+    assert [next(reader).seq for _ in range(5)] == [0, 1, 2, 3, 4]
+    with pytest.raises(MissingEvents, match="seq 5 is not the event recorded as the stream's head") as e:
+        next(reader)
+    assert (e.value.game_id, e.value.seq, e.value.position) == ("g", 5, 8)
 
 
 def test_a_deleted_last_event_is_missing(log):
