@@ -52,6 +52,11 @@ _PLAYER = re.compile(r"^Player\s+(\d+)\s+(\w+)(?:\s+(.*))?$")
 _IGNORE = re.compile(r"\s+Ignore\s+", re.IGNORECASE)
 _IGNORED = re.compile(r"^Player\s+(\d+)\s+(\w+)(?:\s+(\S+))?$", re.IGNORECASE)
 _CLAIM_OF = {"chi": "chow", "peng": "pung", "gang": "kong", "hu": "win"}
+# read once a game (Score, Fan, Match lines), compiled once
+_INT = re.compile(r"[-+]?[0-9]{1,9}")
+_FAN_TOTAL = re.compile(r"-?[0-9]{1,9}")
+_FAN_COUNT = re.compile(r"[0-9]{1,6}")
+_OBJECT_ID = re.compile(r"[0-9a-fA-F]{24}")
 
 
 def _claim_tiles(claim: str, tile: str | None) -> list[str]:
@@ -79,7 +84,7 @@ def _one_tile(arg: str | None, action: str) -> str:
 
 def _ints(text: str, n: int, what: str) -> list[int]:
     parts = text.split()
-    if not all(re.fullmatch(r"[-+]?[0-9]{1,9}", p) for p in parts):
+    if not all(_INT.fullmatch(p) for p in parts):
         raise IngestError(f"{what}: not integers: {text[:60]!r}")
     values = [int(p) for p in parts]
     if len(values) != n:
@@ -93,7 +98,7 @@ def parse_fans(text: str) -> tuple[int | None, list[ReportedFan]]:
     Fan names are kept verbatim, damage included (a name turned into ``???`` by a lost
     encoding stays ``???``); a part without ``*count`` counts once."""
     total_text, _, desc = text.strip().partition(" ")
-    if not re.fullmatch(r"-?[0-9]{1,9}", total_text):
+    if not _FAN_TOTAL.fullmatch(total_text):
         raise IngestError(f"Fan: total is not an integer: {total_text!r}")
     total: int | None = int(total_text)
     fans = []
@@ -102,7 +107,7 @@ def parse_fans(text: str) -> tuple[int | None, list[ReportedFan]]:
         if not part:
             continue
         name, star, count = part.rpartition("*")
-        if star and re.fullmatch(r"[0-9]{1,6}", count.strip()) and name:
+        if star and _FAN_COUNT.fullmatch(count.strip()) and name:
             fans.append(ReportedFan(name=name, count=int(count)))
         else:
             fans.append(ReportedFan(name=part, count=1))
@@ -125,7 +130,7 @@ BOTZONE_RULESET_OPTIONS: dict[str, object] = {
 def objectid_date(match_id: str | None) -> str | None:
     """The UTC date (``YYYY-MM-DD``) inside a Botzone match id: a MongoDB ObjectId whose
     first 4 bytes are the creation time in seconds since 1970. None for other ids."""
-    if not match_id or not re.fullmatch(r"[0-9a-fA-F]{24}", match_id):
+    if not match_id or not _OBJECT_ID.fullmatch(match_id):
         return None
     return datetime.fromtimestamp(int(match_id[:8], 16), tz=timezone.utc).date().isoformat()
 
@@ -240,10 +245,6 @@ class _Block:
         else:
             raise IngestError(f"unknown action {m.group(2)!r}")
 
-    def _hu(self, b: GameBuilder, seat: int, tile: str) -> None:
-        b.win(seat, tile)
-        self.winner = seat
-
     def finish(self, path: Path) -> ImportedGame:
         if not self.scored:
             raise IngestError(
@@ -257,15 +258,15 @@ _SEATS = {"0": 0, "1": 1, "2": 2, "3": 3}
 _TILES = frozenset(TILE_CODES)
 #: "Player N <action> <tile>" read directly (as _Block._player reads it: the same builder
 #: call); other spellings (upper case, an Ignore, no tile, a deal) go through _player.
-_ONE_TILE_ACTIONS: dict[str, Callable[[_Block, GameBuilder, int, str], object]] = {
-    "Draw": lambda block, b, seat, tile: b.draw(seat, tile),
-    "Play": lambda block, b, seat, tile: b.discard(seat, tile),
-    "Chi": lambda block, b, seat, tile: b.chow(seat, tile),
-    "Peng": lambda block, b, seat, tile: b.pung(seat, tile),
-    "Gang": lambda block, b, seat, tile: b.kong(seat, tile),
-    "AnGang": lambda block, b, seat, tile: b.concealed_kong(seat, tile),
-    "BuGang": lambda block, b, seat, tile: b.added_kong(seat, tile),
-    "Hu": _Block._hu,
+_ONE_TILE_ACTIONS: dict[str, Callable[[GameBuilder, int, str], object]] = {
+    "Draw": GameBuilder.draw,
+    "Play": GameBuilder.discard,
+    "Chi": GameBuilder.chow,
+    "Peng": GameBuilder.pung,
+    "Gang": GameBuilder.kong,
+    "AnGang": GameBuilder.concealed_kong,
+    "BuGang": GameBuilder.added_kong,
+    "Hu": GameBuilder.win,  # and the block's winner is that seat
 }
 
 
@@ -296,7 +297,9 @@ class BotzoneTextImporter:
                         assert block is not None
                         block.last_line = n
                         try:
-                            act(block, builder.at(line=n), seat, tile)
+                            act(builder.at(line=n), seat, tile)
+                            if act is GameBuilder.win:
+                                block.winner = seat
                         except Exception as e:  # this game only (issue 12 item 5)
                             yield ParseIssue(str(path), n, issue_reason(e), block.game_id)
                             block, builder, skipping = None, None, True

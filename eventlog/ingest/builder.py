@@ -89,7 +89,8 @@ def chow_run(middle: str) -> list[str]:
 _PAYLOADS: dict[tuple[Any, ...], tuple[Payload, str]] = {}
 _PAYLOADS_MAX = 1 << 15
 #: Payloads written once a hand or game (a deal, the scores): seldom the same twice, not kept.
-_ONCE_A_HAND = frozenset({"game_started", "hand_started", "tiles_dealt", "score_reported", "game_ended"})
+#: (A hand's start and end are: few different ones — the wind, the hand number.)
+_ONCE_A_HAND = frozenset({"game_started", "tiles_dealt", "score_reported", "game_ended"})
 
 
 def _frozen(fields: dict[str, Any]) -> tuple[Any, ...] | None:
