@@ -7,7 +7,8 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from eventlog.store import open_store
+from eventlog.events import NewEvent, uuid5_text
+from eventlog.store import NO_STREAM, open_store
 from replayer.replay import run
 from paipu.cli import app
 
@@ -44,6 +45,29 @@ def test_games_go_to_the_store_and_replay_without_findings(tmp_path: Path):
         for g in games:
             result = run(list(store.read_game(g.game_id)), mode="strict")
             assert result.findings == () and result.state.phase == "game_over"
+
+
+def test_games_stored_with_the_earlier_uuid5_ids_are_not_written_again(tmp_path: Path):
+    """docs/events.md "Event ids": games stored by earlier versions keep their UUID v5 ids
+    of "<game id>/<seq>"; the same simulation run again into that store (today's ids)
+    stores nothing twice (the log unchanged)."""
+    args = ("--games", "2", "--seed", "3", "--hands-per-game", "1")
+    jsonl = tmp_path / "g.jsonl"
+    assert sim(*args, "--out", str(jsonl)).exit_code == 0
+    lines = [json.loads(x) for x in jsonl.read_text().splitlines()]
+    data = tmp_path / "data"
+    with open_store(data, create=True) as store:
+        for gid in sorted({x["game_id"] for x in lines}):
+            store.append(gid, [NewEvent(event_id=uuid5_text(f"{gid}/{x['seq']}"), type=x["type"], payload=x["payload"],
+                                        metadata=x["metadata"], schema_version=x["schema_version"])
+                               for x in lines if x["game_id"] == gid], NO_STREAM)
+        head = store.log_head()
+    r = sim(*args, "--data", str(data))
+    assert r.exit_code == 0 and r.output.startswith("2 games already in") and "nothing written" in r.output, r.output
+    with open_store(data) as store:
+        assert store.log_head() == head
+        assert [g.version for g in store.list_games()] == [sum(x["game_id"] == g.game_id for x in lines) - 1
+                                                          for g in store.list_games()]
 
 
 def test_errors_are_one_line(tmp_path: Path):
