@@ -128,6 +128,8 @@ def _kong(p: Any, who, discarder) -> tuple[str, str]:
     en_s, zh_s = who(p.seat)
     te, tz = tile_words(p.tile)
     if p.kind == "concealed":
+        if p.tile is None:  # face down, and the record does not show it (another seat's, in one seat's view)
+            return f"{en_s} declares a concealed kong (hidden)", f"{zh_s}暗杠（不可见）"
         return f"{en_s} declares a concealed kong of {te}", f"{zh_s}暗杠 {tz}"
     if p.kind == "added":
         return f"{en_s} adds {te} to a pung (added kong)", f"{zh_s}加杠 {tz}"

@@ -247,13 +247,15 @@ class Kong(Payload):
     """Kong 杠: concealed (暗杠), melded from a discard (明杠), or added to a pung (加杠).
 
     Seat view: a concealed kong lies face down — its ``tile`` is private to ``seat`` (None for
-    the others); a melded or added kong is shown to all."""
+    the others); a melded or added kong is shown to all. So ``tile`` is None only for a
+    concealed kong, in a record that does not show it (one seat's view of another seat's
+    暗杠: four tiles the recorder cannot see); a melded or added kong without it is refused."""
 
     TYPE: ClassVar[str] = "kong"
     PRIVATE: ClassVar[Mapping[str, Any]] = {"tile": None}
     seat: Seat
     kind: Literal["concealed", "melded", "added"]
-    tile: PlayTile
+    tile: PlayTile | None = Field(None, description="None: a concealed kong the record does not show")
     discard_seq: Seq | None = None
 
     def withheld_from(self, seat: int) -> Mapping[str, Any]:
@@ -262,6 +264,8 @@ class Kong(Payload):
 
     @model_validator(mode="after")
     def _claim(self) -> Kong:
+        if self.tile is None and self.kind != "concealed":
+            raise ValueError(f"a {self.kind} kong is shown to every seat: its tile cannot be hidden (null)")
         if self.kind == "melded" and self.discard_seq is None:
             raise ValueError("a melded kong names the discard it claims (discard_seq)")
         if self.kind != "melded" and self.discard_seq is not None:

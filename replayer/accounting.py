@@ -15,7 +15,7 @@ from replayer.context import Ctx
 from replayer.state import Discard, ScoreEntry, SeatState, Settlement, TableState, replace
 
 __all__ = [
-    "seen_plus", "seen_plus_all", "with_seat", "add_tile", "remove_tiles", "take", "wall_empty_for", "wall_empty",
+    "seen_plus", "seen_plus_all", "with_seat", "add_tile", "remove_tiles", "take", "take_hidden", "wall_empty_for", "wall_empty",
     "wall_minus", "seat_wall_minus", "seat_wall_take", "check_size", "apply_settlement", "mark_claimed", "claimed_as_found", "kong_payment",
 ]
 
@@ -97,6 +97,22 @@ def take(ctx: Ctx, state: TableState, seat: int, tile: str, n: int = 1) -> Table
     return replace(state, seats=with_seat(state.seats, seat, st), seen=seen)
 
 
+def take_hidden(ctx: Ctx, state: TableState, seat: int, n: int) -> TableState:
+    """Remove ``n`` of ``seat``'s hidden tiles (``SeatState.hidden``): tiles the record does
+    not show leave the hand unseen — a concealed kong the recorder cannot see (暗杠, four
+    tiles face down; docs/events.md ``kong``). Nothing is counted out of the wall (tile
+    accounting counts only the tiles the record shows). Fewer hidden tiles than ``n`` is a
+    ``tile_not_held`` finding (the seat's tiles that are shown cannot be the unseen ones),
+    and the hidden ones there are are taken."""
+    st = state.seats[seat]
+    if st.hidden < n:
+        ctx.breach("tile_not_held", f"seat {seat} sets aside {n} unseen tiles but holds "
+                                    f"{st.hidden} the record does not show", seat)
+    if st.hidden == 0:
+        return state
+    return state.with_seat(seat, replace(st, hidden=max(st.hidden - n, 0)))
+
+
 def wall_empty_for(state: TableState, play: Any, seat: int) -> bool:
     """True when ``seat`` has nothing left to draw: the shared wall is down to its dead
     part, or (per-seat walls) the seat's own wall is empty."""
@@ -168,11 +184,14 @@ def claimed_as_found(state: TableState, found: tuple[int, int, Discard] | None, 
     return state.with_seat(s, replace(st, discards=st.discards[:k] + (replace(d, claimed_by=seat),) + st.discards[k + 1:]))
 
 
-def kong_payment(ctx: Ctx, state: TableState, seat: int, tile: str) -> TableState:
-    meld = next((m for m in reversed(state.seats[seat].melds) if m.kind == "kong" and m.tiles[0] == tile), None)
+def kong_payment(ctx: Ctx, state: TableState, seat: int, tile: str | None) -> TableState:
+    """``state`` after the ruleset's payment for ``seat``'s kong of ``tile`` (None: a concealed
+    kong the record does not show, its meld face down with no tiles), if any."""
+    meld = next((m for m in reversed(state.seats[seat].melds)
+                 if m.kind == "kong" and (m.tiles[0] == tile if m.tiles else tile is None)), None)
     if meld is None:
         return state
     s = ctx.ruleset.settle_kong(state, seat, meld)
     if s is None:
         return state
-    return apply_settlement(state, ctx.seq, "kong", s, f"kong of {tile} by seat {seat}")
+    return apply_settlement(state, ctx.seq, "kong", s, f"kong of {tile or 'an unseen tile'} by seat {seat}")

@@ -302,7 +302,7 @@ def _claim_actions(state: TableState, ruleset: Ruleset) -> list[Action]:
     chower = next_seat(discarder, state.in_hand)
     for seat in seats_after(discarder, state.in_hand):
         st = state.seats[seat]
-        if st.hidden:
+        if st.unseen:
             continue  # hidden tiles cannot be judged (imported logs only)
         mine: list[Action] = []
         for t in dict.fromkeys(pend.tiles):  # a kong's revealed tiles: a win on either (杠上炮)
@@ -367,7 +367,7 @@ def _robbing_actions(state: TableState, ruleset: Ruleset) -> list[Action]:
     out: list[Action] = []
     for seat in seats_after(pk.seat, state.in_hand):
         st = state.seats[seat]
-        if st.hidden:
+        if st.unseen or pk.tile is None:
             continue
         if not ruleset.could_win(_counts_with(st, pk.tile), len(st.melds)):
             continue

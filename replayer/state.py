@@ -177,7 +177,8 @@ class SeatState:
     """One seat. ``counts``: the known concealed playing tiles as a 34-count vector
     (index per eventlog.tiles); ``tiles``: the same tiles in the order received (dealt, then
     drawn), plus any flower not yet replaced; ``hidden``: concealed tiles whose identity the
-    log does not show. ``score``: points now; ``wind``: seat wind F1..F4 of this hand."""
+    log does not show (and a concealed kong whose tile it does not show is a declared set with
+    no ``tiles``). ``score``: points now; ``wind``: seat wind F1..F4 of this hand."""
 
     counts: tuple[int, ...] = EMPTY_COUNTS
     tiles: tuple[str, ...] = ()
@@ -189,6 +190,13 @@ class SeatState:
     wind: str | None = None
     dealt: bool = False
     replacements_due: int = 0
+
+    @property
+    def unseen(self) -> bool:
+        """True when the log hides some of this seat's tiles: ``hidden`` ones, or a concealed
+        kong (暗杠) whose tile it does not show (a set with no ``tiles``: one seat's view of
+        another). Such a hand cannot be scored or checked tile by tile."""
+        return self.hidden > 0 or any(not m.tiles for m in self.melds)
 
     @property
     def concealed_size(self) -> int:
@@ -234,11 +242,12 @@ class PendingDiscard:
 @fast_init
 @dataclass(frozen=True)
 class PendingKong:
-    """An added kong (加杠) that others may still rob (抢杠) before the replacement draw."""
+    """An added kong (加杠) that others may still rob (抢杠) before the replacement draw.
+    ``tile`` None: a concealed kong the record does not show."""
 
     seq: int
     seat: int
-    tile: str
+    tile: str | None
     kind: KongKind = "added"
 
 

@@ -8,6 +8,7 @@ from replayer.accounting import (
     claimed_as_found,
     kong_payment,
     take,
+    take_hidden,
 )
 from replayer.context import Ctx, check_in_hand, check_turn, in_phase, in_place, need_game
 from replayer.state import (
@@ -100,7 +101,7 @@ def kong(ctx: Ctx, state: TableState, p: ev.Kong) -> TableState:
     check_in_hand(ctx, state, p.seat, f"declares a {p.kind} kong")
     seat = p.seat
     if p.kind == "melded":
-        assert p.discard_seq is not None  # the payload model requires it
+        assert p.discard_seq is not None and p.tile is not None  # the payload model requires them
         state, discarder = claim_discard(ctx, state, seat, p.discard_seq, p.tile, "kong")
         state = take(ctx, state, seat, p.tile, 3)
         meld = DeclaredMeld("kong", (p.tile,) * 4, ctx.seq, p.tile, discarder, p.discard_seq, "melded")
@@ -114,10 +115,15 @@ def kong(ctx: Ctx, state: TableState, p: ev.Kong) -> TableState:
         check_size(ctx, state, seat, 14, f"when declaring a {p.kind} kong")
         st = state.seats[seat]
         if p.kind == "concealed":
-            state = take(ctx, state, seat, p.tile, 4)
-            meld = DeclaredMeld("kong", (p.tile,) * 4, ctx.seq, kong_kind="concealed")
+            if p.tile is None:  # 暗杠 the record does not show: four of the seat's hidden tiles, face down
+                state = take_hidden(ctx, state, seat, 4)
+                meld = DeclaredMeld("kong", (), ctx.seq, kong_kind="concealed")
+            else:
+                state = take(ctx, state, seat, p.tile, 4)
+                meld = DeclaredMeld("kong", (p.tile,) * 4, ctx.seq, kong_kind="concealed")
             state = add_meld(state, seat, meld)
         else:
+            assert p.tile is not None  # the payload model requires it of an added kong
             k = next((i for i, m in enumerate(st.melds) if m.kind == "pung" and m.tiles[0] == p.tile), None)
             if k is None:
                 ctx.breach("no_such_pung", f"seat {seat} adds {p.tile} to a kong without a pung of {p.tile}", seat)

@@ -21,6 +21,7 @@ from replayer.accounting import (
     with_seat,
 )
 from replayer.context import Ctx, check_in_hand, check_turn, in_phase, in_place, need_game
+from replayer.rules.base import PlayRules
 from replayer.state import (
     Discard,
     LastDraw,
@@ -40,6 +41,8 @@ def tiles_dealt(ctx: Ctx, state: TableState, p: ev.TilesDealt) -> TableState:
     st = state.seats[p.seat]
     if st.dealt:
         ctx.breach("deal_mismatch", f"seat {p.seat} is dealt twice", p.seat)
+    if not p.tiles:
+        return _hidden_deal(ctx, state, p.seat)
     allowed = {play.dealer_tiles, play.other_tiles} if p.seat == state.dealer else {play.other_tiles}
     if len(p.tiles) not in allowed:
         want = " or ".join(str(n) for n in sorted(allowed))
@@ -75,6 +78,44 @@ def tiles_dealt(ctx: Ctx, state: TableState, p: ev.TilesDealt) -> TableState:
     return evolve(state, seats=with_seat(state.seats, p.seat, st), seen=seen,
                   wall_remaining=wall_minus(state.wall_remaining, len(p.tiles)),
                   seat_walls=seat_wall_minus(state.seat_walls, p.seat, len(p.tiles)))
+
+
+def _hidden_deal(ctx: Ctx, state: TableState, seat: int) -> TableState:
+    """A deal the record does not show (``tiles`` empty: another seat's, in one seat's view —
+    docs/events.md ``tiles_dealt``): the seat holds as many hidden tiles as the ruleset deals
+    it (the dealer: ``dealer_tiles``; a dealer dealt ``other_tiles`` who then draws is
+    settled at that draw, :func:`_dealer_dealt_fewer`). Nothing is counted out of the wall
+    (tile accounting counts only the tiles the record shows); the wall is as many tiles
+    shorter."""
+    play = ctx.play
+    n = play.dealer_tiles if seat == state.dealer else play.other_tiles
+    left = state.seat_walls[seat] if state.seat_walls is not None else state.wall_remaining
+    if n > left:
+        ctx.breach("wall_exhausted", f"seat {seat} is dealt {n} tiles, the wall has {left} left", seat)
+    if state.wall is not None and state.seat_walls is not None:  # the seat's own wall, known: kept in step
+        state = evolve(state, wall=seat_wall_take(state, seat, n)[1])
+    st = state.seats[seat]
+    st = replace(st, hidden=st.hidden + n, dealt=True)
+    return evolve(state, seats=with_seat(state.seats, seat, st), wall_remaining=wall_minus(state.wall_remaining, n),
+                  seat_walls=seat_wall_minus(state.seat_walls, seat, n))
+
+
+def _dealer_dealt_fewer(state: TableState, play: PlayRules, seat: int) -> TableState:
+    """The dealer's hidden deal (:func:`_hidden_deal`) read again as ``other_tiles`` when the
+    dealer draws from the wall during the deal (a source that deals the dealer 13 and has it
+    draw the 14th): the hidden tiles counted beyond ``other_tiles`` go back to the wall's count
+    (a wall the log does not show: one seat's view)."""
+    extra = play.dealer_tiles - play.other_tiles
+    st = state.seats[seat]
+    if extra <= 0 or st.tiles or st.hidden != play.dealer_tiles or st.melds or state.wall is not None:
+        return state
+    walls = state.seat_walls
+    if walls is not None:
+        w = list(walls)
+        w[seat] += extra
+        walls = (w[0], w[1], w[2], w[3])
+    return evolve(state, seats=with_seat(state.seats, seat, replace(st, hidden=st.hidden - extra)),
+                  wall_remaining=state.wall_remaining + extra, seat_walls=walls)
 
 
 def _tiles_apart(tiles: tuple[str, ...] | list[str], other: tuple[str, ...] | list[str]) -> list[str]:
@@ -121,6 +162,9 @@ def tile_drawn(ctx: Ctx, state: TableState, p: ev.TileDrawn) -> TableState:
         if ph == "claims":
             check_turn(ctx, state, seat, "draws from the wall")
         elif ph == "dealing":
+            if seat == state.dealer and st.concealed_size == play.dealer_tiles and not st.tiles:
+                state = _dealer_dealt_fewer(state, play, seat)
+                st = state.seats[seat]
             if seat != state.dealer or st.concealed_size != play.other_tiles:
                 ctx.breach("event_out_of_phase", f"seat {seat} draws from the wall during the deal", seat)
         else:

@@ -217,8 +217,9 @@ def win_declared(ctx: Ctx, state: TableState, p: ev.WinDeclared) -> TableState:
         prevalent_wind=state.prevalent_wind or "F1",
         flowers=st.flowers,
     )
-    if st.hidden > 0:
-        ctx.breach("unverifiable_win", f"seat {seat}'s hand has {st.hidden} hidden tiles; the win cannot be scored", seat)
+    if st.unseen:
+        what = f"{st.hidden} hidden tiles" if st.hidden else "a concealed kong the log does not show"
+        ctx.breach("unverifiable_win", f"seat {seat}'s hand has {what}; the win cannot be scored", seat)
         return replace(state, wins=state.wins + (unsettled(),))
     score = rs.score_win(state, wc)
     if not score.legal:
@@ -288,7 +289,7 @@ def _unrob(state: TableState, pk: PendingKong, replacements: int) -> TableState:
     kst = state.seats[pk.seat]
     melds = tuple(
         replace(m, kind="pung", tiles=m.tiles[:3], kong_kind=None, added_seq=None)
-        if m.kind == "kong" and m.tiles[0] == pk.tile and m.kong_kind == "added" else m
+        if m.kind == "kong" and m.kong_kind == "added" and m.tiles[0] == pk.tile else m
         for m in kst.melds
     )
     return state.with_seat(pk.seat, replace(kst, melds=melds, replacements_due=max(kst.replacements_due - replacements, 0)))

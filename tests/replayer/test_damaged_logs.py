@@ -27,6 +27,7 @@ from eventlog.ingest import ImportedGame, parse_file
 from eventlog.store import open_store
 from eventlog.store.base import NO_STREAM
 from eventlog.tiles import ALL_TILES
+from eventlog.view import seat_view
 from paipu.cli import app
 from paipu.samples import SAMPLES_DIR
 from paipu.v1 import replay_service_pb2 as rpb
@@ -186,6 +187,29 @@ def test_a_damaged_real_game_gives_findings_never_a_crash(which):
     base = _real()[which]
 
     @settings(DAMAGE, max_examples=10)
+    @given(st.data())
+    def check(data):
+        _judge(_parsed(data.draw(damaged(base))))
+
+    check()
+
+
+#: per ruleset, the first seed whose simulated hand has a concealed kong (暗杠)
+CONCEALED_KONG_SEEDS = {"mcr": 0, "nanchang": 11, "sichuan": 2, "changsha": 4, "cjm_chips": 0}
+
+
+@pytest.mark.parametrize("ruleset", BASES)
+def test_a_damaged_one_seat_record_gives_findings_never_a_crash(ruleset):
+    """The game as the konger's next seat sees it (eventlog.view.seat_view: other seats' deals,
+    draws and the concealed kong's tile hidden — docs/events.md), then damaged: a hidden
+    tile is never handed to the tile accounting (a TileError once)."""
+    full = [ev.parse_event(e) for e in _simulated(ruleset, "{}", CONCEALED_KONG_SEEDS[ruleset])]
+    konger = next(e.payload.seat for e in full if e.type == "kong" and e.payload.kind == "concealed")
+    base = tuple(seat_view(e, (konger + 1) % 4).model_dump_json_dict() for e in full)
+    assert any(e["type"] == "kong" and e["payload"]["tile"] is None for e in base)
+    _judge(_parsed(list(base)))
+
+    @settings(DAMAGE, max_examples=4)
     @given(st.data())
     def check(data):
         _judge(_parsed(data.draw(damaged(base))))

@@ -452,7 +452,7 @@ class ChangshaRuleset(RulesetDefaults):
     def winning_tiles(self, st: Any) -> tuple[str, ...]:
         """The tiles that would complete the seat's hand (13 tiles with its sets) into a legal
         win of §3 (2-5-8 pair or a shape big win); () for a hand with hidden tiles."""
-        if st.hidden:
+        if st.unseen:
             return ()
         concealed = tuple(t for t in st.tiles if not _tiles.is_flower(t))
         counts = list(st.counts[:34])

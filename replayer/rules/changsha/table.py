@@ -53,7 +53,7 @@ def opening_wins_declared(ctx: Ctx, state: TableState, p: ev.OpeningWinsDeclared
         ctx.breach("opening_out_of_phase", f"seat {seat} declares opening small wins a second time", seat)
         return state
     st = state.seats[seat]
-    held = None if st.hidden else [t for t in st.tiles if not _tiles.is_flower(t)]
+    held = None if st.unseen else [t for t in st.tiles if not _tiles.is_flower(t)]
     try:
         units = check_declarations([(w.kind, w.tiles) for w in p.wins], dealer=seat == state.dealer, hand=held)
     except DeclarationError as e:

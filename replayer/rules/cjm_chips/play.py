@@ -346,7 +346,7 @@ class CjmRuleset(RulesetDefaults):
             if p.kind == "concealed" or (feeder is not None and feeder != p.seat):
                 mem = replace(mem, hand=hand)
                 after, mem = self._instant(before, after, mem, kong_payments(p.seat, p.kind, feeder, m),
-                                           p.seat, f"kong of {p.tile} by seat {p.seat}")
+                                           p.seat, f"kong of {p.tile or 'an unseen tile'} by seat {p.seat}")
                 hand = mem.hand
         elif (isinstance(p, ev.TileDrawn) and p.source == "kong_replacement" and before.pending_kong is not None
               and before.pending_kong.kind == "added"):

@@ -442,7 +442,8 @@ class NanchangRuleset(RulesetDefaults):
                 out.append(("qipeng", f"seat {p.seat} pungs {p.tile} after passing a pung of it (弃碰)", p.seat))
         elif isinstance(p, ev.Kong):
             claimed = p.tile if p.kind == "melded" else None
-            out += self._check_meld(state, kinds, p.seat, (p.tile,) * 4, claimed, f"{p.kind} kong")
+            tiles = (p.tile,) * 4 if p.tile is not None else ()  # () : a concealed kong the record does not show
+            out += self._check_meld(state, kinds, p.seat, tiles, claimed, f"{p.kind} kong")
         return out
 
     def _check_fa(self, p: Any) -> list[tuple[str, str, int | None]]:
@@ -488,7 +489,8 @@ class NanchangRuleset(RulesetDefaults):
                         f"seat {seat} claims {claimed} by {what} after the wall is empty: only a win may claim", seat))
         if what in ("concealed kong", "added kong") and self._wall_empty(state):
             out.append(("kong_without_replacement",
-                        f"seat {seat} declares a {what} of {tiles[0]} with no tile left for the replacement", seat))
+                        f"seat {seat} declares a {what}{f' of {tiles[0]}' if tiles else ''} with no tile left for "
+                        "the replacement", seat))
         jing_involved = kinds is not None and any(kinds.is_jing(t) for t in tiles)
         if what == "chow" and not _is_sequence(tiles):
             if kinds is not None and claimed is not None and kinds.is_jing(claimed):
@@ -627,7 +629,7 @@ class NanchangRuleset(RulesetDefaults):
         if before.phase == "claims" and before.pending is not None:
             tile, frm, source = before.pending.tile, before.pending.seat, "discard"
         elif before.phase == "robbing" and before.pending_kong is not None and \
-                isinstance(p, ev.TileDrawn) and before.pending_kong.kind == "added":
+                isinstance(p, ev.TileDrawn) and before.pending_kong.kind == "added" and before.pending_kong.tile is not None:
             tile, frm, source = before.pending_kong.tile, before.pending_kong.seat, "robbed"
         else:
             return hand

@@ -139,8 +139,11 @@ def _set(t: tuple, i: int, v) -> tuple:
 
 
 def _melds(melds: tuple[DeclaredMeld, ...]) -> tuple[Meld, ...]:
+    """The declared sets as the ledger reads them; a concealed kong the record does not show
+    (no tiles: one seat's view of another seat's 暗杠) is left out, as the seat's hidden
+    tiles are (SeatState.hidden)."""
     return tuple(Meld("kong" if m.kind == "kong" else "pung", m.tiles[0], m.kong_kind, m.from_seat)
-                 for m in melds)
+                 for m in melds if m.tiles)
 
 
 def seat_hand(state: TableState, seat: int, *, without: str | None = None) -> SeatHand:
@@ -277,7 +280,8 @@ class SichuanRuleset(RulesetDefaults):
         """§3 下雨 / 刮风, paid at once by players still in (a robbed 补杠 is never paid: the
         replayer pays an added kong only when nobody robbed it)."""
         ledger = self.hand_memory(state).ledger
-        pays = ledger.kong_payments(KongOcc(seat, meld.kong_kind or "concealed", meld.tiles[0], meld.from_seat))
+        pays = ledger.kong_payments(KongOcc(seat, meld.kong_kind or "concealed",
+                                                  meld.tiles[0] if meld.tiles else None, meld.from_seat))
         return Settlement.by_reason(list(pays)) if pays else None
 
     def settle_exhaustive_draw(self, state: TableState) -> Settlement | None:
@@ -375,8 +379,8 @@ class SichuanRuleset(RulesetDefaults):
                                 (f"seat {p.seat} discards {p.tile} while holding {', '.join(held)} of its void suit "
                                 f"{SUIT_LETTERS[v]}"), p.seat))
         elif self.options.void_suit_melds == "forbidden":
-            v = voids[p.seat]
-            if v is not None and _tiles.index(p.tile) // 9 == v:
+            v = voids[p.seat]  # a concealed kong the record does not show (tile None) cannot be judged
+            if v is not None and p.tile is not None and _tiles.index(p.tile) // 9 == v:
                 out.append(("void_suit_meld", (f"seat {p.seat} declares a {'pung' if isinstance(p, ev.Pung) else 'kong'} "
                                               f"of {p.tile}, its declared void suit"), p.seat))
         return out
@@ -415,7 +419,7 @@ class SichuanRuleset(RulesetDefaults):
         if not state.in_hand[seat]:
             out.append(("seat_out_of_hand", f"seat {seat} has won and declares a ready hand", seat))
         key = seat_hand(state, seat).key()
-        real = ready_waits(key[0], key[1], hm.voids[seat]) if st.concealed_size % 3 == 1 and not st.hidden else None
+        real = ready_waits(key[0], key[1], hm.voids[seat]) if st.concealed_size % 3 == 1 and not st.unseen else None
         if real is None:
             out.append(("declaration_not_ready", f"seat {seat} announces a ready hand it does not hold", seat))
         elif waits and tuple(sorted(waits, key=_tiles.index)) != real.tiles:
@@ -508,9 +512,10 @@ class SichuanRuleset(RulesetDefaults):
         if before.phase == "claims" and before.pending is not None:
             pend = before.pending
             tile, offerer, robbed, seq = pend.tile, pend.seat, False, pend.seq
-        elif before.phase == "robbing" and before.pending_kong is not None and before.pending_kong.kind == "added":
+        elif before.phase == "robbing" and before.pending_kong is not None and before.pending_kong.kind == "added" \
+                and before.pending_kong.tile is not None:
             pk = before.pending_kong
-            tile, offerer, robbed, seq = pk.tile, pk.seat, True, pk.seq
+            tile, offerer, robbed, seq = before.pending_kong.tile, pk.seat, True, pk.seq
         else:
             return ledger, found
         taker = p.seat if isinstance(p, (ev.Pung, ev.Kong)) else None

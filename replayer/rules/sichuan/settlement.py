@@ -112,11 +112,12 @@ class SeatHand:
 @dataclass(frozen=True)
 class KongOcc:
     """A kong that stands (a robbed 补杠 is no kong, §5.3): ``seat``, ``kind``, ``tile``,
-    ``from_seat`` (the discarder of a 直杠)."""
+    ``from_seat`` (the discarder of a 直杠). ``tile`` None: a concealed kong the record does
+    not show (one seat's view)."""
 
     seat: int
     kind: KongKind
-    tile: str
+    tile: str | None
     from_seat: int | None = None
 
 
@@ -216,7 +217,7 @@ class KongIncome:
 
     seat: int
     kind: str
-    tile: str
+    tile: str | None
     income: tuple[Payment, ...]
     moved: bool = False
 
