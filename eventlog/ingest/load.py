@@ -46,6 +46,8 @@ import multiprocessing
 import os
 import queue
 import sys
+import threading
+import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -339,14 +341,24 @@ def _parse_worker(jobs: list[tuple[int, str, str | None]], out: multiprocessing.
                   head: LogHead | None = None) -> None:
     """A parsing process: its files in order, each as chunks ``(index, items, last)``. It
     stops when the importing process ``parent`` is gone (killed: nobody reads the queue,
-    and a forked parser must not keep the store's lock file open after it). ``head``: the
+    and a forked parser must not keep the store's lock file open after it), wherever it is
+    then: parsing, waiting to put, or at exit waiting for its last chunks to be written. ``head``: the
     log's head at the start, when this process parses every file (:class:`_LogAhead`)."""
+
+    def watch() -> None:
+        # gone: a forked process also holds the store's files open. Watched all along, not
+        # only while putting: a process that has sent its last file waits at exit for the
+        # queue's feeder thread to write it all to the pipe, which nobody reads any more
+        # (the pipe stays open: every parsing process inherited its read end), forever.
+        while os.getppid() == parent:
+            time.sleep(0.25)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="importer-watch", daemon=True).start()
 
     def put(message: tuple[int, list[PreparedGame | ParseIssue], bool]) -> None:
         data = _to_wire(*message)
         while True:
-            if os.getppid() != parent:  # gone: a forked process also holds the store's files open
-                os._exit(1)
             try:
                 out.put(data, timeout=1.0)
                 return

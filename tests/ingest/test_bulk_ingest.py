@@ -345,6 +345,52 @@ def test_an_interrupted_import_leaves_whole_games_and_can_be_run_again(tmp_path,
         store.close()
 
 
+_PARSE_ONLY = """
+import multiprocessing, sys, time
+from pathlib import Path
+from eventlog.ingest.load import _Clock, _context, _parsed
+clock = _Clock("2026-01-01T00:00:00.000000Z", _context().Array("c", _Clock.SIZE))
+items = _parsed([Path(p) for p in sys.argv[1:]], None, 2, clock)
+next(items)  # the first chunk of the first file; nothing more is read
+print(" ".join(str(p.pid) for p in multiprocessing.active_children()), flush=True)
+time.sleep(600)
+"""
+
+
+def _gone(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] in "ZX"
+    except OSError:
+        return True
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="forked parsers and /proc: Linux")
+def test_parsing_processes_exit_when_the_importer_is_killed(tmp_path):
+    """An import killed with SIGKILL leaves no process behind: a parsing process stops when
+    its importer is gone, also one that has parsed all its files and waits for them to be
+    read (its games would be read by nobody; it holds the store's files and the importer's
+    output open)."""
+    files = [_corpus(tmp_path / f"games{i}.txt", 30) for i in range(2)]
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen([sys.executable, "-c", _PARSE_ONLY, *map(str, files)], env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        pids = [int(p) for p in proc.stdout.readline().split()]
+        assert len(pids) == 2
+        time.sleep(3)  # the second process parses its 30 games and sends what the pipe takes
+    finally:
+        proc.kill()
+        proc.wait(timeout=60)
+        proc.stdout.close()
+    deadline = time.monotonic() + 15
+    while not all(map(_gone, pids)) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    left = [p for p in pids if not _gone(p)]
+    for p in left:
+        os.kill(p, signal.SIGKILL)
+    assert left == []
+
+
 def test_events_built_without_a_second_validation_are_the_validated_ones():
     seed = "botzone-x/7"
     assert uuid5_text(seed) == str(uuid.uuid5(uuid.UUID("6b1c3f4e-2d4a-5a3b-9c1e-70616970752e"), seed))
