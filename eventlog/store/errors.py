@@ -124,7 +124,8 @@ class CorruptEvent(StoreError):
     fields = ("game_id", "seq", "position", "reason")
 
     def __init__(self, game_id: Any, seq: Any, position: Any, reason: str, *, message: str | None = None) -> None:
-        super().__init__(message or f"game {game_id!r} seq {seq} (position {position}): {reason}")
+        where = f"game {game_id!r} seq {seq}" + (f" (position {position})" if position is not None else "")
+        super().__init__(message or f"{where}: {reason}")
         self.game_id = game_id
         self.seq = seq
         self.position = position
