@@ -20,6 +20,7 @@ from analytics.schema import TABLES
 from eventlog.parallel import PARALLEL_GAMES, default_workers, map_games
 from eventlog.players import is_log_stream, read_aliases
 from eventlog.store.base import EventStore
+from eventlog.store.types import GameInfo
 
 __all__ = ["BLOCK_POSITIONS", "FLUSH_ROWS", "PARALLEL_GAMES", "ExportReport", "export", "default_workers"]
 
@@ -102,6 +103,18 @@ def _games_ended_in(store: EventStore, start: int, stop: int) -> list[str]:
     return ids
 
 
+def _games_without_record(store: EventStore, games: list[GameInfo], head: int) -> list[str]:
+    """Ids of the games with events in the log but no stream record (a record deleted: the
+    export goes by the records, :meth:`EventStore.list_games`), in order of first position.
+    Every event up to ``head`` belongs to a recorded stream, so the records count at least
+    ``head`` events (more when appends came after ``head`` was read); only when they count
+    fewer are the stored rows' game ids read (:meth:`EventStore.raw_game_ids`)."""
+    if sum(g.event_count for g in games) >= head:
+        return []
+    recorded = {g.game_id for g in games}
+    return [gid for gid in store.raw_game_ids() if gid not in recorded]
+
+
 def export(
     store: EventStore,
     out_dir: Path | str,
@@ -142,7 +155,8 @@ def export(
     A game the log cannot serve intact (:class:`~eventlog.store.CorruptEvent`,
     :class:`~eventlog.store.MissingEvents`) does not stop the run: the other games are
     exported, it is named in ``report.damaged`` and in the manifest, and tried again by
-    every later run.
+    every later run. So is a game whose events have no stream record (the records count
+    fewer events than the log's head: :func:`_games_without_record`).
 
     Raises :class:`ExportError` when another export holds the directory or the log is
     behind the export's checkpoint (another data directory?), :class:`DamagedExport` when
@@ -217,7 +231,13 @@ def export(
                     if rulesets.get(gid) == r:
                         take(gid)
 
-        changed = [g for g in sorted((g for g in store.list_games() if g.last_position > checkpoint),
+        games = store.list_games()
+        unrecorded = _games_without_record(store, games, head)
+        for game_id in unrecorded:
+            reason = f"game {game_id!r}: its events have no stream record (the record was deleted)"
+            report.damaged.append((game_id, reason))
+            manifest.damaged[game_id] = reason
+        changed = [g for g in sorted((g for g in games if g.last_position > checkpoint),
                                      key=lambda g: g.last_position)
                    if g.game_id not in done and not is_log_stream(g.game_id)]  # paipu:… streams are no games
         write_aliases(out, read_aliases(store))
@@ -235,7 +255,7 @@ def export(
                 if writer.pending_rows >= flush_rows:
                     writer.flush(min(g.last_position, head))
         # games the log could not serve intact before: named again until they read whole
-        retry = sorted(set(manifest.damaged) - done - {g.game_id for g in changed})
+        retry = sorted(set(manifest.damaged) - done - {g.game_id for g in changed} - set(unrecorded))
         for game_id in retry:
             take(game_id)
         writer.flush(head)

@@ -36,7 +36,9 @@ them against each one):
 * Nothing missing or corrupt is served as good data: every read re-computes each
   event's own hash (:class:`CorruptEvent`), and checks that seqs (per game) and
   positions (log) are consecutive, that ``prev_hash`` links, and that an unbounded read
-  reaches the head the store recorded (:class:`MissingEvents`). Whole-store checks are
+  reaches the head the store recorded (:class:`MissingEvents`); a game's read also that
+  its positions rise with seq within its stream record's ``first_position`` …
+  ``last_position`` (a row moved elsewhere: :class:`CorruptEvent`). Whole-store checks are
   :mod:`eventlog.verify`'s, through the raw read path (:meth:`EventStore.iter_raw`,
   :meth:`EventStore.iter_raw_log`, :meth:`EventStore.raw_game_ids`,
   :meth:`EventStore.stream_head`, :meth:`EventStore.log_head`) that trusts nothing.
@@ -221,7 +223,8 @@ class EventStore(ABC):
 
         Raises :class:`GameNotFound` at call time for an unknown game, ValueError for bad
         arguments (:class:`PositionOutOfRange` for a seq outside 0..2^63-1); the
-        iterator raises :class:`CorruptEvent` on a damaged row and
+        iterator raises :class:`CorruptEvent` on a damaged row (also one at a position not
+        rising with seq or outside the stream's record) and
         :class:`MissingEvents` on a hole (a missing seq, a broken link, or a stream that
         stops before the head the store recorded for it)."""
         from eventlog.store.types import check_game_id
@@ -464,15 +467,19 @@ class EventStore(ABC):
     ) -> Iterator[StoredEvent]:
         start = head.version if from_seq == -1 else from_seq
         anchor: str | None = None
+        before: StoredEvent | None = None
         if backward:
             start = min(start, head.version)
             anchor = head.last_hash if start == head.version else None
         elif 0 < start <= head.version:
-            before = self._fetch_game(game_id, start - 1, 1, False)
-            if not before or before[0].get("seq") != start - 1:
+            rows = self._fetch_game(game_id, start - 1, 1, False)
+            if not rows or rows[0].get("seq") != start - 1:
                 raise MissingEvents(game_id, start - 1, None, f"seq {start - 1} is missing")
-            anchor = inspect_row(before[0]).hash
-        links = GameLinks(game_id, start, backward, anchor)
+            before = inspect_row(rows[0])
+            anchor = before.hash
+        links = GameLinks(game_id, start, backward, anchor, (head.first_position, head.last_position, head.version))
+        if before is not None:  # the anchor too lies within the stream's record; the read goes on past it
+            links.check_position(before.seq, before.position)
         delivered = 0
         for page in self._pages(lambda c, n: self._fetch_game_values(game_id, c, n, backward), start, limit,
                                 backward, _SEQ):
@@ -480,11 +487,19 @@ class EventStore(ABC):
             while i < len(page):
                 if not backward and links.link is not None:  # the common rows of a forward read, in one loop
                     run: list[StoredEvent] = []
-                    i = inspect_run(page, i, game_id, links.expected, links.link, run)
+                    i = inspect_run(page, i, game_id, links.expected, links.link, run, links.position)
                     if run:
+                        at_head = head.version - run[0].seq  # the run's seqs are consecutive
+                        last = min(at_head, len(run) - 1)  # the run's last event within the record
+                        if last >= 0 and run[last].position > head.last_position:  # they rise: one comparison a run
+                            k = next(j for j, e in enumerate(run) if e.position > head.last_position)
+                            yield from run[:k]
+                            if k:
+                                links.position = run[k - 1].position
+                            links.check_position(run[k].seq, run[k].position)  # raises: outside the record
                         links.expected += len(run)
                         links.link = run[-1].hash
-                        at_head = head.version - run[0].seq  # the run's seqs are consecutive
+                        links.position = run[-1].position
                         if 0 <= at_head < len(run) and run[at_head].hash != head.last_hash:
                             yield from run[:at_head]
                             raise _not_the_head(game_id, run[at_head])

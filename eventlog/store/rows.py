@@ -267,8 +267,14 @@ def inspect_row(row: Row) -> StoredEvent:
     })
 
 
+#: Below every position (:func:`inspect_run`'s default ``after``: a run judged without its
+#: stream's record; :mod:`eventlog.verify` reads rows in position order).
+_NO_FLOOR = -(1 << 63)
+
+
 def inspect_run(
-    rows: Sequence[tuple[Any, ...]], start: int, game_id: str, seq: int, link: str, out: list[StoredEvent]
+    rows: Sequence[tuple[Any, ...]], start: int, game_id: str, seq: int, link: str, out: list[StoredEvent],
+    after: int = _NO_FLOOR,
 ) -> int:
     """Judge ``rows[start:]`` — one game's rows read forward as tuples in :data:`COLUMNS` order,
     the first expected to be seq ``seq`` with ``prev_hash`` ``link`` — as far as they are on
@@ -285,7 +291,12 @@ def inspect_run(
     JSON, valid for today's model after any upcast; then cached). Its event is the one
     :func:`inspect_values` returns. At any other row it stops: the caller judges that row
     the usual way (links, then :func:`inspect_values`, which names what is wrong) and goes on
-    from the next."""
+    from the next.
+
+    Positions: a row is taken only when its position lies past the previous one's (the
+    first past ``after``: the position of the row before the run, or the stream record's
+    first position - 1). The other bound, the stream record's last position, the caller
+    checks on the run's last event within the record (the positions rise)."""
     if type(game_id) is not str or type(link) is not str or type(seq) is not int:
         return start
     first = seq
@@ -305,7 +316,7 @@ def inspect_run(
         for row in rows[start:] if start else rows:
             pos, gid, sq, eid, typ, ver, ptext, mtext, rec, prev, h = row  # ValueError: not 11 columns
             if not (sq == seq and prev == link and gid == game_id
-                    and type(pos) is type(sq) is type(ver) is int
+                    and type(pos) is type(sq) is type(ver) is int and pos > after
                     and type(gid) is type(eid) is type(typ) is type(ptext) is type(mtext) is type(rec)
                     is type(prev) is type(h) is str):
                 break
@@ -346,6 +357,7 @@ def inspect_run(
             set_private(event, None)
             append(event)
             link = h
+            after = pos
             seq += 1
     except (StopIteration, ValueError, TypeError, RecursionError):
         pass  # this row is judged the usual way
@@ -376,17 +388,45 @@ def inspect_values(values: tuple[Any, ...]) -> StoredEvent:
 class GameLinks:
     """Checks a run of one game's rows as a reader receives them: seqs consecutive
     (ascending, or descending for a backward read), each ``prev_hash`` linking to the
-    previous event's ``hash``. Raises :class:`MissingEvents` at the first hole.
+    previous event's ``hash``; raises :class:`MissingEvents` at the first hole. And
+    positions rising with seq within the stream record's ``first_position`` …
+    ``last_position`` (``bounds``); raises :class:`CorruptEvent` at the first row out of
+    place (a row moved: the log's positions are dense and given in commit order).
 
     ``anchor``: for a forward read from seq ``s`` > 0, the hash of seq ``s - 1``; for a
-    backward read, the ``prev_hash`` the first row's successor carries (None: unknown)."""
+    backward read, the ``prev_hash`` the first row's successor carries (None: unknown).
+    ``record``: the stream record's (first position, last position, version) — a row up to
+    seq ``version`` lies within the two positions; one past it (appended since the record
+    was read) only past the previous row's; None: positions unchecked but for rising."""
 
-    def __init__(self, game_id: str, first_seq: int, backward: bool, anchor: str | None) -> None:
+    def __init__(self, game_id: str, first_seq: int, backward: bool, anchor: str | None,
+                 record: tuple[int, int, int] | None = None) -> None:
         self.game_id = game_id
         self.expected = first_seq
         self.backward = backward
         self.link = anchor if (backward or first_seq > 0) else GENESIS_HASH
         self.last: StoredEvent | None = None
+        self.record = record if record is not None else (_NO_FLOOR + 1, -_NO_FLOOR, -_NO_FLOOR)
+        #: The position of the last row checked (the next one's must lie past it in the
+        #: read's direction); at first just outside the record on the side the read comes from.
+        self.position = self.record[1] + 1 if backward else self.record[0] - 1
+
+    def check_position(self, seq: Any, pos: Any) -> None:
+        """Raise :class:`CorruptEvent` when ``pos`` (of the row ``seq``, next in the read)
+        does not lie past the previous row's position (in the read's direction) or lies
+        outside the stream record's positions; a position or seq of another type is left
+        to :func:`inspect_row`."""
+        if type(pos) is not int or type(seq) is not int:
+            return
+        low, high, version = self.record
+        if pos < low or (pos > high and seq <= version):
+            raise CorruptEvent(self.game_id, seq, pos,
+                               f"position {pos} lies outside the stream's record (positions {low}..{high})")
+        if (pos >= self.position) if self.backward else (pos <= self.position):
+            which = f"seq {seq + 1}'s" if self.backward else f"seq {seq - 1}'s"
+            raise CorruptEvent(self.game_id, seq, pos, f"position {pos} does not "
+                               f"{'fall' if self.backward else 'rise'} with seq ({which} is {self.position})")
+        self.position = pos
 
     def check(self, row: Row) -> None:
         """Call with each row before inspecting it (row values may be of any type)."""
@@ -412,6 +452,7 @@ class GameLinks:
                 raise MissingEvents(self.game_id, seq, pos, f"seq {seq}: prev_hash does not link to {which}")
             self.link = hash_
             self.expected += 1
+        self.check_position(seq, pos)
 
 
 class LogLinks:
