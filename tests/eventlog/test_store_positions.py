@@ -11,46 +11,30 @@ naming game, seq and position, and the export names a game whose record is gone.
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 
 import pytest
+from damaged_store import batch, interleaved_store, shell
 from typer.testing import CliRunner
 
-from eventlog.events import NewEvent, TileDiscarded
 from eventlog.store import CorruptEvent, SqliteStore
 from paipu.cli import app
 
 runner = CliRunner()
 
 
-def _batch(tag: str, n: int) -> list[NewEvent]:
-    return [NewEvent.of(TileDiscarded(seat=i % 4, tile="W1"), metadata={"tag": tag, "i": i}) for i in range(n)]
-
 
 @pytest.fixture
 def log(tmp_path):
-    """Game g at positions 1..4 and 8..11 (seqs 0..7), game h at 5..7 (seqs 0..2)."""
-    store = SqliteStore(tmp_path / "events.sqlite")
-    store.append("g", _batch("g", 4))
-    store.append("h", _batch("h", 3))
-    store.append("g", _batch("g2", 4))
+    store = interleaved_store(tmp_path)
     yield store
     store.close()
 
 
-def _shell(store: SqliteStore, *sql: str) -> None:
-    conn = sqlite3.connect(store.path, isolation_level=None)
-    try:
-        for statement in sql:
-            conn.execute(statement)
-    finally:
-        conn.close()
-
 
 def _move(store: SqliteStore, *moves: tuple[int, int]) -> None:
     """Set game g's row ``seq`` to position ``to``, for each (seq, to), triggers dropped."""
-    _shell(store, "DROP TRIGGER events_no_update",
+    shell(store, "DROP TRIGGER events_no_update",
            *(f"UPDATE events SET position = {to} WHERE game_id = 'g' AND seq = {seq}" for seq, to in moves))
 
 
@@ -76,8 +60,8 @@ def test_events_appended_during_a_read_lie_past_the_record_read_at_its_start_and
     """The stream record is read when the read starts; events appended since lie past its
     last position, as they should (only rising is asked of them)."""
     forward, backward = log.read_game("g"), log.read_game("g", backward=True, from_seq=-1)
-    log.append("h", _batch("h2", 2))  # positions 12, 13
-    log.append("g", _batch("g3", 2))  # seqs 8, 9 at positions 14, 15
+    log.append("h", batch("h2", 2))  # positions 12, 13
+    log.append("g", batch("g3", 2))  # seqs 8, 9 at positions 14, 15
     assert [(e.seq, e.position) for e in forward][-3:] == [(7, 11), (8, 14), (9, 15)]
     assert [e.seq for e in backward] == list(range(7, -1, -1))
 
@@ -129,7 +113,7 @@ def test_paipu_read_and_export_name_a_moved_row(log):
 
 
 def test_paipu_export_names_a_game_whose_stream_record_was_deleted(log):
-    _shell(log, "DROP TRIGGER streams_no_delete", "DELETE FROM streams WHERE game_id = 'h'")
+    shell(log, "DROP TRIGGER streams_no_delete", "DELETE FROM streams WHERE game_id = 'h'")
     export = _cli(log, "export", "--quiet")
     assert export.exit_code != 0, export.output
     assert _one_line(export.output, "game 'h': its events have no stream record"), export.output

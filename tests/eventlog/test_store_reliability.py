@@ -22,6 +22,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from damaged_store import batch, interleaved_store, shell
 from typer.testing import CliRunner
 
 from eventlog.events import NewEvent, TileDiscarded
@@ -48,9 +49,6 @@ runner = CliRunner()
 
 WRITER = ROOT / "scripts" / "crash_writer.py"  # appends until killed, prints each acknowledged position
 
-
-def _batch(tag: str, n: int) -> list[NewEvent]:
-    return [NewEvent.of(TileDiscarded(seat=i % 4, tile="W1"), metadata={"tag": tag, "i": i}) for i in range(n)]
 
 
 def _cli(*args: str):
@@ -96,7 +94,7 @@ def _crash_image(tmp_path: Path, commits: int = 12) -> tuple[Path, int]:
     store = open_store(live)
     last = 0
     for c in range(commits):
-        last = store.append(f"g{c % 2}", _batch(f"c{c}", 3)).last_position
+        last = store.append(f"g{c % 2}", batch(f"c{c}", 3)).last_position
     image.mkdir()
     for name in ("events.sqlite", "events.sqlite-wal", "events.sqlite-checkpoint"):
         shutil.copyfile(live / name, image / name)
@@ -141,7 +139,7 @@ def test_a_damaged_write_ahead_log_is_data_loss_everywhere(tmp_path, damage):
         report = verify_log(store)
         assert not report.ok and report.checkpoint == acknowledged and report.head < acknowledged
         with pytest.raises(LogTruncated):
-            store.append("new", _batch("after", 1))  # nothing is written on top of a loss
+            store.append("new", batch("after", 1))  # nothing is written on top of a loss
 
 
 def test_a_checkpoint_behind_the_log_is_brought_forward(tmp_path):
@@ -150,9 +148,9 @@ def test_a_checkpoint_behind_the_log_is_brought_forward(tmp_path):
     live = tmp_path / "behind"
     store = open_store(live)
     for c in range(4):
-        store.append("g", _batch(f"b{c}", 2))
+        store.append("g", batch(f"b{c}", 2))
     saved = checkpoint_path(live / "events.sqlite").read_bytes()
-    store.append("g", _batch("b4", 2))
+    store.append("g", batch("b4", 2))
     store.close()
     checkpoint_path(live / "events.sqlite").write_bytes(saved)  # as if the last write never happened
     with open_store(live, create=False) as store:
@@ -167,8 +165,8 @@ def _closed_store(path: Path) -> list[tuple[int, str, str]]:
     """A closed store at ``path`` (everything checkpointed into the database file) holding
     games a (4 events) and b (3); returns what was written: (position, hash, payload)."""
     with open_store(path) as store:
-        store.append("a", _batch("a", 4))
-        store.append("b", _batch("b", 3))
+        store.append("a", batch("a", 4))
+        store.append("b", batch("b", 3))
         return [(e.position, e.hash, e.payload.model_dump_json()) for e in store.read_all()]
 
 
@@ -281,25 +279,14 @@ def test_a_flipped_byte_in_the_database_is_refused_or_harmless_never_served_wron
 
 @pytest.fixture
 def log(tmp_path):
-    store = SqliteStore(tmp_path / "events.sqlite")
-    store.append("g", _batch("g", 4))
-    store.append("h", _batch("h", 3))
-    store.append("g", _batch("g2", 4))
+    store = interleaved_store(tmp_path)
     yield store
     store.close()
 
 
-def _shell(store: SqliteStore, *sql: str) -> None:
-    conn = sqlite3.connect(store.path, isolation_level=None)
-    try:
-        for statement in sql:
-            conn.execute(statement)
-    finally:
-        conn.close()
-
 
 def test_a_deleted_row_is_missing_for_every_reader(log):
-    _shell(log, "DROP TRIGGER events_no_delete", "DELETE FROM events WHERE game_id = 'g' AND seq = 5")
+    shell(log, "DROP TRIGGER events_no_delete", "DELETE FROM events WHERE game_id = 'g' AND seq = 5")
     with pytest.raises(MissingEvents, match="seq 5 is missing"):
         list(log.read_game("g"))
     with pytest.raises(MissingEvents, match="seq 5 is missing"):
@@ -316,7 +303,7 @@ def test_a_deleted_row_is_missing_for_every_reader(log):
 
 
 def test_a_deleted_last_row_is_missing(log):
-    _shell(log, "DROP TRIGGER events_no_delete", "DELETE FROM events WHERE game_id = 'g' AND seq = 7")
+    shell(log, "DROP TRIGGER events_no_delete", "DELETE FROM events WHERE game_id = 'g' AND seq = 7")
     with pytest.raises(MissingEvents, match="record says version 7") as err:
         list(log.read_game("g"))
     # the one line says where as far as it is known: no position for an event not there
@@ -326,7 +313,7 @@ def test_a_deleted_last_row_is_missing(log):
 
 
 def test_a_subscriber_stops_at_a_hole(log):
-    _shell(log, "DROP TRIGGER events_no_delete", "DELETE FROM events WHERE position = 3")
+    shell(log, "DROP TRIGGER events_no_delete", "DELETE FROM events WHERE position = 3")
     sub = log.subscribe(1)
     assert [next(sub).position for _ in range(2)] == [1, 2]
     with pytest.raises(MissingEvents, match="position 3 is missing"):
@@ -354,7 +341,7 @@ def test_the_stream_records_are_guarded_like_the_events(log):
 
 
 def test_a_whole_deleted_game_is_named_by_verify(log, tmp_path):
-    _shell(
+    shell(
         log,
         "DROP TRIGGER events_no_delete",
         "DROP TRIGGER streams_no_delete",
@@ -369,7 +356,7 @@ def test_a_whole_deleted_game_is_named_by_verify(log, tmp_path):
 
 
 def test_a_stream_record_deleted_alone_still_verifies_the_game_from_its_events(log):
-    _shell(log, "DROP TRIGGER streams_no_delete", "DELETE FROM streams WHERE game_id = 'h'")
+    shell(log, "DROP TRIGGER streams_no_delete", "DELETE FROM streams WHERE game_id = 'h'")
     res = _cli("verify", "--data", str(Path(log.path).parent))
     assert res.exit_code == 3  # h's chain is broken: integrity
     # (game g fails its audit: these test games have no game_started; h fails its chain)
@@ -389,7 +376,7 @@ def test_an_edited_stream_record_is_named_by_verify(log, edit, words):
 
     log.append("s", [NewEvent.of(GameStarted(ruleset="mcr", players=["a", "b", "c", "d"]))])
     assert verify_game(log, "s").ok and verify_game(log, "h").ok
-    _shell(log, "DROP TRIGGER streams_only_forward", edit)
+    shell(log, "DROP TRIGGER streams_only_forward", edit)
     game = "s" if "'s'" in edit else "h"
     report = verify_game(log, game)
     assert not report.ok and words in report.reason and "record was edited" in report.reason, report
@@ -442,7 +429,7 @@ def test_readers_and_serve_never_create_a_store(tmp_path):
 
 def test_a_missing_database_with_a_checkpoint_is_data_loss(tmp_path):
     with open_store(tmp_path) as store:
-        store.append("g", _batch("g", 2))
+        store.append("g", batch("g", 2))
     (tmp_path / "events.sqlite").unlink()
     for suffix in ("-wal", "-shm"):
         (tmp_path / f"events.sqlite{suffix}").unlink(missing_ok=True)
@@ -453,8 +440,8 @@ def test_a_missing_database_with_a_checkpoint_is_data_loss(tmp_path):
 def test_a_version_1_store_is_upgraded_and_anchored(tmp_path):
     path = tmp_path / "events.sqlite"
     with SqliteStore(path) as store:
-        store.append("g", _batch("g", 3))
-        store.append("h", _batch("h", 2))
+        store.append("g", batch("g", 3))
+        store.append("h", batch("h", 2))
     conn = sqlite3.connect(path, isolation_level=None)
     for t in ("streams_no_delete", "streams_only_forward", "log_head_no_delete", "log_head_only_forward"):
         conn.execute(f"DROP TRIGGER {t}")
@@ -486,7 +473,7 @@ def test_positions_outside_64_bits_are_refused_as_arguments(log, value):
 
 def test_a_huge_game_id_is_refused_without_echoing_it(log):
     with pytest.raises(ValueError) as e:
-        log.append("x" * 70_000, _batch("x", 1))
+        log.append("x" * 70_000, batch("x", 1))
     assert len(str(e.value)) < 200
     with pytest.raises(ValueError) as e:
         log.read_game("\n" * 70_000)
@@ -563,7 +550,7 @@ def test_verify_says_when_the_checkpoint_file_was_missing(tmp_path):
     (the database copied without it) the log is anchored anew as found — and `paipu verify`
     says that a loss before now cannot be detected, instead of only "log intact"."""
     with open_store(tmp_path) as store:
-        store.append("g", _batch("g", 2))
+        store.append("g", batch("g", 2))
     checkpoint_path(tmp_path / "events.sqlite").unlink()
     res = _cli("verify", "--data", str(tmp_path))
     assert "no checkpoint file" in res.output and "cannot be detected" in res.output, res.output
