@@ -11,18 +11,13 @@ import re
 from pathlib import Path
 
 import pytest
+from cli_run import run
 import typer.main
-from typer.testing import CliRunner
 
 from paipu.cli import app
 
-runner = CliRunner()
 PMN = "pmn-mahjongsoft.com-74621-1-3"  # MCR, two winners on one discard, options {"multiple_winners": "all"}
 PY_REPR = re.compile(r"\b(None|True|False)\b|\['|\{'|': ")
-
-
-def run(*args):
-    return runner.invoke(app, [str(a) for a in args], catch_exceptions=False, prog_name="paipu")
 
 
 @pytest.fixture(scope="module")

@@ -8,21 +8,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from typer.testing import CliRunner
+from cli_run import run, one_error
 
-from paipu.cli import app
-
-runner = CliRunner()
-
-
-def run(*args):
-    return runner.invoke(app, [str(a) for a in args], catch_exceptions=False, prog_name="paipu")
-
-
-def one_error(res) -> str:
-    lines = [ln for ln in res.output.splitlines() if ln.strip()]
-    assert len(lines) == 1 and lines[0].startswith("error: "), res.output
-    return lines[0]
 
 
 NC_HAND = ["--hand", "W1 W2 W3 W4 W5 W6 T6 T6 T7 T8"]  # 123m 456m 66s 78s: + a set + T9

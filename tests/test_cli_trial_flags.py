@@ -10,18 +10,12 @@ import re
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
+from cli_run import run
 
 import paipu.samples
-from paipu.cli import app
 
-runner = CliRunner()
 PMN = "pmn-mahjongsoft.com-74621-1-3"
 SAMPLES = Path(paipu.samples.__file__).parent
-
-
-def run(*args):
-    return runner.invoke(app, [str(a) for a in args], catch_exceptions=False, prog_name="paipu")
 
 
 @pytest.fixture(scope="module")

@@ -9,23 +9,11 @@ import json
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
+from cli_run import run, one_error
 
-from paipu.cli import app
 
-runner = CliRunner()
 HAND = ["--hand", "W1 W2 W3 W4 W5 W6 W7 W8 W9 T1 T1 T1 B1"]
 PMN = "pmn-mahjongsoft.com-74621-1-3"
-
-
-def run(*args):
-    return runner.invoke(app, [str(a) for a in args], catch_exceptions=False, prog_name="paipu")
-
-
-def one_error(res) -> str:
-    lines = [ln for ln in res.output.splitlines() if ln.strip()]
-    assert len(lines) == 1 and lines[0].startswith("error: "), res.output
-    return lines[0]
 
 
 @pytest.fixture(scope="module")
