@@ -172,7 +172,9 @@ def _scores_section(audit: Any, events: Sequence[Any]) -> str:
     out = [f"<h2>Scores: computed versus reported ({len(audit.wins)} wins)</h2>"]
     if audit.reported:
         rows = [(r.seq, "–" if r.winner is None else r.winner, _changes(r.score_changes), _changes(r.computed_changes),
-                 _e(r.total), _e(r.computed_total), "✓" if r.agrees else "✗ differs") for r in audit.reported]
+                 _e(r.total), _e(r.computed_total),
+                 "✗ differs" if not r.agrees else (f"? cannot be checked: {r.unverifiable}" if r.unverifiable else "✓"))
+                for r in audit.reported]
         out.append("<p>Every score the source reported, against the computed one:</p>"
                    + _table(("event", "winner", "reported changes", "computed changes", "reported total",
                              "computed total", "agrees"), rows, diff=[not r.agrees for r in audit.reported]))

@@ -12,11 +12,11 @@ from typing import Any
 
 from eventlog import tiles as _tiles
 from replayer.context import Ctx
-from replayer.state import Discard, ScoreEntry, SeatState, Settlement, TableState, replace
+from replayer.state import Discard, ScoreEntry, SeatState, Settlement, TableState, Unsettled, replace
 
 __all__ = [
     "seen_plus", "seen_plus_all", "with_seat", "add_tile", "remove_tiles", "take", "take_hidden", "wall_empty_for", "wall_empty",
-    "wall_minus", "seat_wall_minus", "seat_wall_take", "check_size", "apply_settlement", "mark_claimed", "claimed_as_found", "kong_payment",
+    "wall_minus", "seat_wall_minus", "seat_wall_take", "check_size", "apply_settlement", "settle", "hidden_of", "seats_words", "mark_claimed", "claimed_as_found", "kong_payment",
 ]
 
 
@@ -169,6 +169,42 @@ def apply_settlement(state: TableState, seq: int, kind: str, s: Settlement, reas
     return replace(state, seats=seats, score_log=state.score_log + (entry,))
 
 
+def hidden_of(state: TableState, seats: Sequence[int]) -> tuple[int, ...]:
+    """Those of ``seats`` (in order, once each) whose tiles the record partly hides
+    (``SeatState.unseen``: hidden tiles, or a concealed kong shown face down)."""
+    return tuple(s for s in sorted(set(seats)) if state.seats[s].unseen)
+
+
+def seats_words(seats: Sequence[int]) -> str:
+    """``seat 2`` / ``seats 0, 2, 3``."""
+    return ("seat " if len(seats) == 1 else "seats ") + ", ".join(str(s) for s in seats)
+
+
+def settle(ctx: Ctx, state: TableState, kind: str, s: Settlement, reason: str, *,
+           winner: int | None = None) -> TableState:
+    """``state`` after the settlement ``s`` (:func:`apply_settlement`), but for the components
+    that read a hand the record hides (``s.reads``, :func:`hidden_of`; one seat's view,
+    docs/reference/DESIGN.md §8): their amounts cannot be computed from the record, so they
+    are left out of the scores and remembered (``TableState.unsettled``) until the report
+    that covers them — the reported score of ``winner``'s win (None: no report does) — gives
+    them (handlers/scores.py). A record that shows every hand settles ``s`` as it is."""
+    unknown = [(r, h) for r in s.reads if (h := hidden_of(state, r.seats))]
+    if not unknown:
+        return apply_settlement(state, ctx.seq, kind, s, reason)
+    names = [r.component for r, _h in unknown]
+    ch = list(s.changes)
+    for r, _h in unknown:
+        for i in range(4):
+            ch[i] -= r.changes[i]
+    known = Settlement((ch[0], ch[1], ch[2], ch[3]), zero_sum=False,
+                       parts=tuple(part for part in s.parts if part[0] not in names))
+    seats = hidden_of(state, [x for _r, h in unknown for x in h])
+    what = f"the {', '.join(names)} component{'s' if len(names) > 1 else ''} of event {ctx.seq}"
+    state = apply_settlement(state, ctx.seq, kind, known,
+                             f"{reason} (without {', '.join(names)}: hidden tiles of {seats_words(seats)})")
+    return replace(state, unsettled=state.unsettled + (Unsettled(ctx.seq, state.hand_number, seats, what, winner),))
+
+
 def mark_claimed(state: TableState, discard_seq: int, seat: int) -> TableState:
     """``state`` with the discard ``discard_seq`` taken by ``seat`` (its ``claimed_by``); the
     state itself when it is not in this hand's rivers or already taken."""
@@ -194,4 +230,4 @@ def kong_payment(ctx: Ctx, state: TableState, seat: int, tile: str | None) -> Ta
     s = ctx.ruleset.settle_kong(state, seat, meld)
     if s is None:
         return state
-    return apply_settlement(state, ctx.seq, "kong", s, f"kong of {tile or 'an unseen tile'} by seat {seat}")
+    return settle(ctx, state, "kong", s, f"kong of {tile or 'an unseen tile'} by seat {seat}")

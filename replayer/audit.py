@@ -30,7 +30,9 @@ __all__ = ["WinAudit", "GameAudit", "AuditCollector", "audit_game", "fan_key", "
 class WinAudit:
     """A declared win: computed fans/points/settlement and what the source reported.
 
-    ``fans_agree``/``score_agrees`` are None when the source reported nothing to compare."""
+    ``fans_agree``/``score_agrees`` are None when the source reported nothing to compare;
+    ``score_agrees`` is also None when the report reads tiles the record hides and cannot be
+    checked (``reported.unverifiable`` says why; one seat's view)."""
 
     hand_number: int | None
     seq: int
@@ -209,7 +211,7 @@ class AuditCollector:
                     reported=rep,
                     reported_fans=rep_fans,
                     fans_agree=_compare_fans(lines, rep_fans) if rep_fans else None,
-                    score_agrees=rep.agrees if rep is not None else None,
+                    score_agrees=_score_agrees(rep),
                 )
             )
         return GameAudit(
@@ -236,6 +238,17 @@ def audit_game(
     for step in replay_game(events, mode="audit", ruleset=ruleset) if steps is None else steps:
         collector.step(step)
     return collector.result()
+
+
+def _score_agrees(rep: ReportedScore | None) -> bool | None:
+    """False when something compared disagrees; None when nothing was reported, or when what
+    was reported could not be checked (``ReportedScore.unverifiable``: it reads hidden tiles)
+    and nothing else disagrees; True otherwise."""
+    if rep is None:
+        return None
+    if not rep.agrees:
+        return False
+    return None if rep.unverifiable else True
 
 
 def _reported_for(win: WinRecord, reported: list[ReportedScore]) -> ReportedScore | None:

@@ -40,6 +40,7 @@ from eventlog import events as ev
 from replayer.context import Ctx, Handler, is_in_place, need_game
 from replayer.findings import MODES, Finding, Mode
 from replayer.handlers import HANDLERS
+from replayer.handlers.tiles import settle_hidden_deal
 from replayer.rules.base import Ruleset, RulesetDefaults, get_ruleset, ruleset_handler
 from replayer.state import TableState, WorkingState, fast_init
 
@@ -197,6 +198,9 @@ class _Game:
         ctx.hand_number = held["hand_number"]  # findings name the hand the event was played in
         if seq != held["seq"] + 1:
             ctx.breach("event_out_of_order", f"event seq {seq} follows seq {held['seq']}")
+        if held["deal_owed"] and held["phase"] == "dealing":
+            # a dealer's deal the record hides: its 14th came with it if it acts before drawing
+            w.absorb(settle_hidden_deal(ctx, w, payload))
         if in_place and not hooks:  # the common case: no frozen state at all
             after = handler(ctx, w, payload)
             if after is not w:

@@ -162,7 +162,10 @@ def unseen_copies(state: TableState, seat: int, ruleset: Ruleset) -> tuple[int, 
     minus its own concealed tiles, every river tile (a claimed one once: in its river, not
     again in the set that took it), every declared set it can see (another seat's concealed
     kong is face down) and the face-up wildcard indicator."""
-    seen = visible_counts(state, seat)  # the one count of what a seat sees (replayer/view.py)
+    seen = list(visible_counts(state, seat))  # the one count of what a seat sees (replayer/view.py)
+    ind = state.wildcard_indicator
+    if ind is not None and _tiles.is_valid(ind) and not ruleset.play.indicator_leaves_wall:
+        seen[_tiles.index(ind)] += 1  # face up where it lies in the wall (nanchang.md §4.1): known, not to be hoped for
     return tuple(max(0, ruleset.play.tile_copies[i] - seen[i]) for i in range(34))
 
 

@@ -279,6 +279,39 @@ class Payment:
 
 @fast_init
 @dataclass(frozen=True)
+class Reading:
+    """One settlement component that reads concealed tiles (:attr:`Settlement.reads`):
+    ``component`` (its name, as in the settlement's parts), ``seats`` (0..3, whose concealed
+    tiles and concealed kongs it reads) and its ``changes`` (points per seat 0..3)."""
+
+    component: str
+    seats: tuple[int, ...]
+    changes: tuple[int, int, int, int]
+
+
+@fast_init
+@dataclass(frozen=True)
+class Unsettled:
+    """Score changes a replay could not compute because they read tiles the record hides
+    (one seat's view, docs/reference/DESIGN.md §8): the settling event ``seq`` and its
+    ``hand_number``, the ``seats`` whose hidden tiles they read, ``what`` in words ("the
+    jing, kong components of event 47", "the win of seat 1 (event 119)"), the ``winner``
+    whose reported score covers them (None: no report does — an exhaustive draw's) and
+    ``part``: ``"win"`` (a win by a hidden hand: neither its score nor its changes are
+    known), ``"score"`` (the win's points read another hidden hand) or ``"settlement"``
+    (settlement components). The report that covers them (``score_reported``) gives the
+    changes; until then the table's scores leave them out."""
+
+    seq: int
+    hand_number: int | None
+    seats: tuple[int, ...]
+    what: str
+    winner: int | None = None
+    part: Literal["win", "score", "settlement"] = "settlement"
+
+
+@fast_init
+@dataclass(frozen=True)
 class Settlement:
     """Score changes of one settled thing (a win, a penalty …) with its explanation.
 
@@ -286,12 +319,18 @@ class Settlement:
     zero-sum by construction; the constructor asserts ``sum(changes) == 0`` unless
     ``zero_sum`` is False (a referee's 死分 leaves play). ``parts``: the changes split by the
     ruleset's settlement components, ``(component, changes)`` in order (empty: one part,
-    the settlement's kind) — :meth:`by_reason` builds them from the payments' reasons."""
+    the settlement's kind) — :meth:`by_reason` builds them from the payments' reasons.
+    ``reads``: the components whose amounts read other seats' concealed tiles (a
+    :class:`Reading` each: Nanchang's jing bonus reads every hand, Sichuan's 查叫 the hands
+    still in); empty: the settlement reads nothing concealed but, for a win, the winner's
+    hand. The replayer leaves out of the table's scores a component that reads a hand the
+    record hides (one seat's view): it cannot be computed from the record."""
 
     changes: tuple[int, int, int, int]
     payments: tuple[Payment, ...] = ()
     zero_sum: bool = True
     parts: tuple[tuple[str, tuple[int, int, int, int]], ...] = ()
+    reads: tuple[Reading, ...] = ()
 
     def __post_init__(self) -> None:
         if len(self.changes) != 4:
@@ -329,7 +368,10 @@ class WinRecord:
     """A win as replayed: the declaring event, the situation given to the scorer (MCR: a
     ``WinSituation``), the ruleset's explained score (MCR: a ``FanResult``) and its
     ``points``, the computed settlement (None when the win was not legal or not settled),
-    whether it was legal, and the ruleset-neutral ``context`` (a ``WinContext``)."""
+    whether it was legal, and the ruleset-neutral ``context`` (a ``WinContext``).
+    ``unscored``: the winner's hand is hidden in the record (one seat's view): the win is
+    taken as declared — legal, the table goes on after it — with no score, points or
+    settlement of its own; its reported score (``score_reported``) is what it settles."""
 
     seq: int
     seat: int
@@ -344,12 +386,17 @@ class WinRecord:
     settlement: Settlement | None = None
     discard_seq: int | None = None
     context: Any = None
+    unscored: bool = False
 
 
 @fast_init
 @dataclass(frozen=True)
 class ReportedScore:
-    """A ``score_reported`` event kept next to the computed result it was compared with."""
+    """A ``score_reported`` event kept next to the computed result it was compared with.
+    ``agrees``: nothing compared disagrees. ``unverifiable``: why a part of it could not be
+    compared (empty: every part was) — it reads tiles the record hides ("the score changes
+    cannot be checked: …"); ``computed_changes`` / ``computed_total`` are then None for the
+    part that could not be computed."""
 
     seq: int
     winner: int | None
@@ -359,6 +406,7 @@ class ReportedScore:
     computed_changes: tuple[int, int, int, int] | None
     computed_total: int | None
     agrees: bool
+    unverifiable: str = ""
 
 
 @fast_init
@@ -414,7 +462,11 @@ class TableState:
     ruleset's end of game reached), ``hand_start_scores``, ``rule_memory`` (what the ruleset
     remembers across events through its optional ``observe`` hook — e.g. Nanchang 弃胡, 抄庄;
     None for rulesets without one), ``in_hand`` (per seat: still playing this hand; a winner
-    leaves a hand that goes on after a win, ``PlayRules.hand_end``).
+    leaves a hand that goes on after a win, ``PlayRules.hand_end``), ``unsettled`` (this
+    game's score changes that read tiles the record hides and no report has given yet:
+    :class:`Unsettled`; empty in a record that shows every hand), ``deal_owed`` (the tiles
+    a dealer whose deal the record hides holds beyond ``other_tiles`` and has not yet
+    shown a sign of: settled by its draw or its first action of the deal).
     """
 
     seq: int = -1
@@ -454,6 +506,8 @@ class TableState:
     hand_start_scores: tuple[int, int, int, int] = (0, 0, 0, 0)
     rule_memory: Any = None
     in_hand: tuple[bool, bool, bool, bool] = (True, True, True, True)
+    unsettled: tuple[Unsettled, ...] = ()
+    deal_owed: int = 0
 
     @property
     def scores(self) -> tuple[int, int, int, int]:

@@ -7,8 +7,8 @@ Every reader that shows the table from one seat's side — ``paipu replay --seat
 ``GetState``/``StepThrough`` with ``seat`` — passes the state through :func:`seat_state_view`
 once, and shows what it returns; so no reader can forget a field.
 
-座位视角: 他家手牌、他家刚摸的牌、牌墙、规则的记忆与各张牌的计数都不给看; ``seen`` 只计这个座位看得见的牌
-(牌河、副露、亮出的花牌与翻出的指示牌、自己的手牌)."""
+座位视角: 他家手牌、他家刚摸的牌、牌墙、规则的记忆与各张牌的计数都不给看; ``seen`` 只计这个座位看得见的、
+已离开牌墙的牌 (牌河、副露、亮出的花牌、翻出的鸟、自己的手牌; 留在牌墙上的精牌指示牌不计)."""
 
 from __future__ import annotations
 
@@ -34,34 +34,27 @@ def _other(st: SeatState) -> SeatState:
 
 def visible_counts(state: TableState, seat: int) -> tuple[int, ...]:
     """The 42-count vector (index per eventlog.tiles) of the tiles of this hand that seat
-    ``seat`` (0..3) sees out of the wall: every discard (a claimed one once: in the river,
-    not again in the set that took it), every declared set's other tiles (another seat's
-    concealed kong lies face down: not counted), the flowers set aside, the wildcard
-    indicator, and its own concealed tiles. The one count of what a seat sees: the seat view's
-    ``seen`` and the review's unseen copies (replayer/review.py) both read it."""
-    n = [0] * len(T.ALL_TILES)
-
-    def add(tile: str | None) -> None:
-        if tile is not None and T.is_valid(tile):
-            n[T.index(tile)] += 1
-
+    ``seat`` (0..3) sees out of the wall: the table's tile accounting (``state.seen``, every
+    tile identified as out of the wall — docs/reference/DESIGN.md §4) less what only another
+    seat sees — its concealed tiles and the tiles of its concealed kongs (face down, §8). So
+    every tile the accounting counts that lies face up is seen: rivers, declared sets,
+    flowers set aside, tiles turned from the wall (Changsha's birds, changsha.md §5.1; an
+    indicator that leaves the wall, ``PlayRules.indicator_leaves_wall``), and a tile that
+    stays in the wall is not (Nanchang's face-up indicator, nanchang.md §4.1). The one count
+    of what a seat sees: the seat view's ``seen`` — the same count as the tile accounting of
+    that seat's own record (eventlog.view.seat_view of every event, replayed) — and the
+    review's unseen copies (replayer/review.py) read it."""
+    n = list(state.seen)
     for i, st in enumerate(state.seats):
-        for d in st.discards:
-            add(d.tile)
+        if i == seat:
+            continue
+        for t in st.tiles:
+            n[T.index(t)] -= 1
         for m in st.melds:
-            if m.concealed and i != seat:
-                continue
-            rest = list(m.tiles)
-            if m.discard_seq is not None and m.claimed_tile in rest:
-                rest.remove(m.claimed_tile)  # counted in the river it was claimed from
-            for t in rest:
-                add(t)
-        for t in st.flowers:
-            add(t)
-    for t in state.seats[seat].tiles:
-        add(t)
-    add(state.wildcard_indicator)
-    return tuple(n)
+            if m.concealed:
+                for t in m.tiles:
+                    n[T.index(t)] -= 1
+    return tuple(k if k > 0 else 0 for k in n)  # never below 0 (a damaged log's state)
 
 
 def seat_state_view(state: TableState, seat: int | None) -> TableState:

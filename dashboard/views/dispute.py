@@ -132,7 +132,8 @@ else:
                  "reported changes": _l(r.score_changes), "computed changes": _l(r.computed_changes),
                  "reported total": "–" if r.total is None else str(r.total),
                  "computed total": "–" if r.computed_total is None else str(r.computed_total),
-                 "agrees": "✓" if r.agrees else "✗ differs"}
+                 "agrees": "✗ differs" if not r.agrees else ("? cannot be checked: " + r.unverifiable
+                                                              if r.unverifiable else "✓")}
                 for r in reported
             ]
         ),

@@ -65,6 +65,8 @@ def _print_audit(chain, audit, *, verbose: bool = True) -> bool:
             rep = " + ".join(f"{n}×{c}" if c > 1 else n for n, _p, c in ((_in_chinese(n, w.fans), p, c)
                                                                          for n, p, c in w.reported_fans))
             state = "agrees" if (w.fans_agree is not False and w.score_agrees is not False) else "DISAGREES"
+            if w.reported is not None and w.reported.unverifiable and w.score_agrees is None:
+                state = f"cannot be checked ({w.reported.unverifiable})"
             if w.reported_fans and w.fans_agree is None:
                 state += " (the source's fan names are unreadable: only the totals were compared)"
             say(
@@ -122,6 +124,7 @@ def _win_json(w) -> dict:
             "total": rep.total,
             "score_changes": list(rep.score_changes) if rep.score_changes else None,
             "fans": [{"name": n, "points": p, "count": c} for n, p, c in w.reported_fans],
+            "unverifiable": rep.unverifiable or None,
         },
         "fans_agree": w.fans_agree, "score_agrees": w.score_agrees,
     }
@@ -442,8 +445,9 @@ def _summary(stored, dup, issues, audits, chains) -> None:
         + (f", {unreadable} unreadable" if unreadable else ""),
     )
     scores = [r for a in audits for r in a.reported if r.score_changes is not None or r.total is not None]
-    t.add_row("reported scores", f"{sum(r.agrees for r in scores)} of {len(scores)} agree, "
-              f"{sum(not r.agrees for r in scores)} disagree")
+    unchecked = sum(1 for r in scores if r.agrees and r.unverifiable)
+    t.add_row("reported scores", f"{sum(r.agrees and not r.unverifiable for r in scores)} of {len(scores)} agree, "
+              f"{sum(not r.agrees for r in scores)} disagree" + (f", {unchecked} cannot be checked" if unchecked else ""))
     if issues:
         t.add_row("import errors", str(len(issues)))
     console.print(t)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from eventlog import events as ev
 from eventlog import tiles as _tiles
 from eventlog.seats import ALL_IN
+from replayer.accounting import seats_words
 from replayer.context import Ctx, need_game
 from replayer.state import (
     HandResult,
@@ -102,6 +103,7 @@ def hand_started(ctx: Ctx, state: TableState, p: ev.HandStarted) -> TableState:
         wildcard_indicator=None,
         hand_start_scores=state.scores,
         in_hand=ALL_IN,
+        deal_owed=0,
     )
 
 
@@ -138,7 +140,13 @@ def game_ended(ctx: Ctx, state: TableState, p: ev.GameEnded) -> TableState:
         return state
     if state.phase not in ("idle",):
         ctx.breach("hand_not_finished", f"game_ended in phase {state.phase!r}")
-    if p.final_scores is not None and tuple(p.final_scores) != state.scores:
+    if p.final_scores is not None and state.unsettled:
+        # score changes no report gave read tiles the record hides (one seat's view, §8)
+        ctx.breach("reported_score_unverifiable",
+                   f"reported final scores {list(p.final_scores)} cannot be checked: " + "; ".join(
+                       f"{u.what} (hand {u.hand_number}) read{'s' if ' components ' not in u.what else ''} "
+                       f"hidden tiles of {seats_words(u.seats)}" for u in state.unsettled))
+    elif p.final_scores is not None and tuple(p.final_scores) != state.scores:
         ctx.breach("reported_score_mismatch",
                    f"reported final scores {list(p.final_scores)}, computed {list(state.scores)}")
     # the game is over when the log says so, whether or not the ruleset's schedule ran out

@@ -5,30 +5,43 @@ from __future__ import annotations
 from eventlog import events as ev
 from replayer.accounting import (
     apply_settlement,
+    seats_words,
 )
 from replayer.context import Ctx, need_game
 from replayer.state import (
     ReportedScore,
     Settlement,
     TableState,
+    Unsettled,
     replace,
 )
 
 
 def score_reported(ctx: Ctx, state: TableState, p: ev.ScoreReported) -> TableState:
+    """The source's score (DESIGN.md §4) compared with the computed one: a disagreement is
+    ``reported_score_mismatch``. What reads tiles the record hides (``TableState.unsettled``:
+    a win whose hand is hidden, a settlement component or a score that reads another hidden
+    hand — one seat's view, §8) cannot be computed: that part is ``reported_score_unverifiable``
+    — the rest is still compared — and the reported changes are what the table settles for it
+    (the win is taken as reported)."""
     if not need_game(ctx, state):
         return state
     legal = [w for w in state.wins if w.legal]
     if p.winner is not None:
         legal = [w for w in legal if w.seat == p.winner]
+    winners = {w.seat for w in legal}
+    hand = state.hand_number
+    covered = [u for u in state.unsettled if u.hand_number == hand and u.winner is not None and u.winner in winners]
+    drawn = [u for u in state.unsettled if u.hand_number == hand and u.winner is None] \
+        if not legal and state.exhaustive_draw and p.winner is None else []
     comp_changes: tuple[int, int, int, int] | None = None
     comp_total: int | None = None
     if legal:
         ch = [0, 0, 0, 0]
         for w in legal:
-            assert w.settlement is not None
-            for i in range(4):
-                ch[i] += w.settlement.changes[i]
+            if w.settlement is not None:
+                for i in range(4):
+                    ch[i] += w.settlement.changes[i]
         comp_changes = (ch[0], ch[1], ch[2], ch[3])
         if len(legal) == 1:
             comp_total = legal[0].points
@@ -38,16 +51,34 @@ def score_reported(ctx: Ctx, state: TableState, p: ev.ScoreReported) -> TableSta
         # a hand cut short by an offence (a false win, a penalty): what it settled so far
         ch4 = tuple(a - b for a, b in zip(state.scores, state.hand_start_scores))
         comp_changes = (ch4[0], ch4[1], ch4[2], ch4[3])
+    changes_unknown = [u for u in covered if u.part != "score"] + drawn
+    total_unknown = [u for u in covered if u.part != "settlement"]
+    cannot: list[str] = []
+    if changes_unknown:
+        comp_changes = None
+    if total_unknown:
+        comp_total = None
+    if changes_unknown and total_unknown == changes_unknown and p.total is not None:
+        cannot.append(f"score changes and total cannot be checked: {_reads(changes_unknown)}")
+    else:
+        if changes_unknown:
+            cannot.append(f"score changes cannot be checked: {_reads(changes_unknown)}")
+        if total_unknown and p.total is not None:
+            cannot.append(f"total cannot be checked: {_reads(total_unknown)}")
     problems = []
-    if p.score_changes is not None and tuple(p.score_changes) != comp_changes:
+    if p.score_changes is not None and not changes_unknown and tuple(p.score_changes) != comp_changes:
         problems.append(f"score changes reported {list(p.score_changes)}, computed "
                         f"{list(comp_changes) if comp_changes else 'none'}")
-    if p.total is not None and p.total != comp_total:
+    if p.total is not None and not total_unknown and p.total != comp_total:
         problems.append(f"total reported {p.total}, computed {comp_total}")
     if p.winner is not None and not legal:
         problems.append(f"reported winner seat {p.winner}, but the replay has no legal win by that seat")
     if problems:
-        ctx.breach("reported_score_mismatch", "; ".join(problems), p.winner)
+        ctx.breach("reported_score_mismatch", "; ".join(problems + cannot), p.winner)
+    elif cannot:
+        ctx.breach("reported_score_unverifiable", "; ".join(cannot), p.winner)
+    if covered:
+        state = _take_reported(ctx, state, covered, p.score_changes, p.winner)
     rec = ReportedScore(
         seq=ctx.seq,
         winner=p.winner,
@@ -57,8 +88,39 @@ def score_reported(ctx: Ctx, state: TableState, p: ev.ScoreReported) -> TableSta
         computed_changes=comp_changes,
         computed_total=comp_total,
         agrees=not problems,
+        unverifiable="; ".join(cannot),
     )
     return replace(state, reported=state.reported + (rec,))
+
+
+def _reads(unknown: list[Unsettled]) -> str:
+    """``the jing, kong components of event 47 read hidden tiles of seats 0, 2``; several
+    joined."""
+    return "; ".join(f"{u.what} {'read' if ' components ' in u.what else 'reads'} hidden tiles of {seats_words(u.seats)}"
+                     for u in unknown)
+
+
+def _take_reported(ctx: Ctx, state: TableState, covered: list[Unsettled], reported: list[int] | None,
+                   winner: int | None) -> TableState:
+    """The report settles what could not be computed: with reported changes, the table's
+    scores move by them less what the covered wins' events already settled. The covered
+    parts are then no longer unsettled (a score's points only: always)."""
+    owed = [u for u in covered if u.part != "score"]
+    if reported is None:
+        covered = [u for u in covered if u.part == "score"]
+    elif owed:
+        seqs = {u.seq for u in owed}
+        done = [0, 0, 0, 0]
+        for e in state.score_log:
+            if e.seq in seqs and e.kind == "win":
+                for i in range(4):
+                    done[i] += e.changes[i]
+        rest = (reported[0] - done[0], reported[1] - done[1], reported[2] - done[2], reported[3] - done[3])
+        if any(rest):
+            who = f"seat {winner}'s win" if winner is not None else "the hand's wins"
+            state = apply_settlement(state, ctx.seq, "win", Settlement(rest, zero_sum=False),
+                                     f"{who} as reported: {', '.join(u.what for u in owed)} read hidden tiles")
+    return replace(state, unsettled=tuple(u for u in state.unsettled if u not in covered))
 
 
 def penalty(ctx: Ctx, state: TableState, p: ev.Penalty) -> TableState:

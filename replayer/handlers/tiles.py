@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from eventlog import events as ev
 from eventlog import tiles as _tiles
 from eventlog.seats import next_seat
@@ -21,7 +23,6 @@ from replayer.accounting import (
     with_seat,
 )
 from replayer.context import Ctx, check_in_hand, check_turn, in_phase, in_place, need_game
-from replayer.rules.base import PlayRules
 from replayer.state import (
     Discard,
     LastDraw,
@@ -82,16 +83,27 @@ def tiles_dealt(ctx: Ctx, state: TableState, p: ev.TilesDealt) -> TableState:
 
 def _hidden_deal(ctx: Ctx, state: TableState, seat: int) -> TableState:
     """A deal the record does not show (``tiles`` empty: another seat's, in one seat's view —
-    docs/events.md ``tiles_dealt``): the seat holds as many hidden tiles as the ruleset deals
-    it (the dealer: ``dealer_tiles``; a dealer dealt ``other_tiles`` who then draws is
-    settled at that draw, :func:`_dealer_dealt_fewer`). Nothing is counted out of the wall
-    (tile accounting counts only the tiles the record shows); the wall is as many tiles
-    shorter."""
+    docs/events.md ``tiles_dealt``): the seat holds as many hidden tiles as every seat is
+    dealt (``other_tiles``). The dealer's further tiles (``dealer_tiles`` − ``other_tiles``:
+    the 14th, taken after the others' 13 and before its first discard — nanchang.md §3.2
+    "莊家在打出牌前應再摸一張") come with its draw when the source records one during the deal
+    (Botzone deals 13 and the dealer draws), else with its first action
+    (:func:`settle_hidden_deal`: the source dealt them with the 13). Nothing is counted out of
+    the wall (tile accounting counts only the tiles the record shows); the wall is as many
+    tiles shorter."""
     play = ctx.play
-    n = play.dealer_tiles if seat == state.dealer else play.other_tiles
+    n = play.other_tiles
     left = state.seat_walls[seat] if state.seat_walls is not None else state.wall_remaining
     if n > left:
         ctx.breach("wall_exhausted", f"seat {seat} is dealt {n} tiles, the wall has {left} left", seat)
+    state = _hide(state, seat, n)
+    if seat == state.dealer and play.dealer_tiles > n:
+        state = evolve(state, deal_owed=play.dealer_tiles - n)
+    return state
+
+
+def _hide(state: TableState, seat: int, n: int) -> TableState:
+    """``seat`` holds ``n`` more hidden tiles taken from the wall (its own, per-seat walls)."""
     if state.wall is not None and state.seat_walls is not None:  # the seat's own wall, known: kept in step
         state = evolve(state, wall=seat_wall_take(state, seat, n)[1])
     st = state.seats[seat]
@@ -100,22 +112,19 @@ def _hidden_deal(ctx: Ctx, state: TableState, seat: int) -> TableState:
                   seat_walls=seat_wall_minus(state.seat_walls, seat, n))
 
 
-def _dealer_dealt_fewer(state: TableState, play: PlayRules, seat: int) -> TableState:
-    """The dealer's hidden deal (:func:`_hidden_deal`) read again as ``other_tiles`` when the
-    dealer draws from the wall during the deal (a source that deals the dealer 13 and has it
-    draw the 14th): the hidden tiles counted beyond ``other_tiles`` go back to the wall's count
-    (a wall the log does not show: one seat's view)."""
-    extra = play.dealer_tiles - play.other_tiles
-    st = state.seats[seat]
-    if extra <= 0 or st.tiles or st.hidden != play.dealer_tiles or st.melds or state.wall is not None:
+def settle_hidden_deal(ctx: Ctx, state: TableState, p: Any) -> TableState:
+    """Before an event of the deal (``state.phase`` "dealing"): when it is the dealer's
+    action other than a draw from the wall and its deal, hidden, still owes tiles
+    (``TableState.deal_owed``, :func:`_hidden_deal`), they were dealt with the 13: it holds
+    them now, as many more taken from the wall. Its draw from the wall in the deal is the
+    owed tile itself (nothing more owed). ``state`` itself otherwise."""
+    owed = state.deal_owed
+    seat = getattr(p, "seat", None)
+    if not owed or seat is None or seat != state.dealer:
         return state
-    walls = state.seat_walls
-    if walls is not None:
-        w = list(walls)
-        w[seat] += extra
-        walls = (w[0], w[1], w[2], w[3])
-    return evolve(state, seats=with_seat(state.seats, seat, replace(st, hidden=st.hidden - extra)),
-                  wall_remaining=state.wall_remaining + extra, seat_walls=walls)
+    if isinstance(p, ev.TileDrawn) and p.source == "wall":
+        return evolve(state, deal_owed=0)  # the source deals 13 and the dealer draws: this is it
+    return evolve(_hide(state, seat, owed), deal_owed=0)
 
 
 def _tiles_apart(tiles: tuple[str, ...] | list[str], other: tuple[str, ...] | list[str]) -> list[str]:
@@ -162,9 +171,6 @@ def tile_drawn(ctx: Ctx, state: TableState, p: ev.TileDrawn) -> TableState:
         if ph == "claims":
             check_turn(ctx, state, seat, "draws from the wall")
         elif ph == "dealing":
-            if seat == state.dealer and st.concealed_size == play.dealer_tiles and not st.tiles:
-                state = _dealer_dealt_fewer(state, play, seat)
-                st = state.seats[seat]
             if seat != state.dealer or st.concealed_size != play.other_tiles:
                 ctx.breach("event_out_of_phase", f"seat {seat} draws from the wall during the deal", seat)
         else:

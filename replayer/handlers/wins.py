@@ -9,7 +9,9 @@ from eventlog.seats import distance, next_seat
 from replayer.accounting import (
     apply_settlement,
     check_size,
+    hidden_of,
     mark_claimed,
+    settle,
     wall_empty_for,
 )
 from replayer.context import Ctx, check_in_hand, check_turn, in_phase, need_game
@@ -18,6 +20,7 @@ from replayer.state import (
     PendingKong,
     Settlement,
     TableState,
+    Unsettled,
     WinRecord,
     fast_init,
     replace,
@@ -218,9 +221,16 @@ def win_declared(ctx: Ctx, state: TableState, p: ev.WinDeclared) -> TableState:
         flowers=st.flowers,
     )
     if st.unseen:
+        # one seat's view of another's win (docs/reference/DESIGN.md §8): the record says the
+        # win happened, so the table goes on as after a win; its score is the reported one
         what = f"{st.hidden} hidden tiles" if st.hidden else "a concealed kong the log does not show"
-        ctx.breach("unverifiable_win", f"seat {seat}'s hand has {what}; the win cannot be scored", seat)
-        return replace(state, wins=state.wins + (unsettled(),))
+        ctx.breach("unverifiable_win", f"seat {seat}'s hand has {what}; the win cannot be scored, "
+                                       "it is taken as declared and its reported score as settled", seat)
+        rec = WinRecord(ctx.seq, seat, p.tile, p.self_drawn, p.from_seat, p.robbing_kong, True,
+                        discard_seq=src.discard_seq, context=wc, unscored=True)
+        owed = Unsettled(ctx.seq, state.hand_number, (seat,), f"the win of seat {seat} (event {ctx.seq})", seat, "win")
+        state = replace(state, wins=state.wins + (rec,), unsettled=state.unsettled + (owed,))
+        return _taken(state, play, p, src)
     score = rs.score_win(state, wc)
     if not score.legal:
         ctx.breach(score.rule_id or "false_win", f"seat {seat} declares a win on {p.tile}: {score.message}", seat)
@@ -229,18 +239,28 @@ def win_declared(ctx: Ctx, state: TableState, p: ev.WinDeclared) -> TableState:
         state = replace(state, wins=state.wins + (rec,), false_win=True)
         pen = rs.false_win_penalty(state, seat)
         if pen is not None:
-            state = apply_settlement(state, ctx.seq, "penalty", pen, f"false win by seat {seat}")
+            state = settle(ctx, state, "penalty", pen, f"false win by seat {seat}")
         return state  # not a win: the phase is unchanged (play may go on, or a ruling ends the hand)
 
     settlement = rs.settle_win(state, wc, score)
     rec = WinRecord(ctx.seq, seat, p.tile, p.self_drawn, p.from_seat, p.robbing_kong, True,
                     score.situation, score.explained, score.points, settlement, src.discard_seq, wc)
-    state = apply_settlement(state, ctx.seq, "win", settlement, f"win by seat {seat}")
+    state = settle(ctx, state, "win", settlement, f"win by seat {seat}", winner=seat)
+    hidden = hidden_of(state, score.reads)
+    if hidden:  # the score itself reads a hidden hand (WinScore.reads): its points cannot be checked
+        owed = Unsettled(ctx.seq, state.hand_number, hidden, f"the score of seat {seat}'s win (event {ctx.seq})", seat, "score")
+        state = replace(state, unsettled=state.unsettled + (owed,))
     state = replace(state, wins=state.wins + (rec,))
+    return _taken(state, play, p, src)
+
+
+def _taken(state: TableState, play: PlayRules, p: ev.WinDeclared, src: _WinSource) -> TableState:
+    """A legal win takes its tile — off the robbed kong, or the discard — and the table goes
+    on (:func:`_after_win`)."""
     if p.robbing_kong and state.pending_kong is not None and src.earlier is None:
         state = _unrob(state, state.pending_kong, play.kong_replacements)
     elif not p.self_drawn and src.discard_seq is not None:
-        state = mark_claimed(state, src.discard_seq, seat)
+        state = mark_claimed(state, src.discard_seq, p.seat)
     return _after_win(state, play, p, src)
 
 
@@ -309,6 +329,6 @@ def exhaustive_draw(ctx: Ctx, state: TableState, p: ev.ExhaustiveDraw) -> TableS
                    f"exhaustive draw with {left} tiles left in {where}")
     s = ctx.ruleset.settle_exhaustive_draw(state)
     if s is not None:
-        state = apply_settlement(state, ctx.seq, "exhaustive_draw", s, "exhaustive draw")
+        state = settle(ctx, state, "exhaustive_draw", s, "exhaustive draw")
     return replace(state, phase="hand_over", exhaustive_draw=True, turn=None, pending=None,
                    pending_kong=None)

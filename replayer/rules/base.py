@@ -204,7 +204,10 @@ class WinScore:
     ``message`` say why (a false win). ``points``: the ruleset's total (MCR: fan points
     with flowers); ``explained``: the explained score, read by everyone through
     :class:`replayer.explained.ExplainedScore` (MCR: a ``FanResult``); ``situation``: the
-    ruleset's own record of what was scored (MCR: a ``WinSituation``), for the ruleset only."""
+    ruleset's own record of what was scored (MCR: a ``WinSituation``), for the ruleset only.
+    ``reads``: the other seats (0..3) whose concealed tiles the score itself reads, besides
+    the winner's hand (Nanchang's 德中德: nobody holds a jing, nanchang.md §6.7); a score
+    that reads a hand the record hides cannot be checked against a reported one."""
 
     legal: bool
     points: int
@@ -212,6 +215,7 @@ class WinScore:
     situation: object = None
     rule_id: str | None = None
     message: str = ""
+    reads: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -500,6 +504,7 @@ MECHANICS_SOURCES: dict[str, str] = {
     "hand_number_mismatch": "docs/reference/DESIGN.md §4 (hand ended names the hand started)",
     "game_not_started": "docs/reference/DESIGN.md §4 (game started comes first)",
     "reported_score_mismatch": "docs/reference/DESIGN.md §4 (a reported score that disagrees with the computed one is a finding)",
+    "reported_score_unverifiable": "docs/reference/DESIGN.md §4, §8 (a reported score is compared with the computed one; one seat's view hides the other seats' concealed tiles, and what reads them cannot be computed)",
     "wildcards_not_used": "docs/reference/DESIGN.md §4 (wildcard indicator: rulesets with wildcards only)",
     "flowers_not_used": "docs/reference/DESIGN.md §4 (flower replaced: rulesets with flowers only)",
     "chow_not_allowed": "docs/reference/DESIGN.md §6 (legal claims are the ruleset's)",

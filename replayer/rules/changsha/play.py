@@ -315,6 +315,13 @@ class ChangshaRuleset(RulesetDefaults):
 
     # -- settlement --------------------------------------------------------------------------
 
+    def haidi(self, state: TableState, win: WinRecord) -> bool:
+        """Was ``win`` (legal) a 海底 win (§3.3 #6, #7)? An unscored win (its hand hidden in
+        the record) is read from its table context — the last tile — as the units would."""
+        if win.unscored:
+            return win.context is not None and self._context(state, win.context) == "haidi"
+        return any(f.id in ("last_tile_draw", "last_tile_claim") for f in self.win_score(win).fans)
+
     @staticmethod
     def win_score(win: WinRecord) -> ChangshaScore:
         """The explained score of a legal win (:meth:`score_win` explains each with a
@@ -552,7 +559,7 @@ class ChangshaRuleset(RulesetDefaults):
         winners = [w.seat for w in wins]
         discarder = next((w.from_seat for w in wins if not w.self_drawn), None)
         start = set(hand.declared)
-        if any(u.id == "heavenly" for w in wins for u in self.win_score(w).evaluation.units):
+        if any(u.id == "heavenly" for w in wins if not w.unscored for u in self.win_score(w).evaluation.units):
             start.add(dealer)
         decide = partial(next_dealer, dealer=dealer, start_winners=start, start_bird_rank=hand.start_bird)
         if winners:

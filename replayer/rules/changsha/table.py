@@ -20,6 +20,7 @@ from replayer.state import (
     PendingDiscard,
     Settlement,
     TableState,
+    Unsettled,
     replace,
 )
 
@@ -166,7 +167,7 @@ def expected_birds(rs: ChangshaRuleset, state: TableState) -> tuple[int, tuple[s
     wins = [w for w in state.wins if w.legal]
     if not wins:
         return 0, ()
-    haidi = [w for w in wins if any(f.id in ("last_tile_draw", "last_tile_claim") for f in rs.win_score(w).fans)]
+    haidi = [w for w in wins if rs.haidi(state, w)]
     if haidi:
         return 1, (haidi[0].tile,)
     n = min(rs.options.birds, state.wall_remaining)
@@ -189,7 +190,7 @@ def birds_turned(ctx: Ctx, state: TableState, p: ev.BirdsTurned) -> TableState:
     if len(tiles) != n or (want is not None and tiles != want):
         what = list(want) if want is not None else f"{n} tile(s)"
         ctx.breach("wrong_birds", f"birds {list(tiles)} turned; the rules turn {what}")
-    haidi_bird = any(any(f.id in ("last_tile_draw", "last_tile_claim") for f in rs.win_score(w).fans) for w in wins)
+    haidi_bird = any(rs.haidi(state, w) for w in wins)
     if not haidi_bird:
         seen = state.seen
         for t in tiles:
@@ -198,6 +199,10 @@ def birds_turned(ctx: Ctx, state: TableState, p: ev.BirdsTurned) -> TableState:
     dealer = state.dealer or 0
     start_bird = hand.start_bird
     for w in wins:
+        if w.unscored:  # the birds pay as the hidden hand's win does (§5.1): not known from the record
+            owed = Unsettled(ctx.seq, state.hand_number, (w.seat,), f"the birds of seat {w.seat}'s win (event {ctx.seq})")
+            state = replace(state, unsettled=state.unsettled + (owed,))
+            continue
         evaluation = rs.win_score(w).evaluation
         res = settle_winner(w.seat, evaluation, discarder=None if w.self_drawn else w.from_seat,
                             dealer=dealer, birds=tiles, options=rs.options)

@@ -57,6 +57,7 @@ from replayer.rules.nanchang.settlement import (
 from replayer.state import (  # replace: the fast copy of a frozen dataclass
     DeclaredMeld,
     Payment,
+    Reading,
     Settlement,
     TableState,
     replace,
@@ -770,14 +771,16 @@ class NanchangRuleset(RulesetDefaults):
             comps = Components((("win", res.win),))
         else:
             comps = settle_hand(sit, self.options, res)
-        return WinScore(True, res.points, _explain(res, comps), sit)
+        # 德中德 (§6.7): nobody holds a jing — the score reads every other hand
+        reads = tuple(s for s in range(4) if s != win.seat) if "deguo_in_deguo" in res.conditions else ()
+        return WinScore(True, res.points, _explain(res, comps), sit, reads=reads)
 
     # -- settlement --------------------------------------------------------------------
 
     def settle_win(self, state: TableState, win: WinContext, score: WinScore) -> Settlement:
         explained = score.explained
         assert isinstance(explained, NanchangScore)  # score_win explains every legal win with one
-        return _settlement(explained.components)
+        return _settlement(explained.components, _readings(state, explained.components, explained.evaluation))
 
     def settle_kong(self, state: TableState, seat: int, meld: DeclaredMeld) -> Settlement | None:
         return None  # kongs and 杠精 are paid with the hand's settlement (§9.2, §9.3)
@@ -785,14 +788,16 @@ class NanchangRuleset(RulesetDefaults):
     def settle_exhaustive_draw(self, state: TableState) -> Settlement | None:
         if self._kinds(state) is None:
             return None
-        return _settlement(settle_hand(self._situation(state, outcome="draw"), self.options))
+        comps = settle_hand(self._situation(state, outcome="draw"), self.options)
+        return _settlement(comps, _readings(state, comps))
 
     def false_win_penalty(self, state: TableState, seat: int) -> Settlement | None:
         """诈胡 (§8.3): the offender pays ``zhahu_penalty`` to each other player and the hand
         is settled as a 流局 (jing, 杠精, kongs, 抄庄)."""
         if self._kinds(state) is None:
             return _settlement(Components((("penalty", _offender_pays(seat, self.options.zhahu_penalty)),)))
-        return _settlement(settle_hand(self._situation(state, outcome="false_win", offender=seat), self.options))
+        comps = settle_hand(self._situation(state, outcome="false_win", offender=seat), self.options)
+        return _settlement(comps, _readings(state, comps))
 
 
 def _own_turn(state: TableState, seat: int) -> bool:
@@ -827,8 +832,36 @@ def _explain(res: WinEvaluation, comps: Components) -> NanchangScore:
     return NanchangScore(res.fans, items, res, comps)
 
 
-def _settlement(comps: Components) -> Settlement:
-    """A zero-sum :class:`Settlement` whose payments explain each component (who pays whom)."""
+#: components that read the jing every player holds (§4.3: concealed, melded, discarded) —
+#: §9.1, §11.1–11.3 — and those that read the tiles of the kongs (§9.2 杠精, §9.3)
+_READS_EVERY_HAND = ("jing", "lower_jing", "look_back")
+_READS_KONGS = ("gangjing", "kong")
+
+
+def _readings(state: TableState, comps: Components, evaluation: WinEvaluation | None = None) -> tuple[Reading, ...]:
+    """The components of ``comps`` that read concealed tiles (:attr:`Settlement.reads`):
+    every hand's jing; the concealed kongs' tiles (a kong of jing is 杠精, §9.2); the win
+    component when it is 德中德 (§6.7: nobody holds a jing)."""
+    every = (0, 1, 2, 3)
+    kongers = tuple(i for i, st in enumerate(state.seats) if any(m.kind == "kong" and m.concealed for m in st.melds))
+    out = []
+    for name, vec in comps.parts:
+        if name in _READS_EVERY_HAND:
+            seats: tuple[int, ...] = every
+        elif name in _READS_KONGS:
+            seats = kongers
+        elif name == "win" and evaluation is not None and "deguo_in_deguo" in evaluation.conditions:
+            seats = every
+        else:
+            continue
+        if seats:
+            out.append(Reading(name, seats, vec))
+    return tuple(out)
+
+
+def _settlement(comps: Components, reads: tuple[Reading, ...] = ()) -> Settlement:
+    """A zero-sum :class:`Settlement` whose payments explain each component (who pays whom);
+    ``reads``: the components that read concealed tiles (:func:`_readings`)."""
     pays: list[Payment] = []
     for name, vec in comps.parts:
         debt = [[-v, i] for i, v in enumerate(vec) if v < 0]
@@ -842,7 +875,7 @@ def _settlement(comps: Components) -> Settlement:
                     d[0] -= amount
     s = Settlement.from_payments(pays)
     assert s.changes == comps.total
-    return s
+    return replace(s, reads=reads) if reads else s
 
 
 def build(raw: Mapping[str, Any]) -> NanchangRuleset:

@@ -55,11 +55,14 @@ from replayer.rules.sichuan.settlement import (
     SeatHand,
     WinOcc,
 )
-from replayer.state import DeclaredMeld, Settlement, TableState, replace
+from replayer.state import DeclaredMeld, Reading, Settlement, TableState, replace
 
 __all__ = ["RULESET_ID", "SOURCES", "HandMemory", "SichuanMemory", "SichuanRuleset", "build"]
 
 RULESET_ID = "sichuan"
+
+#: the components of the exhaustive draw (§7): each reads the hands of the players still in
+_DRAW_COMPONENTS = ("huazhu", "chajiao", "tuishui")
 
 _SHAPE_SOURCES = ("docs/reference/rules/sichuan.md §2 (缺一门, 定缺), §4 (winning shapes: 平胡, 七对)",)
 
@@ -289,7 +292,13 @@ class SichuanRuleset(RulesetDefaults):
         ledger = self.hand_memory(state).ledger
         new = ledger.exhaust(tuple(seat_hand(state, s) for s in ledger.still_in()))
         pays = [p for _, p in new.payments[len(ledger.payments):]]
-        return Settlement.by_reason(pays) if pays else None
+        still = ledger.still_in()
+        if not pays and not any(state.seats[s].unseen for s in still):
+            return None  # nothing to pay, and every hand read is known
+        # §7: 查花猪 / 查大叫 read the hands of the players still in, and 退税 follows 查叫 — a
+        # hand the record hides may make them pay where the known hands alone pay nothing
+        s = Settlement.by_reason(pays) if pays else Settlement((0, 0, 0, 0))
+        return replace(s, reads=tuple(Reading(name, still, new.component(name)) for name in _DRAW_COMPONENTS))
 
     def false_win_penalty(self, state: TableState, seat: int) -> Settlement | None:
         return None  # the spec names no penalty: a finding only
@@ -487,6 +496,10 @@ class SichuanRuleset(RulesetDefaults):
                     ledger = ledger.win(rec.situation, joins_previous=joins)
                 except LedgerError as e:  # pragma: no cover - score_win said legal
                     found.append((e.illegal.rule, e.illegal.message, e.illegal.seat))
+                hm = replace(hm, last_win_discard=rec.discard_seq if not rec.self_drawn else None)
+            elif rec is not None and rec.legal and rec.unscored and rec.seq > before.seq and not ledger.out[rec.seat]:
+                joins = rec.discard_seq is not None and hm.last_win_discard == rec.discard_seq
+                ledger = ledger.unscored_win(rec.seat, None if rec.self_drawn else rec.from_seat, joins_previous=joins)
                 hm = replace(hm, last_win_discard=rec.discard_seq if not rec.self_drawn else None)
         elif isinstance(p, ev.ExhaustiveDraw):
             try:

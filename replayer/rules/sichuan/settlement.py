@@ -403,6 +403,22 @@ class Ledger:
                        last_kong=self.last_kong if joins_previous else None,
                        n=self.n if joins_previous else self.n + 1)
 
+    def unscored_win(self, seat: int, discarder: int | None, *, joins_previous: bool = False) -> Ledger:
+        """A win whose hand the record hides (one seat's view of another's win, DESIGN.md §8):
+        the winner leaves (§4) and counts for the next dealer (§1) as any winner; it pays
+        and is paid nothing here — its score is the reported one."""
+        first_win, first_from, events = self.first_win, self.first_win_from, self.win_events
+        if first_win is None:
+            first_win, first_from, events = (seat,), discarder, events + 1
+        elif joins_previous and events == 1:
+            first_win = first_win + (seat,)
+        elif not joins_previous:
+            events += 1
+        return replace(self, out=_set(self.out, seat, True), passed_fan=_set(self.passed_fan, seat, -1),
+                       first_win=first_win, first_win_from=first_from, win_events=events,
+                       last_kong=self.last_kong if joins_previous else None,
+                       n=self.n if joins_previous else self.n + 1)
+
     def draw_checks(self, hands: tuple[SeatHand, ...]) -> tuple[DrawCheck, ...]:
         """§7 readings of the players still in: 花猪, ready, best wait (memoised on counts)."""
         checks = []
