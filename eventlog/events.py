@@ -720,7 +720,13 @@ def game_event_ids(game_id: str, count: int, start: int = 0) -> list[str]:
         raise ValueError(f"event seq {start}..{start + count - 1} outside 0..{_SEQ_LIMIT - 1}")
     x = hashlib.sha1(_NAMESPACE_BYTES + f"{game_id}/".encode()).hexdigest()
     head = f"{x[:8]}-{x[8:12]}-8{x[13:16]}-{_VARIANT_DIGIT[x[16]]}{x[17:20]}-{x[20:24]}"
+    if start + count <= len(_SEQ_HEX):
+        return [head + x for x in _SEQ_HEX[start : start + count]]
     return [f"{head}{seq:08x}" for seq in range(start, start + count)]
+
+
+#: ``f"{seq:08x}"`` of the seqs a game mostly has, written once (the end of each event id).
+_SEQ_HEX = [f"{seq:08x}" for seq in range(1024)]
 
 
 def game_event_id(game_id: str, seq: int) -> str:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import codecs
 import hashlib
 import importlib
+import itertools
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -45,6 +46,8 @@ __all__ = [
     "decode_text",
     "fingerprint",
     "fingerprint_of_texts",
+    "fingerprint_part",
+    "fingerprint_of_parts",
     "FingerprintedGame",
     "SNIFF_BYTES",
 ]
@@ -403,8 +406,13 @@ def text_lines(path: Path) -> tuple[str, Iterator[tuple[int, str]]]:
 
 
 def _utf8_lines(path: Path) -> Iterator[tuple[int, str]]:
+    # numbered as they come, a piece's lines at a time (no Python frame per line)
+    return enumerate(itertools.chain.from_iterable(_utf8_pieces(path)), 1)
+
+
+def _utf8_pieces(path: Path) -> Iterator[list[str]]:
+    """The lines of a UTF-8 file, a list per :data:`READ_BYTES` read."""
     decoder = codecs.getincrementaldecoder("utf-8-sig")("strict")
-    n = 0
     carry = ""
     with open(path, "rb") as f:
         while True:
@@ -415,11 +423,8 @@ def _utf8_lines(path: Path) -> Iterator[tuple[int, str]]:
             held = text.endswith("\r")  # maybe the first half of a CRLF
             parts = _LINE_END.split(text[:-1] if held else text)
             carry = parts.pop() + ("\r" if held else "")  # the line still open
-            for line in parts:
-                n += 1
-                yield n, line
-    for m, line in lines_of(text):
-        yield n + m, line
+            yield parts
+    yield [line for _, line in lines_of(text)]
 
 
 def lines_of(text: str) -> Iterator[tuple[int, str]]:
@@ -429,8 +434,7 @@ def lines_of(text: str) -> Iterator[tuple[int, str]]:
     parts = _LINE_END.split(text)
     if parts and parts[-1] == "":
         parts.pop()
-    for n, line in enumerate(parts, start=1):
-        yield n, line
+    yield from enumerate(parts, start=1)
 
 
 def fingerprint(events: list[NewEvent]) -> str:
@@ -452,11 +456,20 @@ _KNOWN_WALL = re.compile(r'"wall":\[[^\]]*\]')
 def fingerprint_of_texts(events: Iterable[tuple[str, str]]) -> str:
     """:func:`fingerprint` from each event's type and canonical payload JSON text (what
     :meth:`eventlog.store.planning.Batch.encode` already wrote: nothing encoded twice)."""
-    parts = []
-    for type_, payload_text in events:
-        if type_ == "game_started":
-            continue
-        if type_ == "hand_started" and '"wall":[]' not in payload_text:
-            payload_text = _KNOWN_WALL.sub('"wall":[]', payload_text, count=1)
-        parts.append(f"{type_}\x00{payload_text}\n")
+    return fingerprint_of_parts([fingerprint_part(type_, payload_text) for type_, payload_text in events])
+
+
+def fingerprint_part(type_: str, payload_text: str) -> str:
+    """What one event (its type and canonical payload JSON text) puts into its game's
+    :func:`fingerprint`: nothing for ``game_started``, a ``hand_started`` without its wall.
+    The same for every event of that type and text (an importer may keep it with the text)."""
+    if type_ == "game_started":
+        return ""
+    if type_ == "hand_started" and '"wall":[]' not in payload_text:
+        payload_text = _KNOWN_WALL.sub('"wall":[]', payload_text, count=1)
+    return f"{type_}\x00{payload_text}\n"
+
+
+def fingerprint_of_parts(parts: Iterable[str]) -> str:
+    """:func:`fingerprint` from each event's :func:`fingerprint_part`, in seq order."""
     return hashlib.sha256("".join(parts).encode()).hexdigest()

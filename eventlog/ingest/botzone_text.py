@@ -163,7 +163,7 @@ class _Block:
         """Read line ``n`` (any line of the block; the common Player line is read by
         :meth:`BotzoneTextImporter.parse` itself, the same way)."""
         self.last_line = n
-        b = self.b.at(line=n)
+        b = self.b.at_line(n)
         word, _, rest = text.strip().partition(" ")
         if self.scored:
             raise IngestError(f"text after the Score line: {text.strip()!r}")
@@ -224,7 +224,7 @@ class _Block:
             b.lost_claim(_seat(im.group(1)), claim, _claim_tiles(claim, im.group(3)))
         if action == "deal":
             # stored as written: a deal of the wrong size is the replayer's finding (deal_mismatch)
-            b.deal(seat, [check_tile(t) for t in (arg or "").split()])
+            b.deal(seat, (arg or "").split())  # each tile checked there
         elif action == "draw":
             b.draw(seat, _one_tile(arg, "Draw"))
         elif action == "play":
@@ -268,6 +268,7 @@ _ONE_TILE_ACTIONS: dict[str, Callable[[GameBuilder, int, str], object]] = {
     "BuGang": GameBuilder.added_kong,
     "Hu": GameBuilder.win,  # and the block's winner is that seat
 }
+_WIN = GameBuilder.win
 
 
 class BotzoneTextImporter:
@@ -297,8 +298,8 @@ class BotzoneTextImporter:
                         assert block is not None
                         block.last_line = n
                         try:
-                            act(builder.at(line=n), seat, tile)
-                            if act is GameBuilder.win:
+                            act(builder.at_line(n), seat, tile)
+                            if act is _WIN:
                                 block.winner = seat
                         except Exception as e:  # this game only (issue 12 item 5)
                             yield ParseIssue(str(path), n, issue_reason(e), block.game_id)

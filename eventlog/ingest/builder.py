@@ -26,16 +26,19 @@ not validated again: the builder keeps each validated payload with its canonical
 text (:func:`eventlog.hashing.canonical_text` of its JSON form) under the fields it was
 made from, so the thousands of identical draws and discards of a big import cost one
 validation each (pydantic's validation is a function of the fields: equal fields, one
-payload; fields it refuses are refused every time, with the same message). The game is
-kept as records (type, payload, text, source location); :class:`BuiltEvents` turns them
-into :class:`~eventlog.events.NewEvent` objects only when someone reads them, and into the
-store's encoded form (:meth:`BuiltEvents.encoded`: the bulk import) without them.
+payload; fields it refuses are refused every time, with the same message). With the
+payload it keeps what every event of it takes from it (:data:`Entry`: type, text, schema
+version, its part of the game's fingerprint), made once. The game is kept as records (the
+entry and the source location — a bare line number, the common case, or the location
+given); :class:`BuiltEvents` turns them into :class:`~eventlog.events.NewEvent` objects
+only when someone reads them, and into the store's encoded form
+(:meth:`BuiltEvents.encoded`, :meth:`BuiltEvents.fingerprinted`: the bulk import) without
+them, a game's metadata texts from one template per file.
 """
 
 from __future__ import annotations
 
-import itertools
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import Any, Literal
 
 from pydantic import ValidationError
@@ -49,7 +52,14 @@ from eventlog.events import (
     parse_payload,
     game_event_ids,
 )
-from eventlog.ingest.base import EncodedGame, FingerprintedGame, IngestError, ImportedGame, fingerprint_of_texts
+from eventlog.ingest.base import (
+    EncodedGame,
+    FingerprintedGame,
+    IngestError,
+    ImportedGame,
+    fingerprint_of_parts,
+    fingerprint_part,
+)
 from eventlog.store.planning import encode_metadata, encode_payload
 from eventlog import tiles as _tiles
 
@@ -84,9 +94,14 @@ def chow_run(middle: str) -> list[str]:
     return [f"{s}{r - 1}", middle, f"{s}{r + 1}"]
 
 
-#: Validated payloads with their canonical JSON text, by the fields they were made from
-#: (``(type, (name, value), …)``, lists as tuples). Bounded: emptied when full.
-_PAYLOADS: dict[tuple[Any, ...], tuple[Payload, str]] = {}
+#: One validated payload as the builder keeps it: ``(type, payload, canonical JSON text,
+#: schema version, fingerprint part)`` — everything the event's stored row and its game's
+#: fingerprint (:func:`~eventlog.ingest.base.fingerprint_part`) take from it, made once.
+Entry = tuple[str, Payload, str, int, str]
+
+#: Entries by the fields they were made from (``(type, (name, value), …)``, lists as
+#: tuples). Bounded: emptied when full.
+_PAYLOADS: dict[tuple[Any, ...], Entry] = {}
 _PAYLOADS_MAX = 1 << 15
 #: Payloads written once a hand or game (a deal, the scores): seldom the same twice, not kept.
 #: (A hand's start and end are: few different ones — the wind, the hand number.)
@@ -107,8 +122,8 @@ def _frozen(fields: dict[str, Any]) -> tuple[Any, ...] | None:
     return tuple(out)
 
 
-def _payload(type_: str, fields: dict[str, Any]) -> tuple[Payload, str]:
-    """The validated payload of ``type_`` made of ``fields`` and its canonical JSON text;
+def _entry(type_: str, fields: dict[str, Any]) -> Entry:
+    """The :data:`Entry` of the validated payload of ``type_`` made of ``fields``;
     IngestError when the fields do not make a valid payload."""
     key: tuple[Any, ...] | None = None
     if type_ not in _ONCE_A_HAND:
@@ -125,7 +140,8 @@ def _payload(type_: str, fields: dict[str, Any]) -> tuple[Payload, str]:
         payload: Payload = parse_payload(type_, fields)
     except (EventError, ValidationError, ValueError, TypeError) as e:
         raise IngestError(str(e).splitlines()[0]) from None
-    made = (payload, encode_payload(type_, payload)[0])
+    text = encode_payload(type_, payload)[0]
+    made = (type_, payload, text, type(payload).SCHEMA_VERSION, fingerprint_part(type_, text))
     if key is not None:
         if len(_PAYLOADS) >= _PAYLOADS_MAX:
             _PAYLOADS.clear()
@@ -136,11 +152,11 @@ def _payload(type_: str, fields: dict[str, Any]) -> tuple[Payload, str]:
 #: The payloads of the table actions (:meth:`GameBuilder.draw`, ``discard``, claims, wins) by
 #: their *shape* and field values: ``(shape, value, …)`` — one flat tuple made by the
 #: action itself, no keyword arguments, no field names — with the type beside each
-#: payload and its text. A shape (:data:`_SHAPES`) is one event type with its fields always
+#: payload and its text (an :data:`Entry`). A shape (:data:`_SHAPES`) is one event type with its fields always
 #: given in one order, so the values alone say which payload it is. What a draw or a
 #: discard costs (nine events in ten of a game): one lookup here. Bounded like
 #: :data:`_PAYLOADS`.
-_BY_SHAPE: dict[tuple[Any, ...], tuple[str, Payload, str]] = {}
+_BY_SHAPE: dict[tuple[Any, ...], Entry] = {}
 #: shape -> (event type, field names in the order of the values).
 _SHAPES: dict[str, tuple[str, tuple[str, ...]]] = {
     "draw": ("tile_drawn", ("seat", "tile", "source")),
@@ -154,13 +170,11 @@ _SHAPES: dict[str, tuple[str, tuple[str, ...]]] = {
 }
 
 
-def _shaped(key: tuple[Any, ...]) -> tuple[str, Payload, str]:
-    """The entry of :data:`_BY_SHAPE` for ``key`` (made by :func:`_payload` from the named
-    fields, tuples given as lists); IngestError as :func:`_payload`."""
+def _shaped(key: tuple[Any, ...]) -> Entry:
+    """The entry of :data:`_BY_SHAPE` for ``key`` (made by :func:`_entry` from the named
+    fields, tuples given as lists); IngestError as :func:`_entry`."""
     type_, names = _SHAPES[key[0]]
-    fields = {n: list(v) if type(v) is tuple else v for n, v in zip(names, key[1:])}
-    payload, text = _payload(type_, fields)
-    made = (type_, payload, text)
+    made = _entry(type_, {n: list(v) if type(v) is tuple else v for n, v in zip(names, key[1:])})
     if len(_BY_SHAPE) >= _PAYLOADS_MAX:
         _BY_SHAPE.clear()
     _BY_SHAPE[key] = made
@@ -171,11 +185,22 @@ def _shaped(key: tuple[Any, ...]) -> tuple[str, Payload, str]:
 _MARK = 7_318_273_645_546_372_819
 
 
-class BuiltEvents:
-    """One game's events as the builder recorded them: ``(type, payload, payload_text,
-    location)`` each, with the metadata common to all (``meta``)."""
+#: Where an event was read, as the builder keeps it: a line number (:meth:`GameBuilder.at_line`,
+#: the location ``{"line": n}``) or the location itself.
+Location = int | dict[str, Any]
+#: One recorded event: its payload's :data:`Entry` and where it was read.
+Record = tuple[Entry, Location]
 
-    def __init__(self, game_id: str, meta: dict[str, Any], records: list[tuple[str, Payload, str, dict[str, Any]]]) -> None:
+
+def _location(loc: Location) -> dict[str, Any]:
+    return {"line": loc} if type(loc) is int else dict(loc)  # type: ignore[arg-type]
+
+
+class BuiltEvents:
+    """One game's events as the builder recorded them (:data:`Record` each), with the
+    metadata common to all (``meta``)."""
+
+    def __init__(self, game_id: str, meta: dict[str, Any], records: list[Record]) -> None:
         self.game_id = game_id
         self.meta = meta
         self.records = records
@@ -189,58 +214,77 @@ class BuiltEvents:
         ids = game_event_ids(self.game_id, len(self.records))
         meta = self.meta
         return [
-            construct(NewEvent, {"event_id": event_id, "type": type_, "payload": payload,
-                                 "metadata": {**meta, **loc}, "schema_version": type(payload).SCHEMA_VERSION})
-            for event_id, (type_, payload, _, loc) in zip(ids, self.records)
+            construct(NewEvent, {"event_id": event_id, "type": entry[0], "payload": entry[1],
+                                 "metadata": {**meta, **_location(loc)}, "schema_version": entry[3]})
+            for event_id, (entry, loc) in zip(ids, self.records)
         ]
 
     def encoded(self) -> EncodedGame:
         """The events as the store takes them (the texts :meth:`eventlog.store.planning.Batch.encode`
-        writes for :meth:`new_events`), without making the events: a location of one int
-        field (``line``) is put into the metadata text encoded once for the game."""
+        writes for :meth:`new_events`), without making the events: a location that is a line
+        number is put into the metadata text encoded once for the game's file."""
         first = self.records[0] if self.records else None
-        return EncodedGame(list(self._encoded()), self._ruleset(),
-                           {**self.meta, **first[3]} if first is not None else dict(self.meta))
+        return EncodedGame(self._encoded(), self._ruleset(),
+                           {**self.meta, **_location(first[1])} if first is not None else dict(self.meta))
 
     def fingerprinted(self) -> FingerprintedGame:
         """:meth:`encoded`'s events with the content fingerprint
-        (:func:`~eventlog.ingest.base.fingerprint_of_texts`) in the first one's metadata,
-        made one at a time as they are read (the bulk import chains them as they come,
+        (:func:`~eventlog.ingest.base.fingerprint_of_texts`, from the parts kept with the
+        payloads) in the first one's metadata (the bulk import chains them as they come,
         :meth:`eventlog.store.planning.SealedBatch.of`)."""
-        fp = fingerprint_of_texts([(r[0], r[2]) for r in self.records])
-        return FingerprintedGame(self._encoded(fp), self._ruleset(), fp)
+        fp = fingerprint_of_parts([r[0][4] for r in self.records])
+        return FingerprintedGame(iter(self._encoded(fp)), self._ruleset(), fp)
 
     def _ruleset(self) -> str | None:
-        first = self.records[0] if self.records else None
+        first = self.records[0][0] if self.records else None
         ruleset = getattr(first[1], "ruleset", None) if first is not None and first[0] == "game_started" else None
         return ruleset if isinstance(ruleset, str) else None
 
-    def _encoded(self, fingerprint: str | None = None) -> Iterator[tuple[str, str, int, str, str]]:
+    def _encoded(self, fingerprint: str | None = None) -> list[tuple[str, str, int, str, str]]:
         """``(event_id, type, schema_version, payload_text, metadata_text)`` per event, the
-        first one's metadata with ``fingerprint`` when given."""
+        first one's metadata with ``fingerprint`` when given; a location that is a line
+        number put into the metadata text of the game's lines (:func:`_metadata_template`)."""
+        records = self.records
+        if not records:
+            return []
         meta = self.meta
-        events = zip(game_event_ids(self.game_id, len(self.records)), self.records)
-        for event_id, (type_, payload, text, loc) in itertools.islice(events, 1):
-            extra = {"fingerprint": fingerprint} if fingerprint is not None else {}
-            yield event_id, type_, type(payload).SCHEMA_VERSION, text, encode_metadata({**meta, **loc, **extra})
-        line = _metadata_template(meta, "line")  # the location of nearly every event
-        templates: dict[str, tuple[str, str] | None] = {"line": line}
-        for event_id, (type_, payload, text, loc) in events:
-            if line is not None and len(loc) == 1 and type(v := loc.get("line")) is int:
-                yield event_id, type_, type(payload).SCHEMA_VERSION, text, f"{line[0]}{v}{line[1]}"
-                continue
-            metadata = None
-            if len(loc) == 1:
-                ((k, v),) = loc.items()
-                if type(v) is int:
-                    if k not in templates:
-                        templates[k] = _metadata_template(meta, k)
-                    tpl = templates[k]
-                    if tpl is not None:
-                        metadata = f"{tpl[0]}{v}{tpl[1]}"
-            if metadata is None:
-                metadata = encode_metadata({**meta, **loc})
-            yield event_id, type_, type(payload).SCHEMA_VERSION, text, metadata
+        ids = game_event_ids(self.game_id, len(records))
+        (type_, _, text, version, _), loc = records[0]
+        extra = {"fingerprint": fingerprint} if fingerprint is not None else {}
+        out = [(ids[0], type_, version, text, encode_metadata({**meta, **_location(loc), **extra}))]
+        line = _metadata_template(meta, "line")
+        other = _Metadata(meta)
+        if line is None:
+            out += [(i, e[0], e[3], e[2], other.text(loc)) for i, (e, loc) in zip(ids[1:], records[1:])]
+            return out
+        head, tail = line
+        out += [(i, e[0], e[3], e[2], f"{head}{loc}{tail}" if type(loc) is int else other.text(loc))
+                for i, (e, loc) in zip(ids[1:], records[1:])]
+        return out
+
+
+class _Metadata:
+    """The metadata texts of a game's events whose location is not a bare line number."""
+
+    def __init__(self, meta: dict[str, Any]) -> None:
+        self.meta = meta
+        self.templates: dict[str, tuple[str, str] | None] = {}
+
+    def text(self, loc: Location) -> str:
+        loc = _location(loc)
+        if len(loc) == 1:
+            ((k, v),) = loc.items()
+            if type(v) is int:
+                if k not in self.templates:
+                    self.templates[k] = _metadata_template(self.meta, k)
+                tpl = self.templates[k]
+                if tpl is not None:
+                    return f"{tpl[0]}{v}{tpl[1]}"
+        return encode_metadata({**self.meta, **loc})
+
+
+#: :func:`_metadata_template` by key and metadata (the games of a file share theirs). Bounded.
+_TEMPLATES: dict[tuple[Any, ...], tuple[str, str]] = {}
 
 
 def _metadata_template(meta: dict[str, Any], key: str) -> tuple[str, str] | None:
@@ -248,8 +292,20 @@ def _metadata_template(meta: dict[str, Any], key: str) -> tuple[str, str] | None
     (JSON writes an int as ``str(n)``), or None when ``key`` is one of ``meta``'s."""
     if key in meta:
         return None
+    # kept for metadata of strings only (1, 1.0 and True are one key, not one text)
+    cache_key = (key, *meta.items()) if all(type(v) is str for v in meta.values()) else None
+    made = _TEMPLATES.get(cache_key) if cache_key is not None else None
+    if made is not None:
+        return made
     parts = encode_metadata({**meta, key: _MARK}).split(str(_MARK))
-    return (parts[0], parts[1]) if len(parts) == 2 else None
+    if len(parts) != 2:
+        return None
+    made = (parts[0], parts[1])
+    if cache_key is not None:
+        if len(_TEMPLATES) >= 256:
+            _TEMPLATES.clear()
+        _TEMPLATES[cache_key] = made
+    return made
 
 
 class GameBuilder:
@@ -262,8 +318,8 @@ class GameBuilder:
     def __init__(self, game_id: str, meta: dict[str, Any]) -> None:
         self.game_id = game_id
         self.meta = dict(meta)
-        self._records: list[tuple[str, Payload, str, dict[str, Any]]] = []
-        self._loc: dict[str, Any] = {}
+        self._records: list[Record] = []
+        self._loc: Location = {}
         self.dealer = 0
         self.hand_number: int | None = None
         self._last: Last = "start"
@@ -280,10 +336,16 @@ class GameBuilder:
         self._loc = loc
         return self
 
+    def at_line(self, line: int) -> GameBuilder:
+        """:meth:`at` ``(line=line)``, the location of most events of a text format, kept
+        as the number alone (its metadata text is made from the game's template)."""
+        self._loc = line
+        return self
+
     @property
     def location(self) -> dict[str, Any]:
-        """The source location set by the last :meth:`at`."""
-        return dict(self._loc)
+        """The source location set by the last :meth:`at` (or :meth:`at_line`)."""
+        return _location(self._loc)
 
     @property
     def events(self) -> list[NewEvent]:
@@ -293,9 +355,8 @@ class GameBuilder:
     def emit(self, type_: str, **fields: Any) -> int:
         """Append an event of ``type_``; returns its sequence number in the game.
         IngestError when the fields do not make a valid payload."""
-        payload, text = _payload(type_, fields)
         seq = len(self._records)
-        self._records.append((type_, payload, text, self._loc))
+        self._records.append((_entry(type_, fields), self._loc))
         return seq
 
     def _act(self, key: tuple[Any, ...]) -> int:
@@ -305,7 +366,7 @@ class GameBuilder:
         if made is None:
             made = _shaped(key)
         records = self._records
-        records.append((made[0], made[1], made[2], self._loc))
+        records.append((made, self._loc))
         return len(records) - 1
 
     def build(self, source_path: str, first_line: int) -> ImportedGame:

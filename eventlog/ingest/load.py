@@ -23,9 +23,9 @@ The bulk path (:func:`ingest_files`) is a pipeline:
 With one parsing process, it also works out the log's running hash
 (:func:`~eventlog.hashing.log_hash`, one SHA-256 per event) as it will be when its games are
 stored one after the other from the log's head at the start
-(:meth:`SealedBatch.after_log <eventlog.store.planning.SealedBatch.after_log>`): the storing
-process — the longer half, on the other core — takes it when it finds the log where the
-game expected it (:meth:`~eventlog.store.planning.SealedBatch.log_hash_after`) and hashes the
+(:meth:`SealedBatch.of <eventlog.store.planning.SealedBatch.of>`, in the pass that chains
+the rows): the storing process — the longer half, on the other core — takes it when it
+finds the log where the game expected it (:meth:`~eventlog.store.planning.SealedBatch.log_hash_after`) and hashes the
 rows itself otherwise (after a game left out as a duplicate, or another writer's commit).
 
 The chain hash covers ``recorded_at``, so a parsing process seals each game with the
@@ -49,7 +49,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -232,14 +232,16 @@ class PreparedGame:
         return len(self.batch.rows)
 
 
-def prepare_game(game: ImportedGame, recorded_at: str) -> PreparedGame:
+def prepare_game(game: ImportedGame, recorded_at: str, log: tuple[int, str] | None = None) -> PreparedGame:
     """Seal ``game`` for appending at ``recorded_at``, with its content fingerprint
     (:func:`fingerprint`) in the metadata of its first event — the same bytes
-    :func:`store_game` writes (at that ``recorded_at``). Raises
+    :func:`store_game` writes (at that ``recorded_at``). ``log``: ``(position, running
+    hash)`` of the log the game is expected to follow — its rows' log hash is then worked
+    out in the same pass (:meth:`SealedBatch.of`). Raises
     :class:`~eventlog.errors.InvalidArgument` for a game the store would refuse (no events,
     a repeated event id, a bad game id)."""
     events, ruleset, fp = game.fingerprinted()
-    batch = SealedBatch.of(game.game_id, events, recorded_at, ruleset)
+    batch = SealedBatch.of(game.game_id, events, recorded_at, ruleset, log)
     return PreparedGame(game.game_id, str(game.source_path), game.first_line, fp, batch)
 
 
@@ -306,12 +308,14 @@ class _LogAhead:
     def __init__(self, head: LogHead) -> None:
         self.position, self.log_hash = head.position, head.log_hash
 
-    def follow(self, game: PreparedGame) -> PreparedGame:
-        batch = game.batch.after_log(self.position, self.log_hash)
-        assert batch.log is not None
-        self.position += len(batch.rows)
-        self.log_hash = batch.log[2]
-        return replace(game, batch=batch)
+    def prepare(self, game: ImportedGame, recorded_at: str) -> PreparedGame:
+        """:func:`prepare_game` of ``game`` following the games prepared so far."""
+        prepared = prepare_game(game, recorded_at, (self.position, self.log_hash))
+        log = prepared.batch.log
+        assert log is not None
+        self.position += len(prepared.batch.rows)
+        self.log_hash = log[2]
+        return prepared
 
 
 def _prepared_items(path: Path, format: str | None, clock: _Clock,
@@ -327,8 +331,7 @@ def _prepared_items(path: Path, format: str | None, clock: _Clock,
                 yield item
                 continue
             try:
-                game = prepare_game(item, clock.get())
-                yield game if ahead is None else ahead.follow(game)
+                yield prepare_game(item, clock.get()) if ahead is None else ahead.prepare(item, clock.get())
             except InvalidArgument as e:
                 yield ParseIssue(str(item.source_path), item.first_line, str(e), item.game_id)
         if not seen:

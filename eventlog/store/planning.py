@@ -26,7 +26,9 @@ from pydantic_core import to_jsonable_python
 
 from eventlog.errors import InvalidArgument
 from eventlog.events import NewEvent, Payload, StoredEvent
-from eventlog.hashing import GENESIS_HASH, canonical_text, chain_body_text, chain_rows, link_hash, log_hash, log_hash_run
+from eventlog.hashing import (
+    GENESIS_HASH, canonical_text, chain_body_text, chain_rows_logged, link_hash, log_hash, log_hash_run,
+)
 from eventlog.store.errors import IdempotencyConflict, StreamAlreadyExists, WrongExpectedVersion
 from eventlog.store.types import (
     COLUMNS,
@@ -339,13 +341,15 @@ class SealedBatch:
 
     @classmethod
     def of(cls, game_id: str, events: Iterable[tuple[str, str, int, str, str]], recorded_at: str,
-           ruleset: str | None) -> SealedBatch:
+           ruleset: str | None, log: tuple[int, str] | None = None) -> SealedBatch:
         """From ``(event_id, type, schema_version, payload_text, metadata_text)`` per event
         (canonical JSON texts, read once: an iterator will do), checked like
         :meth:`Batch.encode` checks them (a game id, events, ids unique) and chained
-        (:func:`~eventlog.hashing.chain_rows`)."""
+        (:func:`~eventlog.hashing.chain_rows`). ``log``: ``(position, running)`` — the
+        :attr:`log` worked out in the same pass (what :meth:`after_log` gives)."""
         check_game_id(game_id)
-        rows = chain_rows(GENESIS_HASH, game_id=game_id, recorded_at=recorded_at, events=events)
+        rows, after = chain_rows_logged(GENESIS_HASH, game_id=game_id, recorded_at=recorded_at, events=events,
+                                        log=log)
         if not rows:
             raise InvalidArgument("an append needs at least one event", "events")
         if len({r[2] for r in rows}) != len(rows):
@@ -354,7 +358,7 @@ class SealedBatch:
                 if r[2] in seen:
                     raise InvalidArgument(f"events[{i}]: event_id {r[2]} appears twice in the batch", f"events[{i}]")
                 seen.add(r[2])
-        return cls(game_id, tuple(rows), ruleset)
+        return cls(game_id, tuple(rows), ruleset, None if log is None or after is None else (log[0], log[1], after))
 
     def after_log(self, position: int, running: str) -> SealedBatch:
         """This batch with its :attr:`log`: the log's running hash
