@@ -12,35 +12,37 @@ from typing import Any
 
 from eventlog import tiles as _tiles
 from replayer.context import Ctx
-from replayer.state import Discard, ScoreEntry, SeatState, Settlement, TableState, Unsettled, replace
+from replayer.state import Discard, ScoreEntry, SeatState, Settlement, TableState, Unsettled, WorkingSeat, WorkingState, replace
 
 __all__ = [
-    "seen_plus", "seen_plus_all", "with_seat", "add_tile", "remove_tiles", "take", "take_hidden", "wall_empty_for", "wall_empty",
-    "wall_minus", "seat_wall_minus", "seat_wall_take", "check_size", "apply_settlement", "settle", "hidden_of", "seats_words", "mark_claimed", "claimed_as_found", "kong_payment",
+    "count_seen", "seen_plus", "seen_plus_all", "with_seat", "receive", "take", "take_in_place", "take_hidden",
+    "wall_empty_for", "wall_empty", "wall_minus", "seat_wall_minus", "seat_wall_take", "check_size", "apply_settlement",
+    "settle", "hidden_of", "seats_words", "mark_claimed", "claimed_as_found", "kong_payment",
 ]
 
 
-def seen_plus(ctx: Ctx, seen: tuple[int, ...], tile: str, seat: int | None) -> tuple[int, ...]:
-    """``seen`` with one more copy of ``tile`` counted out of the wall (tile accounting);
+def count_seen(ctx: Ctx, seen: list[int], tile: str, seat: int | None) -> None:
+    """One more copy of ``tile`` counted out of the wall in ``seen`` (tile accounting: 42
+    counts, changed in place — a working state's :meth:`~replayer.state.WorkingState.change_seen`);
     a copy beyond the tile set (``ctx.tile_copies``: the ruleset's) is a
     ``tile_count_exceeded`` finding."""
     i = _tiles.index(tile)
-    nth = seen[i] + 1
+    nth = seen[i] = seen[i] + 1
     if nth > ctx.tile_copies[i]:
         _count_exceeded(ctx, tile, nth, seat)
-    return seen[:i] + (nth,) + seen[i + 1:]
+
+
+def seen_plus(ctx: Ctx, seen: tuple[int, ...], tile: str, seat: int | None) -> tuple[int, ...]:
+    """``seen`` with one more copy of ``tile`` counted out of the wall (:func:`count_seen`)."""
+    return seen_plus_all(ctx, seen, (tile,), seat)
 
 
 def seen_plus_all(ctx: Ctx, seen: tuple[int, ...], tiles: Sequence[str], seat: int | None) -> tuple[int, ...]:
-    """:func:`seen_plus` of each of ``tiles`` in turn (the same findings, in order), with
-    one copy of the vector."""
+    """:func:`count_seen` of each of ``tiles`` in turn (the same findings, in order), on a
+    copy of ``seen``."""
     counted = list(seen)
-    copies = ctx.tile_copies
     for tile in tiles:
-        i = _tiles.index(tile)
-        nth = counted[i] = counted[i] + 1
-        if nth > copies[i]:
-            _count_exceeded(ctx, tile, nth, seat)
+        count_seen(ctx, counted, tile, seat)
     return tuple(counted)
 
 
@@ -53,48 +55,48 @@ def with_seat(seats: tuple[SeatState, ...], i: int, st: SeatState) -> tuple[Seat
     return seats[:i] + (st,) + seats[i + 1:]
 
 
-def add_tile(seat_state: SeatState, tile: str | None) -> SeatState:
+def receive(st: WorkingSeat, tile: str | None) -> None:
+    """The seat (changed in place) holds ``tile`` too, last in ``tiles``; None: a tile the
+    record does not show (one more ``hidden``)."""
     if tile is None:
-        return replace(seat_state, hidden=seat_state.hidden + 1)
+        st.hidden += 1
+        return
     i = _tiles.index(tile)
-    counts = seat_state.counts
     if i < 34:
-        counts = counts[:i] + (counts[i] + 1,) + counts[i + 1:]
-    return replace(seat_state, counts=counts, tiles=seat_state.tiles + (tile,))
+        st.counts[i] += 1
+    st.tiles.append(tile)
 
 
-def remove_tiles(ctx: Ctx, st: SeatState, seen: tuple[int, ...], seat: int, tile: str, n: int,
-            **also: Any) -> tuple[SeatState, tuple[int, ...]]:
-    """(seat state, seen vector) after removing ``n`` copies of ``tile`` (see :func:`take`)
-    and setting the seat fields ``also``. ``st`` itself when nothing changes."""
-    tiles, counts, hidden = st.tiles, st.counts, st.hidden
+def take_in_place(ctx: Ctx, state: WorkingState, seat: int, tile: str, n: int = 1) -> None:
+    """:func:`take` on a working state, changing it in place."""
+    st = state.change_seat(seat)
+    tiles = st.tiles
     for _ in range(n):
         if tile in tiles:
-            k = tiles.index(tile)
-            tiles = tiles[:k] + tiles[k + 1:]
+            tiles.remove(tile)  # the first copy received
             i = _tiles.index(tile)
             if i < 34:
-                counts = counts[:i] + (counts[i] - 1,) + counts[i + 1:]
-        elif hidden > 0:
-            hidden -= 1
-            seen = seen_plus(ctx, seen, tile, seat)
+                st.counts[i] -= 1
+        elif st.hidden > 0:
+            st.hidden -= 1
+            count_seen(ctx, state.change_seen(), tile, seat)
         else:
             ctx.breach("tile_not_held", f"seat {seat} does not hold {tile}", seat)
             break
-    if tiles is st.tiles and hidden == st.hidden and not also:
-        return st, seen
-    return replace(st, tiles=tiles, counts=counts, hidden=hidden, **also), seen
 
 
 def take(ctx: Ctx, state: TableState, seat: int, tile: str, n: int = 1) -> TableState:
     """Remove ``n`` copies of ``tile`` from ``seat``'s concealed tiles. A copy not known to be
     held comes from the seat's hidden tiles (and is then counted out of the wall); with
-    none left, it is a ``tile_not_held`` finding."""
-    old = state.seats[seat]
-    st, seen = remove_tiles(ctx, old, state.seen, seat, tile, n)
-    if st is old:
+    none left, it is a ``tile_not_held`` finding. ``state`` itself when the seat holds no
+    copy to take; never changes ``state`` (:func:`take_in_place` changes a working state)."""
+    old = state.seat_now(seat)
+    if not old.hidden and tile not in old.tiles:
+        ctx.breach("tile_not_held", f"seat {seat} does not hold {tile}", seat)
         return state
-    return replace(state, seats=with_seat(state.seats, seat, st), seen=seen)
+    w = WorkingState.of(state)
+    take_in_place(ctx, w, seat, tile, n)
+    return w.snapshot()
 
 
 def take_hidden(ctx: Ctx, state: TableState, seat: int, n: int) -> TableState:
@@ -157,7 +159,7 @@ def seat_wall_take(state: TableState, seat: int, n: int) -> tuple[tuple[str, ...
 
 
 def check_size(ctx: Ctx, state: TableState, seat: int, expected: int, when: str) -> None:
-    size = state.seats[seat].hand_size
+    size = state.seat_now(seat).hand_size
     if size != expected:
         ctx.breach("wrong_tile_count",
                    f"seat {seat} holds {size} tiles {when} (sets count 3), expected {expected}", seat)

@@ -9,14 +9,15 @@ mechanics' sources in replayer/rules/base.py).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any
 
 from replayer.findings import Finding, Mode, ReplayError
 from replayer.rules.base import MECHANICS_SOURCES, PlayRules, Ruleset
-from replayer.state import TableState
+from replayer.state import TableState, WorkingState
 
-__all__ = ["Ctx", "Handler", "in_place", "is_in_place", "need_game", "in_phase", "check_turn", "check_in_hand"]
+__all__ = ["Ctx", "Handler", "in_place", "is_in_place", "working_form", "need_game", "in_phase", "check_turn", "check_in_hand"]
 
 
 class Ctx:
@@ -65,23 +66,41 @@ class Ctx:
 
 Handler = Callable[[Ctx, TableState, Any], TableState]
 
-_H = TypeVar("_H", bound=Callable[..., Any])
+def in_place(handler: Callable[[Ctx, WorkingState, Any], TableState]) -> Handler:
+    """Declare that ``handler`` works on a :class:`~replayer.state.WorkingState` (the replay
+    step's, :class:`replayer.replay._Game`, on both paths): it reads the state it is given,
+    changes it in place (:meth:`~replayer.state.WorkingState.change_seat`,
+    :meth:`~replayer.state.WorkingState.change_seen`, through replayer/accounting.py) and
+    writes its other fields with :func:`~replayer.state.evolve` (or returns a new state),
+    and keeps no reference to it. Any other handler is given a frozen snapshot.
 
+    Returns ``handler`` wrapped so that it may also be called with a frozen state (a
+    ruleset's handler passing an event on to a core one): it then works on a working copy
+    and returns a frozen state, never changing the one given. The replay step calls the
+    handler itself (``.working``)."""
 
-def in_place(handler: _H) -> _H:
-    """Declare that ``handler`` may be given the batch replay's working state
-    (:class:`~replayer.state.WorkingState`, :func:`replayer.replay.replay_game`): it reads the
-    state it is given, writes its result with :func:`~replayer.state.evolve` as its last
-    step (or returns a new state), and keeps no reference to the state. Any other handler
-    is given a frozen snapshot. The per-event replay gives every handler frozen states
-    either way."""
-    handler.in_place = True  # type: ignore[attr-defined]
-    return handler
+    def on_any_state(ctx: Ctx, state: TableState, p: Any) -> TableState:
+        if state.__class__ is WorkingState:
+            return handler(ctx, state, p)
+        w = WorkingState.of(state)
+        after = handler(ctx, w, p)
+        return w.snapshot() if after is w else after
+
+    functools.update_wrapper(on_any_state, handler)
+    on_any_state.working = handler  # type: ignore[attr-defined]
+    return on_any_state
 
 
 def is_in_place(handler: Callable[..., Any]) -> bool:
     """Whether ``handler`` was declared with :func:`in_place`."""
-    return getattr(handler, "in_place", False) is True
+    return callable(getattr(handler, "working", None))
+
+
+def working_form(handler: Callable[..., Any]) -> Callable[..., Any]:
+    """The handler a replay step calls on its working state: the in-place handler itself
+    (``handler`` unwrapped, :func:`in_place`), else ``handler``."""
+    working = getattr(handler, "working", None)
+    return working if callable(working) else handler
 
 
 def need_game(ctx: Ctx, state: TableState) -> bool:

@@ -8,9 +8,11 @@ jumps to one event (with a snapshot cache its caller owns).
 ``replay_game(events)`` is the batch path (批量重放: ``paipu export``, ``paipu verify``): the
 same states and findings, from one :class:`~replayer.state.WorkingState` per game that the
 handlers declared :func:`~replayer.context.in_place` (draws, discards, the deal, passes)
-update in place; the other handlers and the ruleset's hooks are given frozen snapshots and
-their result is taken over. No frozen state is built per event unless a caller asks for
-one (``step.state.snapshot()``). Both paths take the same step per event (``_Game.step``,
+update in place — a draw or a discard changes its seat's tile lists and the tile
+accounting where they are (:meth:`~replayer.state.WorkingState.change_seat`), folded into
+frozen seats only when something reads them; the other handlers and the ruleset's hooks
+are given frozen snapshots and their result is taken over. No frozen state is built per
+event unless a caller asks for one (``step.state.snapshot()``). Both paths take the same step per event (``_Game.step``,
 with the ruleset, the handler table and the event context resolved once per game):
 ``apply`` takes it on a working copy of the state it is given and freezes the result.
 
@@ -37,7 +39,7 @@ from functools import lru_cache
 from typing import Any
 
 from eventlog import events as ev
-from replayer.context import Ctx, Handler, is_in_place, need_game
+from replayer.context import Ctx, Handler, is_in_place, need_game, working_form
 from replayer.findings import MODES, Finding, Mode
 from replayer.handlers import HANDLERS
 from replayer.handlers.tiles import settle_hidden_deal
@@ -172,7 +174,7 @@ class _Game:
     def _plan(self, type_: str) -> tuple[Handler, bool, bool]:
         rs = self.rs
         h = _handler(rs, type_)
-        plan = self.plans[type_] = (h, is_in_place(h), rs is not None and _has_hooks(rs))
+        plan = self.plans[type_] = (working_form(h), is_in_place(h), rs is not None and _has_hooks(rs))
         return plan
 
     def step(self, event: Any) -> tuple[Finding, ...]:

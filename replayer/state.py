@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from collections.abc import Sequence
 from typing import Any, Literal
 
 from eventlog import seats as _seats
@@ -48,9 +49,6 @@ EMPTY_COUNTS: tuple[int, ...] = (0,) * 34
 _new = object.__new__
 _setattr = object.__setattr__
 _FIELD_NAMES: dict[type, frozenset[str] | None] = {}
-#: A class whose :func:`replace` copies are of another class: a working state copies to a
-#: frozen :class:`TableState`.
-_FROZEN_OF: dict[type, type] = {}
 
 
 def replace(obj: Any, /, **changes: Any) -> Any:
@@ -58,9 +56,13 @@ def replace(obj: Any, /, **changes: Any) -> Any:
     :func:`dataclasses.replace` and equal to what it gives, without re-running ``__init__``:
     the copy gets a copy of the old instance dict updated with ``changes`` (the fields are already
     valid, and the frozen classes here have no ``__post_init__`` but :class:`Settlement`,
-    which keeps going through :func:`dataclasses.replace`). ``obj`` is never modified.
+    which keeps going through :func:`dataclasses.replace`). ``obj`` is never modified (a
+    :class:`WorkingState` gives a frozen :class:`TableState` of what it holds now).
     Raises TypeError for a name that is not a field."""
     cls = obj.__class__
+    if cls is WorkingState:
+        obj.settle()
+        cls = TableState
     try:
         names = _FIELD_NAMES[cls]
     except KeyError:
@@ -71,7 +73,7 @@ def replace(obj: Any, /, **changes: Any) -> Any:
         raise TypeError(f"{cls.__name__} has no field(s) {sorted(set(changes) - names)}")
     d = obj.__dict__.copy()
     d.update(changes)
-    new = _new(_FROZEN_OF.get(cls, cls))
+    new = _new(cls)
     _setattr(new, "__dict__", d)
     return new
 
@@ -85,6 +87,10 @@ def evolve(state: Any, /, **changes: Any) -> Any:
         if not _TABLE_FIELDS.issuperset(changes):
             raise TypeError(f"TableState has no field(s) {sorted(set(changes) - _TABLE_FIELDS)}")
         state.__dict__.update(changes)
+        if "seats" in changes:  # the seats given replace any changed in place
+            state._seats_w = None
+        if "seen" in changes:
+            state._seen_w = None
         return state
     return replace(state, **changes)
 
@@ -171,25 +177,14 @@ class Discard:
     claimed_by: int | None = None
 
 
-@fast_init
-@dataclass(frozen=True)
-class SeatState:
-    """One seat. ``counts``: the known concealed playing tiles as a 34-count vector
-    (index per eventlog.tiles); ``tiles``: the same tiles in the order received (dealt, then
-    drawn), plus any flower not yet replaced; ``hidden``: concealed tiles whose identity the
-    log does not show (and a concealed kong whose tile it does not show is a declared set with
-    no ``tiles``). ``score``: points now; ``wind``: seat wind F1..F4 of this hand."""
+class _SeatReading:
+    """What a :class:`SeatState` and a :class:`WorkingSeat` answer alike, from their fields."""
 
-    counts: tuple[int, ...] = EMPTY_COUNTS
-    tiles: tuple[str, ...] = ()
-    hidden: int = 0
-    melds: tuple[DeclaredMeld, ...] = ()
-    discards: tuple[Discard, ...] = ()
-    flowers: tuple[str, ...] = ()
-    score: int = 0
-    wind: str | None = None
-    dealt: bool = False
-    replacements_due: int = 0
+    __slots__ = ()
+    tiles: Sequence[str]
+    counts: Sequence[int]
+    hidden: int
+    melds: tuple[DeclaredMeld, ...]
 
     @property
     def unseen(self) -> bool:
@@ -214,6 +209,27 @@ class SeatState:
         if i >= 34:
             return self.tiles.count(tile) >= n
         return self.counts[i] >= n
+
+
+@fast_init
+@dataclass(frozen=True)
+class SeatState(_SeatReading):
+    """One seat. ``counts``: the known concealed playing tiles as a 34-count vector
+    (index per eventlog.tiles); ``tiles``: the same tiles in the order received (dealt, then
+    drawn), plus any flower not yet replaced; ``hidden``: concealed tiles whose identity the
+    log does not show (and a concealed kong whose tile it does not show is a declared set with
+    no ``tiles``). ``score``: points now; ``wind``: seat wind F1..F4 of this hand."""
+
+    counts: tuple[int, ...] = EMPTY_COUNTS
+    tiles: tuple[str, ...] = ()
+    hidden: int = 0
+    melds: tuple[DeclaredMeld, ...] = ()
+    discards: tuple[Discard, ...] = ()
+    flowers: tuple[str, ...] = ()
+    score: int = 0
+    wind: str | None = None
+    dealt: bool = False
+    replacements_due: int = 0
 
 
 @fast_init
@@ -517,6 +533,11 @@ class TableState:
     def seat(self, i: int) -> SeatState:
         return self.seats[i]
 
+    def seat_now(self, i: int) -> SeatState | WorkingSeat:
+        """Seat ``i`` to read at once: its :class:`SeatState` (a :class:`WorkingState` gives
+        the seat it is changing in place, which reads alike)."""
+        return self.seats[i]
+
     def next_seat(self, seat: int) -> int:
         """The seat after ``seat`` in turn order that is still in the hand."""
         return _seats.next_seat(seat, self.in_hand)
@@ -546,17 +567,75 @@ class TableState:
         return n
 
 
+class WorkingSeat(_SeatReading):
+    """批量重放中的座位: one seat of a :class:`WorkingState` that the handlers declared in
+    place change where it is — its concealed tiles (``counts``, ``tiles``) and its river
+    (``discards``) as lists, every other field as in :class:`SeatState`. It reads like a
+    SeatState (the same fields and properties); :meth:`freeze` is the SeatState it holds now.
+    Only a working state hands one out (:meth:`WorkingState.change_seat`,
+    :meth:`WorkingState.seat_now`): read or change it at once, never keep it. Not hashable;
+    equal only to itself."""
+
+    __slots__ = ("counts", "tiles", "hidden", "melds", "discards", "flowers", "score", "wind", "dealt",
+                 "replacements_due")
+    counts: list[int]
+    tiles: list[str]
+    discards: list[Discard]
+    __hash__ = None  # type: ignore[assignment]
+
+    def __init__(self, st: SeatState) -> None:
+        d = st.__dict__
+        self.counts = list(d["counts"])
+        self.tiles = list(d["tiles"])
+        self.hidden = d["hidden"]
+        self.melds = d["melds"]
+        self.discards = list(d["discards"])
+        self.flowers = d["flowers"]
+        self.score = d["score"]
+        self.wind = d["wind"]
+        self.dealt = d["dealt"]
+        self.replacements_due = d["replacements_due"]
+
+    def __eq__(self, other: object) -> bool:
+        return self is other
+
+    def freeze(self) -> SeatState:
+        """The frozen :class:`SeatState` this seat holds now."""
+        st = _new(SeatState)
+        _setattr(st, "__dict__", {
+            "counts": tuple(self.counts), "tiles": tuple(self.tiles), "hidden": self.hidden,
+            "melds": self.melds, "discards": tuple(self.discards), "flowers": self.flowers,
+            "score": self.score, "wind": self.wind, "dealt": self.dealt,
+            "replacements_due": self.replacements_due,
+        })
+        return st
+
+
 class WorkingState(TableState):
-    """批量重放的工作状态: the table state of one game that a batch replay
-    (:func:`replayer.replay.replay_game`) updates in place, event after event, instead of
-    building a new frozen :class:`TableState` per event.
+    """批量重放的工作状态: the table state of one game that the replay step
+    (:class:`replayer.replay._Game`: the batch replay :func:`replayer.replay.replay_game`, and
+    :func:`replayer.replay.apply` on a working copy) updates in place, event after event,
+    instead of building a new frozen :class:`TableState` per event.
 
     It has every field and method of :class:`TableState` (it is one, for reading). Only
-    :func:`evolve` changes it; :func:`replace` (and ``with_seat``) of it gives a frozen
-    copy, so code written for frozen states never changes it by accident. :meth:`snapshot`
-    is the frozen state it holds now (equal to what the per-event replay gives after the
-    same events); :meth:`absorb` takes over a state a handler returned. Not hashable; equal
-    only to itself."""
+    :func:`evolve` and the in-place changes below change it; :func:`replace` (and
+    ``with_seat``) of it gives a frozen copy, so code written for frozen states never
+    changes it by accident. :meth:`snapshot` is the frozen state it holds now (equal to what
+    the per-event replay gives after the same events); :meth:`absorb` takes over a state a
+    handler returned. Not hashable; equal only to itself.
+
+    In-place changes (what the hot handlers — draws, discards — use, through
+    replayer/accounting.py): :meth:`change_seat` hands out a seat as a mutable
+    :class:`WorkingSeat` and :meth:`change_seen` the tile accounting vector ``seen`` as a
+    list; they are folded back into the frozen ``seats`` / ``seen`` fields only when those are
+    read (a snapshot, a frozen handler, a ruleset hook, the facts), so a run of draws and
+    discards builds no seat tuple. :meth:`seat_now` reads a seat without folding."""
+
+    # the seats changed in place since ``seats`` was last written (None: none; else one
+    # WorkingSeat or None per seat) and ``seen`` as a list while it is changed in place
+    __slots__ = ("_seats_w", "_seen_w")
+    _seats_w: list[WorkingSeat | None] | None
+    _seen_w: list[int] | None
 
     __setattr__ = object.__setattr__  # mutable, unlike its frozen base (only evolve writes)
     __delattr__ = object.__delattr__
@@ -569,11 +648,76 @@ class WorkingState(TableState):
     def of(cls, state: TableState) -> WorkingState:
         """A working copy of ``state``."""
         w = _new(cls)
-        _setattr(w, "__dict__", state.__dict__.copy())
+        _setattr(w, "__dict__", (state.snapshot() if state.__class__ is cls else state).__dict__.copy())
+        w._seats_w = None
+        w._seen_w = None
         return w
+
+    @property
+    def seats(self) -> tuple[SeatState, SeatState, SeatState, SeatState]:
+        """The four seats, frozen (the seats changed in place folded in)."""
+        if self._seats_w is not None:
+            self._fold_seats()
+        return self.__dict__["seats"]
+
+    @property
+    def seen(self) -> tuple[int, ...]:
+        """The tile accounting vector, frozen."""
+        if self._seen_w is not None:
+            self.__dict__["seen"] = tuple(self._seen_w)
+            self._seen_w = None
+        return self.__dict__["seen"]
+
+    def _fold_seats(self) -> None:
+        changed = self._seats_w
+        assert changed is not None
+        seats = list(self.__dict__["seats"])
+        for i, ws in enumerate(changed):
+            if ws is not None:
+                seats[i] = ws.freeze()
+        self.__dict__["seats"] = (seats[0], seats[1], seats[2], seats[3])
+        self._seats_w = None
+
+    def seat_now(self, i: int) -> SeatState | WorkingSeat:
+        """Seat ``i`` as it is now, to read at once: the :class:`WorkingSeat` while it is
+        being changed in place, else its :class:`SeatState`."""
+        changed = self._seats_w
+        if changed is not None:
+            ws = changed[i]
+            if ws is not None:
+                return ws
+        return self.__dict__["seats"][i]
+
+    def change_seat(self, i: int) -> WorkingSeat:
+        """Seat ``i`` to change in place (what it holds is in the state's ``seats`` the next
+        time they are read)."""
+        changed = self._seats_w
+        if changed is None:
+            changed = self._seats_w = [None, None, None, None]
+        ws = changed[i]
+        if ws is None:
+            ws = changed[i] = WorkingSeat(self.__dict__["seats"][i])
+        return ws
+
+    def change_seen(self) -> list[int]:
+        """The tile accounting vector ``seen`` (42 counts) to change in place."""
+        seen = self._seen_w
+        if seen is None:
+            seen = self._seen_w = list(self.__dict__["seen"])
+        return seen
+
+    def settle(self) -> None:
+        """Fold what was changed in place into the state's fields (its instance dict then
+        holds the frozen state)."""
+        if self._seats_w is not None:
+            self._fold_seats()
+        if self._seen_w is not None:
+            self.__dict__["seen"] = tuple(self._seen_w)
+            self._seen_w = None
 
     def snapshot(self) -> TableState:
         """The frozen state this working state holds now."""
+        self.settle()
         s = _new(TableState)
         _setattr(s, "__dict__", self.__dict__.copy())
         return s
@@ -581,10 +725,11 @@ class WorkingState(TableState):
     def absorb(self, state: TableState) -> None:
         """Hold what ``state`` holds (a state a handler or hook returned; itself: nothing)."""
         if state is not self:
-            self.__dict__.update(state.__dict__)
+            self.__dict__.update(state.__dict__ if state.__class__ is not WorkingState else state.snapshot().__dict__)
+            self._seats_w = None
+            self._seen_w = None
 
 
-_FROZEN_OF[WorkingState] = TableState
 _TABLE_FIELDS: frozenset[str] = frozenset(f.name for f in dataclasses.fields(TableState))
 
 

@@ -8,15 +8,16 @@ from eventlog import events as ev
 from eventlog import tiles as _tiles
 from eventlog.seats import next_seat
 from replayer.accounting import (
-    add_tile,
     check_size,
+    count_seen,
     kong_payment,
-    remove_tiles,
+    receive,
     seat_wall_minus,
     seat_wall_take,
     seen_plus,
     seen_plus_all,
     take,
+    take_in_place,
     wall_empty,
     wall_empty_for,
     wall_minus,
@@ -29,6 +30,7 @@ from replayer.state import (
     PendingDiscard,
     PendingKong,
     TableState,
+    WorkingState,
     evolve,
     replace,
 )
@@ -140,13 +142,14 @@ def _tiles_apart(tiles: tuple[str, ...] | list[str], other: tuple[str, ...] | li
 
 
 @in_place
-def tile_drawn(ctx: Ctx, state: TableState, p: ev.TileDrawn) -> TableState:
+def tile_drawn(ctx: Ctx, state: WorkingState, p: ev.TileDrawn) -> TableState:
+    """A draw: the seat's tiles and the tile accounting change in place (a working state)."""
     if not need_game(ctx, state):
         return state
     check_in_hand(ctx, state, p.seat, "draws a tile")
     play = ctx.play
     seat = p.seat
-    st = state.seats[seat]
+    st = state.seat_now(seat)
     replacement = p.source != "wall"
     ph = state.phase
     after_kong = False
@@ -162,7 +165,7 @@ def tile_drawn(ctx: Ctx, state: TableState, p: ev.TileDrawn) -> TableState:
             ctx.breach("unexpected_replacement",
                        f"seat {seat} draws a {p.source.replace('_', ' ')} without a kong or flower to replace", seat)
         else:
-            st = replace(st, replacements_due=st.replacements_due - 1)
+            state.change_seat(seat).replacements_due -= 1
         ld = state.last_draw
         after_kong = p.source == "kong_replacement" or (
             ld is not None and ld.seat == seat and ld.after_kong and ph != "dealing"
@@ -211,32 +214,31 @@ def tile_drawn(ctx: Ctx, state: TableState, p: ev.TileDrawn) -> TableState:
             tile = expected
         elif expected != tile:
             ctx.breach("wall_mismatch", f"seat {seat} draws {tile}, the wall has {expected} there", seat)
-    seen = state.seen
     if tile is not None:
-        seen = seen_plus(ctx, seen, tile, seat)
+        count_seen(ctx, state.change_seen(), tile, seat)
         if _tiles.is_flower(tile) and not play.flowers and not play.copies(tile):
             ctx.breach("flowers_not_used", f"seat {seat} draws flower {tile}; the ruleset has no flowers", seat)
     wall_remaining = wall_minus(state.wall_remaining, 1)
     seat_walls = seat_wall_minus(state.seat_walls, seat, 1)
-    seats = with_seat(state.seats, seat, add_tile(st, tile))
+    held = state.change_seat(seat)
+    receive(held, tile)
+    phase = "dealing" if ph == "dealing" else (
+        "replacement" if replacement and ph in ("replacement", "robbing") and held.replacements_due > 0 else "discard")
     last = LastDraw(ctx.seq, seat, tile, p.source, after_kong=after_kong,
                     last_of_wall=wall_empty(seat_walls, wall_remaining, play, next_seat(seat, state.in_hand)))
+    settled: TableState = state
     if close_kong is not None and close_kong.kind == "added":
-        state = replace(state, seats=seats, seen=seen, wall_remaining=wall_remaining, seat_walls=seat_walls)
-        state = kong_payment(ctx, state, close_kong.seat, close_kong.tile)
-        seats = state.seats
+        # the kong's payment is settled on the table with the replacement drawn
+        evolve(state, wall_remaining=wall_remaining, seat_walls=seat_walls)
+        settled = kong_payment(ctx, state, close_kong.seat, close_kong.tile)
     return evolve(
-        state,
-        seats=seats,
-        seen=seen,
+        settled,
         wall_remaining=wall_remaining,
         seat_walls=seat_walls,
         wall=wall,
         deal_pool=pool,
-        phase="dealing" if ph == "dealing" else (
-            "replacement" if replacement and ph in ("replacement", "robbing") and seats[seat].replacements_due > 0
-            else "discard"),
-        turn=state.dealer if ph == "dealing" else seat,
+        phase=phase,
+        turn=settled.dealer if ph == "dealing" else seat,
         pending=None,
         pending_kong=None,
         last_draw=last,
@@ -266,7 +268,8 @@ def flower_replaced(ctx: Ctx, state: TableState, p: ev.FlowerReplaced) -> TableS
 
 
 @in_place
-def tile_discarded(ctx: Ctx, state: TableState, p: ev.TileDiscarded) -> TableState:
+def tile_discarded(ctx: Ctx, state: WorkingState, p: ev.TileDiscarded) -> TableState:
+    """A discard: the seat's tiles and river change in place (a working state)."""
     if not need_game(ctx, state):
         return state
     seat, tile = p.seat, p.tile
@@ -275,21 +278,19 @@ def tile_discarded(ctx: Ctx, state: TableState, p: ev.TileDiscarded) -> TableSta
     if ph == "dealing":
         if seat != state.dealer:
             ctx.breach("wrong_seat_to_act", f"seat {seat} discards first, the dealer is seat {state.dealer}", seat)
-        undealt = [i for i in range(4) if not state.seats[i].dealt]
+        undealt = [i for i in range(4) if not state.seat_now(i).dealt]
         if undealt:
             ctx.breach("deal_mismatch", f"the dealer discards before seats {undealt} were dealt", seat)
     elif ph == "discard" or in_phase(ctx, state, "a discard", "discard"):
         check_turn(ctx, state, seat, f"discards {tile}")
-    st = state.seats[seat]
-    if st.replacements_due > 0:
+    if state.seat_now(seat).replacements_due > 0:
         ctx.breach("replacement_missing", f"seat {seat} discards while a replacement draw is due", seat)
     check_size(ctx, state, seat, 14, "before discarding")
-    st, seen = remove_tiles(ctx, st, state.seen, seat, tile, 1, discards=st.discards + (Discard(ctx.seq, tile),))
+    take_in_place(ctx, state, seat, tile)
+    state.change_seat(seat).discards.append(Discard(ctx.seq, tile))
     turn = next_seat(seat, state.in_hand)
     return evolve(
         state,
-        seats=with_seat(state.seats, seat, st),
-        seen=seen,
         phase="claims",
         turn=turn,
         pending=PendingDiscard(ctx.seq, seat, tile, last_of_wall=wall_empty_for(state, ctx.play, turn)),

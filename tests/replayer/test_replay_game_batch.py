@@ -100,3 +100,45 @@ def test_working_state_copies_are_frozen_and_evolve_writes_in_place():
     assert w.snapshot() == TableState(seq=5) and type(w.snapshot()) is TableState
     with pytest.raises(TypeError):
         evolve(w, no_such_field=1)
+
+
+def test_seats_changed_in_place_are_read_frozen_and_never_shared():
+    from replayer.state import SeatState, WorkingSeat
+
+    w = WorkingState.of(TableState())
+    before = w.snapshot()
+    seat = w.change_seat(2)
+    assert isinstance(seat, WorkingSeat) and w.seat_now(2) is seat
+    seat.tiles.append("W1")
+    seat.counts[0] += 1
+    w.change_seen()[0] += 1
+    # a snapshot taken earlier, and the frozen copies made since, never see a later change
+    assert before.seats[2] == SeatState() and before.seen[0] == 0
+    assert w.seats[2] == SeatState(tiles=("W1",), counts=(1,) + (0,) * 33) and w.seen[0] == 1
+    copy = replace(w, seq=7)
+    w.change_seat(2).tiles.append("W2")
+    assert copy.seats[2].tiles == ("W1",) and w.seats[2].tiles == ("W1", "W2")
+    assert type(w.seats[2]) is SeatState and type(copy) is TableState
+    # seats written with evolve replace the ones changed in place
+    w.change_seat(1).hidden = 5
+    evolve(w, seats=before.seats)
+    assert w.snapshot() == replace(before, seen=w.seen)
+
+
+def test_an_in_place_handler_given_a_frozen_state_leaves_it_as_it_was():
+    from eventlog import events as ev
+    from replayer.context import Ctx
+    from replayer.handlers.tiles import tile_discarded
+
+    game = simulate_game(SimulationConfig(seed=19, hands_per_game=1), 0)
+    events = list(game.events)
+    k = next(i for i, e in enumerate(events) if e.type == "tile_discarded")
+    *_, last = replay(events[:k])
+    state = last.state
+    ctx = Ctx(k, state, get_ruleset(state.ruleset_id, dict(state.ruleset_options)), "audit")
+    p = events[k].payload
+    assert isinstance(p, ev.TileDiscarded)
+    after = tile_discarded(ctx, state, p)
+    assert type(after) is TableState and after != state
+    assert after.seats[p.seat].discards[-1].tile == p.tile and not state.seats[p.seat].discards
+    assert len(after.seats[p.seat].tiles) == len(state.seats[p.seat].tiles) - 1
