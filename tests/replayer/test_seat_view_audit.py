@@ -50,6 +50,12 @@ def _game(ruleset: str, seed: int = 0, **options) -> tuple:
     return tuple(next(iter(simulate(cfg, 1))).events)
 
 
+@cache
+def _game_hands(ruleset: str, seed: int, hands: int) -> tuple:
+    cfg = SimulationConfig(ruleset=ruleset, options={}, seed=seed, hands_per_game=hands)
+    return tuple(next(iter(simulate(cfg, 1))).events)
+
+
 def _view(events, seat: int) -> list:
     return [seat_view(e, seat) for e in events]
 
@@ -93,6 +99,20 @@ def test_the_checkable_part_is_still_checked():
     assert [f.rule_id for f in found] == ["reported_score_mismatch"]
     assert "total reported 6, computed 5" in found[0].message
     assert "cannot be checked" in found[0].message
+
+
+def test_nanchang_deguo_in_deguo_reads_every_hand():
+    """§6.7 德中德: a 德国 win where no player holds a jing — the win score itself reads every
+    hand, so in the winner's own record neither its total nor its changes can be checked."""
+    events = _game("nanchang", 80)
+    rep = next(i for i, e in enumerate(events) if e.type == "score_reported"
+               and any(f.name == "Deguo in deguo" for f in e.payload.fans))
+    winner = events[rep].payload.winner
+    found = [f for f in _findings(events, winner) if f.seq == rep]
+    assert [f.rule_id for f in found] == ["reported_score_unverifiable"]
+    others = ", ".join(str(s) for s in range(4) if s != winner)
+    assert f"total cannot be checked: the score of seat {winner}'s win" in found[0].message
+    assert f"hidden tiles of seats {others}" in found[0].message
 
 
 def test_sichuan_chajiao_of_hidden_hands_cannot_be_checked():
@@ -144,6 +164,18 @@ def test_an_unscored_win_is_taken_as_reported():
     state = run(_view(events, 0)).state
     final = events[_seq(events, "game_ended")].payload.final_scores
     assert list(state.scores) == list(final)
+
+
+def test_changsha_kaigang_from_the_short_last_stack_in_a_seat_view():
+    """§4 开杠: the d-th stack from the tail, the last stack when d exceeds the stacks left;
+    its top tile missing, the lower one. Hand 2 of seed 7: 13 tiles left (7 stacks, the last
+    holding one), dice 5 + 6 = 11 > 7 → one tile — also where the record hides the wall."""
+    events = _game_hands("changsha", 7, 3)
+    rev = _seq(events, "kong_tiles_revealed")
+    assert sum(events[rev].payload.dice) == 11 and len(events[rev].payload.tiles) == 1
+    assert run(events[:rev]).state.wall_remaining == 13
+    for seat in range(4):
+        assert "wrong_kong_tiles" not in {f.rule_id for f in _findings(events, seat)}, seat
 
 
 # --- 3. what a seat sees: one count ---------------------------------------------------------

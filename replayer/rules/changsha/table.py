@@ -114,8 +114,11 @@ def kong_tiles_revealed(ctx: Ctx, state: TableState, p: ev.KongTilesRevealed) ->
             ctx.breach("wrong_kong_tiles", f"seat {seat} reveals {list(tiles)}; dice {sum(p.dice)} count the stack "
                                            f"{list(want)} from the tail", seat)
         wall = tuple(t for i, t in enumerate(wall) if i not in idx)
-    elif len(tiles) != min(2, n):
-        ctx.breach("wrong_kong_tiles", f"seat {seat} reveals {len(tiles)} tiles with {n} left in the wall", seat)
+    elif len(tiles) != len(kaigang_stack(n, sum(p.dice))):
+        # a wall the record does not show (one seat's view): the stack's size is still known —
+        # the last stack holds one tile when an odd number is left
+        ctx.breach("wrong_kong_tiles", f"seat {seat} reveals {len(tiles)} tiles with {n} left in the wall; dice "
+                                       f"{sum(p.dice)} count a stack of {len(kaigang_stack(n, sum(p.dice)))}", seat)
     seen = state.seen
     for t in tiles:
         seen = seen_plus(ctx, seen, t, seat)
