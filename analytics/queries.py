@@ -276,7 +276,9 @@ class Analytics:
         winning tile, per hand), each with ``_ci_low``/``_ci_high``; ``avg_points_won``
         (mean score change over the hands won, sample ``wins``); ``hands_lost`` and
         ``avg_points_lost`` (mean points lost, positive, over the hands with a negative
-        score change); ``avg_score_change``. Raises ValueError for an unknown group."""
+        score change); ``avg_score_change``; ``rulesets`` (the group's rulesets, sorted) — the
+        three averages are None for a group of several rulesets, whose scores are in different
+        units or scales (docs/analytics.md). Raises ValueError for an unknown group."""
         dims = [by] if isinstance(by, str) else list(by)
         for d in dims:
             if d not in GROUPS:
@@ -293,7 +295,8 @@ class Analytics:
             "avg(score_change) FILTER (WHERE won) AS avg_points_won, "
             "count(*) FILTER (WHERE score_change < 0) AS hands_lost, "
             "-avg(score_change) FILTER (WHERE score_change < 0) AS avg_points_lost, "
-            "avg(score_change) AS avg_score_change "
+            "avg(score_change) AS avg_score_change, "
+            "list_sort(list(DISTINCT ruleset)) AS rulesets "
             f"FROM seat_results{where}{group}"
         )
         out = []
@@ -304,6 +307,8 @@ class Analytics:
             _rate(row, "win_rate", row["wins"], n)
             _rate(row, "self_draw_rate", row["self_draws"], n)
             _rate(row, "deal_in_rate", row["deal_ins"], n)
+            if len(row["rulesets"]) > 1:
+                row["avg_points_won"] = row["avg_points_lost"] = row["avg_score_change"] = None
             out.append(row)
         return out
 
@@ -531,20 +536,28 @@ class Analytics:
         """Per player (sorted by name): ``games`` (the sample size), ``first`` … ``fourth`` (games
         finished in that place, see :meth:`player_games`; ties share the better place),
         ``avg_placement`` (mean place, 1.0 best), ``first_rate`` = first / games with its 95 %
-        Wilson interval, ``points_per_game`` (mean final − initial score) and ``points``."""
+        Wilson interval, ``rulesets`` (the rulesets of the player's games, sorted),
+        ``points_per_game`` (mean final − initial score) and ``points`` — both None when the
+        player's games are of several rulesets: their scores are in different units (MCR
+        points, chips, Sichuan fan …) or scales and never add up (give ``ruleset``)."""
         out: dict[str, dict[str, Any]] = {}
         for g in self.player_games(ruleset=ruleset, player=player, date_from=date_from, date_to=date_to):
             r = out.setdefault(g["player"], {"player": g["player"], "games": 0, "first": 0, "second": 0,
-                                             "third": 0, "fourth": 0, "_place": 0, "points": 0})
+                                             "third": 0, "fourth": 0, "_place": 0, "points": 0,
+                                             "rulesets": set()})
             r["games"] += 1
             r[("first", "second", "third", "fourth")[g["placement"] - 1]] += 1
             r["_place"] += g["placement"]
             r["points"] += g["points"]
+            r["rulesets"].add(g["ruleset"])
         rows = []
         for name in sorted(out):
             r = out[name]
             r["avg_placement"] = r.pop("_place") / r["games"]
-            r["points_per_game"] = r["points"] / r["games"]
+            r["rulesets"] = sorted(r["rulesets"])
+            if len(r["rulesets"]) > 1:
+                r["points"] = None
+            r["points_per_game"] = None if r["points"] is None else r["points"] / r["games"]
             _rate(r, "first_rate", r["first"], r["games"])
             rows.append(r)
         return rows

@@ -67,7 +67,9 @@ m[2].metric("win rate", f"{100 * me['win_rate']:.1f} %",
             delta=f"{100 * (me['win_rate'] - field['win_rate']):+.1f} pts vs field")
 m[3].metric("deal-in rate", f"{100 * me['deal_in_rate']:.1f} %",
             delta=f"{100 * (me['deal_in_rate'] - field['deal_in_rate']):+.1f} pts vs field", delta_color="inverse")
-m[4].metric("avg score change / hand", f"{me['avg_score_change']:+.1f}")
+m[4].metric("avg score change / hand", "—" if me["avg_score_change"] is None else f"{me['avg_score_change']:+.1f}",
+            help=None if me["avg_score_change"] is not None else
+            f"{len(me['rulesets'])} rulesets: their scores are in different units — choose one")
 
 st.subheader("Placements")
 places = stat(data, v, "placements", ruleset=ruleset)
@@ -81,7 +83,8 @@ else:
         {"placements of": who, "games (sample)": r["games"], "1st": r["first"], "2nd": r["second"], "3rd": r["third"],
          "4th": r["fourth"], "average placement": round(r["avg_placement"], 2),
          "1st rate (95 % CI)": fmt_rate(r["first_rate"], r["first_rate_ci_low"], r["first_rate_ci_high"]),
-         "points per game": round(r["points_per_game"], 1)}
+         "points per game": (round(r["points_per_game"], 1) if r["points_per_game"] is not None
+                             else f"— ({len(r['rulesets'])} rulesets: choose one)")}
         for who, r in ((player, mine_p),)
     ] + [{"placements of": "all players", "games (sample)": n_games, "average placement": round(field_avg, 2)}]),
         hide_index=True, width="stretch")
@@ -106,7 +109,7 @@ def _table(rows: list[dict], key: str, label: str) -> pd.DataFrame:
          "win rate (95 % CI)": fmt_rate(r["win_rate"], r["win_rate_ci_low"], r["win_rate_ci_high"]),
          "self-draw rate": fmt_rate(r["self_draw_rate"], r["self_draw_rate_ci_low"], r["self_draw_rate_ci_high"]),
          "deal-in rate": fmt_rate(r["deal_in_rate"], r["deal_in_rate_ci_low"], r["deal_in_rate_ci_high"]),
-         "avg score change": round(r["avg_score_change"], 1)}
+         "avg score change": None if r["avg_score_change"] is None else round(r["avg_score_change"], 1)}
         for r in rows
     ])
 

@@ -189,6 +189,8 @@ def _placements_table(rows: list[dict[str, Any]]) -> Table:
         t.add_row(escape(r["player"]), str(r["games"]), str(r["first"]), str(r["second"]), str(r["third"]),
                   str(r["fourth"]), f"{r['avg_placement']:.2f}", format_rate(r, "first_rate"),
                   _num(r["points_per_game"]))
+    if any(len(r["rulesets"]) > 1 for r in rows):
+        t.caption = _MIXED_UNITS
     return t
 
 
@@ -225,7 +227,13 @@ def _stats_table(rows: list[dict[str, Any]], by: str) -> Table:
         t.add_row(escape(_group(by, r[by])), str(r["hands"]), str(r["wins"]), format_rate(r, "win_rate"),
                   format_rate(r, "self_draw_rate"), str(r["deal_ins"]), format_rate(r, "deal_in_rate"),
                   _num(r["avg_points_won"]), _num(r["avg_points_lost"]))
+    if any(len(r["rulesets"]) > 1 for r in rows):
+        t.caption = _MIXED_UNITS
     return t
+
+
+#: Under a table with a group of several rulesets (docs/analytics.md, "Units").
+_MIXED_UNITS = "- : games of several rulesets, whose scores are in different units — give --ruleset"
 
 
 #: Seat winds by name, as the rest of the output names them (eventlog/tiles.py: F1..F4).

@@ -37,3 +37,23 @@ def test_search_without_a_match(data_dir, open_page):
     at = open_page(data_dir, "players")
     at.text_input[0].set_value("nobody-at-all").run()
     assert any("No player matches" in i.value for i in at.info)
+
+
+def test_player_with_games_of_two_rulesets(tmp_path, open_page):
+    """A player of MCR and Sichuan games: the page shows places and rates over both and no
+    average of points across the two units (docs/analytics.md "Units"), without an exception."""
+    from cli_run import run
+
+    data = tmp_path / "data"
+    logs = []
+    for ruleset in ("mcr", "sichuan"):
+        logs.append(tmp_path / f"{ruleset}.jsonl")
+        run("simulate", "--ruleset", ruleset, "--games", "1", "--seed", "5", "--hands-per-game", "4",
+            "--out", logs[-1])
+    run("ingest", "--data", data, "-q", *logs)
+    run("export", "--data", data, "-q")
+    at = open_page(data, "players", player="greedy-0")
+    row = _df(at, "placements of", "1st", "4th").iloc[0]
+    assert row["placements of"] == "greedy-0" and row["games (sample)"] == 2
+    assert "rulesets" in str(row["points per game"])
+    assert any(m.value == "—" for m in at.metric if m.label == "avg score change / hand")
