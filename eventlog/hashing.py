@@ -32,7 +32,7 @@ __all__ = [
     "stored_row_hash",
     "chain_links",
     "chain_rows",
-    "chain_rows_logged",
+    "chain_links_logged",
     "chain_hash",
     "log_hash",
     "log_hash_run",
@@ -130,63 +130,13 @@ def chain_rows(
     schema_version, payload_text, metadata_text)``, chained from ``prev_hash``: each as
     ``(game_id, seq, event_id, type, schema_version, payload_text, metadata_text,
     recorded_at, prev_hash, hash)`` — ``hash`` the :func:`link_hash` of
-    :func:`chain_body_text`, the same bytes, with the parts every event of the game
-    shares (game id, ``recorded_at``) encoded once for the game. One pass, events read
-    once (an iterator will do): the bulk import seals a whole game at a time
-    (:class:`eventlog.store.planning.SealedBatch`)."""
-    return chain_rows_logged(prev_hash, game_id=game_id, recorded_at=recorded_at, events=events,
-                             first_seq=first_seq)[0]
-
-
-def chain_rows_logged(
-    prev_hash: str,
-    *,
-    game_id: str,
-    recorded_at: str,
-    events: Iterable[tuple[str, str, int, str, str]],
-    first_seq: int = 0,
-    log: tuple[int, str] | None = None,
-) -> tuple[list[tuple[str, int, str, str, int, str, str, str, str, str]], str | None]:
-    """``(rows, after)``: :func:`chain_rows` of the same arguments and, when ``log`` is
-    ``(position, running)``, the log's running hash once these rows follow a log whose head
-    is at ``position`` with running hash ``running`` (:func:`log_hash_run` of their hashes
-    from ``position + 1``), worked out in the same pass, one event at a time (else None):
-    what a bulk import's lone parsing process hands the storing one
-    (:meth:`eventlog.store.planning.SealedBatch.of`)."""
-    s = _json_string
-    game = f',"game_id":{s(game_id)},"metadata":'
-    recorded = f',"recorded_at":{s(recorded_at)},"schema_version":'
-    types: dict[str, str] = {}
-    sha256 = hashlib.sha256
-    out: list[tuple[str, int, str, str, int, str, str, str, str, str]] = []
-    append = out.append
-    seq = first_seq
-    if log is None:
-        for event_id, type_, schema_version, payload_text, metadata_text in events:
-            t = types.get(type_)
-            if t is None:
-                t = types[type_] = s(type_)
-            h = sha256(f'{prev_hash}\n{{"event_id":{s(event_id)}{game}{metadata_text},"payload":{payload_text}'
-                       f'{recorded}{int(schema_version)},"seq":{seq},"type":{t}}}'.encode()).hexdigest()
-            append((game_id, seq, event_id, type_, schema_version, payload_text, metadata_text, recorded_at,
-                    prev_hash, h))
-            prev_hash = h
-            seq += 1
-        return out, None
-    position, running = log
-    for event_id, type_, schema_version, payload_text, metadata_text in events:
-        t = types.get(type_)
-        if t is None:
-            t = types[type_] = s(type_)
-        h = sha256(f'{prev_hash}\n{{"event_id":{s(event_id)}{game}{metadata_text},"payload":{payload_text}'
-                   f'{recorded}{int(schema_version)},"seq":{seq},"type":{t}}}'.encode()).hexdigest()
-        append((game_id, seq, event_id, type_, schema_version, payload_text, metadata_text, recorded_at,
-                prev_hash, h))
-        prev_hash = h
-        seq += 1
-        position += 1
-        running = sha256(f"{running}\n{position}\n{h}".encode()).hexdigest()  # = log_hash
-    return out, running
+    :func:`chain_body_text`, the same bytes (:func:`chain_links_logged`)."""
+    events = list(events)
+    hashes = chain_links_logged(prev_hash, game_id=game_id, recorded_at=recorded_at, events=events,
+                                first_seq=first_seq)[0]
+    return [(game_id, seq, *e, recorded_at, prev, h)
+            for seq, e, prev, h in zip(range(first_seq, first_seq + len(events)), events, [prev_hash, *hashes[:-1]],
+                                       hashes)]
 
 
 def chain_links(
@@ -198,8 +148,57 @@ def chain_links(
     first_seq: int = 0,
 ) -> list[str]:
     """The chain hashes of :func:`chain_rows` (the same arguments)."""
-    return [r[9] for r in chain_rows(prev_hash, game_id=game_id, recorded_at=recorded_at, events=events,
-                                     first_seq=first_seq)]
+    return chain_links_logged(prev_hash, game_id=game_id, recorded_at=recorded_at, events=events,
+                              first_seq=first_seq)[0]
+
+
+def chain_links_logged(
+    prev_hash: str,
+    *,
+    game_id: str,
+    recorded_at: str,
+    events: Iterable[tuple[str, str, int, str, str]],
+    first_seq: int = 0,
+    log: tuple[int, str] | None = None,
+) -> tuple[list[str], str | None]:
+    """``(hashes, after)``: the chain hash of each event (:func:`chain_rows`' ``hash``, from
+    the same arguments: :func:`link_hash` of :func:`chain_body_text`, the parts every event
+    of the game shares — game id, ``recorded_at`` — encoded once for the game; one pass,
+    events read once: an iterator will do) and, when ``log`` is ``(position, running)``,
+    the log's running hash once these events follow a log whose head is at ``position``
+    with running hash ``running`` (:func:`log_hash_run` of their hashes from
+    ``position + 1``), worked out in the same pass (else None): what a bulk import's lone
+    parsing process hands the storing one (:meth:`eventlog.store.planning.SealedBatch.of`)."""
+    s = _json_string
+    game = f',"game_id":{s(game_id)},"metadata":'
+    recorded = f',"recorded_at":{s(recorded_at)},"schema_version":'
+    types: dict[str, str] = {}
+    sha256 = hashlib.sha256
+    out: list[str] = []
+    append = out.append
+    seq = first_seq
+    if log is None:
+        for event_id, type_, schema_version, payload_text, metadata_text in events:
+            t = types.get(type_)
+            if t is None:
+                t = types[type_] = s(type_)
+            prev_hash = sha256(f'{prev_hash}\n{{"event_id":{s(event_id)}{game}{metadata_text},"payload":{payload_text}'
+                               f'{recorded}{int(schema_version)},"seq":{seq},"type":{t}}}'.encode()).hexdigest()
+            append(prev_hash)
+            seq += 1
+        return out, None
+    position, running = log
+    for event_id, type_, schema_version, payload_text, metadata_text in events:
+        t = types.get(type_)
+        if t is None:
+            t = types[type_] = s(type_)
+        prev_hash = sha256(f'{prev_hash}\n{{"event_id":{s(event_id)}{game}{metadata_text},"payload":{payload_text}'
+                           f'{recorded}{int(schema_version)},"seq":{seq},"type":{t}}}'.encode()).hexdigest()
+        append(prev_hash)
+        seq += 1
+        position += 1
+        running = sha256(f"{running}\n{position}\n{prev_hash}".encode()).hexdigest()  # = log_hash
+    return out, running
 
 
 def chain_hash(

@@ -71,7 +71,7 @@ from eventlog.store.base import (
     StreamAlreadyExists,
 )
 from eventlog.store.types import LogHead
-from eventlog.store.planning import SealedBatch
+from eventlog.store.planning import SealedBatch, SealedRows
 
 __all__ = [
     "GAMES_PER_COMMIT",
@@ -391,10 +391,12 @@ def _parse_worker(jobs: list[tuple[int, str, str | None]], out: multiprocessing.
 def _to_wire(index: int, items: list[PreparedGame | ParseIssue], last: bool) -> bytes:
     """A parsing process's message: tuples of strings and ints in :mod:`marshal`'s format
     (written and read by the same interpreter; twice as fast to read back as pickled
-    objects, and the storing process reads every row)."""
+    objects, and the storing process reads every row), a game's rows as the columns they
+    are kept in (:class:`~eventlog.store.planning.SealedRows`: a few sequences a game, not
+    ten fields a row)."""
     return marshal.dumps((index, last, [
-        (0, g.game_id, g.source_path, g.first_line, g.fingerprint, g.batch.game_id, g.batch.rows, g.batch.ruleset,
-         g.batch.log)
+        (0, g.game_id, g.source_path, g.first_line, g.fingerprint, g.batch.game_id, g.batch.rows.columns(),
+         g.batch.ruleset, g.batch.log)
         if isinstance(g, PreparedGame) else (1, g.path, g.line, g.reason, g.game_id, g.record)
         for g in items
     ]))
@@ -403,7 +405,8 @@ def _to_wire(index: int, items: list[PreparedGame | ParseIssue], last: bool) -> 
 def _from_wire(data: bytes) -> tuple[int, list[PreparedGame | ParseIssue], bool]:
     index, last, items = marshal.loads(data)
     return index, [
-        PreparedGame(t[1], t[2], t[3], t[4], SealedBatch(t[5], t[6], t[7], t[8])) if t[0] == 0 else ParseIssue(*t[1:])
+        PreparedGame(t[1], t[2], t[3], t[4], SealedBatch(t[5], SealedRows(*t[6]), t[7], t[8])) if t[0] == 0
+        else ParseIssue(*t[1:])
         for t in items
     ], last
 

@@ -18,16 +18,17 @@ event id is taken — plans it as the :class:`Batch` it is, with the same outcom
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import itertools
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, NamedTuple, Protocol
+from typing import Any, NamedTuple, Protocol, overload
 
 from pydantic_core import to_jsonable_python
 
 from eventlog.errors import InvalidArgument
 from eventlog.events import NewEvent, Payload, StoredEvent
 from eventlog.hashing import (
-    GENESIS_HASH, canonical_text, chain_body_text, chain_rows_logged, link_hash, log_hash, log_hash_run,
+    GENESIS_HASH, canonical_text, chain_body_text, chain_links_logged, link_hash, log_hash, log_hash_run,
 )
 from eventlog.store.errors import IdempotencyConflict, StreamAlreadyExists, WrongExpectedVersion
 from eventlog.store.types import (
@@ -42,7 +43,7 @@ from eventlog.store.types import (
     normalize_expected,
 )
 
-__all__ = ["Batch", "SealedBatch", "AppendPlan", "PlannedBatch", "EncodedEvent", "encode_event", "encode_payload",
+__all__ = ["Batch", "SealedBatch", "SealedRows", "AppendPlan", "PlannedBatch", "EncodedEvent", "encode_event", "encode_payload",
            "encode_metadata"]
 
 
@@ -301,6 +302,70 @@ class Batch:
 SealedRow = tuple[str, int, str, str, int, str, str, str, str, str]
 
 
+class SealedRows(Sequence[SealedRow]):
+    """A sealed game's rows (:data:`SealedRow` each, seq 0, 1, … chained from
+    ``prev_hash``, one ``recorded_at``), kept as the columns that differ from row to row:
+    ``event_ids``, ``types``, ``versions`` (schema versions), ``payloads``, ``metadata``
+    (canonical JSON texts) and ``hashes``. A row is made when it is read — iterating
+    makes each as the one before is let go (the store's insert reads them so), and a
+    game goes between processes as these few columns instead of ten fields a row. Equal
+    to any sequence of the same rows."""
+
+    __slots__ = ("game_id", "recorded_at", "prev_hash", "event_ids", "types", "versions", "payloads", "metadata",
+                 "hashes")
+
+    def __init__(self, game_id: str, recorded_at: str, prev_hash: str, event_ids: Sequence[str],
+                 types: Sequence[str], versions: Sequence[int], payloads: Sequence[str], metadata: Sequence[str],
+                 hashes: Sequence[str]) -> None:
+        self.game_id, self.recorded_at, self.prev_hash = game_id, recorded_at, prev_hash
+        self.event_ids, self.types, self.versions = event_ids, types, versions
+        self.payloads, self.metadata, self.hashes = payloads, metadata, hashes
+
+    def columns(self) -> tuple[Any, ...]:
+        """Everything this holds, in the order :meth:`__init__` takes it."""
+        return (self.game_id, self.recorded_at, self.prev_hash, self.event_ids, self.types, self.versions,
+                self.payloads, self.metadata, self.hashes)
+
+    def __len__(self) -> int:
+        return len(self.hashes)
+
+    def __iter__(self) -> Iterator[SealedRow]:
+        n = len(self.hashes)
+        return zip(itertools.repeat(self.game_id, n), range(n), self.event_ids, self.types, self.versions,
+                   self.payloads, self.metadata, itertools.repeat(self.recorded_at, n),
+                   (self.prev_hash, *self.hashes[:-1]), self.hashes)
+
+    @overload
+    def __getitem__(self, i: int) -> SealedRow: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> tuple[SealedRow, ...]: ...
+
+    def __getitem__(self, i: int | slice) -> SealedRow | tuple[SealedRow, ...]:
+        if isinstance(i, slice):
+            return tuple(self)[i]
+        n = len(self.hashes)
+        k = i + n if i < 0 else i
+        if not 0 <= k < n:
+            raise IndexError("sealed row index out of range")
+        return (self.game_id, k, self.event_ids[k], self.types[k], self.versions[k], self.payloads[k],
+                self.metadata[k], self.recorded_at, self.hashes[k - 1] if k else self.prev_hash, self.hashes[k])
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, SealedRows):
+            return self.columns()[:3] == other.columns()[:3] and all(
+                list(a) == list(b) for a, b in zip(self.columns()[3:], other.columns()[3:]))
+        if isinstance(other, (tuple, list)):
+            return tuple(self) == tuple(other)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))
+
+    def __repr__(self) -> str:
+        return f"SealedRows({list(self)!r})"
+
+
 @dataclass(frozen=True)
 class SealedBatch:
     """A whole game appended as a new stream (expected version ``NO_STREAM``), encoded
@@ -325,7 +390,7 @@ class SealedBatch:
     it need not hash every row again; anywhere else the hash is computed as always."""
 
     game_id: str
-    rows: tuple[SealedRow, ...]
+    rows: SealedRows
     ruleset: str | None = None
     log: tuple[int, str, str] | None = None
 
@@ -348,34 +413,37 @@ class SealedBatch:
         (:func:`~eventlog.hashing.chain_rows`). ``log``: ``(position, running)`` — the
         :attr:`log` worked out in the same pass (what :meth:`after_log` gives)."""
         check_game_id(game_id)
-        rows, after = chain_rows_logged(GENESIS_HASH, game_id=game_id, recorded_at=recorded_at, events=events,
-                                        log=log)
-        if not rows:
+        events = events if isinstance(events, list) else list(events)
+        if not events:
             raise InvalidArgument("an append needs at least one event", "events")
-        if len({r[2] for r in rows}) != len(rows):
+        ids, types, versions, payloads, metadata = zip(*events)
+        if len(set(ids)) != len(ids):
             seen: set[str] = set()
-            for i, r in enumerate(rows):
-                if r[2] in seen:
-                    raise InvalidArgument(f"events[{i}]: event_id {r[2]} appears twice in the batch", f"events[{i}]")
-                seen.add(r[2])
-        return cls(game_id, tuple(rows), ruleset, None if log is None or after is None else (log[0], log[1], after))
+            for i, event_id in enumerate(ids):
+                if event_id in seen:
+                    raise InvalidArgument(f"events[{i}]: event_id {event_id} appears twice in the batch", f"events[{i}]")
+                seen.add(event_id)
+        hashes, after = chain_links_logged(GENESIS_HASH, game_id=game_id, recorded_at=recorded_at, events=events,
+                                           log=log)
+        rows = SealedRows(game_id, recorded_at, GENESIS_HASH, ids, types, versions, payloads, metadata, hashes)
+        return cls(game_id, rows, ruleset, None if log is None or after is None else (log[0], log[1], after))
 
     def after_log(self, position: int, running: str) -> SealedBatch:
         """This batch with its :attr:`log`: the log's running hash
         (:func:`~eventlog.hashing.log_hash_run`) after these rows if they follow a log at
         ``position`` whose running hash is ``running``."""
-        return replace(self, log=(position, running, log_hash_run(running, position + 1, [r[9] for r in self.rows])))
+        return replace(self, log=(position, running, log_hash_run(running, position + 1, self.rows.hashes)))
 
     def log_hash_after(self, log: LogHead) -> str:
         """The log's running hash once these rows are written right after ``log``: the
         :attr:`log` worked out beforehand when it starts where ``log`` is, else computed."""
         if self.log is not None and self.log[0] == log.position and self.log[1] == log.log_hash:
             return self.log[2]
-        return log_hash_run(log.log_hash, log.position + 1, [r[9] for r in self.rows])
+        return log_hash_run(log.log_hash, log.position + 1, self.rows.hashes)
 
     @property
     def event_ids(self) -> list[str]:
-        return [r[2] for r in self.rows]
+        return list(self.rows.event_ids)
 
     @property
     def events(self) -> tuple[EncodedEvent, ...]:
