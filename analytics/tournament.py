@@ -42,12 +42,14 @@ from typing import Annotated, Any, Literal, TypeVar, Union
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
-from eventlog.errors import PaipuError
+from eventlog.errors import InvalidArgument, PaipuError, validation_line, validation_problem
+from eventlog.players import is_log_stream
 from eventlog.store.base import EventStore
 from replayer.replay import replay
 
 __all__ = [
     "Created", "GameRecord", "TeamRecord", "PenaltyRecord", "PENALTY_LIMIT", "Tournament", "TournamentError",
+    "TournamentArgument", "TournamentNotFound", "TournamentExists", "last_round", "check_round",
     "GameResult", "Standing", "STANDINGS_COLUMNS", "add_game", "add_penalty", "add_team", "record", "results", "table_points", "standings",
     "standings_rows",
     "write_csv", "write_parquet",
@@ -57,7 +59,26 @@ _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 
 
 class TournamentError(PaipuError, ValueError):
-    """A bad tournament name, record, file or game; the message says where and why."""
+    """A bad tournament name, record, file or game; the message says where and why. This
+    class itself: a request the tournament's present state refuses (gRPC FAILED_PRECONDITION:
+    a game or seat already taken, a player not in the tournament)."""
+
+
+class TournamentArgument(InvalidArgument, TournamentError):
+    """A value given is refused (gRPC INVALID_ARGUMENT): a bad tournament name, a record field
+    (``field`` names it: ``table``, ``points``, ``round``), a stream that is not a game."""
+
+
+class TournamentNotFound(TournamentError):
+    """No such tournament, or no such game in the event log (gRPC NOT_FOUND)."""
+
+    grpc_code = "NOT_FOUND"
+
+
+class TournamentExists(TournamentError):
+    """A tournament of that name exists already (gRPC ALREADY_EXISTS)."""
+
+    grpc_code = "ALREADY_EXISTS"
 
 
 class _Record(BaseModel):
@@ -118,38 +139,15 @@ Record = Annotated[Union[Created, GameRecord, TeamRecord, PenaltyRecord], Field(
 _RECORD: TypeAdapter[Any] = TypeAdapter(Record)
 
 
-def _in_words(err: Any) -> str:
-    """pydantic's message for one error, said as this project says it ("must be at most
-    100000", "must be one of 'table' or 'best'")."""
-    ctx = err.get("ctx") or {}
-    kind = err.get("type", "")
-    if kind == "less_than_equal" and "le" in ctx:
-        return f"must be at most {ctx['le']}"
-    if kind == "greater_than_equal" and "ge" in ctx:
-        return f"must be at least {ctx['ge']}"
-    if kind == "literal_error" and "expected" in ctx:
-        return f"must be one of {ctx['expected']}"
-    if kind == "missing":
-        return "missing"
-    if kind in ("string_too_short", "too_short"):
-        return "must not be empty"
-    return str(err["msg"])
-
-
-def _one_line(e: ValidationError, where: str = "") -> str:
-    err = e.errors()[0]
-    loc = ".".join(map(str, err["loc"]))
-    value = repr(err["input"]) if loc and not isinstance(err["input"], dict) else ""
-    return f"{where}{loc}{' ' + value if value else ''}: {_in_words(err)}"
-
-
 def record(cls: type[_R], **fields: Any) -> _R:
     """``cls(**fields)`` (a record class of this module), a bad field raised as one line
-    naming it: TournamentError ``points -999999: must be at least -100000``."""
+    naming it (eventlog.errors.validation_line): TournamentArgument ``points: must be at least
+    -100000, got -999999`` with ``field`` = ``points``."""
     try:
         return cls(**fields)
     except ValidationError as e:
-        raise TournamentError(_one_line(e)) from None
+        where, why = validation_problem(e, known=cls.model_fields)
+        raise TournamentArgument(f"{where}: {why}" if where else why, where) from None
 
 
 @dataclass(frozen=True)
@@ -165,14 +163,14 @@ class Tournament:
     @staticmethod
     def path(data: Path, name: str) -> Path:
         if not _NAME.match(name or ""):
-            raise TournamentError(f"tournament name {name!r}: use 1-64 letters, digits, '_', '.', '-'")
+            raise TournamentArgument(f"tournament name {name!r}: use 1-64 letters, digits, '_', '.', '-'", "name")
         return data / "tournaments" / f"{name}.jsonl"
 
     @classmethod
     def create(cls, data: Path, name: str, created: Created) -> Tournament:
         p = cls.path(data, name)
         if p.exists():
-            raise TournamentError(f"tournament {name!r} already exists ({p})")
+            raise TournamentExists(f"tournament {name!r} already exists ({p})")
         p.parent.mkdir(parents=True, exist_ok=True)
         _append(p, created)
         return cls(name, created)
@@ -181,7 +179,7 @@ class Tournament:
     def load(cls, data: Path, name: str) -> Tournament:
         p = cls.path(data, name)
         if not p.exists():
-            raise TournamentError(f"no tournament {name!r} in {data} (create it with `paipu tournament create`)")
+            raise TournamentNotFound(f"no tournament {name!r} in {data} (create it with `paipu tournament create`)")
         recs = []
         for lineno, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1):
             if not line.strip():
@@ -189,7 +187,7 @@ class Tournament:
             try:
                 recs.append(_RECORD.validate_json(line))
             except ValidationError as e:
-                raise TournamentError(_one_line(e, f"{p}:{lineno}: ")) from None
+                raise TournamentError(validation_line(e, f"{p}:{lineno}: ")) from None
         if not recs or not isinstance(recs[0], Created):
             raise TournamentError(f"{p}:1: the first record must be 'created'")
         return cls(name, recs[0],
@@ -247,10 +245,26 @@ class GameResult:
     provisional: bool = False
 
 
+def check_game_stream(store: EventStore, game_id: str) -> None:
+    """Refuse (TournamentArgument, field ``game_id``) a stream of the log that is not a game:
+    the log's own streams (``paipu:players``, eventlog/players.py) and any stream whose first
+    event is not ``game_started`` (docs/events.md: a game begins with it); TournamentNotFound
+    when the log has no such stream."""
+    first = next(iter(store.read_game(game_id, limit=1)), None)
+    if first is None:
+        raise TournamentNotFound(f"game {game_id!r} is not in the event log (`paipu games` lists the games)")
+    if is_log_stream(game_id) or first.type != "game_started":
+        what = ("the log's own stream" if is_log_stream(game_id)
+                else f"its first event is {first.type}, not game_started")
+        raise TournamentArgument(f"game_id {game_id!r}: not a game ({what}); only games can be added "
+                                 f"(`paipu games` lists them)", "game_id")
+
+
 def game_result(store: EventStore, record: GameRecord) -> GameResult:
+    """``record``'s game replayed. Raises TournamentNotFound (no such stream) or
+    TournamentArgument (a stream that is not a game: :func:`check_game_stream`)."""
+    check_game_stream(store, record.game_id)
     events = list(store.read_game(record.game_id))
-    if not events:
-        raise TournamentError(f"game {record.game_id!r} is not in the event log")
     state, findings, provisional = None, 0, False
     for step in replay(events, mode="audit"):
         state, findings = step.state, findings + len(step.findings)
@@ -323,12 +337,57 @@ def add_penalty(data: Path, store: EventStore, name: str, record: PenaltyRecord)
     known = _known_players(t, store)
     if record.player not in known:
         raise _unknown_player(t, record.player, known)
+    rounds = sorted({g.round for g in t.games})
+    if record.round not in rounds:
+        raise TournamentArgument(
+            f"round {record.round}: no game of tournament {t.name!r} is in round {record.round} (rounds with "
+            f"games: {', '.join(map(str, rounds)) or 'none yet'}); a penalty belongs to a round that holds "
+            f"games — add the round's games first", "round")
     return t.add(data, record)
 
 
+def last_round(t: Tournament) -> int:
+    """The last round of ``t``: the highest round of a game or a penalty (0 with neither).
+    Every penalty added by :func:`add_penalty` is in a round that holds games; a file written
+    before that rule may hold a later one, which the standings count and their header names."""
+    return max([g.round for g in t.games] + [p.round for p in t.penalties], default=0)
+
+
+def check_round(t: Tournament, through_round: int | None, field: str = "through_round") -> int:
+    """The round the standings go through: ``through_round``, or :func:`last_round` when
+    None. Raises TournamentArgument naming ``field`` for a round past the last one."""
+    last = last_round(t)
+    if through_round is None:
+        return last
+    if not 1 <= through_round <= last:
+        have = f"rounds 1 to {last}" if last > 1 else "round 1 only" if last else "no games yet"
+        raise TournamentArgument(f"{field} {through_round}: tournament {t.name!r} has {have}", field)
+    return through_round
+
+
 def results(store: EventStore, t: Tournament) -> list[GameResult]:
-    """Every game of ``t`` replayed, in the order added."""
-    return [game_result(store, g) for g in t.games]
+    """Every game of ``t`` replayed, in the order added. A record naming a stream that is not
+    a game (added before add_game refused them, e.g. ``paipu:players``) is left out: it has no
+    players or scores (:func:`not_games` names such records)."""
+    out = []
+    for g in t.games:
+        try:
+            out.append(game_result(store, g))
+        except TournamentArgument as e:
+            if e.field != "game_id":
+                raise
+    return out
+
+
+def not_games(store: EventStore, t: Tournament) -> list[str]:
+    """The ids of ``t``'s game records whose stream is not a game (left out of the standings)."""
+    out = []
+    for g in t.games:
+        try:
+            check_game_stream(store, g.game_id)
+        except TournamentArgument:
+            out.append(g.game_id)
+    return out
 
 
 def table_points(scores: Sequence[int]) -> tuple[int, ...]:
@@ -501,7 +560,7 @@ STANDINGS_COLUMNS: tuple[tuple[str, str, str], ...] = (
 
 def standings_rows(t: Tournament, results: Sequence[GameResult], *, through_round: int | None = None) -> list[dict[str, Any]]:
     """Player lines then team lines as rows with :data:`STANDINGS_COLUMNS`."""
-    last = through_round if through_round is not None else max((r.record.round for r in results), default=0)
+    last = through_round if through_round is not None else last_round(t)
     rows = []
     for kind, lines in (("player", standings(t, results, through_round=through_round)),
                         ("team", standings(t, results, through_round=through_round, teams=True))):

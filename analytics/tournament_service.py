@@ -4,7 +4,10 @@ event store (analytics/tournament.py; docs/reference/rules/competition.md §A10)
 
 The servicer only translates messages: every rule (names, unique games and seats of a round,
 standings) is analytics/tournament.py's, and its errors (TournamentError, a PaipuError) become
-gRPC statuses in the server's call interceptor (services/status.py). Writes are serialised
+gRPC statuses in the server's call interceptor (services/status.py): NOT_FOUND for an unknown
+tournament or game, INVALID_ARGUMENT naming the field for a bad name or value (one line, from
+``record``), ALREADY_EXISTS for a name taken, FAILED_PRECONDITION for what the tournament's
+state refuses (a game or seat taken, a player not in it). Writes are serialised
 by one lock: a tournament file is append-only and checked before each append.
 
 :func:`register` is what ``paipu serve`` passes to ``services.server.build_server`` as an
@@ -18,8 +21,8 @@ from pathlib import Path
 from typing import Any
 
 from analytics.tournament import (
-    Created, GameRecord, PenaltyRecord, TeamRecord, Tournament, add_game, add_penalty, add_team, record,
-    results, standings_rows,
+    Created, GameRecord, PenaltyRecord, TeamRecord, Tournament, add_game, add_penalty, add_team, check_round,
+    record, results, standings_rows,
 )
 from eventlog.store.base import EventStore
 from paipu.v1 import tournament_service_pb2 as pb
@@ -56,19 +59,19 @@ class TournamentServicer(pb_grpc.TournamentServiceServicer):
             fields["second_points"] = request.second_points
         if request.second_scope:
             fields["second_scope"] = request.second_scope
-        created = Created.model_validate(fields)
+        created = record(Created, **fields)
         with self._lock:
             return _info(Tournament.create(self.data, request.name, created))
 
     def AddGame(self, request: pb.AddGameRequest, context: Any) -> pb.TournamentInfo:
-        rec = GameRecord(game_id=request.game_id, round=request.round, table=request.table,
-                         session=request.session or 1)
+        rec = record(GameRecord, game_id=request.game_id, round=request.round, table=request.table,
+                     session=request.session or 1)
         with self._lock:
             t, _ = add_game(self.data, self.store, request.name, rec)
         return _info(t)
 
     def AddTeam(self, request: pb.AddTeamRequest, context: Any) -> pb.TournamentInfo:
-        rec = TeamRecord(team=request.team, players=list(request.players))
+        rec = record(TeamRecord, team=request.team, players=list(request.players))
         with self._lock:
             return _info(add_team(self.data, self.store, request.name, rec))
 
@@ -82,6 +85,7 @@ class TournamentServicer(pb_grpc.TournamentServiceServicer):
         t = Tournament.load(self.data, request.name)
         games = results(self.store, t)
         through = request.through_round if request.HasField("through_round") else None
+        check_round(t, through)
         rows = standings_rows(t, games, through_round=through)
         return pb.GetStandingsResponse(
             lines=[pb.StandingLine(**{k: v for k, v in row.items() if k in _LINE_FIELDS}) for row in rows],

@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 from typing import Any, ClassVar
 
-__all__ = ["PaipuError", "InvalidArgument", "json_error"]
+__all__ = ["PaipuError", "InvalidArgument", "json_error", "field_path", "validation_problem", "validation_line"]
 
 
 class PaipuError(Exception):
@@ -104,3 +104,74 @@ def json_error(e: Any, *, line: bool = True) -> str:
     msg = msg[:1].lower() + msg[1:]
     where = f"line {getattr(e, 'lineno', 1)}, " if line else ""
     return f"not JSON: {msg} at {where}column {getattr(e, 'colno', 1)}"
+
+
+#: An input shown in a validation message is cut to this many characters.
+_SHOWN = 120
+
+
+def field_path(loc: Any) -> str:
+    """A pydantic error location as the field path our messages use: ``players[0].melds[1].tiles``
+    (list positions in brackets)."""
+    return "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in loc).lstrip(".")
+
+
+def _why(err: dict[str, Any], known: Any) -> str:
+    kind, ctx = err.get("type", ""), err.get("ctx") or {}
+    if kind == "missing":
+        return "missing (a required field)"
+    if kind == "extra_forbidden":
+        names = ", ".join(sorted(known)) if known else ""
+        return "not a known field" + (f" (known: {names})" if names else "")
+    if kind in ("string_too_short", "too_short"):
+        n, unit = ctx.get("min_length"), "character" if kind.startswith("string") else "item"
+        return "must not be empty" if n in (None, 1) else f"must have at least {n} {unit}s"
+    if kind in ("string_too_long", "too_long"):
+        unit = "character" if kind.startswith("string") else "item"
+        return f"must have at most {ctx.get('max_length')} {unit}s"
+    bounds = {"greater_than_equal": ("ge", "at least"), "less_than_equal": ("le", "at most"),
+              "greater_than": ("gt", "more than"), "less_than": ("lt", "less than")}
+    if kind in bounds and bounds[kind][0] in ctx:
+        return f"must be {bounds[kind][1]} {ctx[bounds[kind][0]]}"
+    if kind in ("literal_error", "enum") and "expected" in ctx:
+        return f"must be one of {ctx['expected']}"
+    words = {"int_parsing": "must be a whole number", "int_type": "must be a whole number",
+             "int_from_float": "must be a whole number", "float_parsing": "must be a number",
+             "float_type": "must be a number", "bool_parsing": "must be true or false",
+             "bool_type": "must be true or false", "string_type": "must be text",
+             "dict_type": "must be an object", "model_type": "must be an object",
+             "list_type": "must be a list"}
+    if kind in words:
+        return words[kind]
+    msg = str(err.get("msg", "")).removeprefix("Value error, ").removeprefix("Assertion failed, ")
+    return msg[:1].lower() + msg[1:] if msg[:2] != msg[:2].upper() else msg
+
+
+def validation_problem(e: Any, *, prefix: Any = (), known: Any = None) -> tuple[str, str]:
+    """The first problem of a pydantic ``ValidationError`` ``e`` in our words, as ``(field,
+    why)``: ``("players[0].melds[1].tiles", "must have at least 3 items, got ['W1']")`` —
+    never pydantic's multi-line text, its ``[type=…]`` or its URL. ``prefix``: location parts
+    before the model's own (``("options",)``); ``known``: the field names a top-level unknown
+    field could have been (listed in the message). Duck-typed (``e.errors()``): this module
+    imports nothing."""
+    errs = e.errors()
+    if not errs:
+        return "", str(e).splitlines()[0] if str(e) else type(e).__name__
+    err = errs[0]
+    loc = tuple(err.get("loc") or ())
+    why = _why(err, known if len(loc) <= 1 else None)
+    if err.get("type") not in ("missing", "extra_forbidden") and "input" in err \
+            and not isinstance(err["input"], (dict, list)) and err["input"] != "":
+        got = repr(err["input"])
+        if len(got) > _SHOWN:
+            got = got[: _SHOWN - 1] + "…"
+        if got not in why:  # a message that names the value already ("not a tile code: 'Q9'")
+            why = f"{why}, got {got}"
+    return field_path((*prefix, *loc)), why
+
+
+def validation_line(e: Any, where: str = "", *, prefix: Any = (), known: Any = None) -> str:
+    """:func:`validation_problem` as one line: ``{where}{field}: {why}`` (``where`` e.g.
+    ``"f.jsonl:3: "``), or ``{where}{why}`` when no field is named."""
+    field, why = validation_problem(e, prefix=prefix, known=known)
+    return f"{where}{field}: {why}" if field else f"{where}{why}"

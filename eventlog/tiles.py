@@ -242,8 +242,16 @@ def parse(text: str | Iterable[str]) -> list[str]:
         return [check(t) for t in tokens]
     if re.fullmatch(r"(?:[0-9]+[mpszf]\s*)+", s):
         return parse_mpsz(s)
+    codes = [t for t in tokens if is_valid(t)]
+    groups = [t for t in tokens if re.fullmatch(r"(?:[0-9]+[mpszf])+", t)]
+    if groups and not codes and len(groups) == len(tokens):  # mpsz groups separated by commas
+        return parse_mpsz(" ".join(groups))
+    if codes and groups and len(codes) + len(groups) == len(tokens):  # each token fine alone: the mix is wrong
+        raise TileError(f"tiles in two notations: tile codes ({' '.join(codes)}) and mpsz "
+                        f"({' '.join(groups)}); write every tile in one of them, e.g. "
+                        f"{' '.join(parse(' '.join(groups)) + codes)!r}")
     for t in tokens:
-        if not is_valid(t):
+        if not is_valid(t) and t not in groups:  # an mpsz group is a tile notation too: name the bad token
             # the input itself only when it is more than the bad token ("not a tile: 'X9' in 'X9'")
             where = f" in {text!r}" if t != s else ""
             raise TileError(f"not a tile: {t!r}{where} (expected W1-9, T1-9, B1-9, F1-4, J1-3, H1-8, or mpsz "

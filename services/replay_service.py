@@ -392,5 +392,11 @@ class ReplayServicer(pb_grpc.ReplayServiceServicer):
         if bad:
             raise BadArgument(f"seats must be 0..3, got {bad[0]}", "seats")
         events = self._events(request.game_id)
-        r = review_game(events, seats=seats, hand=request.hand if request.HasField("hand") else None)
+        hand = request.hand if request.HasField("hand") else None
+        r = review_game(events, seats=seats, hand=hand)
+        if hand is not None and not r.hands:  # as `paipu review --hand`: a hand the game lacks is the caller's mistake
+            numbers = sorted({getattr(e.payload, "hand_number", 0) for e in events if e.type == "hand_started"})
+            have = f"hand_numbers {numbers[0]}..{numbers[-1]}" if numbers else "no hands"
+            raise BadArgument(f"hand {hand}: game {request.game_id!r} has no hand with hand_number {hand} "
+                              f"({have}; hand_number counts from 0)", "hand")
         return review_message(r)

@@ -164,21 +164,39 @@ def _stored_source(store: EventStore, game_id: str) -> str:
 
 def _same_game(store: EventStore, game: ImportedGame | PreparedGame) -> bool:
     """Same event types and payloads as the stored game (metadata aside)."""
+    return _difference(store, game) is None
+
+
+def _difference(store: EventStore, game: ImportedGame | PreparedGame) -> str | None:
+    """Where ``game`` first differs from the stored game of its id, in words ("event 87
+    (hand_ended): scores [1, 2, 3, -6] here, [8, 8, 8, -24] stored"), or None when its event
+    types and payloads are the same (metadata aside; game_started's payload is not compared)."""
+    import json
+
     try:
         stored = list(store.read_game(game.game_id))
     except GameNotFound:
-        return False
+        return "no game is stored under its id"
     if isinstance(game, PreparedGame):
         mine = [(e.type, e.payload) for e in game.batch.events]
     else:
         mine = [(e.type, canonical_text(e.payload_json())) for e in game.events]
+    for seq, (s, (t, p)) in enumerate(zip(stored, mine)):
+        if s.type != t:
+            return f"event {seq} is {t} here, {s.type} in the stored game"
+        theirs = canonical_text(s.payload_json())
+        if t == "game_started" or theirs == p:
+            continue
+        a, b = json.loads(theirs), json.loads(p)
+        keys = sorted(k for k in set(a) | set(b) if a.get(k) != b.get(k))
+        if len(keys) == 1:
+            k = keys[0]
+            return f"event {seq} ({t}): {k} {json.dumps(b.get(k), ensure_ascii=False)} here, " \
+                   f"{json.dumps(a.get(k), ensure_ascii=False)} stored"
+        return f"event {seq} ({t}): {', '.join(keys)} differ"
     if len(stored) != len(mine):
-        return False
-    return all(
-        s.type == t and canonical_text(s.payload_json()) == p
-        for s, (t, p) in zip(stored, mine)
-        if s.type != "game_started"
-    )
+        return f"{len(mine)} events here, {len(stored)} in the stored game"
+    return None
 
 
 #: File name endings a directory is searched for (``paipu ingest DIR``).
@@ -615,9 +633,12 @@ def ingest_files(
 
 
 def _conflict(store: EventStore, game: ImportedGame | PreparedGame) -> str:
+    """The one line for a game whose id is stored with other content: both sources and what
+    differs first (:func:`_difference`)."""
+    what = _difference(store, game) or "other metadata"
     return (
         f"game {game.game_id} from {game.source_path}"
-        f"{f':{game.first_line}' if game.first_line > 1 else ''} has other deal or actions "
-        f"than the stored game {game.game_id} (from {_stored_source(store, game.game_id)}); "
+        f"{f':{game.first_line}' if game.first_line > 1 else ''} differs from the stored game "
+        f"{game.game_id} (from {_stored_source(store, game.game_id)}): {what}; "
         f"nothing was changed (`paipu read {game.game_id}` shows what is stored)"
     )

@@ -138,6 +138,8 @@ def stats_cmd(
                 date.fromisoformat(v)
             except ValueError:
                 raise CliError(f"{name} must be a date YYYY-MM-DD, got {v!r}") from None
+    if date_from is not None and date_to is not None and date.fromisoformat(date_from) > date.fromisoformat(date_to):
+        raise CliError(f"--from {date_from} is after --to {date_to}: no date is in that range (swap them?)")
     if sum(map(bool, (fans, placements, deal_in_by_turn))) > 1:
         raise CliError("give one of --fans, --placements, --deal-in-by-turn")
     d, o = dirs(data, out)

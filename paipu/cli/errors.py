@@ -20,16 +20,19 @@ from paipu.cli.console import say
 __all__ = ["CliError", "DEBUG", "EXIT_STATUSES", "EXIT_OK", "EXIT_PROBLEMS", "EXIT_ERROR", "EXIT_INTEGRITY",
            "EXIT_INTERRUPTED", "friendly", "describe", "exit_status"]
 
-#: The one meaning of each exit status, across every command (README "Exit status").
+#: The one meaning of each exit status, across every command: the source of `paipu --help`'s
+#: list and of the README's "Exit status" table (a test holds the README to it, word for word
+#: but the README's `code` marks).
 EXIT_OK, EXIT_PROBLEMS, EXIT_ERROR, EXIT_INTEGRITY, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 EXIT_STATUSES: dict[int, str] = {
     EXIT_OK: "done, nothing to report",
     EXIT_PROBLEMS: ("done, and the result reports problems to read: rule findings or reported scores "
-                    "that disagree (verify), files that did not import (ingest), games not exported "
-                    "(export), no matching rows (stats), an illegal hand or malformed cases (score)"),
+                    "that disagree (verify), files that did not import (ingest, quickstart), games not "
+                    "exported (export), no matching rows (stats), an illegal hand or malformed cases (score)"),
     EXIT_ERROR: "the command could not run: bad arguments or input, unknown game or ruleset, no store",
     EXIT_INTEGRITY: ("the log is damaged: a broken hash chain, a corrupt or missing event, a log "
-                     "shorter than its checkpoint"),
+                     "shorter than its checkpoint (any command that meets it, e.g. replay, read, verify, "
+                     "quickstart)"),
     EXIT_INTERRUPTED: "interrupted (Ctrl-C)",
 }
 

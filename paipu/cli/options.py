@@ -98,8 +98,10 @@ def output_file(flag: str, path: Path) -> Path:
     parent = path.parent
     try:
         parent.mkdir(parents=True, exist_ok=True)
-    except FileExistsError:
-        raise CliError(f"{flag} {path}: {parent} is a file, not a directory") from None
+    except (FileExistsError, NotADirectoryError):
+        # the ancestor that is a file, however deep below it the path goes (/etc/passwd/a/b.jsonl)
+        blocker = next((p for p in (parent, *parent.parents) if p.exists() and not p.is_dir()), parent)
+        raise CliError(f"{flag} {path}: {blocker} is a file, not a directory") from None
     except PermissionError:
         raise CliError(f"{flag} {path}: permission denied creating {parent}") from None
     except OSError as e:

@@ -13,7 +13,7 @@ import typer
 from eventlog.errors import json_error
 from paipu.cli.console import progress
 from paipu.cli.errors import CliError
-from paipu.cli.options import DEFAULT_DATA, DataOpt
+from paipu.cli.options import DEFAULT_DATA, DataOpt, output_file
 from paipu.cli.root import command
 
 __all__ = ["simulate_cmd"]
@@ -59,6 +59,8 @@ def simulate_cmd(
     from paipu.cli.ruleset_options import build_ruleset
 
     build_ruleset(ruleset, opts, "--options")  # unknown ruleset, option or value: 2, naming what would do
+    if out is not None:
+        out = output_file("--out", out)  # a parent that is a file: said so (README "Output files")
     try:
         config = SimulationConfig(ruleset=ruleset, options=opts, seed=seed, hands_per_game=hands_per_game,
                                   bots=tuple(b.strip() for b in bots.split(",")),

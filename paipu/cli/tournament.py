@@ -47,16 +47,16 @@ def create_cmd(
     data: DataOpt = DEFAULT_DATA,
 ) -> None:
     """Create a tournament (an append-only file under <data>/tournaments/)."""
-    from analytics.tournament import Created, Tournament
+    from analytics.tournament import Created, Tournament, record
 
     for flag, value, allowed in (("--scoring", scoring, ("mcr_table_points", "cjm_standard")),
                                  ("--second-scope", second_scope, ("table", "best"))):
         if value not in allowed:
             raise CliError(f"{flag} {value!r}: use {' or '.join(allowed)}")
 
-    t = Tournament.create(data, name, Created(scoring=scoring, first_points=first_points,
-                                              second_points=second_points, second_scope=second_scope,
-                                              title=title))
+    t = Tournament.create(data, name, record(Created, scoring=scoring, first_points=first_points,
+                                             second_points=second_points, second_scope=second_scope,
+                                             title=title))
     say(f"created tournament {t.name} ({t.created.scoring})")
 
 
@@ -70,9 +70,9 @@ def add_game_cmd(
     data: DataOpt = DEFAULT_DATA,
 ) -> None:
     """Add a game of the log to a round, table and session."""
-    from analytics.tournament import GameRecord, add_game
+    from analytics.tournament import GameRecord, add_game, record
 
-    rec = GameRecord(game_id=game_id, round=round_, table=table, session=session)
+    rec = record(GameRecord, game_id=game_id, round=round_, table=table, session=session)
     store = open_store(data, must_exist=True)
     try:
         _, res = add_game(data, store, name, rec)
@@ -114,7 +114,7 @@ def penalty_cmd(
                                               "at most 100000 either way).")],
     rule: Annotated[str, typer.Option("--rule", help="The rule applied, e.g. 'competition.md §A9'.")],
     reason: Annotated[str, typer.Option("--reason", help="Why.")] = "",
-    round_: Annotated[int, typer.Option("--round", min=1, help="The round it belongs to.")] = 1,
+    round_: Annotated[int, typer.Option("--round", min=1, help="The round it belongs to: a round that holds one of the tournament's games.")] = 1,
     referee: Annotated[str, typer.Option("--referee", help="Who decided.")] = "",
     data: DataOpt = DEFAULT_DATA,
 ) -> None:
@@ -143,17 +143,17 @@ def standings_cmd(
     data: DataOpt = DEFAULT_DATA,
 ) -> None:
     """Replay the tournament's games and rank the players (or teams); ties share a rank."""
-    from analytics.tournament import Tournament, standings, standings_rows, write_csv, write_parquet
+    from analytics.tournament import (
+        Tournament, check_round, not_games, standings, standings_rows, write_csv, write_parquet,
+    )
     from analytics.tournament import results as game_results
 
     t = Tournament.load(data, name)
-    rounds = max((g.round for g in t.games), default=0)
-    if round_ is not None and round_ > rounds:
-        raise CliError(f"--round {round_}: tournament {t.name!r} has "
-                       + (f"rounds 1 to {rounds}" if rounds > 1 else "round 1 only" if rounds else "no games yet"))
+    through = check_round(t, round_, "--round")
     store = open_store(data, must_exist=True)
     try:
         results = game_results(store, t)
+        skipped = not_games(store, t)
     finally:
         store.close()
     rows = standings_rows(t, results, through_round=round_)
@@ -168,7 +168,7 @@ def standings_cmd(
     mcr = t.created.scoring == "mcr_table_points"
     head = "table pts" if mcr else "标准分"
     title = f"{t.created.title} — " if t.created.title else ""
-    say(f"{title}{t.name} ({t.created.scoring}) after round {round_ or rounds}")
+    say(f"{title}{t.name} ({t.created.scoring}) {_counted(t, through)}")
     say(f"{'rank':>4}  {'name':20} {'games':>5} {head:>9} {'score':>8} {'penalty':>7}")
     for s in lines:
         main = f"{float(s.table_points):9.2f}" if mcr else f"{s.standard_points:9d}"
@@ -181,3 +181,19 @@ def standings_cmd(
                   if not r.finished and (round_ is None or r.record.round <= round_)]
     if unfinished:
         say(f"not finished (left out of the standings until game_ended): {', '.join(unfinished)}")
+    if skipped:
+        say(f"not games (recorded before add-game refused them; left out): {', '.join(skipped)}")
+
+
+def _counted(t, through: int) -> str:
+    """What the table counts: "after round R" — the games and the penalties of rounds 1..R —
+    and, when the last rounds counted hold penalties only (a file written before penalties
+    needed a round with games), the rounds that hold games."""
+    game_rounds = [g.round for g in t.games if g.round <= through]
+    last_game = max(game_rounds, default=0)
+    if last_game == through:
+        rounds = f"rounds 1 to {through}" if through > 1 else "round 1"
+        return f"after round {through} (games and penalties of {rounds})" if through else "(no games yet)"
+    games = f"rounds 1 to {last_game}" if last_game > 1 else "round 1"
+    return (f"after round {through}: games of {games}, penalties of rounds 1 to {through}"
+            if last_game else f"after round {through}: no games, penalties of rounds 1 to {through}")

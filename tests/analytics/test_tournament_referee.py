@@ -108,7 +108,7 @@ def test_team_members_must_be_players_as_for_a_penalty(tmp_path):
     out = _run("tournament", "team", "club1", "Green", "Player 1", *d)
     assert out.exit_code == 2 and out.output.strip() == "error: team 'Green': Player 1 is already in team 'Red'"
     out = _run("tournament", "penalty", "club1", "B", "1000000", "--rule", "x", *d)
-    assert out.exit_code == 2 and out.output.strip() == "error: points 1000000: must be at most 100000"
+    assert out.exit_code == 2 and out.output.strip() == "error: points: must be at most 100000, got 1000000"
 
 
 def test_round_beyond_the_last_is_refused(tmp_path):

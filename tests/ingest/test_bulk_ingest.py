@@ -189,7 +189,7 @@ def test_a_bad_game_is_reported_and_the_games_around_it_in_its_transaction_are_s
         assert len(report.errors) == 2
         conflict, broken = sorted(report.errors, key=lambda i: i.line or 0)
         assert (conflict.path, conflict.line, conflict.game_id) == (str(f), text[: text.index("Match bulk00001")].count("\n") + 1, "botzone-bulk00001")
-        assert "other deal or actions" in conflict.reason
+        assert "differs from the stored game" in conflict.reason
         assert broken.path == str(f) and broken.line is not None and broken.reason
         # what is stored of game 1 is the first import's, whole; the log is intact
         assert [g.game_id for g in store.list_games()] == [

@@ -261,9 +261,10 @@ class McrRuleset(RulesetDefaults):
             res = self.scorer(sit, self.fan_options)
         except ValueError as e:
             return WinScore(False, 0, None, sit, "false_win", f"not a winning hand: {e}")
-        if not res.is_win:
-            why = f": {res.error}" if res.error else ""
-            return WinScore(False, 0, res, sit, "false_win", f"not a winning hand{why}")
+        if not res.is_win:  # the calculator's error says "not a winning hand: <hand>" itself: not twice
+            why = res.error or ""
+            words = why if why.startswith("not a winning hand") else f"not a winning hand{': ' + why if why else ''}"
+            return WinScore(False, 0, res, sit, "false_win", words)
         if res.total_without_flowers < self.options.min_fans:
             return WinScore(
                 False, res.total, res, sit, "below_8_fan_minimum",

@@ -11,11 +11,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError
 
 from eventlog.errors import InvalidArgument
 from eventlog import tiles as _tiles
-from replayer.rules.shared.vector_lines import score_lines as _score_lines, validate_case
+from replayer.rules.shared.vector_lines import field_error, score_lines as _score_lines, validate_case
 
 from .situation import FanResult, Meld, WinSituation
 
@@ -174,7 +174,11 @@ def score_case(obj: dict[str, Any]) -> dict[str, Any]:
     raw = obj.get("options") or {}
     if not isinstance(raw, dict):
         raise ValueError(f"options: must be an object, got {raw!r}")
-    result = score(situation_from_json(obj), McrOptions(**raw) if raw else None)
+    try:
+        options = McrOptions(**raw) if raw else None
+    except ValidationError as e:  # one line naming options.<name>; an unknown name lists the fan options
+        raise field_error(e, prefix=("options",), known=McrOptions.model_fields) from None
+    result = score(situation_from_json(obj), options)
     if not result.is_win:
         return {"id": case_id, "error": result.error or "not a winning hand"}
     out: dict[str, Any] = {

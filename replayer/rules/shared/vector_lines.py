@@ -15,31 +15,19 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from eventlog.errors import json_error
+from eventlog.errors import json_error, validation_line
 
 __all__ = ["field_error", "score_lines", "validate_case"]
 
 M = TypeVar("M", bound=BaseModel)
 
-#: An input shown in an error is cut to this many characters (a whole hand, not a whole case).
-_SHOWN = 120
-
-
-def field_error(e: ValidationError) -> ValueError:
-    """The first problem of a failed validation as one line naming the field, e.g.
-    ``players[0].melds[1].type: Input should be 'chow', 'pung' or 'kong', got 'set'``
-    (list positions in brackets; the input is left out for a missing field)."""
-    err = e.errors()[0]
-    where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in err["loc"]).lstrip(".") or "case"
-    msg = err["msg"].removeprefix("Value error, ")
-    if err["type"] == "missing":
-        return ValueError(f"{where}: missing (a required field)")
-    got = repr(err.get("input"))
-    if len(got) > _SHOWN:
-        got = got[: _SHOWN - 1] + "…"
-    if got in msg:  # the message names the value already ("not a tile code: 'Q9'")
-        return ValueError(f"{where}: {msg}")
-    return ValueError(f"{where}: {msg}, got {got}")
+def field_error(e: ValidationError, *, prefix: tuple = (), known: Any = None) -> ValueError:
+    """The first problem of a failed validation as one line naming the field, in the words
+    every paipu message uses (eventlog.errors.validation_line), e.g.
+    ``players[0].melds[1].type: must be one of 'chow', 'pung' or 'kong', got 'set'`` (list
+    positions in brackets; the input is left out for a missing field; an unknown top-level
+    field lists ``known``)."""
+    return ValueError(validation_line(e, prefix=prefix, known=known))
 
 
 def validate_case(model: type[M], obj: Any) -> M:
@@ -47,7 +35,7 @@ def validate_case(model: type[M], obj: Any) -> M:
     try:
         return model.model_validate(obj)
     except ValidationError as e:
-        raise field_error(e) from None
+        raise field_error(e, known=model.model_fields) from None
 
 
 def score_lines(
