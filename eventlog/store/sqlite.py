@@ -353,6 +353,11 @@ class SqliteStore(EventStore):
         #: Set when the checkpoint file was missing on open and the log was anchored as it was
         #: found (words for ``paipu verify``: a loss before that open cannot be detected).
         self.anchored_anew: str | None = None
+        #: Set when the checkpoint on open named another event hash at its position than the
+        #: log's, while the log's events re-hash to the checkpoint's own running hash there
+        #: (the checkpoint alone was wrong — as AppendStream wrote it before 2026-12, see
+        #: :meth:`_committed_tip`) and it was rewritten: words for ``paipu verify``.
+        self.reanchored: str | None = None
         try:
             self._open_file(create)
             with self._connection() as conn:
@@ -556,6 +561,16 @@ class SqliteStore(EventStore):
                 self._ckpt.initialise(self._checkpoint_of(conn, log))
                 return
             problem = self._compare(conn, c, log)
+            if problem is not None and self._only_event_hash_wrong(conn, c, log):
+                self.reanchored = (
+                    f"{self.path}: its checkpoint ({ck_path.name}) named another event hash at "
+                    f"position {c.position} than the log holds, but the log's events up to there "
+                    "re-hash to the checkpoint's own running hash: the events are the committed "
+                    f"ones and the checkpoint was wrong; rewritten at position {log.position}."
+                )
+                warnings.warn(self.reanchored, stacklevel=3)
+                self._ckpt.initialise(self._checkpoint_of(conn, log))  # both slots: the other may hold it too
+                return
             if problem is not None:
                 if not salvage:
                     raise problem
@@ -567,6 +582,39 @@ class SqliteStore(EventStore):
     def _checkpoint_of(self, conn: sqlite3.Connection, log: LogHead) -> Checkpoint:
         rows = _fetch(conn, "SELECT hash FROM events WHERE position = ?", (log.position,))
         return Checkpoint(log.position, log.log_hash, rows[0]["hash"] if rows else "")
+
+    def _only_event_hash_wrong(self, conn: sqlite3.Connection, c: Checkpoint, log: LogHead) -> bool:
+        """True when of the checkpoint ``c`` only the event hash disagrees with the log: the
+        stored events from position 1 to ``c.position`` re-hash (:func:`log_hash`, which
+        covers each position and event hash) to ``c.log_hash``, and at the log's recorded
+        head the recorded running hash agrees. The running hash then proves every event up
+        to the checkpoint is the committed one (the event hash is only the quick check of
+        the same fact, without reading the whole log); this full walk runs only when that
+        quick check failed."""
+        if c.position == 0 or c.position > log.position:
+            return False
+        if c.position == log.position and c.log_hash != log.log_hash:
+            return False
+        running, expected = GENESIS_HASH, 1
+        for row in conn.execute("SELECT position, hash FROM events WHERE position <= ? ORDER BY position",
+                                (c.position,)):
+            if row["position"] != expected or not isinstance(row["hash"], str):
+                return False
+            running, expected = log_hash(running, row["position"], row["hash"]), expected + 1
+        return expected == c.position + 1 and running == c.log_hash
+
+    def _committed_tip(self, conn: sqlite3.Connection, log: LogHead) -> Checkpoint:
+        """The checkpoint of a write transaction about to commit with the log's head at
+        ``log``: its event hash read back from the table at that position, inside the
+        transaction — never carried from whichever batch came last (a duplicate or a refused
+        batch writes nothing; a checkpoint naming another event there is DATA LOSS on every
+        later open). Raises :class:`CorruptDatabase` (the transaction then rolls back, nothing
+        acknowledged) when no event holds that position."""
+        tip = self._checkpoint_of(conn, log)
+        if not tip.event_hash:
+            raise CorruptDatabase(str(self.path), f"the append would leave the log's head at position "
+                                                  f"{log.position}, where no event is stored")
+        return tip
 
     def _compare(self, conn: sqlite3.Connection, c: Checkpoint, log: LogHead) -> LogTruncated | None:
         """The data loss the checkpoint ``c`` reveals in the database, or None."""
@@ -707,11 +755,11 @@ class SqliteStore(EventStore):
                         (h.game_id, h.version, h.first_position, h.last_position, h.last_hash, h.ruleset),
                     )
                     conn.execute(_UPSERT_LOG, (new_log.position, new_log.log_hash))
+                    tip = self._committed_tip(conn, new_log)
             if plan.rows:
-                assert plan.log is not None
                 try:
-                    self._ckpt.put(Checkpoint(plan.log.position, plan.log.log_hash, plan.rows[-1]["hash"]))
-                    self._anchor.written(plan.log.position)  # synced off the acknowledgement path
+                    self._ckpt.put(tip)
+                    self._anchor.written(tip.position)  # synced off the acknowledgement path
                 except OSError as e:
                     raise self._unanchored(plan, e) from e
         if plan.rows:
@@ -739,7 +787,6 @@ class SqliteStore(EventStore):
                     problem = self._compare(conn, ck, log)
                     if problem is not None:
                         raise problem
-                last_hash = ""
                 taken = self._stream_ids(conn, [b.game_id for b in batches if isinstance(b, SealedBatch)])
                 i = 0
                 while i < len(batches):
@@ -747,7 +794,7 @@ class SqliteStore(EventStore):
                     if run:
                         written = self._insert_sealed(conn, run, log)
                         if written is not None:
-                            log, last_hash, done = written
+                            log, done = written
                             results += done
                             taken.update(b.game_id for b in run)
                             i += len(run)
@@ -755,7 +802,7 @@ class SqliteStore(EventStore):
                     for batch in run or batches[i : i + 1]:  # one by one
                         outcome = self._append_one(conn, batch, log)
                         if isinstance(outcome, tuple):
-                            plan, log, last_hash = outcome
+                            plan, log = outcome
                             results.append(plan.result)
                         else:
                             results.append(outcome)
@@ -763,10 +810,11 @@ class SqliteStore(EventStore):
                         i += 1
                 if log.position != start_log.position:
                     conn.execute(_UPSERT_LOG, (log.position, log.log_hash))
+                    tip = self._committed_tip(conn, log)
             if log.position != start_log.position:
                 try:
-                    self._ckpt.put(Checkpoint(log.position, log.log_hash, last_hash))
-                    self._anchor.written(log.position)  # synced off the acknowledgement path
+                    self._ckpt.put(tip)
+                    self._anchor.written(tip.position)  # synced off the acknowledgement path
                 except OSError as e:
                     raise self._unanchored_bulk(start_log.position + 1, log.position, e) from e
         if log.position != start_log.position:
@@ -789,7 +837,7 @@ class SqliteStore(EventStore):
 
     def _insert_sealed(
         self, conn: sqlite3.Connection, run: list[SealedBatch], log: LogHead
-    ) -> tuple[LogHead, str, list[AppendResult]] | None:
+    ) -> tuple[LogHead, list[AppendResult]] | None:
         """Write ``run`` (new streams) after ``log``: one insert of every row and one of the
         stream records, the log's running hash over the positions they take. The rows go in
         as they came (:data:`_INSERT_SEALED`: the position is the rowid SQLite gives, one
@@ -821,18 +869,17 @@ class SqliteStore(EventStore):
         head = log
         for b in run:
             head = LogHead(head.position + len(b.rows), b.log_hash_after(head))
-        return head, run[-1].rows[-1][9], done
+        return head, done
 
     def _append_one(
         self, conn: sqlite3.Connection, batch: PlannedBatch, log: LogHead
-    ) -> tuple[AppendPlan, LogHead, str] | StoreError:
-        """Plan and write one batch in its own savepoint: the plan, the log's new head and
-        the last hash written (the old ``log`` and "" for a duplicate), or the refusal."""
+    ) -> tuple[AppendPlan, LogHead] | StoreError:
+        """Plan and write one batch in its own savepoint: the plan and the log's new head
+        (the old ``log`` for a duplicate), or the refusal."""
         conn.execute("SAVEPOINT game")
         try:
             stored = self._rows_by_event_id(conn, batch.event_ids)
             plan = batch.plan(stored, self._head(conn, batch.game_id), log, self._clock())
-            last_hash = ""
             if plan.rows:
                 conn.executemany(_INSERT, [_row_tuple(r) for r in plan.rows])
                 h = plan.head
@@ -841,13 +888,13 @@ class SqliteStore(EventStore):
                     _UPSERT_HEAD,
                     (h.game_id, h.version, h.first_position, h.last_position, h.last_hash, h.ruleset),
                 )
-                log, last_hash = plan.log, plan.rows[-1]["hash"]
+                log = plan.log
         except (WrongExpectedVersion, IdempotencyConflict) as e:
             conn.execute("ROLLBACK TO game")
             return e
         finally:
             conn.execute("RELEASE game")
-        return plan, log, last_hash
+        return plan, log
 
     def _stream_ids(self, conn: sqlite3.Connection, game_ids: list[str]) -> set[str]:
         """Those of ``game_ids`` that have a stream."""

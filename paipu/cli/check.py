@@ -282,6 +282,9 @@ def verify(
         if anew is not None:  # nothing to compare the log with: say so, loudly, but it is no proof of loss
             say(f"WARNING: {anew} Events lost before now (a damaged write-ahead log) cannot be detected.",
                 err=True, style="bold yellow")
+        fixed = getattr(store, "reanchored", None)
+        if fixed is not None:  # the checkpoint alone was wrong, proven by the running hash: repaired, no loss
+            say(f"note: {fixed}", err=True, style="bold yellow")
         ids, unreadable = _games_to_verify(store, game_ids)  # from the events, not only the records
         if unreadable is not None:
             damage = damage or unreadable

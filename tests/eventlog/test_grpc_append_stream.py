@@ -72,3 +72,34 @@ def test_append_stream_refuses_rulings_and_needs_a_recorder(tmp_path):
     finally:
         srv.stop(None)
         store.close()
+
+
+def test_a_stream_ending_with_a_resent_batch_leaves_a_store_that_opens_and_verifies(tmp_path):
+    """The proto's promise for AppendStream: "sending the same stream again is safe, the
+    retries are duplicates" — also when the retry comes last, after a batch that was written
+    in the same transaction. The checkpoint written after that transaction must record the
+    last event *written* (a duplicate writes none), so the store opens again (not DATA LOSS)
+    and verify finds the log intact."""
+    from eventlog.store.checkpoint import CheckpointFile
+    from eventlog.store.sqlite import checkpoint_path
+
+    store = open_store(tmp_path / "data")
+    srv, port = build_server(store, port=0)
+    srv.start()
+    try:
+        with EventLogClient(f"127.0.0.1:{port}", timeout=30) as client:
+            client.append("g-A", _game("g-A"), NO_STREAM)
+            results = client.append_stream([("g-B", _game("g-B"), NO_STREAM), ("g-A", _game("g-A"), ANY)])
+            assert [r.duplicate for r in results] == [False, True]
+    finally:
+        srv.stop(None)
+        store.close()
+    path = tmp_path / "data" / "events.sqlite"
+    with open_store(tmp_path / "data", create=False) as again:  # raised LogTruncated (DATA LOSS)
+        assert verify_log(again).ok and all(r.ok for r in verify_all(again))
+        last = list(again.read_all(from_position=6))[-1]
+    ck = CheckpointFile(checkpoint_path(path))
+    try:
+        assert (ck.read().position, ck.read().event_hash) == (6, last.hash)
+    finally:
+        ck.close()

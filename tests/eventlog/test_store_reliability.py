@@ -556,3 +556,49 @@ def test_verify_says_when_the_checkpoint_file_was_missing(tmp_path):
     assert "no checkpoint file" in res.output and "cannot be detected" in res.output, res.output
     res = _cli("verify", "--data", str(tmp_path))  # anchored now: the next run has it
     assert "no checkpoint file" not in res.output, res.output
+
+
+def _write_checkpoint(db: Path, position: int, log_hash: str, event_hash: str) -> None:
+    from eventlog.store.checkpoint import Checkpoint, CheckpointFile
+
+    ck = CheckpointFile(checkpoint_path(db))
+    try:
+        ck.initialise(Checkpoint(position, log_hash, event_hash))  # both slots
+    finally:
+        ck.close()
+
+
+def test_a_checkpoint_wrong_only_in_its_event_hash_is_rewritten_and_verify_says_so(tmp_path):
+    """The store an AppendStream ending with a resent batch left before the fix
+    (test_grpc_append_stream.py): the checkpoint's position and running hash are the log's,
+    its event hash is not (zeros). The running hash covers every event's position and hash,
+    so the log re-hashing to it proves the events are the committed ones: the checkpoint is
+    the wrong record. The store opens (rewriting it) and verify says what it did — never
+    DATA LOSS, never a silent "intact"."""
+    with open_store(tmp_path) as store:
+        store.append("g", batch("g", 3))
+        store.append("h", batch("h", 2))
+        head = store.log_head()
+    db = tmp_path / "events.sqlite"
+    _write_checkpoint(db, head.position, head.log_hash, "")  # the bug's checkpoint: event hash zero
+    res = _cli("verify", "--data", str(tmp_path))
+    assert res.exit_code == 1 and "DATA LOSS" not in res.output, res.output  # 1: the discards' findings
+    assert "log intact: 5 events" in res.output and "checkpoint was wrong; rewritten at position 5" in res.output.replace("\n", " "), res.output
+    res = _cli("games", "--data", str(tmp_path))  # rewritten: every command reads it again
+    assert res.exit_code == 0 and "checkpoint" not in res.output, res.output
+    with open_store(tmp_path, create=False) as store:
+        assert store.checkpoint() == head and store.reanchored is None
+
+
+def test_a_rewritten_last_event_is_still_data_loss_when_the_log_head_record_is_left_alone(tmp_path):
+    """The event-hash check is what catches a last event rewritten (its own hash recomputed)
+    with the log's head record left as it was; the running hash must then not vouch for it:
+    the events no longer re-hash to the checkpoint's, so the store stays DATA LOSS."""
+    store = open_store(tmp_path)
+    store.append("g", batch("g", 3))
+    last = store.log_head().position
+    shell(store, "DROP TRIGGER events_no_update",
+          f"UPDATE events SET hash = 'ab' || substr(hash, 3) WHERE position = {last}")
+    store.close()
+    with pytest.raises(LogTruncated, match=f"the event at the checkpoint's position {last} is not the one"):
+        open_store(tmp_path, create=False)
