@@ -71,13 +71,21 @@ def token() -> str | None:
 
 
 def open_store(data: Path, *, must_exist: bool = False, salvage: bool = False) -> EventStore:
-    """The embedded event store in ``data`` (created when missing unless ``must_exist``:
-    readers never create one). ``salvage``: open a log that lost events (verify only).
-    Raises CliError when ``data`` is a file or, with ``must_exist``, holds no store."""
-    from eventlog.store import open_store as _open
+    """The event store of ``paipu --store`` / ``$PAIPU_STORE`` when given, else the embedded
+    one in ``data`` — created when missing unless ``must_exist``: readers never create one,
+    wherever the store is named (a mistyped ``--store`` path is no new empty store that
+    verify calls intact). ``salvage``: open a log that lost events (verify only).
+    Raises CliError when ``data`` is a file or, with ``must_exist``, there is no store."""
+    from eventlog.store import StoreNotFound, open_store as _open
 
     if STORE["url"]:
-        return _open(STORE["url"])
+        try:
+            return _open(STORE["url"], create=not must_exist, salvage=salvage)
+        except StoreNotFound:
+            raise CliError(
+                f"no event store at --store {STORE['url']} (run `paipu quickstart` or `paipu ingest FILE` "
+                "first, or point --store / $PAIPU_STORE at an existing store)"
+            ) from None
     if data.exists() and not data.is_dir():
         raise CliError(f"--data {data} is a file; it must be a data directory (it is created if missing)")
     if must_exist and not (data / "events.sqlite").exists():

@@ -39,7 +39,7 @@ def serve(
     extra = (tournaments(data),)
     if STORE["url"]:  # `paipu --store postgresql://… serve`: several servers may share it
         _serve(STORE["url"], host=host, port=port, tokens=load_tokens(tokens) if tokens else None, insecure=insecure,
-               access_log=access_log, extra_services=extra)
+               access_log=access_log, create=create, extra_services=extra)
         return
     _serve(data, host=host, port=port, tokens=load_tokens(tokens) if tokens else None, insecure=insecure,
            access_log=access_log, create=create, extra_services=extra)

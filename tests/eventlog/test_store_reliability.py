@@ -602,3 +602,24 @@ def test_a_rewritten_last_event_is_still_data_loss_when_the_log_head_record_is_l
     store.close()
     with pytest.raises(LogTruncated, match=f"the event at the checkpoint's position {last} is not the one"):
         open_store(tmp_path, create=False)
+
+
+def test_readers_never_create_a_store_named_by_store_or_paipu_store(tmp_path, monkeypatch):
+    """A mistyped ``--store`` / ``$PAIPU_STORE`` path is refused by every command that only
+    reads — "no event store", exit 2, as for ``--data`` — never a new empty store that
+    verify then calls intact; a command that writes (append) still creates it."""
+    monkeypatch.chdir(tmp_path)
+    readers = (["verify"], ["games"], ["read", "g"], ["replay", "g"], ["export"], ["players", "list"],
+               ["review", "g", "--seat", "0"], ["dispute", "g", "--out", "d.html"])
+    for args in readers:
+        res = _cli("--store", "typo", *args)
+        assert res.exit_code == 2 and "no event store" in res.output and "typo" in res.output, (args, res.output)
+    monkeypatch.setenv("PAIPU_STORE", str(tmp_path / "typo2"))
+    res = _cli("verify")
+    assert res.exit_code == 2 and "no event store" in res.output, res.output
+    assert not (tmp_path / "typo").exists() and not (tmp_path / "typo2").exists()
+    events = tmp_path / "e.jsonl"
+    events.write_text('{"event_id": "aaaaaaaa-0000-4000-8000-000000000000", "type": "tile_discarded", '
+                      '"payload": {"seat": 0, "tile": "W1"}}\n')
+    res = _cli("append", "g", str(events))  # a writer: creates the store $PAIPU_STORE names
+    assert res.exit_code == 0 and (tmp_path / "typo2" / "events.sqlite").is_file(), res.output
