@@ -11,8 +11,10 @@ Resumable: a stream already in the target is continued after its last event (che
 target's last hash must be the source's hash at that seq), and an identical batch that is
 already stored is a duplicate, not an error — so an interrupted copy is simply run again.
 Every copied row is checked like a read (:func:`~eventlog.store.base.inspect_row`): a
-damaged source row stops the copy at that row with :class:`CorruptEvent`, nothing after it
-of that game is copied, and what was copied before stays whole.
+damaged source row stops the copy *of its game* at that row — nothing of that game from
+the run holding it on is copied, what was copied before stays whole — and the copy goes on
+with the other games; each damaged game's :class:`CorruptEvent` (game, seq, why) is in
+:attr:`CopyProgress.damaged` at the end. A damaged *target* still stops the whole copy.
 """
 
 from __future__ import annotations
@@ -99,12 +101,14 @@ class StoredBatch:
 @dataclass(frozen=True)
 class CopyProgress:
     """Reported after each batch: events seen of ``total`` in the source, copied (new in the
-    target) and skipped (already there)."""
+    target) and skipped (already there); ``damaged``: one :class:`CorruptEvent` for each
+    game whose copy stopped at a damaged source event so far (source position order)."""
 
     seen: int
     total: int
     copied: int
     skipped: int
+    damaged: tuple[CorruptEvent, ...] = ()
 
 
 def _checked_runs(source: EventStore, game_id: str, from_seq: int) -> Iterator[tuple[Row, ...]]:
@@ -140,14 +144,18 @@ def copy_log(
     """Copy every game of ``source`` (or ``games``) into ``target``, keeping ids, seqs,
     ``recorded_at`` and hashes; resumable (see the module doc). Returns the final counts.
 
-    Raises :class:`CorruptEvent` for a damaged source row and :class:`IdempotencyConflict`
-    when the target holds a different game under the same id; what was copied before stays."""
+    A damaged source row stops its game's copy there and is returned in ``damaged``; the
+    other games are copied (the caller reports the damage: ``paipu migrate`` exits 3).
+    Raises :class:`IdempotencyConflict` when the target holds a different game under the
+    same id, and the target's own errors (a damaged target is :class:`CorruptEvent` too);
+    what was copied before stays."""
     heads = {h.game_id: h for h in source._stream_heads()} if games is None else None
     ids = list(heads) if heads is not None else list(games or [])
     total = sum(h.version + 1 for h in heads.values()) if heads is not None else sum(
         source.version(g) + 1 for g in ids)
     existing = {g.game_id: g.version for g in target.list_games()}
     seen = copied = skipped = 0
+    damaged: list[CorruptEvent] = []
     for game_id in ids:
         done = existing.get(game_id, -1)
         source_version = source.version(game_id)
@@ -162,7 +170,15 @@ def copy_log(
                 )
         skipped += min(done + 1, source_version + 1)
         seen += min(done + 1, source_version + 1)
-        for run in _checked_runs(source, game_id, done + 1):
+        runs = _checked_runs(source, game_id, done + 1)
+        while True:
+            try:  # only the source's reading: a damaged target stops everything
+                run = next(runs, None)
+            except CorruptEvent as e:
+                damaged.append(e)
+                break
+            if run is None:
+                break
             target._check_open()
             result = target._append_batch(StoredBatch(game_id, run))
             seen += len(run)
@@ -171,8 +187,8 @@ def copy_log(
             else:
                 copied += len(run)
             if progress is not None:
-                progress(CopyProgress(seen, total, copied, skipped))
-    final = CopyProgress(seen, total, copied, skipped)
+                progress(CopyProgress(seen, total, copied, skipped, tuple(damaged)))
+    final = CopyProgress(seen, total, copied, skipped, tuple(damaged))
     if progress is not None:
         progress(final)
     return final

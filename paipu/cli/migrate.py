@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from paipu.cli.console import progress, say
-from paipu.cli.errors import CliError
+from paipu.cli.errors import EXIT_INTEGRITY, CliError
 from paipu.cli.root import command
 from eventlog.words import plural
 
@@ -39,7 +39,8 @@ def migrate(
 
     Resumable: run the same command again after an interruption and it continues where the
     target stops; events already copied are skipped. A damaged source event stops the copy
-    of that game with an error naming it (nothing already copied is lost).
+    of that game (one line on stderr: the game, the seq, why; nothing already copied is
+    lost); the other games are copied, and the exit status is then 3 (the log is damaged).
 
     Examples:
 
@@ -68,9 +69,17 @@ def migrate(
     finally:
         src.close()
     counts = {"from": redact_url(source), "to": redact_url(target), "events": result.total,
-              "copied": result.copied, "already_there": result.skipped}
+              "copied": result.copied, "already_there": result.skipped,
+              "damaged": [{"game_id": e.game_id, "seq": e.seq, "position": e.position, "reason": e.reason}
+                          for e in result.damaged]}
+    for e in result.damaged:  # one line each: game, seq, why
+        say(f"damaged game {e.game_id!r} seq {e.seq}: its copy stopped there: {e.reason}", err=True)
     if json_out:
         say(json.dumps(counts, ensure_ascii=False))
     else:
         say(f"{plural(result.copied, 'event')} copied, {result.skipped} already there "
-            f"({result.total} in {counts['from']} → {counts['to']})")
+            f"({result.total} in {counts['from']} → {counts['to']})"
+            + (f"; {plural(len(result.damaged), 'damaged game')} stopped at the damage (exit 3)"
+               if result.damaged else ""))
+    if result.damaged:
+        raise typer.Exit(EXIT_INTEGRITY)

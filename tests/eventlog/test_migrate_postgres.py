@@ -94,23 +94,50 @@ def test_an_interrupted_copy_completes_when_run_again(source, postgres):
         assert copy_log(src, dst).copied == 0  # a third run has nothing to do
 
 
-def test_a_damaged_source_row_stops_its_game_and_names_it(source, postgres, tmp_path):
+def _damaged_copy(source: Path, tmp_path: Path) -> tuple[Path, str, int]:
+    """The source's database with the payload of the event at position 30 changed behind
+    the store's back (its trigger dropped): (file, that game, its seq)."""
     damaged = tmp_path / "damaged.sqlite"
     damaged.write_bytes((source / "events.sqlite").read_bytes())
+    (tmp_path / "damaged.sqlite-checkpoint").write_bytes((source / "events.sqlite-checkpoint").read_bytes())
     conn = sqlite3.connect(damaged, isolation_level=None)
     conn.execute("DROP TRIGGER events_no_update")
     game, seq = conn.execute("SELECT game_id, seq FROM events WHERE position = 30").fetchone()
     conn.execute("""UPDATE events SET payload = '{"damaged":true}' WHERE position = 30""")
     conn.close()
+    return damaged, game, seq
+
+
+def test_a_damaged_source_row_stops_its_game_and_names_it(source, postgres, tmp_path):
+    """`migrate --help`: "A damaged source event stops the copy of that game" — that game
+    only: every intact game (also those after it) is copied, the damaged one is reported."""
+    damaged, game, seq = _damaged_copy(source, tmp_path)
     url = postgres.new_schema()
     with open_store(damaged) as src, open_store(url) as dst:
-        with pytest.raises(CorruptEvent) as err:
-            copy_log(src, dst)
-        assert err.value.game_id == game and err.value.seq == seq
+        result = copy_log(src, dst)
+        assert [(e.game_id, e.seq) for e in result.damaged] == [(game, seq)]
         assert dst.version(game) == -1 or dst.version(game) < seq  # nothing of it past the damage
+        intact = {g.game_id: g.version for g in src.list_games() if g.game_id != game}
+        assert {g.game_id: g.version for g in dst.list_games() if g.game_id != game} == intact
     cli = _paipu("migrate", "--from", str(damaged), "--to", postgres.new_schema())
-    # exit 3: the log is damaged (README "Exit status")
-    assert cli.returncode == 3 and f"seq {seq}" in cli.stderr and len(cli.stderr.strip().splitlines()) == 1
+    # exit 3: the log is damaged (README "Exit status"); one line for the damaged game
+    assert cli.returncode == 3 and f"game {game!r} seq {seq}:" in cli.stderr, cli.stderr
+    assert len(cli.stderr.strip().splitlines()) == 1, cli.stderr
+
+
+def test_migrate_between_sqlite_stores_copies_every_intact_game_after_a_damaged_one(source, tmp_path):
+    """The tester's case: SQLite to SQLite, a damaged game early in the log — the copy went
+    no further (17 of 24 games, every time); now every intact game is copied, run after run."""
+    damaged, game, seq = _damaged_copy(source, tmp_path)
+    for _ in range(2):  # and again: resumed, the same outcome
+        cli = _paipu("migrate", "--from", str(damaged), "--to", str(tmp_path / "copy"), "--json")
+        assert cli.returncode == 3, cli.stderr
+        assert [(d["game_id"], d["seq"]) for d in json.loads(cli.stdout)["damaged"]] == [(game, seq)]
+        assert cli.stderr.strip().splitlines() == [cli.stderr.strip()] and f"game {game!r} seq {seq}:" in cli.stderr
+    with open_store(damaged) as src, open_store(tmp_path / "copy", create=False) as dst:
+        want = {g.game_id: g.version for g in src.list_games() if g.game_id != game}
+        assert {g.game_id: g.version for g in dst.list_games() if g.game_id != game} == want
+        assert all(r.ok for r in verify_all(dst))
 
 
 def test_a_target_with_another_game_under_the_same_id_is_refused(source, tmp_path):
