@@ -26,7 +26,9 @@ by the run after they end.
 to names no committed manifest uses; the manifest is replaced the same way, last; files
 of superseded versions are deleted only after that. A crash at any point leaves the
 previous manifest and all its files intact; the next run deletes the leftovers and does
-the work again. Readers (:func:`open_export`) use the files the manifest lists and check
+the work again. A rebuild (``rebuild=True``) is written whole in ``<out>/.rebuild`` and
+swapped in at the end (:func:`~analytics.export.run.export`): one that fails leaves the
+previous export untouched. Readers (:func:`open_export`) use the files the manifest lists and check
 their size and checksum, so a damaged or missing file is reported by name with the
 command that rebuilds it (:class:`DamagedExport`), never read as wrong numbers; so is a
 manifest that does not validate (:class:`~analytics.export.manifest.Manifest`).

@@ -5,6 +5,7 @@ See :mod:`analytics.export` for the layout, blocks, checkpoint and crash safety.
 from __future__ import annotations
 
 import functools
+import os
 import shutil
 import time
 from collections.abc import Callable
@@ -12,10 +13,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from analytics.export.errors import DamagedExport, ExportError, repair_command
-from analytics.export.files import locked, verify_file
-from analytics.export.manifest import Manifest, block_key, part_path, read_manifest
+from analytics.export.files import fsync_dir, locked, verify_file
+from analytics.export.manifest import MANIFEST, Manifest, block_key, part_path, read_manifest
 from analytics.export.outcomes import GameOutcome, Outcome, game_outcome, game_outcome_upto
-from analytics.export.writer import BlockWriter, clean_leftovers, write_aliases
+from analytics.export.writer import ALIASES_FILE, BlockWriter, clean_leftovers, write_aliases
 from analytics.schema import TABLES
 from eventlog.parallel import PARALLEL_GAMES, default_workers, map_games
 from eventlog.players import is_log_stream, read_aliases
@@ -29,6 +30,9 @@ __all__ = ["BLOCK_POSITIONS", "FLUSH_ROWS", "PARALLEL_GAMES", "ExportReport", "e
 BLOCK_POSITIONS = 1 << 18
 #: Rows (all tables) held before the pending blocks are written and a checkpoint committed.
 FLUSH_ROWS = 400_000
+#: Where ``rebuild`` builds the new export (inside the output directory: its lock covers
+#: it, renames stay on one file system) and where the replaced one waits to be deleted.
+REBUILD_DIR, REPLACED_DIR = ".rebuild", ".replaced"
 
 
 @dataclass
@@ -163,105 +167,147 @@ def export(
     a block that must be merged has a bad file (use ``repair``) or the manifest is
     invalid (use ``rebuild``)."""
     out = Path(out_dir)
+    with locked(out):
+        for leftover in (REBUILD_DIR, REPLACED_DIR):  # a crashed rebuild's (never read)
+            shutil.rmtree(out / leftover, ignore_errors=True)
+        if not rebuild:
+            manifest = read_manifest(out, data_dir) or Manifest.empty(block_positions)
+            return _run(store, out, out, manifest, repair=repair, flush_rows=flush_rows, data_dir=data_dir,
+                        on_file=on_file, workers=workers, cluster=cluster, on_start=on_start, on_game=on_game,
+                        outcome=outcome, on_outcome=on_outcome)
+        # A rebuild is built aside and swapped in at the end: until then the previous export
+        # stays as it was, also when the rebuild fails (a damaged alias stream, an interrupt).
+        aside = out / REBUILD_DIR
+        try:
+            report = _run(store, aside, out, Manifest.empty(block_positions), repair=False, flush_rows=flush_rows,
+                          data_dir=data_dir, on_file=on_file, workers=workers, cluster=cluster, on_start=on_start,
+                          on_game=on_game, outcome=outcome, on_outcome=on_outcome)
+        except BaseException:
+            shutil.rmtree(aside, ignore_errors=True)
+            raise
+        _swap_in(aside, out)
+        return report
+
+
+def _swap_in(aside: Path, out: Path) -> None:
+    """Put the export built in ``aside`` in place of the one in ``out``: each table's
+    directory and the alias file moved over (the old ones moved out of the way first), the
+    manifest last, then the old files deleted. Renames within one directory: a crash in
+    between leaves part files the manifest does not list as written — noticed by every
+    reader and rebuilt by the next ``paipu export`` (missing) or ``--repair`` (checksum)."""
+    old = out / REPLACED_DIR
+    shutil.rmtree(old, ignore_errors=True)
+    old.mkdir()
+    for name in [t.name for t in TABLES] + [ALIASES_FILE]:
+        if (out / name).exists():
+            os.rename(out / name, old / name)
+        if (aside / name).exists():
+            os.rename(aside / name, out / name)
+    os.replace(aside / MANIFEST, out / MANIFEST)
+    fsync_dir(out)
+    shutil.rmtree(old, ignore_errors=True)
+    shutil.rmtree(aside, ignore_errors=True)
+
+
+def _run(store: EventStore, work: Path, out: Path, manifest: Manifest, *, repair: bool, flush_rows: int,
+         data_dir: Path | str | None, on_file: Callable[[Path], None] | None, workers: int | None,
+         cluster: str | None, on_start: Callable[[int], None] | None, on_game: Callable[[str], None] | None,
+         outcome: Callable[[int, EventStore, str], GameOutcome],
+         on_outcome: Callable[[GameOutcome], None] | None) -> ExportReport:
+    """One export into ``work`` (``out``, or the directory a rebuild is built in) from
+    ``manifest``; the messages name ``out``."""
     report = ExportReport()
     started = time.perf_counter()
-    with locked(out):
-        manifest = None if rebuild else read_manifest(out, data_dir)
-        if manifest is None:
-            manifest = Manifest.empty(block_positions)
-            if rebuild:
-                for t in TABLES:
-                    shutil.rmtree(out / t.name, ignore_errors=True)
-        clean_leftovers(out, manifest)
-        bp = manifest.block_positions
-        checkpoint = manifest.checkpoint
-        report.previous_checkpoint = checkpoint
-        head = store.head_position()
-        if head < checkpoint:
-            raise ExportError(
-                f"the event log ends at position {head}, but the export in {out} covers up to "
-                f"{checkpoint}: is this the right --data? (`paipu export --rebuild` starts over)"
-            )
-        command = repair_command(out, data_dir)
-        writer = BlockWriter(out, manifest, command, on_file)
-        done: set[str] = set()
+    clean_leftovers(work, manifest)
+    bp = manifest.block_positions
+    checkpoint = manifest.checkpoint
+    report.previous_checkpoint = checkpoint
+    head = store.head_position()
+    if head < checkpoint:
+        raise ExportError(
+            f"the event log ends at position {head}, but the export in {out} covers up to "
+            f"{checkpoint}: is this the right --data? (`paipu export --rebuild` starts over)"
+        )
+    command = repair_command(out, data_dir)
+    writer = BlockWriter(work, manifest, command, on_file)
+    done: set[str] = set()
 
-        def take(game_id: str, outcome: GameOutcome | None = None) -> None:
-            o = outcome or game_outcome(store, game_id, head)
-            if o.kind is Outcome.DAMAGED:
-                report.damaged.append((game_id, o.reason))
-                manifest.damaged[game_id] = o.reason
-                return
-            manifest.damaged.pop(game_id, None)
-            if o.kind is Outcome.EMPTY:
-                return
-            if o.kind is Outcome.SKIPPED:
-                report.skipped.append((game_id, o.reason))
-                return
-            if o.kind is Outcome.UNFINISHED:
-                report.unfinished += 1
-                return
-            facts = o.facts
-            assert facts is not None
-            last = o.last_position
-            key = block_key(facts.ruleset, facts.end_position // bp)
-            replaces = facts.end_position <= checkpoint
-            writer.add(facts, key, replaces)
-            done.add(game_id)
-            report.games += 1
-            report.reexported += int(replaces and last > checkpoint)
-            report.hands += facts.count("hands")
-            for name, rows in facts.rows.items():
-                report.rows[name] = report.rows.get(name, 0) + len(rows)
+    def take(game_id: str, outcome: GameOutcome | None = None) -> None:
+        o = outcome or game_outcome(store, game_id, head)
+        if o.kind is Outcome.DAMAGED:
+            report.damaged.append((game_id, o.reason))
+            manifest.damaged[game_id] = o.reason
+            return
+        manifest.damaged.pop(game_id, None)
+        if o.kind is Outcome.EMPTY:
+            return
+        if o.kind is Outcome.SKIPPED:
+            report.skipped.append((game_id, o.reason))
+            return
+        if o.kind is Outcome.UNFINISHED:
+            report.unfinished += 1
+            return
+        facts = o.facts
+        assert facts is not None
+        last = o.last_position
+        key = block_key(facts.ruleset, facts.end_position // bp)
+        replaces = facts.end_position <= checkpoint
+        writer.add(facts, key, replaces)
+        done.add(game_id)
+        report.games += 1
+        report.reexported += int(replaces and last > checkpoint)
+        report.hands += facts.count("hands")
+        for name, rows in facts.rows.items():
+            report.rows[name] = report.rows.get(name, 0) + len(rows)
 
-        if repair:
-            damaged = _damaged_blocks(out, manifest, command)
-        else:  # a part file deleted or cut short is noticed by every run and rebuilt from the log
-            missing = _missing_blocks(out, manifest)
-            damaged = [key for key, _ in missing]
-            report.repair_reasons.update(missing)
-        if damaged:
-            rulesets = {g.game_id: g.ruleset for g in store.list_games()}
-            for key in damaged:
-                report.repaired.append(key)
-                r, b = key.split("/")
-                blk = manifest.blocks.pop(key)
-                writer.superseded += [part_path(t.name, r, int(b), blk.version) for t in TABLES]
-                for gid in _games_ended_in(store, int(b) * bp, min((int(b) + 1) * bp, checkpoint + 1)):
-                    if rulesets.get(gid) == r:
-                        take(gid)
+    if repair:
+        damaged = _damaged_blocks(work, manifest, command)
+    else:  # a part file deleted or cut short is noticed by every run and rebuilt from the log
+        missing = _missing_blocks(work, manifest)
+        damaged = [key for key, _ in missing]
+        report.repair_reasons.update(missing)
+    if damaged:
+        rulesets = {g.game_id: g.ruleset for g in store.list_games()}
+        for key in damaged:
+            report.repaired.append(key)
+            r, b = key.split("/")
+            blk = manifest.blocks.pop(key)
+            writer.superseded += [part_path(t.name, r, int(b), blk.version) for t in TABLES]
+            for gid in _games_ended_in(store, int(b) * bp, min((int(b) + 1) * bp, checkpoint + 1)):
+                if rulesets.get(gid) == r:
+                    take(gid)
 
-        games = store.list_games()
-        unrecorded = _games_without_record(store, games, head)
-        for game_id in unrecorded:
-            reason = f"game {game_id!r}: its events have no stream record (the record was deleted)"
-            report.damaged.append((game_id, reason))
-            manifest.damaged[game_id] = reason
-        changed = [g for g in sorted((g for g in games if g.last_position > checkpoint),
-                                     key=lambda g: g.last_position)
-                   if g.game_id not in done and not is_log_stream(g.game_id)]  # paipu:… streams are no games
-        write_aliases(out, read_aliases(store))
-        n_workers = default_workers(len(changed)) if workers is None else workers
-        if on_start is not None:
-            on_start(len(changed))
-        with map_games(store, [g.game_id for g in changed], functools.partial(outcome, head),
-                       workers=n_workers, cluster=cluster) as outcomes:
-            for g, result in zip(changed, outcomes):
-                take(g.game_id, result)
-                if on_outcome is not None:
-                    on_outcome(result)
-                if on_game is not None:
-                    on_game(g.game_id)
-                if writer.pending_rows >= flush_rows:
-                    writer.flush(min(g.last_position, head))
-        # games the log could not serve intact before: named again until they read whole
-        retry = sorted(set(manifest.damaged) - done - {g.game_id for g in changed} - set(unrecorded))
-        for game_id in retry:
-            take(game_id)
-        writer.flush(head)
-        report.checkpoint = head
-        report.files = writer.files
-        total = time.perf_counter() - started
-        report.seconds = {"total": round(total, 3), "write": round(writer.write_seconds, 3),
-                          "read_and_replay": round(total - writer.write_seconds, 3)}
+    games = store.list_games()
+    unrecorded = _games_without_record(store, games, head)
+    for game_id in unrecorded:
+        reason = f"game {game_id!r}: its events have no stream record (the record was deleted)"
+        report.damaged.append((game_id, reason))
+        manifest.damaged[game_id] = reason
+    changed = [g for g in sorted((g for g in games if g.last_position > checkpoint),
+                                 key=lambda g: g.last_position)
+               if g.game_id not in done and not is_log_stream(g.game_id)]  # paipu:… streams are no games
+    write_aliases(work, read_aliases(store))
+    n_workers = default_workers(len(changed)) if workers is None else workers
+    if on_start is not None:
+        on_start(len(changed))
+    with map_games(store, [g.game_id for g in changed], functools.partial(outcome, head),
+                   workers=n_workers, cluster=cluster) as outcomes:
+        for g, result in zip(changed, outcomes):
+            take(g.game_id, result)
+            if on_outcome is not None:
+                on_outcome(result)
+            if on_game is not None:
+                on_game(g.game_id)
+            if writer.pending_rows >= flush_rows:
+                writer.flush(min(g.last_position, head))
+    # games the log could not serve intact before: named again until they read whole
+    retry = sorted(set(manifest.damaged) - done - {g.game_id for g in changed} - set(unrecorded))
+    for game_id in retry:
+        take(game_id)
+    writer.flush(head)
+    report.checkpoint = head
+    report.files = writer.files
+    total = time.perf_counter() - started
+    report.seconds = {"total": round(total, 3), "write": round(writer.write_seconds, 3),
+                      "read_and_replay": round(total - writer.write_seconds, 3)}
     return report

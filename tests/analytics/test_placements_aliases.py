@@ -129,3 +129,36 @@ def test_aliases_are_events_and_every_query_uses_them(all_export, tmp_path):
     assert res.exit_code == 0
     res = runner.invoke(app, ["players", "list", "--json", "--data", str(data)])
     assert res.output.strip() == "{}"
+
+
+def test_a_failing_rebuild_leaves_the_previous_export_as_it_was(all_export, tmp_path):
+    """`paipu export --rebuild` on a log whose alias stream is damaged fails (exit 3: the
+    log is damaged) — and the export that was there stays, byte for byte, readable by
+    stats with no repair asked for (the rebuild is built aside and swapped in at the end)."""
+    import hashlib
+    import sqlite3
+
+    src, _ = all_export
+    data = tmp_path / "data"
+    shutil.copytree(src, data)  # the store and its export
+    runner = CliRunner()
+    assert runner.invoke(app, ["players", "alias", "Player0", "Player 0", "--data", str(data)]).exit_code == 0
+    res = runner.invoke(app, ["export", "-q", "--data", str(data)])
+    assert res.exit_code == 0, res.output
+
+    def files() -> dict[str, str]:
+        return {str(p.relative_to(data / "parquet")): hashlib.sha256(p.read_bytes()).hexdigest()
+                for p in sorted((data / "parquet").rglob("*")) if p.is_file() and p.name != ".lock"}
+
+    before = files()
+    assert "player_aliases.parquet" in before and len(before) > 2
+    conn = sqlite3.connect(data / "events.sqlite", isolation_level=None)
+    conn.execute("DROP TRIGGER events_no_update")
+    conn.execute("UPDATE events SET payload = replace(payload, 'Player 0', 'Player 9') "
+                 f"WHERE game_id = '{PLAYERS_STREAM}'")
+    conn.close()
+    res = runner.invoke(app, ["export", "--rebuild", "-q", "--data", str(data)])
+    assert res.exit_code == 3 and PLAYERS_STREAM in res.output, res.output
+    assert files() == before
+    res = runner.invoke(app, ["stats", "--data", str(data)])
+    assert res.exit_code == 0 and "--repair" not in res.output, res.output
