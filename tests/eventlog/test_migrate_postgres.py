@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from eventlog.ingest.load import ingest_files
-from eventlog.store import COLUMNS, CorruptEvent, IdempotencyConflict, SqliteStore, open_store
+from eventlog.store import COLUMNS, IdempotencyConflict, SqliteStore, open_store
 from eventlog.store.copy import copy_log
 from eventlog.verify import verify_all
 
