@@ -229,7 +229,7 @@ def _whatif_section(whatifs: Sequence[Any], failed: Sequence[tuple[str, str]] = 
     for name, why in failed:
         out.append(f'<p class="bad">As {_e(name)}: not re-scored — {_e(why)}</p>')
     for w in whatifs:
-        title = f"{w.ruleset_after} " + _e(json.dumps(w.options_after, ensure_ascii=False, sort_keys=True))
+        title = f"{w.ruleset_after} " + json.dumps(w.options_after, ensure_ascii=False, sort_keys=True)
         out.append(f"<h3>As {_e(title)} — " + ('<span class="bad">differs</span>' if w.differs else
                                                 '<span class="ok">same result</span>') + "</h3>")
         if w.option_changes:

@@ -6,6 +6,7 @@ wildcard indicator) can be given."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -162,3 +163,26 @@ def test_the_replay_counts_a_changsha_win_in_units(tmp_path):
     assert res.exit_code == 0, res.output
     win = next(ln for ln in res.output.splitlines() if "win: seat" in ln)
     assert "legal; 1 unit: small win" in win and " points:" not in win, win
+
+
+def test_dispute_gives_each_what_if_the_options_it_has(data, tmp_path):
+    """Several --as of different rulesets: each --option goes to those that list it (`paipu
+    rulesets NAME`: min_fans is MCR 1998's, cap Sichuan's); the page names each what-if's
+    options in plain text (once escaped: a reader sees the quotes, not &quot;)."""
+    import html as _html
+
+    out = tmp_path / "d.html"
+    res = run("dispute", PMN, "--out", out, "--as", "mcr1998", "--as", "sichuan", "--option", "min_fans=1",
+              "--option", "cap=3", "--data", data)
+    assert res.exit_code == 0, res.output
+    page = out.read_text(encoding="utf-8")
+    assert "&amp;quot;" not in page
+    titles = [_html.unescape(t) for t in re.findall(r"<h3>As ([^<]*) — ", page)]
+    mcr1998 = json.loads(next(t for t in titles if t.startswith("mcr1998 "))[len("mcr1998 "):])
+    sichuan = json.loads(next(t for t in titles if t.startswith("sichuan "))[len("sichuan "):])
+    assert mcr1998["min_fans"] == 1 and "cap" not in mcr1998
+    assert sichuan["cap"] == 3 and "min_fans" not in sichuan
+    res = run("dispute", PMN, "--out", out, "--as", "mcr1998", "--as", "sichuan", "--option", "nosuch=1",
+              "--data", data)
+    assert res.exit_code == 2
+    assert one_error(res).startswith("error: --option nosuch: no option of mcr1998, sichuan is called nosuch")

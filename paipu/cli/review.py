@@ -134,7 +134,7 @@ def dispute(
     game_id: Annotated[str, typer.Argument(help="The game in dispute.")],
     out: Annotated[Path, typer.Option("--out", help="The HTML file to write (one self-contained page).", dir_okay=False)],
     as_ruleset: Annotated[Optional[list[str]], typer.Option("--as", metavar="RULESET", help="A what-if: re-score under this ruleset or preset (repeat for several) [default: every preset of the game's base ruleset].")] = None,
-    option: Annotated[Optional[list[str]], typer.Option("--option", metavar="K=V", help="An option for the what-if (repeatable; with no --as: the game's own ruleset with these options).")] = None,
+    option: Annotated[Optional[list[str]], typer.Option("--option", metavar="K=V", help="An option for the what-if (repeatable; with no --as: the game's own ruleset with these options; with several --as: each option goes to those of them that have it).")] = None,
     data: DataOpt = DEFAULT_DATA,
 ) -> None:
     """Write one self-contained HTML page about GAME_ID that a third party can read offline:
@@ -148,11 +148,11 @@ def dispute(
     from eventlog.errors import PaipuError
     from replayer.whatif import what_if
 
-    from paipu.cli.ruleset_options import build_ruleset, options_error
+    from paipu.cli.ruleset_options import options_error, options_per_ruleset
 
     opts = what_if_options(option)
-    for t in as_ruleset or ():
-        build_ruleset(t, opts, "--option", "--as")  # a bad --as or --option is 2 before anything is read
+    # a bad --as or --option is 2 before anything is read
+    per_target = options_per_ruleset(list(as_ruleset or ()), opts, "--option", "--as")
     store = open_store(data, must_exist=True)
     try:
         events = list(store.read_game(game_id))
@@ -174,7 +174,7 @@ def dispute(
                 targets = [name for name, (b, _o) in presets().items() if b == base and name not in (audit.ruleset, base)]
         for target in targets:
             try:
-                whatifs.append(what_if(events, target, opts))
+                whatifs.append(what_if(events, target, per_target.get(target, opts) if target is not None else opts))
             except PaipuError as e:  # an unknown ruleset or option: said on the page and here
                 if opts and target is None:  # the user's --option for the game's own ruleset: 2
                     raise options_error(audit.ruleset, opts, e) from None

@@ -12,7 +12,8 @@ from typing import Any
 
 from paipu.cli.errors import CliError
 
-__all__ = ["options_error", "build_ruleset", "check_ruleset", "check_options", "check_tiles", "tile_set_words"]
+__all__ = ["options_error", "build_ruleset", "check_ruleset", "check_options", "check_tiles", "tile_set_words",
+           "options_per_ruleset"]
 
 
 def _known() -> list[str]:
@@ -97,6 +98,31 @@ def build_ruleset(ruleset_id: str, options: Mapping[str, Any], flag: str = "--op
         return get_ruleset(ruleset_id, dict(options))
     except RulesetError as e:
         raise options_error(ruleset_id, options, e, flag) from None
+
+
+def options_per_ruleset(ruleset_ids: list[str], options: Mapping[str, Any], flag: str = "--option",
+                        ruleset_flag: str = "--as") -> dict[str, dict[str, Any]]:
+    """The options each of several rulesets gets (given together with ``ruleset_flag``): with one
+    ruleset, all of them (its own check refuses a name it lacks); with several, each option
+    goes to the rulesets whose options model lists its name (``paipu rulesets NAME``) — the
+    rulesets' options differ, so one list for all would be refused by every ruleset lacking one.
+    Raises CliError for an unknown ruleset, an option none of them lists (naming what each
+    documents) or a value a ruleset refuses."""
+    for r in ruleset_ids:
+        check_ruleset(r, ruleset_flag)
+    if len(ruleset_ids) <= 1:
+        out = {r: dict(options) for r in ruleset_ids}
+    else:
+        docs = {r: _docs(r) for r in ruleset_ids}
+        for name in options:
+            if not any(name in d for d in docs.values()):
+                listed = "; ".join(f"{r}: {', '.join(d) or 'none'}" for r, d in docs.items())
+                raise CliError(f"{flag} {name}: no option of {', '.join(ruleset_ids)} is called {name} "
+                               f"(they have — {listed})")
+        out = {r: {k: v for k, v in options.items() if k in docs[r]} for r in ruleset_ids}
+    for r, opts in out.items():
+        build_ruleset(r, opts, flag, ruleset_flag)
+    return out
 
 
 def options_error(ruleset_id: str, options: Mapping[str, Any], e: Exception, flag: str = "--option") -> CliError:
