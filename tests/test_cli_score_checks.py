@@ -11,6 +11,7 @@ import json
 from pathlib import Path
 
 import pytest
+from cli_run import one_error
 from typer.testing import CliRunner
 
 from paipu.cli import app
@@ -168,3 +169,14 @@ def test_kong_replacement_on_the_last_tile_scores_both_fans_like_the_replayer():
     assert res.exit_code == 0, res.output
     names = [f["name_en"] for f in json.loads(res.output)["items"]]
     assert "Out with Replacement Tile" in names and "Last Tile Draw" in names
+
+
+def test_an_empty_vectors_file_is_bad_input(tmp_path):
+    """No case at all is a mistake (wrong file, empty pipe), exit 2 — not a silent exit 0."""
+    for text in ("", "\n\n"):
+        f = tmp_path / "v.jsonl"
+        f.write_text(text, encoding="utf-8")
+        res = run("score", "--ruleset", "mcr", "--vectors", str(f))
+        assert res.exit_code == 2
+        assert one_error(res) == f"error: --vectors {f}: no cases (the file holds no JSON line; schema: " \
+                                 "tests/data/<ruleset>/README.md)"

@@ -125,6 +125,9 @@ def _score_vectors(ruleset: str, vectors: Path, out: Path | None, preset: str | 
             src.close()
         if out:
             dst.close()
+    if not n:  # an empty file (or blank lines only) is a mistake, not a run with nothing to report
+        raise CliError(f"--vectors {'<stdin>' if str(vectors) == '-' else vectors}: no cases (the file holds "
+                       "no JSON line; schema: tests/data/<ruleset>/README.md)")
     if out:
         console.print(f"{plural(n, 'case')} scored -> {out}")
     if bad:  # every line was written; the malformed ones still fail the run
