@@ -45,7 +45,9 @@ def what_if_options(options: list[str] | None) -> dict:
 
 
 def _tiles_n(n: int, kinds: int) -> str:
-    return f"{n} improving tile{'s' if n != 1 else ''} ({kinds} kind{'s' if kinds != 1 else ''})"
+    """``2 improving kinds, 1 copy unseen``: the kinds of tile that would improve the hand and
+    the copies of them this seat has not seen (what is still there to draw or claim)."""
+    return f"{kinds} improving kind{'s' if kinds != 1 else ''}, {n} cop{'ies' if n != 1 else 'y'} unseen"
 
 
 def _against_best(d) -> str:
@@ -55,7 +57,7 @@ def _against_best(d) -> str:
     played = _tiles_n(d.improving_count, len(d.improving))
     best = d.options[0] if d.options else None
     if best is None or best.shanten == d.shanten_after:
-        return f"{played} vs {d.best_count} at best"
+        return f"{played} vs {d.best_count} at best"  # the best: most unseen copies at that shanten
     return (f"{played} at shanten {_sh(d.shanten_after)}; the best discards reach shanten {_sh(best.shanten)} "
             f"with {_tiles_n(best.count, len(best.improving))}")
 
