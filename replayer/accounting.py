@@ -12,10 +12,22 @@ from typing import Any
 
 from eventlog import tiles as _tiles
 from replayer.context import Ctx
-from replayer.state import Discard, ScoreEntry, SeatState, Settlement, TableState, Unsettled, WorkingSeat, WorkingState, replace
+from replayer.state import (
+    Discard,
+    ScoreEntry,
+    SeatState,
+    Settlement,
+    TableState,
+    Unsettled,
+    WorkingSeat,
+    WorkingState,
+    evolve_seat,
+    frozen,
+    replace,
+)
 
 __all__ = [
-    "count_seen", "seen_plus", "seen_plus_all", "with_seat", "receive", "take", "take_in_place", "take_hidden",
+    "count_seen", "seen_plus", "seen_plus_all", "with_seat", "receive", "take", "take_hidden",
     "wall_empty_for", "wall_empty", "wall_minus", "seat_wall_minus", "seat_wall_take", "check_size", "apply_settlement",
     "settle", "hidden_of", "seats_words", "mark_claimed", "claimed_as_found", "kong_payment",
 ]
@@ -67,9 +79,18 @@ def receive(st: WorkingSeat, tile: str | None) -> None:
     st.tiles.append(tile)
 
 
-def take_in_place(ctx: Ctx, state: WorkingState, seat: int, tile: str, n: int = 1) -> None:
-    """:func:`take` on a working state, changing it in place."""
-    st = state.change_seat(seat)
+def take(ctx: Ctx, state: TableState, seat: int, tile: str, n: int = 1) -> TableState:
+    """Remove ``n`` copies of ``tile`` from ``seat``'s concealed tiles. A copy not known to be
+    held comes from the seat's hidden tiles (and is then counted out of the wall); with
+    none left, it is a ``tile_not_held`` finding. Like :func:`~replayer.state.evolve`: a
+    working state is changed in place and returned; a frozen one is never changed (a copy,
+    or ``state`` itself when the seat holds no copy to take)."""
+    old = state.seat_now(seat)
+    if not old.hidden and tile not in old.tiles:
+        ctx.breach("tile_not_held", f"seat {seat} does not hold {tile}", seat)
+        return state
+    w = state if state.__class__ is WorkingState else WorkingState.of(state)
+    st = w.change_seat(seat)
     tiles = st.tiles
     for _ in range(n):
         if tile in tiles:
@@ -79,24 +100,11 @@ def take_in_place(ctx: Ctx, state: WorkingState, seat: int, tile: str, n: int = 
                 st.counts[i] -= 1
         elif st.hidden > 0:
             st.hidden -= 1
-            count_seen(ctx, state.change_seen(), tile, seat)
+            count_seen(ctx, w.change_seen(), tile, seat)
         else:
             ctx.breach("tile_not_held", f"seat {seat} does not hold {tile}", seat)
             break
-
-
-def take(ctx: Ctx, state: TableState, seat: int, tile: str, n: int = 1) -> TableState:
-    """Remove ``n`` copies of ``tile`` from ``seat``'s concealed tiles. A copy not known to be
-    held comes from the seat's hidden tiles (and is then counted out of the wall); with
-    none left, it is a ``tile_not_held`` finding. ``state`` itself when the seat holds no
-    copy to take; never changes ``state`` (:func:`take_in_place` changes a working state)."""
-    old = state.seat_now(seat)
-    if not old.hidden and tile not in old.tiles:
-        ctx.breach("tile_not_held", f"seat {seat} does not hold {tile}", seat)
-        return state
-    w = WorkingState.of(state)
-    take_in_place(ctx, w, seat, tile, n)
-    return w.snapshot()
+    return w if w is state else w.snapshot()
 
 
 def take_hidden(ctx: Ctx, state: TableState, seat: int, n: int) -> TableState:
@@ -106,13 +114,13 @@ def take_hidden(ctx: Ctx, state: TableState, seat: int, n: int) -> TableState:
     accounting counts only the tiles the record shows). Fewer hidden tiles than ``n`` is a
     ``tile_not_held`` finding (the seat's tiles that are shown cannot be the unseen ones),
     and the hidden ones there are are taken."""
-    st = state.seats[seat]
+    st = state.seat_now(seat)
     if st.hidden < n:
         ctx.breach("tile_not_held", f"seat {seat} sets aside {n} unseen tiles but holds "
                                     f"{st.hidden} the record does not show", seat)
     if st.hidden == 0:
         return state
-    return state.with_seat(seat, replace(st, hidden=max(st.hidden - n, 0)))
+    return evolve_seat(state, seat, hidden=max(st.hidden - n, 0))
 
 
 def wall_empty_for(state: TableState, play: Any, seat: int) -> bool:
@@ -209,7 +217,8 @@ def settle(ctx: Ctx, state: TableState, kind: str, s: Settlement, reason: str, *
 
 def mark_claimed(state: TableState, discard_seq: int, seat: int) -> TableState:
     """``state`` with the discard ``discard_seq`` taken by ``seat`` (its ``claimed_by``); the
-    state itself when it is not in this hand's rivers or already taken."""
+    state itself when it is not in this hand's rivers or already taken. Like
+    :func:`~replayer.state.evolve`: a working state is changed in place and returned."""
     return claimed_as_found(state, state.find_discard(discard_seq), seat)
 
 
@@ -218,18 +227,19 @@ def claimed_as_found(state: TableState, found: tuple[int, int, Discard] | None, 
     if found is None or found[2].claimed_by is not None:
         return state
     s, k, d = found
-    st = state.seats[s]
-    return state.with_seat(s, replace(st, discards=st.discards[:k] + (replace(d, claimed_by=seat),) + st.discards[k + 1:]))
+    discards = list(state.seat_now(s).discards)
+    discards[k] = replace(d, claimed_by=seat)
+    return evolve_seat(state, s, discards=tuple(discards))
 
 
 def kong_payment(ctx: Ctx, state: TableState, seat: int, tile: str | None) -> TableState:
     """``state`` after the ruleset's payment for ``seat``'s kong of ``tile`` (None: a concealed
     kong the record does not show, its meld face down with no tiles), if any."""
-    meld = next((m for m in reversed(state.seats[seat].melds)
+    meld = next((m for m in reversed(state.seat_now(seat).melds)
                  if m.kind == "kong" and (m.tiles[0] == tile if m.tiles else tile is None)), None)
     if meld is None:
         return state
-    s = ctx.ruleset.settle_kong(state, seat, meld)
+    s = ctx.ruleset.settle_kong(frozen(state), seat, meld)
     if s is None:
         return state
     return settle(ctx, state, "kong", s, f"kong of {tile or 'an unseen tile'} by seat {seat}")

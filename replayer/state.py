@@ -95,6 +95,27 @@ def evolve(state: Any, /, **changes: Any) -> Any:
     return replace(state, **changes)
 
 
+def evolve_seat(state: Any, seat: int, /, **changes: Any) -> Any:
+    """``state`` with seat ``seat``'s fields ``changes`` (:class:`SeatState` field names), as
+    :func:`evolve` does for the table's: a :class:`WorkingState` changes the seat in place
+    (:meth:`WorkingState.change_seat`) and is returned, anything else is copied. Raises
+    TypeError for a name that is not a seat field."""
+    if not _SEAT_FIELDS.issuperset(changes):
+        raise TypeError(f"SeatState has no field(s) {sorted(set(changes) - _SEAT_FIELDS)}")
+    if state.__class__ is WorkingState:
+        ws = state.change_seat(seat)
+        for name, value in changes.items():
+            setattr(ws, name, list(value) if name in _SEAT_LISTS else value)
+        return state
+    return state.with_seat(seat, replace(state.seats[seat], **changes))
+
+
+def frozen(state: TableState) -> TableState:
+    """``state`` as a frozen :class:`TableState`: itself, or a working state's snapshot (what
+    a ruleset's hooks are given)."""
+    return state.snapshot() if state.__class__ is WorkingState else state
+
+
 def _field_names(cls: type) -> frozenset[str] | None:
     """Field names of a dataclass that :func:`replace` may copy by its instance dict, or
     None when it must call ``__init__`` (``__post_init__``, init-only or ``init=False``
@@ -549,8 +570,8 @@ class TableState:
 
     def find_discard(self, seq: int) -> tuple[int, int, Discard] | None:
         """(seat, position in river, discard) of the discard event ``seq`` in this hand."""
-        for s, st in enumerate(self.seats):
-            for k, d in enumerate(st.discards):
+        for s in range(4):
+            for k, d in enumerate(self.seat_now(s).discards):
                 if d.seq == seq:
                     return s, k, d
         return None
@@ -731,6 +752,11 @@ class WorkingState(TableState):
 
 
 _TABLE_FIELDS: frozenset[str] = frozenset(f.name for f in dataclasses.fields(TableState))
+_SEAT_FIELDS: frozenset[str] = frozenset(f.name for f in dataclasses.fields(SeatState))
+#: The seat fields a :class:`WorkingSeat` holds as lists.
+_SEAT_LISTS = frozenset({"counts", "tiles", "discards"})
+if frozenset(WorkingSeat.__slots__) != _SEAT_FIELDS:
+    raise ImportError("WorkingSeat is out of step with SeatState's fields")
 
 
 def to_dict(state: TableState) -> dict[str, Any]:

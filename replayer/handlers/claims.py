@@ -1,4 +1,10 @@
-"""Claims on a discard (chow, pung, melded kong), kongs of a seat’s own tiles, and passes."""
+"""Claims on a discard (chow, pung, melded kong), kongs of a seat’s own tiles, and passes.
+
+All are declared :func:`~replayer.context.in_place`: they change the replay's working state
+through the evolve-like helpers (:func:`~replayer.accounting.take`,
+:func:`~replayer.accounting.claimed_as_found`, :func:`add_meld`,
+:func:`~replayer.state.evolve_seat`, :func:`~replayer.state.evolve`), which copy a frozen
+state instead (a ruleset's own claim calling :func:`claim_discard` and :func:`add_meld`)."""
 
 from __future__ import annotations
 
@@ -16,6 +22,7 @@ from replayer.state import (
     PendingKong,
     TableState,
     evolve,
+    evolve_seat,
     replace,
 )
 
@@ -24,7 +31,8 @@ def claim_discard(ctx: Ctx, state: TableState, seat: int, discard_seq: int, tile
     """Checks shared by chow, pung, melded kong (and a ruleset's own claims, e.g. Yingtan's
     宝 pung): the claim takes the latest discard, still open, of another seat, of the named
     tile, and nothing of higher priority was passed over. Marks the discard claimed. Returns
-    (state, discarder seat or None)."""
+    (state, discarder seat or None). Like :func:`~replayer.state.evolve`: a working state is
+    changed in place and returned."""
     pend = state.pending
     found = state.find_discard(discard_seq)
     discarder: int | None = None
@@ -59,10 +67,11 @@ def claim_discard(ctx: Ctx, state: TableState, seat: int, discard_seq: int, tile
 
 
 def add_meld(state: TableState, seat: int, meld: DeclaredMeld) -> TableState:
-    st = state.seats[seat]
-    return state.with_seat(seat, replace(st, melds=st.melds + (meld,)))
+    """``state`` with ``meld`` declared by ``seat`` (like :func:`~replayer.state.evolve`)."""
+    return evolve_seat(state, seat, melds=state.seat_now(seat).melds + (meld,))
 
 
+@in_place
 def chow(ctx: Ctx, state: TableState, p: ev.Chow) -> TableState:
     if not need_game(ctx, state):
         return state
@@ -81,9 +90,10 @@ def chow(ctx: Ctx, state: TableState, p: ev.Chow) -> TableState:
         state = take(ctx, state, p.seat, t)
     meld = DeclaredMeld("chow", tuple(p.tiles), ctx.seq, p.claimed_tile, discarder, p.discard_seq)
     state = add_meld(state, p.seat, meld)
-    return replace(state, phase="discard", turn=p.seat, pending=None, last_draw=None)
+    return evolve(state, phase="discard", turn=p.seat, pending=None, last_draw=None)
 
 
+@in_place
 def pung(ctx: Ctx, state: TableState, p: ev.Pung) -> TableState:
     if not need_game(ctx, state):
         return state
@@ -92,9 +102,10 @@ def pung(ctx: Ctx, state: TableState, p: ev.Pung) -> TableState:
     state = take(ctx, state, p.seat, p.tile, 2)
     meld = DeclaredMeld("pung", (p.tile,) * 3, ctx.seq, p.tile, discarder, p.discard_seq)
     state = add_meld(state, p.seat, meld)
-    return replace(state, phase="discard", turn=p.seat, pending=None, last_draw=None)
+    return evolve(state, phase="discard", turn=p.seat, pending=None, last_draw=None)
 
 
+@in_place
 def kong(ctx: Ctx, state: TableState, p: ev.Kong) -> TableState:
     if not need_game(ctx, state):
         return state
@@ -113,7 +124,7 @@ def kong(ctx: Ctx, state: TableState, p: ev.Kong) -> TableState:
         elif in_phase(ctx, state, f"a {p.kind} kong", "discard"):
             check_turn(ctx, state, seat, f"declares a {p.kind} kong")
         check_size(ctx, state, seat, 14, f"when declaring a {p.kind} kong")
-        st = state.seats[seat]
+        st = state.seat_now(seat)
         if p.kind == "concealed":
             if p.tile is None:  # 暗杠 the record does not show: four of the seat's hidden tiles, face down
                 state = take_hidden(ctx, state, seat, 4)
@@ -132,16 +143,15 @@ def kong(ctx: Ctx, state: TableState, p: ev.Kong) -> TableState:
                 state = add_meld(state, seat, meld)
             else:
                 state = take(ctx, state, seat, p.tile)
-                st = state.seats[seat]
-                old = st.melds[k]
-                meld = replace(old, kind="kong", tiles=(p.tile,) * 4, kong_kind="added", added_seq=ctx.seq)
-                state = state.with_seat(seat, replace(st, melds=st.melds[:k] + (meld,) + st.melds[k + 1:]))
-    st = state.seats[seat]
-    state = state.with_seat(seat, replace(st, replacements_due=st.replacements_due + ctx.ruleset.play.kong_replacements))
+                melds = state.seat_now(seat).melds
+                meld = replace(melds[k], kind="kong", tiles=(p.tile,) * 4, kong_kind="added", added_seq=ctx.seq)
+                state = evolve_seat(state, seat, melds=melds[:k] + (meld,) + melds[k + 1:])
+    state = evolve_seat(state, seat,
+                        replacements_due=state.seat_now(seat).replacements_due + ctx.ruleset.play.kong_replacements)
     robbable = p.kind in ctx.ruleset.play.robbable_kongs
     if not robbable:
         state = kong_payment(ctx, state, seat, p.tile)
-    return replace(
+    return evolve(
         state,
         phase="robbing" if robbable else "replacement",
         turn=seat,

@@ -15,9 +15,7 @@ from replayer.accounting import (
     seat_wall_minus,
     seat_wall_take,
     seen_plus,
-    seen_plus_all,
     take,
-    take_in_place,
     wall_empty,
     wall_empty_for,
     wall_minus,
@@ -37,11 +35,12 @@ from replayer.state import (
 
 
 @in_place
-def tiles_dealt(ctx: Ctx, state: TableState, p: ev.TilesDealt) -> TableState:
+def tiles_dealt(ctx: Ctx, state: WorkingState, p: ev.TilesDealt) -> TableState:
+    """A deal: the seat's tiles and the tile accounting change in place (a working state)."""
     if not need_game(ctx, state) or not in_phase(ctx, state, "tiles_dealt", "dealing"):
         return state
     play = ctx.play
-    st = state.seats[p.seat]
+    st = state.seat_now(p.seat)
     if st.dealt:
         ctx.breach("deal_mismatch", f"seat {p.seat} is dealt twice", p.seat)
     if not p.tiles:
@@ -70,16 +69,14 @@ def tiles_dealt(ctx: Ctx, state: TableState, p: ev.TilesDealt) -> TableState:
     if len(p.tiles) > left:
         ctx.breach("wall_exhausted", f"seat {p.seat} is dealt {len(p.tiles)} tiles, the wall has "
                                      f"{left} left", p.seat)
-    seen = seen_plus_all(ctx, state.seen, p.tiles, p.seat)
-    st = state.seats[p.seat]
-    counts = list(st.counts)
+    seen = state.change_seen()
     for t in p.tiles:
-        i = _tiles.index(t)
-        if i < 34:
-            counts[i] += 1
-    st = replace(st, counts=tuple(counts), tiles=st.tiles + tuple(p.tiles), dealt=True)
-    return evolve(state, seats=with_seat(state.seats, p.seat, st), seen=seen,
-                  wall_remaining=wall_minus(state.wall_remaining, len(p.tiles)),
+        count_seen(ctx, seen, t, p.seat)
+    held = state.change_seat(p.seat)
+    for t in p.tiles:
+        receive(held, t)
+    held.dealt = True
+    return evolve(state, wall_remaining=wall_minus(state.wall_remaining, len(p.tiles)),
                   seat_walls=seat_wall_minus(state.seat_walls, p.seat, len(p.tiles)))
 
 
@@ -286,7 +283,7 @@ def tile_discarded(ctx: Ctx, state: WorkingState, p: ev.TileDiscarded) -> TableS
     if state.seat_now(seat).replacements_due > 0:
         ctx.breach("replacement_missing", f"seat {seat} discards while a replacement draw is due", seat)
     check_size(ctx, state, seat, 14, "before discarding")
-    take_in_place(ctx, state, seat, tile)
+    take(ctx, state, seat, tile)
     state.change_seat(seat).discards.append(Discard(ctx.seq, tile))
     turn = next_seat(seat, state.in_hand)
     return evolve(
