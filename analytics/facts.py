@@ -25,7 +25,7 @@ from typing import Any
 from analytics.schema import ACTIONS, TABLES
 from eventlog.events import GameEnded, GameStarted, StoredEvent
 from replayer.explained import ExplainedScore, ScoreLine
-from replayer.replay import ReplayStep, replay_game
+from replayer.replay import ReplayStep, replay_steps
 from replayer.state import TableState, WinRecord
 
 __all__ = ["GameFacts", "FactsCollector", "game_facts", "game_date"]
@@ -162,15 +162,18 @@ class _HandTracker:
 
 
 def _drawn(hand: _HandTracker, e: Any, p: Any, state: TableState) -> None:
-    if p.source == "wall":
-        hand.start_turn(p.seat)
-    hand.act(e.seq, p.seat, "draw", p.tile, p.source)
+    seat = p.seat
+    if p.source == "wall":  # a turn starts (start_turn)
+        hand.turn += 1
+        hand.open_turn = seat
+    hand.act(e.seq, seat, "draw", p.tile, p.source)
 
 
 def _discarded(hand: _HandTracker, e: Any, p: Any, state: TableState) -> None:
-    if hand.open_turn != p.seat:  # the dealer's first discard from a dealt 14
-        hand.start_turn(p.seat)
-    hand.act(e.seq, p.seat, "discard", p.tile)
+    seat = p.seat
+    if hand.open_turn != seat:  # the dealer's first discard from a dealt 14: a turn starts
+        hand.turn += 1
+    hand.act(e.seq, seat, "discard", p.tile)
     hand.open_turn = None
 
 
@@ -223,8 +226,13 @@ def game_facts(events: Sequence[StoredEvent], *, steps: Iterable[ReplayStep] | N
     collector = FactsCollector.start(events)
     if collector is None:
         return None
-    for step in replay_game(events) if steps is None else steps:
-        collector.step(step)
+    if steps is None:
+        take = collector.take
+        for e, state, findings in replay_steps(events):
+            take(e, state, findings)
+    else:
+        for step in steps:
+            collector.step(step)
     return collector.result()
 
 
@@ -263,12 +271,23 @@ class FactsCollector:
         return cls(events, end)
 
     def step(self, step: ReplayStep) -> None:
-        e, state, findings = step.event, step.state, step.findings
+        self.take(step.event, step.state, step.findings)
+
+    def take(self, e: Any, state: TableState, findings: tuple[Any, ...]) -> None:
+        """:meth:`step` given the step's event, state and findings
+        (:func:`replayer.replay.replay_steps`)."""
         self.state = state
         if findings:
             self.total_findings += len(findings)
         t = e.type
         hand = self.hand
+        act = _ACTS.get(t)
+        if act is not None and hand is not None:  # the common case: a move in a hand
+            hand.events += 1
+            if findings:
+                hand.findings += len(findings)
+            act(hand, e, e.payload, state)
+            return
         if t == "hand_started":
             p = e.payload
             hand = self.hand = _HandTracker(self.game_id, self.players,
@@ -284,10 +303,7 @@ class FactsCollector:
         hand.events += 1
         if findings:
             hand.findings += len(findings)
-        act = _ACTS.get(t)
-        if act is not None:
-            act(hand, e, e.payload, state)
-        elif t == "hand_ended":
+        if t == "hand_ended":
             _hand_rows(self.rows, self.game_id, self.players, state, hand, self.day)
             self.hands_done += 1
             self.hand = None

@@ -19,7 +19,7 @@ from typing import Any, NamedTuple
 
 from replayer.explained import ScoreLine
 from replayer.findings import Finding
-from replayer.replay import ReplayStep, replay_game
+from replayer.replay import ReplayStep, replay_steps
 from replayer.rules.base import Ruleset
 from replayer.state import ReportedScore, TableState, WinRecord, WorkingState
 
@@ -176,11 +176,16 @@ class AuditCollector:
         self.draws = 0
 
     def step(self, step: ReplayStep) -> None:
+        self.take(step.event, step.state, step.findings)
+
+    def take(self, event: Any, state: TableState, findings: tuple[Finding, ...]) -> None:
+        """:meth:`step` given the step's event, state and findings
+        (:func:`replayer.replay.replay_steps`)."""
         self.events += 1
-        state = self.state = step.state
-        if step.findings:
-            self.findings.extend(step.findings)
-        t = step.event.type
+        self.state = state
+        if findings:
+            self.findings.extend(findings)
+        t = event.type
         if t == "win_declared" and state.wins:
             self.wins.append((state.hand_number, state.wins[-1]))
         elif t == "score_reported" and state.reported:
@@ -233,10 +238,15 @@ def audit_game(
     """Replay ``events`` (one game, in seq order) in audit mode and line up computed and
     reported scores. ``ruleset`` overrides the game's own (what-if review). ``steps``: the
     audit-mode replay of exactly these events when the caller already has it. Replays
-    through the batch path (:func:`replayer.replay.replay_game`)."""
+    through the batch path (:func:`replayer.replay.replay_steps`)."""
     collector = AuditCollector()
-    for step in replay_game(events, mode="audit", ruleset=ruleset) if steps is None else steps:
-        collector.step(step)
+    if steps is None:
+        take = collector.take
+        for e, state, findings in replay_steps(events, mode="audit", ruleset=ruleset):
+            take(e, state, findings)
+    else:
+        for step in steps:
+            collector.step(step)
     return collector.result()
 
 

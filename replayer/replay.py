@@ -46,7 +46,7 @@ from replayer.handlers.tiles import settle_hidden_deal
 from replayer.rules.base import Ruleset, RulesetDefaults, get_ruleset, ruleset_handler
 from replayer.state import TableState, WorkingState, fast_init
 
-__all__ = ["ReplayStep", "ReplayResult", "apply", "replay", "replay_game", "run"]
+__all__ = ["ReplayStep", "ReplayResult", "apply", "replay", "replay_game", "replay_steps", "run"]
 
 
 @fast_init
@@ -132,6 +132,21 @@ def replay_game(
     w, step = game.w, game.step
     for e in events:
         yield ReplayStep(e, w, step(e))
+
+
+def replay_steps(
+    events: Iterable[Any], *, mode: Mode = "audit", ruleset: Ruleset | None = None
+) -> Iterator[tuple[Any, WorkingState, tuple[Finding, ...]]]:
+    """:func:`replay_game` as plain ``(event, working state, findings)`` tuples, with no
+    :class:`ReplayStep` object per event: what the collectors that read every step at once
+    take (the export's facts, the audit). The same working state every time: read it before
+    asking for the next step."""
+    if mode not in MODES:
+        raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
+    game = _Game(mode, ruleset)
+    w, step = game.w, game.step
+    for e in events:
+        yield e, w, step(e)
 
 
 _NO_FINDINGS: tuple[Finding, ...] = ()

@@ -21,7 +21,7 @@ from eventlog.store.errors import CorruptEvent, GameNotFound
 from eventlog.verify import verify_game_events
 from replayer.audit import AuditCollector
 from replayer.findings import RulesetError
-from replayer.replay import replay_game
+from replayer.replay import replay_steps
 
 __all__ = ["Outcome", "GameOutcome", "game_outcome", "game_outcome_upto", "verified_outcome"]
 
@@ -97,10 +97,10 @@ def verified_outcome(head: int, store: EventStore, game_id: str) -> GameOutcome:
     audit_of = AuditCollector()
     facts_of = FactsCollector.start(upto) if whole else None
     try:
-        for step in replay_game(events, mode="audit"):  # one replay: the audit and the facts
-            audit_of.step(step)
+        for e, state, found in replay_steps(events, mode="audit"):  # one replay: the audit and the facts
+            audit_of.take(e, state, found)
             if facts_of is not None:
-                facts_of.step(step)
+                facts_of.take(e, state, found)
     except RulesetError as e:
         return GameOutcome(game_id, Outcome.SKIPPED, events[-1].position if events else 0, None, str(e),
                            (chain, None))

@@ -270,7 +270,8 @@ def tile_discarded(ctx: Ctx, state: WorkingState, p: ev.TileDiscarded) -> TableS
     if not need_game(ctx, state):
         return state
     seat, tile = p.seat, p.tile
-    check_in_hand(ctx, state, seat, f"discards {tile}")
+    what = f"discards {tile}"
+    check_in_hand(ctx, state, seat, what)
     ph = state.phase
     if ph == "dealing":
         if seat != state.dealer:
@@ -279,7 +280,7 @@ def tile_discarded(ctx: Ctx, state: WorkingState, p: ev.TileDiscarded) -> TableS
         if undealt:
             ctx.breach("deal_mismatch", f"the dealer discards before seats {undealt} were dealt", seat)
     elif ph == "discard" or in_phase(ctx, state, "a discard", "discard"):
-        check_turn(ctx, state, seat, f"discards {tile}")
+        check_turn(ctx, state, seat, what)
     if state.seat_now(seat).replacements_due > 0:
         ctx.breach("replacement_missing", f"seat {seat} discards while a replacement draw is due", seat)
     check_size(ctx, state, seat, 14, "before discarding")
