@@ -178,3 +178,24 @@ def test_the_checkpoint_sync_runs_after_each_write_and_a_failure_is_reported_by_
         with pytest.raises(OSError):
             anchor.written(3)
         anchor.close()
+
+
+@pytest.mark.parametrize("last", ["duplicate", "refused"])
+def test_a_bulk_commit_ending_with_a_batch_that_writes_nothing_checkpoints_the_last_event_written(
+        tmp_path, discards, last):
+    """append_batches — the path of AppendStream, of concurrent appends' group commit and of
+    ingest — writes one checkpoint for the whole transaction: it must name the event at the
+    log's new head even when the last batch wrote nothing (a retry's duplicate, a refused
+    version), or every later open is DATA LOSS over an intact log."""
+    from eventlog.store.base import NO_STREAM, WrongExpectedVersion
+    from eventlog.store.planning import Batch
+
+    first = discards(2, tag="a")
+    with SqliteStore(tmp_path / "events.sqlite") as store:
+        store.append("a", first, NO_STREAM)
+        tail = Batch.encode("a", first, NO_STREAM) if last == "duplicate" else Batch.encode("a", discards(1, tag="x"), 7)
+        results = store.append_batches([Batch.encode("b", discards(3, tag="b"), NO_STREAM), tail])
+        assert results[1].duplicate if last == "duplicate" else isinstance(results[1], WrongExpectedVersion)
+        written = list(store.read_game("b"))[-1]
+    with SqliteStore(tmp_path / "events.sqlite", create=False) as again:  # was LogTruncated
+        assert again.checkpoint() == again.log_head() and again.head_position() == written.position == 5
