@@ -43,7 +43,7 @@ from google.protobuf.descriptor import Descriptor, FieldDescriptor
 from google.protobuf.message import Message
 from pydantic import BaseModel, ValidationError
 
-from eventlog.errors import json_error
+from eventlog.errors import json_error, validation_problem
 from eventlog.events import (
     PAYLOAD_TYPES,
     SCHEMA_VERSION,
@@ -423,9 +423,8 @@ def from_proto(msg: events_pb2.Event | events_pb2.RecordedEvent) -> NewEvent | S
                 hash=msg.hash,
             )
         except ValidationError as e:  # pragma: no cover - every proto value fits the model
-            err = e.errors()[0]
-            loc = ".".join(str(p) for p in err["loc"])
-            raise EventError(f"{loc}: {err['msg']}", loc) from None
+            loc, why = validation_problem(e)
+            raise EventError(f"{loc}: {why}" if loc else why, loc) from None
     if not isinstance(msg, events_pb2.Event):
         raise TypeError(f"from_proto takes an Event or RecordedEvent, not {type(msg).__name__}")
     type_, payload = payload_from_proto(msg)

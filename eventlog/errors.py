@@ -116,13 +116,13 @@ def field_path(loc: Any) -> str:
     return "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in loc).lstrip(".")
 
 
-def _why(err: dict[str, Any], known: Any) -> str:
+def _why(err: dict[str, Any], known: Any, unknown: str) -> str:
     kind, ctx = err.get("type", ""), err.get("ctx") or {}
     if kind == "missing":
         return "missing (a required field)"
     if kind == "extra_forbidden":
         names = ", ".join(sorted(known)) if known else ""
-        return "not a known field" + (f" (known: {names})" if names else "")
+        return unknown + (f" (known: {names})" if names else "")
     if kind in ("string_too_short", "too_short"):
         n, unit = ctx.get("min_length"), "character" if kind.startswith("string") else "item"
         return "must not be empty" if n in (None, 1) else f"must have at least {n} {unit}s"
@@ -147,21 +147,23 @@ def _why(err: dict[str, Any], known: Any) -> str:
     return msg[:1].lower() + msg[1:] if msg[:2] != msg[:2].upper() else msg
 
 
-def validation_problem(e: Any, *, prefix: Any = (), known: Any = None) -> tuple[str, str]:
+def validation_problem(e: Any, *, prefix: Any = (), known: Any = None,
+                       unknown: str = "not a known field") -> tuple[str, str]:
     """The first problem of a pydantic ``ValidationError`` ``e`` in our words, as ``(field,
     why)``: ``("players[0].melds[1].tiles", "must have at least 3 items, got ['W1']")`` —
     never pydantic's multi-line text, its ``[type=…]`` or its URL. ``prefix``: location parts
     before the model's own (``("options",)``); ``known``: the field names a top-level unknown
-    field could have been (listed in the message). Duck-typed (``e.errors()``): this module
+    field could have been (listed in the message); ``unknown``: the words for a field the model
+    does not have ("no such option" for a ruleset's options). Duck-typed (``e.errors()``): this module
     imports nothing."""
     errs = e.errors()
     if not errs:
         return "", str(e).splitlines()[0] if str(e) else type(e).__name__
     err = errs[0]
     loc = tuple(err.get("loc") or ())
-    why = _why(err, known if len(loc) <= 1 else None)
+    why = _why(err, known if len(loc) <= 1 else None, unknown)
     if err.get("type") not in ("missing", "extra_forbidden") and "input" in err \
-            and not isinstance(err["input"], (dict, list)) and err["input"] != "":
+            and not isinstance(err["input"], dict) and err["input"] != "":
         got = repr(err["input"])
         if len(got) > _SHOWN:
             got = got[: _SHOWN - 1] + "…"
@@ -170,8 +172,9 @@ def validation_problem(e: Any, *, prefix: Any = (), known: Any = None) -> tuple[
     return field_path((*prefix, *loc)), why
 
 
-def validation_line(e: Any, where: str = "", *, prefix: Any = (), known: Any = None) -> str:
+def validation_line(e: Any, where: str = "", *, prefix: Any = (), known: Any = None,
+                    unknown: str = "not a known field") -> str:
     """:func:`validation_problem` as one line: ``{where}{field}: {why}`` (``where`` e.g.
-    ``"f.jsonl:3: "``), or ``{where}{why}`` when no field is named."""
-    field, why = validation_problem(e, prefix=prefix, known=known)
+    ``"f.jsonl:3: "``, ``"mcr option "``), or ``{where}{why}`` when no field is named."""
+    field, why = validation_problem(e, prefix=prefix, known=known, unknown=unknown)
     return f"{where}{field}: {why}" if field else f"{where}{why}"

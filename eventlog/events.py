@@ -39,7 +39,7 @@ from pydantic import (
     model_validator,
 )
 
-from eventlog.errors import InvalidArgument, json_error
+from eventlog.errors import InvalidArgument, json_error, validation_problem
 from eventlog import tiles as _tiles
 from eventlog.hashing import GENESIS_HASH, chain_hash
 from eventlog.hashing import canonical_bytes as canonical_bytes  # re-exported: ev.canonical_bytes
@@ -540,9 +540,8 @@ def validate_payload(cls: type[Payload], type_: str, data: dict[str, Any]) -> Pa
     try:
         return cls.model_validate(data)
     except ValidationError as e:
-        err = e.errors()[0]
-        loc = ".".join(str(p) for p in ("payload", *err["loc"]))
-        raise EventError(f"{type_}: {loc}: {err['msg']}", loc) from None
+        loc, why = validation_problem(e, prefix=("payload",))
+        raise EventError(f"{type_}: {loc}: {why}", loc) from None
 
 
 # ----------------------------------------------------------------------------- upcasters
@@ -790,9 +789,8 @@ def parse_event(data: dict[str, Any] | str) -> NewEvent:
     except EventError:
         raise
     except ValidationError as e:
-        err = e.errors()[0]
-        loc = ".".join(str(p) for p in err["loc"])
-        raise EventError(f"{loc}: {err['msg']}", loc) from None
+        loc, why = validation_problem(e)
+        raise EventError(f"{loc}: {why}" if loc else why, loc) from None
 
 
 _CANONICAL_UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")

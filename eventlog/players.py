@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from eventlog.errors import InvalidArgument
+from eventlog.errors import InvalidArgument, validation_problem
 
 __all__ = ["PLAYERS_STREAM", "LOG_STREAM_PREFIX", "is_log_stream", "alias_map", "read_aliases", "add_alias",
            "canonical"]
@@ -75,9 +75,8 @@ def add_alias(store: Any, alias: str, player: str) -> dict[str, str]:
     try:
         payload = PlayerAliased(alias=alias, player=player)
     except ValidationError as e:
-        err = e.errors()[0]
-        where = ".".join(map(str, err["loc"]))
-        raise InvalidArgument(f"{where}: {err['msg'].removeprefix('Value error, ')}", where) from None
+        where, why = validation_problem(e)
+        raise InvalidArgument(f"{where}: {why}" if where else why, where) from None
     head = store.stream_head(PLAYERS_STREAM)
     current = read_aliases(store)
     if alias != player:

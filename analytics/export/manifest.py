@@ -20,6 +20,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from eventlog.errors import validation_problem
 from analytics.export.errors import DamagedExport, ExportError, rebuild_all_command
 from analytics.export.files import atomic_write
 from analytics.schema import SCHEMA_ID, TABLES
@@ -121,10 +122,9 @@ def read_manifest(out: Path, data_dir: Path | str | None = None) -> Manifest | N
     try:
         return Manifest.model_validate(raw)
     except ValidationError as e:
-        err = e.errors()[0]
-        where = ".".join(str(p) for p in err["loc"]) or "(top level)"
+        where, why = validation_problem(e)
         more = f" (and {e.error_count() - 1} more)" if e.error_count() > 1 else ""
-        raise DamagedExport(path, f"invalid manifest: {where}: {err['msg']}{more}", command) from None
+        raise DamagedExport(path, f"invalid manifest: {where or '(top level)'}: {why}{more}", command) from None
 
 
 def write_manifest(out: Path, manifest: Manifest) -> None:

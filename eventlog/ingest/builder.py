@@ -43,6 +43,7 @@ from typing import Any, Literal
 
 from pydantic import ValidationError
 
+from eventlog.errors import validation_line
 from eventlog.events import (
     EventError,
     NewEvent,
@@ -138,7 +139,9 @@ def _entry(type_: str, fields: dict[str, Any]) -> Entry:
             return hit
     try:
         payload: Payload = parse_payload(type_, fields)
-    except (EventError, ValidationError, ValueError, TypeError) as e:
+    except ValidationError as e:  # pydantic's many lines and URL, as our one line
+        raise IngestError(validation_line(e)) from None
+    except (EventError, ValueError, TypeError) as e:
         raise IngestError(str(e).splitlines()[0]) from None
     text = encode_payload(type_, payload)[0]
     made = (type_, payload, text, type(payload).SCHEMA_VERSION, fingerprint_part(type_, text))

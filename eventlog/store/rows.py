@@ -18,6 +18,7 @@ from typing import Any, NoReturn
 
 from pydantic import BaseModel, ValidationError
 
+from eventlog.errors import validation_line
 from eventlog.events import PAYLOAD_TYPES, EventError, StoredEvent, construct, parse_payload, payload_version, upcast
 from eventlog.hashing import GENESIS_HASH, chain_body_text, chain_hash, link_hash
 from eventlog.store.errors import CorruptEvent, MissingEvents
@@ -256,7 +257,9 @@ def inspect_row(row: Row) -> StoredEvent:
         )
         if not _CANONICAL_UUID.fullmatch(row["event_id"]):
             raise EventError(f"event_id is not a canonical UUID: {row['event_id'][:80]!r}", "event_id")
-    except (EventError, ValidationError, ValueError) as e:
+    except ValidationError as e:
+        raise bad(f"does not parse: {validation_line(e)[:300]}") from None
+    except (EventError, ValueError) as e:
         raise bad(f"does not parse: {str(e)[:300]}") from None
     # Every field is checked above (types, JSON objects, hash, UUID, payload model), so the
     # envelope is assembled without a second validation pass.

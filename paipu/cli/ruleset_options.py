@@ -133,23 +133,7 @@ def options_error(ruleset_id: str, options: Mapping[str, Any], e: Exception, fla
     unlisted = [n for n in options if n not in _docs(ruleset_id)]
     hint = (f"; the options `paipu rulesets {ruleset_id}` documents: {', '.join(_docs(ruleset_id))}"
             if unlisted else "")
-    return CliError(f"{flag}: {_words(str(e))}{hint}")
-
-
-#: pydantic's wording of a refused option, in the words of the rest of the CLI.
-_PYDANTIC_WORDS = {
-    "Extra inputs are not permitted": "no such option",
-    "Input should be a valid boolean": "takes true or false",
-    "Input should be a valid integer": "takes a whole number",
-    "Input should be a valid string": "takes a text value",
-    "Field required": "is required",
-}
-
-
-def _words(message: str) -> str:
-    for theirs, ours in _PYDANTIC_WORDS.items():
-        message = message.replace(theirs, ours)
-    return message
+    return CliError(f"{flag}: {e}{hint}")  # the ruleset's words (eventlog.errors.validation_line)
 
 
 def tile_set_words(tile_copies: tuple[int, ...]) -> str:

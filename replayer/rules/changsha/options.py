@@ -12,6 +12,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from eventlog.errors import validation_problem
 from replayer.findings import RulesetError
 
 __all__ = ["DEFAULT_OPTIONS", "OPTION_SOURCES", "ChangshaOptions", "KongPay", "parse_options"]
@@ -93,7 +94,6 @@ def parse_options(raw: Mapping[str, Any] | None) -> ChangshaOptions:
         return ChangshaOptions.model_validate(dict(raw or {}))
     except ValidationError as e:
         err = e.errors()[0]
-        loc = ".".join(map(str, err["loc"])) or "options"
+        loc, why = validation_problem(e, unknown="no such option")
         src = OPTION_SOURCES.get(str(err["loc"][0]) if err["loc"] else "", "docs/reference/rules/changsha.md §6")
-        msg = err["msg"].removeprefix("Value error, ")
-        raise RulesetError(f"changsha option {loc}: {msg} ({src})") from None
+        raise RulesetError(f"changsha option {loc or 'options'}: {why} ({src})") from None

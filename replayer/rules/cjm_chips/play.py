@@ -36,6 +36,7 @@ from pydantic import ValidationError
 from eventlog import events as ev
 from eventlog import tiles as _tiles
 from replayer.accounting import apply_settlement
+from eventlog.errors import validation_line
 from replayer.findings import Breach, RulesetError
 from replayer.rules.base import (
     MECHANICS_SOURCES,
@@ -445,6 +446,5 @@ def build(raw: Mapping[str, Any]) -> CjmRuleset:
     try:
         opts = CjmOptions.model_validate(dict(raw))
     except ValidationError as e:
-        err = e.errors()[0]
-        raise RulesetError(f"cjm_chips option {'.'.join(map(str, err['loc']))}: {err['msg']}") from None
+        raise RulesetError(validation_line(e, "cjm_chips option ", unknown="no such option")) from None
     return CjmRuleset(options=opts, raw_options=tuple(sorted(raw.items())))

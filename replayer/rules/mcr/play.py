@@ -33,6 +33,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from eventlog import tiles as _tiles
+from eventlog.errors import validation_line
 from replayer.findings import RulesetError
 from replayer.rules.base import (
     MECHANICS_SOURCES,
@@ -134,8 +135,7 @@ def _fan_options(raw: Mapping[str, Any]) -> Any:
     try:
         return McrOptions.model_validate(dict(raw))
     except ValidationError as e:
-        err = e.errors()[0]
-        raise RulesetError(f"mcr option {'.'.join(map(str, err['loc']))}: {err['msg']}") from None
+        raise RulesetError(validation_line(e, "mcr option ", unknown="no such option")) from None
 
 
 def parse_options(raw: Mapping[str, Any]) -> tuple[McrPlayOptions, Any]:
@@ -149,10 +149,7 @@ def parse_options(raw: Mapping[str, Any]) -> tuple[McrPlayOptions, Any]:
     try:
         play_opts = McrPlayOptions.model_validate(play)
     except ValidationError as e:
-        err = e.errors()[0]
-        raise RulesetError(
-            f"mcr option {'.'.join(map(str, err['loc']))}: {err['msg']}"
-        ) from None
+        raise RulesetError(validation_line(e, "mcr option ", unknown="no such option")) from None
     return play_opts, _fan_options(fans)
 
 

@@ -14,6 +14,7 @@ from typing import Any, Literal, Optional
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from eventlog.errors import validation_line
 from replayer.findings import RulesetError
 
 
@@ -121,8 +122,7 @@ def parse_options(raw: Mapping[str, Any] | None) -> NanchangOptions:
     try:
         return NanchangOptions.model_validate(dict(raw or {}))
     except ValidationError as e:
-        err = e.errors()[0]
-        raise RulesetError(f"nanchang option {'.'.join(map(str, err['loc']))}: {err['msg']}") from None
+        raise RulesetError(validation_line(e, "nanchang option ", unknown="no such option")) from None
 
 
 def option_rows(model: type[BaseModel] = NanchangOptions) -> list[tuple[str, str, Any, str, str]]:

@@ -12,6 +12,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from eventlog.errors import validation_line
 from replayer.findings import RulesetError
 
 __all__ = ["DEFAULT_OPTIONS", "OPTION_SOURCES", "SichuanOptions", "parse_options"]
@@ -108,5 +109,4 @@ def parse_options(raw: Mapping[str, Any] | None) -> SichuanOptions:
     try:
         return SichuanOptions.model_validate(dict(raw or {}))
     except ValidationError as e:
-        err = e.errors()[0]
-        raise RulesetError(f"sichuan option {'.'.join(map(str, err['loc']))}: {err['msg']}") from None
+        raise RulesetError(validation_line(e, "sichuan option ", unknown="no such option")) from None
