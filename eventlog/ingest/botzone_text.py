@@ -305,6 +305,17 @@ class BotzoneTextImporter:
                             yield ParseIssue(str(path), n, issue_reason(e), block.game_id)
                             block, builder, skipping = None, None, True
                         continue
+                elif (len(parts) > 3 and parts[2] == "Deal" and parts[0] == "Player" and parts[1] in _SEATS
+                      and _TILES.issuperset(parts[3:]) and text.lstrip().startswith("Player ")):
+                    # "Player <seat> Deal <tile> …" (four lines a game), as _Block._player reads it
+                    assert block is not None
+                    block.last_line = n
+                    try:
+                        builder.at_line(n).deal(_SEATS[parts[1]], parts[3:])
+                    except Exception as e:  # this game only (issue 12 item 5)
+                        yield ParseIssue(str(path), n, issue_reason(e), block.game_id)
+                        block, builder, skipping = None, None, True
+                    continue
             stripped = text.strip()
             if stripped.startswith("Match ") or stripped == "Match":
                 if block is not None:
