@@ -470,72 +470,27 @@ def _parsed(paths: list[Path], format: str | None, workers: int, clock: _Clock,
     ]
     for p in procs:
         p.start()
-    # Received by a thread of this process, a few messages ahead: taking a message off the
-    # pipe and unpacking it overlaps the store's waits for the disk at each commit and its
-    # inserts (SQLite works without the interpreter's lock), instead of coming after them.
-    received: queue.Queue[tuple[Path, list[PreparedGame | ParseIssue], bool] | BaseException | None] = \
-        queue.Queue(maxsize=_RECEIVED)
-    stop = threading.Event()
-
-    def hand(item: tuple[Path, list[PreparedGame | ParseIssue], bool] | BaseException | None) -> bool:
-        while not stop.is_set():
-            try:
-                received.put(item, timeout=0.25)
-                return True
-            except queue.Full:
-                pass
-        return False
-
-    def receive() -> None:
-        try:
-            for item in _received(paths, queues, procs, stop):
-                if not hand(item):
-                    return
-        except BaseException as e:  # raised where the items are taken
-            hand(e)
-            return
-        hand(None)
-
-    thread = threading.Thread(target=receive, name="importer-receive", daemon=True)
-    thread.start()
     try:
-        while (got := received.get()) is not None:
-            if isinstance(got, BaseException):
-                raise got
-            yield got
+        for i, path in enumerate(paths):
+            q, proc = queues[i % n], procs[i % n]
+            while True:
+                try:
+                    index, items, last = _from_wire(q.get(timeout=1.0))
+                except queue.Empty:
+                    if not proc.is_alive() and q.empty():
+                        yield path, [ParseIssue(str(path), None, f"the parsing process stopped (exit status {proc.exitcode})")], True
+                        break
+                    continue
+                assert index == i
+                yield path, items, last
+                if last:
+                    break
     finally:
-        stop.set()
         for p in procs:
             if p.is_alive():
                 p.terminate()
         for p in procs:
             p.join(timeout=5)
-        thread.join(timeout=5)
-
-
-#: Messages received ahead of the storing (each :data:`_CHUNK` games).
-_RECEIVED = 4
-
-
-def _received(paths: list[Path], queues: list[Any], procs: list[Any],
-              stop: threading.Event) -> Iterator[tuple[Path, list[PreparedGame | ParseIssue], bool]]:
-    """What the parsing processes send, file ``i`` from queue ``i % len(queues)``, in file
-    order, until every file is done or ``stop`` is set."""
-    n = len(queues)
-    for i, path in enumerate(paths):
-        q, proc = queues[i % n], procs[i % n]
-        while not stop.is_set():
-            try:
-                index, items, last = _from_wire(q.get(timeout=1.0))
-            except queue.Empty:
-                if not proc.is_alive() and q.empty():
-                    yield path, [ParseIssue(str(path), None, f"the parsing process stopped (exit status {proc.exitcode})")], True
-                    break
-                continue
-            assert index == i
-            yield path, items, last
-            if last:
-                break
 
 
 # --------------------------------------------------------------------------- storing
