@@ -103,3 +103,22 @@ def test_quiet_summary_does_not_call_a_log_with_a_broken_chain_intact(tmp_path, 
     assert "chain BROKEN" in res.output
     assert "log intact" not in res.output
     assert "log NOT intact" in res.output.splitlines()[-1]
+
+
+def test_a_store_warning_is_one_line_once(tmp_path):
+    """The store's warning on opening a log without its checkpoint file reaches the user as one
+    `warning: …` line (not Python's two lines naming our source file), once; verify says it in
+    its own words only."""
+    from cli_run import run as cli
+
+    data = tmp_path / "d"
+    assert cli("quickstart", "--data", data).exit_code == 0
+    (data / "events.sqlite-checkpoint").unlink()
+    res = cli("games", "--data", data)
+    assert res.exit_code == 0
+    lines = [ln for ln in res.stderr.splitlines() if "no checkpoint file" in ln]
+    assert len(lines) == 1 and lines[0].startswith("warning: ") and "UserWarning" not in res.stderr, res.stderr
+    (data / "events.sqlite-checkpoint").unlink()
+    res = cli("verify", "--data", data, "-q")
+    lines = [ln for ln in res.stderr.splitlines() if "no checkpoint file" in ln]
+    assert len(lines) == 1 and lines[0].startswith("WARNING: ") and lines[0].endswith("cannot be detected."), res.stderr

@@ -4,6 +4,7 @@ every command module registers its commands with (it adds the error policy of
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
@@ -12,6 +13,7 @@ import typer
 
 from typer.core import TyperCommand
 
+from paipu.cli.console import say
 from paipu.cli.errors import DEBUG, EXIT_STATUSES, friendly
 from paipu.cli.options import STORE, StoreOpt
 
@@ -122,6 +124,22 @@ def _root(
 ) -> None:
     DEBUG["on"] = debug
     STORE["url"] = store
+    if not debug:
+        warnings.showwarning = _warning_line
+
+
+def _warning_line(message: Warning | str, category: type[Warning], filename: str, lineno: int,
+                  file: Any = None, line: str | None = None) -> None:
+    """A warning (e.g. the store's "no checkpoint file; anchoring the log as it is now") as one
+    ``warning: …`` line on stderr, said once per run — not Python's two lines with our source
+    file and line (``--debug`` keeps those)."""
+    text = str(message)
+    if text not in _SAID:
+        _SAID.add(text)
+        say(f"warning: {text}", err=True, style="bold yellow")
+
+
+_SAID: set[str] = set()
 
 
 def command(name: str | None = None, *, group: typer.Typer | None = None,
