@@ -54,13 +54,31 @@ def test_debug_keeps_the_exit_status_and_shows_the_traceback(data):
         assert ("Traceback" in p.stderr) == bool(debug), p.stderr
 
 
-def test_a_duplicate_names_the_stored_game_it_matched(data, tmp_path):
-    game_id, block = _first_match()
-    renamed = tmp_path / "testenc.txt"
-    renamed.write_text("\n".join(["Match testenc", *block[1:]]) + "\n", encoding="utf-8")
+def test_a_duplicate_names_the_stored_game_it_matched(tmp_path):
+    # a _lite.json renamed away from its match id reads as botzone-anon-…: the same game,
+    # already stored under its match id
+    data = tmp_path / "data"
+    lite = SAMPLES_DIR / "botzone-mcr-matchlog-json" / "6a20231658ebe27b197daaa8_lite.json"
+    assert _run("ingest", str(lite), "--data", str(data)).exit_code == 0
+    renamed = tmp_path / "game.json"
+    renamed.write_bytes(lite.read_bytes())
     res = _run("ingest", str(renamed), "--data", str(data))
     assert res.exit_code == 0, res.output
-    assert f"0 games stored (0 events), 1 already stored (as botzone-{game_id})" in res.output, res.output
+    assert "0 games stored (0 events), 1 already stored (as botzone-6a20231658ebe27b197daaa8)" in res.output, res.output
+
+
+def test_the_same_actions_under_another_match_id_are_another_match(tmp_path):
+    # docs/events.md "Same game": a Botzone match is named by its id (the game's source)
+    game_id, block = _first_match()
+    data = tmp_path / "data"
+    first = tmp_path / "one.txt"
+    first.write_text("\n".join(block) + "\n", encoding="utf-8")
+    assert "1 game stored" in _run("ingest", str(first), "--data", str(data)).output
+    other = tmp_path / "testenc.txt"
+    other.write_text("\n".join(["Match testenc", *block[1:]]) + "\n", encoding="utf-8")
+    res = _run("ingest", str(other), "--data", str(data))
+    assert res.exit_code == 0, res.output
+    assert "1 game stored" in res.output and "0 already stored" in res.output, res.output
 
 
 def test_read_from_past_the_end_says_so_like_replay_at(data):

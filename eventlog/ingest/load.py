@@ -14,7 +14,8 @@ The bulk path (:func:`ingest_files`) is a pipeline:
    and hash-chained (:class:`eventlog.store.planning.SealedBatch`) — a
    :class:`PreparedGame`, only strings and ints, cheap to send to the storing process;
 2. **store** — this process takes the games in file order, leaves out the ones already
-   stored (same fingerprint, one query per transaction), and appends
+   stored (the same game, docs/events.md "Same game": a stored game with the same
+   fingerprint, one query per transaction, confirmed by :func:`same_game`), and appends
    :data:`GAMES_PER_COMMIT` games per durable transaction
    (:meth:`~eventlog.store.base.EventStore.append_batches`: positions and the log's
    running hash, one insert for all of them; a game whose id or event id is taken is
@@ -41,6 +42,7 @@ With one file the parsing process and the storing one still overlap (two cores b
 
 from __future__ import annotations
 
+import json
 import marshal
 import multiprocessing
 import os
@@ -54,12 +56,14 @@ from pathlib import Path
 from typing import Any
 
 from eventlog.errors import InvalidArgument
+from eventlog.events import NewEvent
 from eventlog.hashing import canonical_text
 from eventlog.ingest.base import (
     ImportedGame,
     ParseIssue,
     UnknownFormatError,
     fingerprint,
+    fingerprint_part,
     issue_reason,
     parse_file,
 )
@@ -85,6 +89,8 @@ __all__ = [
     "expand_paths",
     "ingest_files",
     "store_game",
+    "same_game",
+    "same_start",
     "with_fingerprint",
 ]
 
@@ -129,16 +135,17 @@ class Stored:
 
 def store_game(store: EventStore, game: ImportedGame) -> Stored:
     """Append ``game`` as a new stream. Written, or not when the same game is already
-    stored — by content, whatever id or file it was stored from: the same fingerprint
-    (deal, actions and results; :func:`fingerprint`), or the same events under the same
-    id. Raises :class:`GameConflict` when the id is taken by a different game (the
-    message names both sources)."""
+    stored (:func:`same_game`) — whatever id or file it was stored from: a stored game with
+    the same fingerprint (:func:`fingerprint`) that :func:`same_game` confirms, or the same
+    game under the same id. Raises :class:`GameConflict` when the id is taken by a
+    different game (the message names both sources)."""
     game = with_fingerprint(game)
     fp = game.events[0].metadata["fingerprint"] if game.events else None
     if fp is not None:
-        existing = store.game_with_fingerprint(fp)
-        if existing is not None:
-            return Stored(False, existing)
+        mine = _Game.of_events(game.events)
+        for existing in store.games_by_fingerprint([fp]).get(fp, []):
+            if mine.same_as_stored(store, existing):
+                return Stored(False, existing)
     try:
         res = store.append(game.game_id, game.events, NO_STREAM)
     except (StreamAlreadyExists, IdempotencyConflict):
@@ -162,33 +169,168 @@ def _stored_source(store: EventStore, game_id: str) -> str:
     return f"{src}:{meta['line']}" if isinstance(meta.get("line"), int) and meta["line"] > 1 else str(src)
 
 
+#: Metadata keys of a game's first event that say where and how its record was read — the
+#: file (``source``), its format, the place in it (``line``, ``record``, ``token``), the text
+#: encoding, the content fingerprint, a JSON Lines copy's original place (``origin``) — not
+#: which game it is. The others (a PMN ``date``, ``event``, ``scoring``; a Botzone date) are
+#: part of the game.
+READ_KEYS = frozenset({"source", "format", "line", "record", "token", "encoding", "fingerprint", "origin"})
+
+
+def _names_its_game(source: Any) -> bool:
+    """Whether a ``game_started`` ``source`` names the game itself (a link to the match or
+    table: ``https://botzone.org.cn/match/<id>``, a PMN ``Site``), not only where the record
+    was read or made (a file name, ``botzone`` for a Botzone download, a simulator's run)."""
+    return isinstance(source, str) and "://" in source
+
+
+def same_start(mine: tuple[dict[str, Any], dict[str, Any]], other: tuple[dict[str, Any], dict[str, Any]]) -> bool:
+    """Whether two ``game_started`` events, ``(payload, metadata)`` each, start the same
+    game (:func:`same_game`): the same payload — ruleset, ruleset options, initial scores,
+    and, when both sources name their game (:func:`_names_its_game`), the same source and
+    players (a record that does not name its match may not know its players either: a
+    Botzone download writes ``Player N``) — and the same value for every metadata key
+    both carry that is not a :data:`READ_KEYS` one (a date, a PMN event)."""
+    return not _start_differences(mine, other)
+
+
+def _start_differences(mine: tuple[dict[str, Any], dict[str, Any]],
+                       other: tuple[dict[str, Any], dict[str, Any]]) -> list[str]:
+    """The payload fields and metadata keys by which :func:`same_start` tells two starts apart."""
+    (p, m), (q, n) = mine, other
+    named = _names_its_game(p.get("source")) and _names_its_game(q.get("source"))
+    keys = [k for k in sorted(p.keys() | q.keys())
+            if (named or k not in ("source", "players")) and p.get(k) != q.get(k)]
+    return keys + [k for k in sorted((m.keys() & n.keys()) - READ_KEYS) if m[k] != n[k] and k not in keys]
+
+
+def _same_hand_start(a: str, b: str) -> bool:
+    """Two ``hand_started`` payload texts: equal, or equal but for a wall one of them does
+    not know (``"wall":[]``; :func:`~eventlog.ingest.base.fingerprint_part` leaves it out)."""
+    if a == b:
+        return True
+    if '"wall":[]' not in a and '"wall":[]' not in b:
+        return False
+    return fingerprint_part("hand_started", a) == fingerprint_part("hand_started", b)
+
+
+@dataclass(frozen=True)
+class _Game:
+    """What :func:`same_game` compares of one game: ``(type, payload text)`` of each event
+    and the first event's metadata."""
+
+    events: Sequence[tuple[str, str]]
+    first_metadata: dict[str, Any]
+
+    @classmethod
+    def of_events(cls, events: Sequence[NewEvent]) -> _Game:
+        return cls([(e.type, canonical_text(e.payload_json())) for e in events],
+                   dict(events[0].metadata) if events else {})
+
+    @classmethod
+    def of_rows(cls, rows: Sequence[tuple[Any, ...]]) -> _Game:
+        """From a :class:`SealedBatch`'s rows (type at 3, payload text at 5, metadata at 6)."""
+        return cls([(r[3], r[5]) for r in rows], json.loads(rows[0][6]) if rows else {})
+
+    @classmethod
+    def stored(cls, store: EventStore, game_id: str) -> _Game | None:
+        try:
+            events = list(store.read_game(game_id))
+        except GameNotFound:
+            return None
+        return cls.of_events(events)  # type: ignore[arg-type]
+
+    def start(self) -> tuple[dict[str, Any], dict[str, Any]] | None:
+        if not self.events or self.events[0][0] != "game_started":
+            return None
+        return json.loads(self.events[0][1]), self.first_metadata
+
+    def same(self, other: _Game) -> bool:
+        """:func:`same_game` of the two."""
+        if len(self.events) != len(other.events):
+            return False
+        for (t, a), (u, b) in zip(self.events, other.events):
+            if t != u:
+                return False
+            if a == b:
+                continue
+            if t == "hand_started" and _same_hand_start(a, b):
+                continue
+            if t != "game_started":
+                return False
+        mine, theirs = self.start(), other.start()
+        return (mine is None) == (theirs is None) and (mine is None or same_start(mine, theirs))  # type: ignore[arg-type]
+
+    def same_as_stored(self, store: EventStore, game_id: str) -> bool:
+        """:meth:`same` of the stored game ``game_id``, which carries this game's
+        fingerprint: every event but ``game_started`` and the walls is then the same (the
+        fingerprint is a SHA-256 of them), so only those are read — the first event, and
+        each ``hand_started`` whose wall this game knows."""
+        try:
+            first = next(iter(store.read_game(game_id, limit=1)), None)
+        except GameNotFound:
+            return False
+        mine = self.start()
+        if first is None or first.type != "game_started" or mine is None:
+            return False
+        if not same_start(mine, (first.payload_json(), dict(first.metadata))):
+            return False
+        for seq, (t, text) in enumerate(self.events):
+            if t == "hand_started" and '"wall":[]' not in text:
+                got = next(iter(store.read_game(game_id, seq, 1)), None)
+                if got is None or got.type != t or not _same_hand_start(text, canonical_text(got.payload_json())):
+                    return False
+        return True
+
+
+def same_game(a: Sequence[NewEvent], b: Sequence[NewEvent]) -> bool:
+    """Whether two games' events are one game, "already stored" when one of them is
+    (docs/events.md, "Same game"): the same events in the same order with the same types
+    and payloads — event ids aside, a ``hand_started`` wall one of them does not know
+    aside — and ``game_started`` events that start the same game (:func:`same_start`:
+    ruleset, options, initial scores, the players and source when both name their game,
+    the game's metadata such as its date)."""
+    return _Game.of_events(a).same(_Game.of_events(b))
+
+
 def _same_game(store: EventStore, game: ImportedGame | PreparedGame) -> bool:
-    """Same event types and payloads as the stored game (metadata aside)."""
-    return _difference(store, game) is None
+    """:func:`same_game` of ``game`` and the game stored under its id."""
+    stored = _Game.stored(store, game.game_id)
+    if stored is None:
+        return False
+    mine = _Game.of_rows(game.batch.rows) if isinstance(game, PreparedGame) else _Game.of_events(game.events)
+    return mine.same(stored)
 
 
 def _difference(store: EventStore, game: ImportedGame | PreparedGame) -> str | None:
     """Where ``game`` first differs from the stored game of its id, in words ("event 87
-    (hand_ended): scores [1, 2, 3, -6] here, [8, 8, 8, -24] stored"), or None when its event
-    types and payloads are the same (metadata aside; game_started's payload is not compared)."""
-    import json
-
+    (hand_ended): scores [1, 2, 3, -6] here, [8, 8, 8, -24] stored"), or None when it is the
+    same game (:func:`same_game`)."""
     try:
         stored = list(store.read_game(game.game_id))
     except GameNotFound:
         return "no game is stored under its id"
     if isinstance(game, PreparedGame):
         mine = [(e.type, e.payload) for e in game.batch.events]
+        my_meta = json.loads(game.batch.rows[0][6]) if game.batch.rows else {}
     else:
         mine = [(e.type, canonical_text(e.payload_json())) for e in game.events]
+        my_meta = dict(game.events[0].metadata) if game.events else {}
     for seq, (s, (t, p)) in enumerate(zip(stored, mine)):
         if s.type != t:
             return f"event {seq} is {t} here, {s.type} in the stored game"
         theirs = canonical_text(s.payload_json())
-        if t == "game_started" or theirs == p:
+        if theirs == p or (t == "hand_started" and _same_hand_start(p, theirs)):
             continue
         a, b = json.loads(theirs), json.loads(p)
-        keys = sorted(k for k in set(a) | set(b) if a.get(k) != b.get(k))
+        if t == "game_started":
+            differ = _start_differences((b, my_meta), (a, dict(s.metadata)))
+            if not differ:
+                continue
+            a, b = {**dict(s.metadata), **a}, {**my_meta, **b}  # the payload's source, not the file's
+            keys = differ
+        else:
+            keys = sorted(k for k in set(a) | set(b) if a.get(k) != b.get(k))
         if len(keys) == 1:
             k = keys[0]
             return f"event {seq} ({t}): {k} {json.dumps(b.get(k), ensure_ascii=False)} here, " \
@@ -523,8 +665,8 @@ def ingest_files(
         clock, n_workers = _Clock(now), 0
     report = IngestReport()
     pending: list[PreparedGame] = []
-    pending_fps: dict[str, str] = {}
-    repeated: list[tuple[PreparedGame, str]] = []  # the same content as a pending game
+    pending_fps: dict[str, list[PreparedGame]] = {}  # pending games by fingerprint
+    repeated: list[tuple[PreparedGame, PreparedGame]] = []  # a game and the pending one it is (same_game)
 
     def duplicate(game: PreparedGame, existing: str) -> None:
         report.duplicates.append(existing)
@@ -534,16 +676,21 @@ def ingest_files(
     def flush() -> None:
         if not pending:
             return  # (a repeated game always follows a pending one)
-        stored = store.games_with_fingerprints([g.fingerprint for g in pending if g.fingerprint is not None])
+        # a stored game with the same fingerprint is a candidate, confirmed by same_game
+        candidates = store.games_by_fingerprint([g.fingerprint for g in pending if g.fingerprint is not None])
         games: list[PreparedGame] = []
+        stored_as: dict[int, str] = {}  # id() of a pending game -> the stored game it is
         for game in pending:
-            existing = stored.get(game.fingerprint) if game.fingerprint is not None else None
+            ids = candidates.get(game.fingerprint, []) if game.fingerprint is not None else []
+            mine = _Game.of_rows(game.batch.rows) if ids else None
+            existing = next((i for i in ids if mine is not None and mine.same_as_stored(store, i)), None)
             if existing is not None:
+                stored_as[id(game)] = existing
                 duplicate(game, existing)
             else:
                 games.append(game)
-        for game, fp in repeated:
-            duplicate(game, stored.get(fp) or pending_fps[fp])
+        for game, first in repeated:
+            duplicate(game, stored_as.get(id(first)) or first.game_id)
         clock.set(store.now())  # what the games sealed from now on carry
         results = store.append_batches([g.batch for g in games]) if games else []
         for game, res in zip(games, results):
@@ -573,11 +720,15 @@ def ingest_files(
                     on_game(item)
                 continue
             fp = item.fingerprint
-            if fp is not None and fp in pending_fps:
-                repeated.append((item, fp))
-                continue
             if fp is not None:
-                pending_fps[fp] = item.game_id
+                alike = pending_fps.setdefault(fp, [])
+                if alike:
+                    mine = _Game.of_rows(item.batch.rows)
+                    first = next((g for g in alike if mine.same(_Game.of_rows(g.batch.rows))), None)
+                    if first is not None:
+                        repeated.append((item, first))
+                        continue
+                alike.append(item)
             pending.append(item)
             if len(pending) >= games_per_commit:
                 flush()

@@ -305,6 +305,25 @@ class EventStore(ABC):
                 found[fp] = game_id
         return found
 
+    def games_by_fingerprint(self, fingerprints: Sequence[str]) -> dict[str, list[str]]:
+        """Every stored game carrying each fingerprint (:meth:`game_with_fingerprint`):
+        fingerprint → the ids of the games whose first event carries it, by position, for
+        those that are stored. A fingerprint leaves out what is not the deal, actions and
+        results (:func:`eventlog.ingest.base.fingerprint`), so several games may share one
+        (the tables of a duplicate MCR session play one deal). This generic version reads
+        each game's first event; backends with an index override it."""
+        self._check_open()
+        wanted = set(fingerprints)
+        found: dict[str, list[str]] = {}
+        if not wanted:
+            return found
+        for info in self.list_games():
+            rows = self._fetch_game(info.game_id, 0, 1, False)
+            fp = _metadata_fingerprint(rows[0]) if rows else None
+            if fp is not None and fp in wanted:
+                found.setdefault(fp, []).append(info.game_id)
+        return found
+
     def head_position(self) -> int:
         """The last committed global position; 0 when the log is empty."""
         self._check_open()

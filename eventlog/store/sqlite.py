@@ -1007,6 +1007,21 @@ class SqliteStore(EventStore):
                 found.setdefault(r["fp"], r["game_id"])
         return found
 
+    def games_by_fingerprint(self, fingerprints: Sequence[str]) -> dict[str, list[str]]:
+        self._check_open()
+        found: dict[str, list[str]] = {}
+        fps = list(dict.fromkeys(fingerprints))
+        for i in range(0, len(fps), _ID_CHUNK):
+            chunk = fps[i : i + _ID_CHUNK]
+            marks = ", ".join("?" * len(chunk))
+            for r in self._query(
+                "SELECT json_extract(metadata, '$.fingerprint') AS fp, game_id FROM events WHERE seq = 0 "
+                f"AND json_extract(metadata, '$.fingerprint') IN ({marks}) ORDER BY position",
+                tuple(chunk),
+            ):
+                found.setdefault(r["fp"], []).append(r["game_id"])
+        return found
+
     def _log_head(self) -> LogHead:
         with self._connection() as conn, _translated(self.path):
             return self._log(conn)

@@ -28,6 +28,7 @@ import uuid
 from pathlib import Path
 
 import pytest
+import ingest_helpers
 from ingest_helpers import FIXTURES, TEXT_SAMPLE
 
 from analytics.export import export
@@ -554,17 +555,26 @@ def test_a_text_file_is_read_a_piece_at_a_time_into_the_same_lines(tmp_path, mon
 
 
 def test_copies_of_a_stored_game_in_one_import_are_reported_as_the_stored_game(tmp_path):
-    """Two renamed copies of a stored match in one import (the same deal and actions under
-    other ids): both are left out as that stored game, not the second as the first copy."""
+    """Two renamed copies of a stored match in one import (the same game under another id:
+    a ``_lite.json`` renamed away from its match id): both are left out as that stored
+    game, not the second as the first copy. The same deal and actions under other match
+    ids are other matches (docs/events.md, "Same game"): stored."""
+    lite = ingest_helpers.JSON_DIR / "6a20231658ebe27b197daaa8_lite.json"
+    copies = [tmp_path / "copy1.json", tmp_path / "copy2.json"]
+    for c in copies:
+        c.write_bytes(lite.read_bytes())
     blocks = _blocks()
-    first, copies = tmp_path / "first.txt", tmp_path / "copies.txt"
+    first, others = tmp_path / "first.txt", tmp_path / "others.txt"
     first.write_text(_game_text(3, blocks, match_id="first"), encoding="utf-8")
-    copies.write_text(_game_text(3, blocks, match_id="copy1") + _game_text(3, blocks, match_id="copy2"),
+    others.write_text(_game_text(3, blocks, match_id="other1") + _game_text(3, blocks, match_id="other2"),
                       encoding="utf-8")
     store = open_store(tmp_path / "data")
     try:
-        assert ingest_files(store, [first], workers=0).stored == ["botzone-first"]
-        again = ingest_files(store, [copies], workers=0)
-        assert (again.stored, again.duplicates, again.errors) == ([], ["botzone-first"] * 2, [])
+        assert ingest_files(store, [lite, first], workers=0).stored == ["botzone-6a20231658ebe27b197daaa8",
+                                                                         "botzone-first"]
+        again = ingest_files(store, copies, workers=0)
+        assert (again.stored, again.duplicates, again.errors) == ([], ["botzone-6a20231658ebe27b197daaa8"] * 2, [])
+        matches = ingest_files(store, [others], workers=0)
+        assert (matches.stored, matches.duplicates, matches.errors) == (["botzone-other1", "botzone-other2"], [], [])
     finally:
         store.close()
