@@ -32,7 +32,9 @@ Not in the 0.0.1 spec but in its own example (our sample):
 * action ``M<seat>``: a win ("mahjong"), several in a row when several seats win on the
   same discard (Duplicate MCR scores each). 0.0.1's own parser splits on ``H`` and cannot
   read ``M``; a later README writes ``H1H3`` for the same deal.
-* a ``Play`` with no H/M/N ends in an exhaustive draw (python-majiang appends ``N0``).
+* a ``Play`` with no H/M/N ends in an exhaustive draw (python-majiang appends ``N0``) when
+  the wall is used up — all 136 suit and honor tiles dealt or drawn (competition.md
+  "荒牌"); one that stops before is cut off: a ParseIssue at the ``Play`` line.
 """
 
 from __future__ import annotations
@@ -61,6 +63,8 @@ _TOKEN = re.compile(r"([TDCPABZR])([0-3])([a-z])(\d)|([HMN])([0-3])")
 _SUIT = {"c": "W", "d": "B", "b": "T", "w": "F", "r": "J", "f": "H"}
 _WIND = {"E": "F1", "S": "F2", "W": "F3", "N": "F4"}
 _SEAT_TAGS = ("East", "South", "West", "North")
+#: The suit and honor tiles of the set (4 × 34); the flowers come on top of them.
+SUIT_AND_HONOR_TILES = 136
 # PMN fan list (python-majiang README, "Fan list"): number → Chinese name.
 FAN_NAMES = (
     "大四喜 大三元 绿一色 九莲宝灯 四杠 连七对 十三幺 清幺九 小四喜 小三元 字一色 四暗刻 "
@@ -163,8 +167,11 @@ def _build(b: GameBuilder, path: Path, tags: dict[str, tuple[int, str]],
     if len(hands) != 4:
         raise IngestError(f"Deal has {len(hands)} hands (expected 4)")
     b.at(line=deal_line)
+    taken = 0  # suit and honor tiles dealt or drawn (flowers aside): the wall's use
     for seat, h in enumerate(hands):
-        b.deal(seat, parse_hand(h))
+        tiles = parse_hand(h)
+        taken += sum(1 for t in tiles if t[0] != "H")
+        b.deal(seat, tiles)
 
     play_line, play = tag("Play")
     b.at(line=play_line)
@@ -191,6 +198,7 @@ def _build(b: GameBuilder, path: Path, tags: dict[str, tuple[int, str]],
             continue
         tile = pmn_tile(suit, digit)
         if action == "T":
+            taken += tile[0] != "H"
             b.draw(seat, tile)
         elif action == "D":
             b.discard(seat, tile)
@@ -209,6 +217,15 @@ def _build(b: GameBuilder, path: Path, tags: dict[str, tuple[int, str]],
     if pos != len(play.strip()):
         raise IngestError(f"Play: unreadable {play[pos:]!r} at column {pos + 1}")
     if not ended:
+        # a hand ends in a win, or drawn once the wall is used up (competition.md "荒牌:
+        # after the 144th tile is drawn and discarded and nobody wins"; without flowers,
+        # 136): every suit and honor tile dealt or drawn. A Play that stops before is cut
+        # off, not a drawn game.
+        if taken < SUIT_AND_HONOR_TILES:
+            b.at(line=play_line)
+            raise IngestError(
+                f"Play ends with {SUIT_AND_HONOR_TILES - taken} suit and honor tiles still in the wall and "
+                "neither a win (H/M) nor a drawn game (N): the record is cut off (truncated?)")
         b.at(line=play_line, token=k, implied=True).exhaustive_draw()
 
     result_line, result = tag("Result", "")
