@@ -37,6 +37,16 @@ class _Pending:
         self.first_line = first_line
         self.events: list[NewEvent] = []
         self.error: ParseIssue | None = None
+        self.first_event_id: Any = None  # as written on its first line
+
+
+def _started_again(cur: _Pending, raw: dict[str, Any], gid: str | None) -> bool:
+    """Whether a ``game_started`` line is the game ``cur``'s again, not a new game's: it names
+    the same game id, or (no game ids) repeats its first line's event id."""
+    if gid is not None and cur.game_id == gid:
+        return True
+    return gid is None and cur.game_id is None and raw.get("event_id") is not None \
+        and raw.get("event_id") == cur.first_event_id
 
 
 class JsonlImporter:
@@ -53,6 +63,7 @@ class JsonlImporter:
     def parse(self, path: Path) -> Iterator[ImportedGame | ParseIssue]:
         cur: _Pending | None = None
         count = 0
+        seen: dict[str, int] = {}  # game id -> the line its game started at
 
         def close(p: _Pending) -> ImportedGame | ParseIssue:
             nonlocal count
@@ -79,10 +90,26 @@ class JsonlImporter:
             if gid is not None and len(gid) > 200:
                 gid, err = None, err or "game_id longer than 200 characters"
             starts = isinstance(raw, dict) and raw.get("type") == "game_started"
+            if cur is not None and starts and _started_again(cur, raw, gid):
+                # the same game's game_started again (a repeated line, two runs of one game
+                # pasted together): not two games, one that cannot be read — refused whole
+                if cur.error is None:
+                    cur.error = ParseIssue(
+                        str(path), n, f"game_started again (the game started at line {cur.first_line}): a game's "
+                        "lines hold one game_started; the game is not stored", cur.game_id)
+                continue
             if cur is None or starts or (gid is not None and cur.game_id not in (None, gid)):
                 if cur is not None:
                     yield close(cur)
+                if gid is not None and gid in seen:
+                    cur = _Pending(gid, n)
+                    cur.error = ParseIssue(
+                        str(path), n, f"game {gid} again, after another game's lines (it started at line "
+                        f"{seen[gid]}): a game's lines are one run; this part is not stored", gid)
+                    continue
                 cur = _Pending(gid, n)
+            if gid is not None:
+                seen.setdefault(gid, cur.first_line)
             if cur.game_id is None and gid is not None:
                 cur.game_id = gid
             if cur.error is not None:
@@ -99,6 +126,8 @@ class JsonlImporter:
             if err is not None:
                 cur.error = ParseIssue(str(path), n, err, cur.game_id)
                 continue
+            if not cur.events:
+                cur.first_event_id = raw.get("event_id")
             meta = dict(ev.metadata)
             origin = {k: meta.pop(k) for k in _OWN if k in meta}
             if origin:

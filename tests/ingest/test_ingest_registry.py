@@ -89,13 +89,15 @@ def test_jsonl_bad_line_spoils_only_its_game(tmp_path, text_sample):
 
 
 def test_jsonl_without_game_ids(tmp_path):
-    ev = NewEvent.of(
+    # two games (two event ids); the same line twice is one game started twice (refused:
+    # tests/ingest/test_ingest_refusals.py)
+    evs = [NewEvent.of(
         __import__("eventlog.events", fromlist=["GameStarted"]).GameStarted(
             ruleset="mcr", players=["a", "b", "c", "d"]),
-        id_seed="x/0",
-    )
+        id_seed=f"{name}/0",
+    ) for name in ("x", "y")]
     p = tmp_path / "plain.jsonl"
-    p.write_text((json.dumps(ev.model_dump_json_dict()) + "\n") * 2, encoding="utf-8")
+    p.write_text("".join(json.dumps(ev.model_dump_json_dict()) + "\n" for ev in evs), encoding="utf-8")
     back, _ = load(p)
     assert [g.game_id for g in back] == ["jsonl-plain-1", "jsonl-plain-2"]
 
