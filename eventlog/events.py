@@ -34,6 +34,7 @@ from pydantic import (
     ConfigDict,
     Field,
     SerializeAsAny,
+    Strict,
     ValidationError,
     field_validator,
     model_validator,
@@ -84,9 +85,12 @@ def _no_control(v: str) -> str:
 
 #: A player's name as people write it: 1-200 characters, no control character (newline, tab).
 PlayerName = Annotated[str, Field(min_length=1, max_length=200), AfterValidator(_no_control)]
-Seat = Annotated[int, Field(ge=0, le=3)]
-Seq = Annotated[int, Field(ge=0)]
-FourInts = Annotated[list[int], Field(min_length=4, max_length=4)]
+#: An integer as JSON writes one: not a boolean (``true`` is not seat 1), not a float
+#: (``1.0`` is not a score), not a numeric string — pydantic's lax mode takes all three.
+Int = Annotated[int, Strict()]
+Seat = Annotated[Int, Field(ge=0, le=3)]
+Seq = Annotated[Int, Field(ge=0)]
+FourInts = Annotated[list[Int], Field(min_length=4, max_length=4)]
 
 
 class Payload(BaseModel):
@@ -153,10 +157,10 @@ class HandStarted(Payload):
     TYPE: ClassVar[str] = "hand_started"
     PRIVATE: ClassVar[Mapping[str, Any]] = {"wall": [], "seed": None}
     PRIVATE_METADATA: ClassVar[bool] = True
-    hand_number: Annotated[int, Field(ge=0)]
+    hand_number: Annotated[Int, Field(ge=0)]
     prevalent_wind: Wind
     dealer: Seat
-    dice: list[Annotated[int, Field(ge=1, le=6)]] = Field(default_factory=list)
+    dice: list[Annotated[Int, Field(ge=1, le=6)]] = Field(default_factory=list)
     wall: list[Tile] = Field(default_factory=list)
     seed: str | None = None
 
@@ -179,7 +183,7 @@ class WildcardIndicatorRevealed(Payload):
 
     TYPE: ClassVar[str] = "wildcard_indicator_revealed"
     indicator: PlayTile
-    dice: list[Annotated[int, Field(ge=1, le=6)]] = Field(default_factory=list)
+    dice: list[Annotated[Int, Field(ge=1, le=6)]] = Field(default_factory=list)
     lower_indicator: PlayTile | None = None
 
 
@@ -341,7 +345,7 @@ class KongTilesRevealed(Payload):
 
     TYPE: ClassVar[str] = "kong_tiles_revealed"
     seat: Seat
-    dice: Annotated[list[Annotated[int, Field(ge=1, le=6)]], Field(min_length=2, max_length=2)]
+    dice: Annotated[list[Annotated[Int, Field(ge=1, le=6)]], Field(min_length=2, max_length=2)]
     tiles: Annotated[list[PlayTile], Field(min_length=1, max_length=2)]
 
 
@@ -364,8 +368,8 @@ class BirdsTurned(Payload):
 class ReportedFan(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
     name: str
-    points: int | None = None
-    count: int = 1
+    points: Int | None = None
+    count: Int = 1
 
 
 class ScoreReported(Payload):
@@ -375,7 +379,7 @@ class ScoreReported(Payload):
     winner: Seat | None = None
     score_changes: FourInts | None = None
     fans: list[ReportedFan] = Field(default_factory=list)
-    total: int | None = None
+    total: Int | None = None
     text: str = ""
 
 
@@ -412,7 +416,7 @@ class RefereeRuling(Payload):
 
 class HandEnded(Payload):
     TYPE: ClassVar[str] = "hand_ended"
-    hand_number: Annotated[int, Field(ge=0)]
+    hand_number: Annotated[Int, Field(ge=0)]
 
 
 class GameEnded(Payload):
@@ -601,7 +605,7 @@ class _Envelope(BaseModel):
     type: str
     payload: SerializeAsAny[Payload]
     metadata: dict[str, Any] = Field(default_factory=dict)
-    schema_version: int = SCHEMA_VERSION
+    schema_version: Int = SCHEMA_VERSION
 
     @field_validator("event_id")
     @classmethod

@@ -4,6 +4,7 @@ Two containers of the same judge log, both accepted:
 
 * the match-page ``<matchid>_lite.json``: one-line ``{"status", "logs": [...],
   "players": [{"name", ...}] * 4, "initdata": "<JSON text: quan, srand, walltiles>"}``;
+  a ``status`` other than ``"finished"`` (``"running"``) is a match not over: refused;
 * the "download log" ``.log``: the bare ``logs`` array, TAB-indented, without players
   or initdata (so no wall and no match id).
 
@@ -185,6 +186,10 @@ def _players(data: dict[str, Any]) -> list[str]:
 class _Game:
     def __init__(self, path: Path, data: Any, logs: list[Any] | None = None) -> None:
         if isinstance(data, dict):
+            status = data.get("status", "finished")
+            if status != "finished":  # the match page's state: a log of a match still on (or stopped)
+                raise IngestError(f"the match's status is {str(status)[:40]!r}, not 'finished': "
+                                  "the log is of an unfinished match")
             logs = data.get("logs") if logs is None else logs
             self.players = _players(data)
             init = data.get("initdata")

@@ -56,6 +56,7 @@ _CLAIM_OF = {"chi": "chow", "peng": "pung", "gang": "kong", "hu": "win"}
 _INT = re.compile(r"[-+]?[0-9]{1,9}")
 _FAN_TOTAL = re.compile(r"-?[0-9]{1,9}")
 _FAN_COUNT = re.compile(r"[0-9]{1,6}")
+_NUMBER = re.compile(r"[-+]?[0-9]+(?:\.[0-9]*)?")
 _OBJECT_ID = re.compile(r"[0-9a-fA-F]{24}")
 
 
@@ -96,7 +97,8 @@ def parse_fans(text: str) -> tuple[int | None, list[ReportedFan]]:
     """``Fan 9 混一色*1+箭刻*1`` (without ``Fan``) → total and fans as written.
 
     Fan names are kept verbatim, damage included (a name turned into ``???`` by a lost
-    encoding stays ``???``); a part without ``*count`` counts once."""
+    encoding stays ``???``); a part without ``*count`` counts once. IngestError for a
+    ``*count`` that is a number but no count (``*99999999999999999999``, ``*-1``)."""
     total_text, _, desc = text.strip().partition(" ")
     if not _FAN_TOTAL.fullmatch(total_text):
         raise IngestError(f"Fan: total is not an integer: {total_text!r}")
@@ -109,6 +111,9 @@ def parse_fans(text: str) -> tuple[int | None, list[ReportedFan]]:
         name, star, count = part.rpartition("*")
         if star and _FAN_COUNT.fullmatch(count.strip()) and name:
             fans.append(ReportedFan(name=name, count=int(count)))
+        elif star and name and _NUMBER.fullmatch(count.strip()):
+            # a number that is no count (too long, negative, a fraction): not a name either
+            raise IngestError(f"Fan: {name}'s count is not a count (1 to 6 digits): {count.strip()[:30]!r}")
         else:
             fans.append(ReportedFan(name=part, count=1))
     return total, fans
