@@ -142,10 +142,9 @@ def store_game(store: EventStore, game: ImportedGame) -> Stored:
     game = with_fingerprint(game)
     fp = game.events[0].metadata["fingerprint"] if game.events else None
     if fp is not None:
-        mine = _Game.of_events(game.events)
-        for existing in store.games_by_fingerprint([fp]).get(fp, []):
-            if mine.same_as_stored(store, existing):
-                return Stored(False, existing)
+        existing = _Candidates(store, [fp]).stored_as(_Game.of_events(game.events), fp)
+        if existing is not None:
+            return Stored(False, existing)
     try:
         res = store.append(game.game_id, game.events, NO_STREAM)
     except (StreamAlreadyExists, IdempotencyConflict):
@@ -261,26 +260,59 @@ class _Game:
         mine, theirs = self.start(), other.start()
         return (mine is None) == (theirs is None) and (mine is None or same_start(mine, theirs))  # type: ignore[arg-type]
 
-    def same_as_stored(self, store: EventStore, game_id: str) -> bool:
-        """:meth:`same` of the stored game ``game_id``, which carries this game's
-        fingerprint: every event but ``game_started`` and the walls is then the same (the
-        fingerprint is a SHA-256 of them), so only those are read — the first event, and
-        each ``hand_started`` whose wall this game knows."""
-        try:
-            first = next(iter(store.read_game(game_id, limit=1)), None)
-        except GameNotFound:
-            return False
+    def same_as_stored(self, store: EventStore, game_id: str, first: tuple[dict[str, Any], dict[str, Any]]) -> bool:
+        """:meth:`same` of the stored game ``game_id`` whose first event is ``first``
+        (payload, metadata) and which carries this game's fingerprint: every event but
+        ``game_started`` and the walls is then the same (the fingerprint is a SHA-256 of
+        them), so only the walls this game knows are read (each such ``hand_started``)."""
         mine = self.start()
-        if first is None or first.type != "game_started" or mine is None:
-            return False
-        if not same_start(mine, (first.payload_json(), dict(first.metadata))):
+        if mine is None or not same_start(mine, first):
             return False
         for seq, (t, text) in enumerate(self.events):
             if t == "hand_started" and '"wall":[]' not in text:
-                got = next(iter(store.read_game(game_id, seq, 1)), None)
+                try:
+                    got = next(iter(store.read_game(game_id, seq, 1)), None)
+                except GameNotFound:
+                    return False
                 if got is None or got.type != t or not _same_hand_start(text, canonical_text(got.payload_json())):
                     return False
         return True
+
+    def named(self) -> str | None:
+        """The ``game_started`` source when it names the game (:func:`_names_its_game`)."""
+        start = self.start()
+        source = start[0].get("source") if start is not None else None
+        return source if _names_its_game(source) else None
+
+
+def _named(payload: dict[str, Any]) -> str | None:
+    source = payload.get("source")
+    return source if _names_its_game(source) else None
+
+
+class _Candidates:
+    """The stored games that carry some fingerprints (one query), each with its first
+    event, by fingerprint and by the game its source names (None: names none) — a game
+    that names its match is compared with those naming the same one and those naming none
+    (:func:`same_start`), not with every game of one deal (a session of many tables)."""
+
+    def __init__(self, store: EventStore, fingerprints: Sequence[str]) -> None:
+        self.store = store
+        self.all: dict[str, list[tuple[str, tuple[dict[str, Any], dict[str, Any]]]]] = {}
+        self.by_name: dict[tuple[str, str | None], list[tuple[str, tuple[dict[str, Any], dict[str, Any]]]]] = {}
+        for fp, rows in store.games_by_fingerprint(fingerprints).items():
+            for game_id, payload, metadata in rows:
+                first = (json.loads(payload), json.loads(metadata))
+                self.all.setdefault(fp, []).append((game_id, first))
+                self.by_name.setdefault((fp, _named(first[0])), []).append((game_id, first))
+
+    def stored_as(self, game: _Game, fp: str) -> str | None:
+        """The id of the stored game ``game`` (of fingerprint ``fp``) is (:func:`same_game`), or None."""
+        if fp not in self.all:
+            return None
+        name = game.named()
+        found = self.all[fp] if name is None else self.by_name.get((fp, name), []) + self.by_name.get((fp, None), [])
+        return next((i for i, first in found if game.same_as_stored(self.store, i, first)), None)
 
 
 def same_game(a: Sequence[NewEvent], b: Sequence[NewEvent]) -> bool:
@@ -666,6 +698,12 @@ def ingest_files(
     report = IngestReport()
     pending: list[PreparedGame] = []
     pending_fps: dict[str, list[PreparedGame]] = {}  # pending games by fingerprint
+    names: dict[int, str | None] = {}  # id() of a pending game -> the game its source names
+
+    def _pending_name(game: PreparedGame) -> str | None:
+        if id(game) not in names:
+            names[id(game)] = _Game.of_rows(game.batch.rows).named()
+        return names[id(game)]
     repeated: list[tuple[PreparedGame, PreparedGame]] = []  # a game and the pending one it is (same_game)
 
     def duplicate(game: PreparedGame, existing: str) -> None:
@@ -677,13 +715,14 @@ def ingest_files(
         if not pending:
             return  # (a repeated game always follows a pending one)
         # a stored game with the same fingerprint is a candidate, confirmed by same_game
-        candidates = store.games_by_fingerprint([g.fingerprint for g in pending if g.fingerprint is not None])
+        candidates = _Candidates(store, [g.fingerprint for g in pending if g.fingerprint is not None])
         games: list[PreparedGame] = []
         stored_as: dict[int, str] = {}  # id() of a pending game -> the stored game it is
         for game in pending:
-            ids = candidates.get(game.fingerprint, []) if game.fingerprint is not None else []
-            mine = _Game.of_rows(game.batch.rows) if ids else None
-            existing = next((i for i in ids if mine is not None and mine.same_as_stored(store, i)), None)
+            fp = game.fingerprint
+            existing = None
+            if fp is not None and fp in candidates.all:
+                existing = candidates.stored_as(_Game.of_rows(game.batch.rows), fp)
             if existing is not None:
                 stored_as[id(game)] = existing
                 duplicate(game, existing)
@@ -710,6 +749,7 @@ def ingest_files(
                 on_game(game)
         pending.clear()
         pending_fps.clear()
+        names.clear()
         repeated.clear()
 
     for path, items, last in _parsed(files, format, n_workers, clock, head):
@@ -724,7 +764,9 @@ def ingest_files(
                 alike = pending_fps.setdefault(fp, [])
                 if alike:
                     mine = _Game.of_rows(item.batch.rows)
-                    first = next((g for g in alike if mine.same(_Game.of_rows(g.batch.rows))), None)
+                    name = mine.named()
+                    first = next((g for g in alike if _pending_name(g) in (name, None) or name is None
+                                  if mine.same(_Game.of_rows(g.batch.rows))), None)
                     if first is not None:
                         repeated.append((item, first))
                         continue

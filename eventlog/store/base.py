@@ -64,6 +64,7 @@ from typing import Any
 
 from eventlog.errors import InvalidArgument
 from eventlog.events import NewEvent, StoredEvent
+from eventlog.hashing import canonical_text
 from eventlog.store.errors import (
     CorruptEvent,
     GameNotFound,
@@ -305,23 +306,24 @@ class EventStore(ABC):
                 found[fp] = game_id
         return found
 
-    def games_by_fingerprint(self, fingerprints: Sequence[str]) -> dict[str, list[str]]:
+    def games_by_fingerprint(self, fingerprints: Sequence[str]) -> dict[str, list[tuple[str, str, str]]]:
         """Every stored game carrying each fingerprint (:meth:`game_with_fingerprint`):
-        fingerprint → the ids of the games whose first event carries it, by position, for
-        those that are stored. A fingerprint leaves out what is not the deal, actions and
-        results (:func:`eventlog.ingest.base.fingerprint`), so several games may share one
-        (the tables of a duplicate MCR session play one deal). This generic version reads
-        each game's first event; backends with an index override it."""
+        fingerprint → ``(game id, payload text, metadata text)`` of each game's first event
+        (canonical JSON texts), by position, for those that are stored. A fingerprint leaves
+        out what is not the deal, actions and results
+        (:func:`eventlog.ingest.base.fingerprint`), so several games may share one (the
+        tables of a duplicate MCR session play one deal). This generic version reads each
+        game's first event; backends with an index override it."""
         self._check_open()
         wanted = set(fingerprints)
-        found: dict[str, list[str]] = {}
+        found: dict[str, list[tuple[str, str, str]]] = {}
         if not wanted:
             return found
         for info in self.list_games():
             rows = self._fetch_game(info.game_id, 0, 1, False)
             fp = _metadata_fingerprint(rows[0]) if rows else None
             if fp is not None and fp in wanted:
-                found.setdefault(fp, []).append(info.game_id)
+                found.setdefault(fp, []).append((info.game_id, _text(rows[0]["payload"]), _text(rows[0]["metadata"])))
         return found
 
     def head_position(self) -> int:
@@ -642,6 +644,11 @@ def _not_the_head(game_id: str, event: StoredEvent) -> MissingEvents:
     """A read reached the seq the stream's record names as its head, with another hash."""
     return MissingEvents(game_id, event.seq, event.position,
                          f"seq {event.seq} is not the event recorded as the stream's head")
+
+
+def _text(value: Any) -> str:
+    """A payload or metadata column as canonical JSON text (stored as text, or as JSON)."""
+    return value if isinstance(value, str) else canonical_text(value)
 
 
 def _metadata_fingerprint(row: Row) -> str | None:

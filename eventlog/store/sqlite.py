@@ -1007,19 +1007,19 @@ class SqliteStore(EventStore):
                 found.setdefault(r["fp"], r["game_id"])
         return found
 
-    def games_by_fingerprint(self, fingerprints: Sequence[str]) -> dict[str, list[str]]:
+    def games_by_fingerprint(self, fingerprints: Sequence[str]) -> dict[str, list[tuple[str, str, str]]]:
         self._check_open()
-        found: dict[str, list[str]] = {}
+        found: dict[str, list[tuple[str, str, str]]] = {}
         fps = list(dict.fromkeys(fingerprints))
         for i in range(0, len(fps), _ID_CHUNK):
             chunk = fps[i : i + _ID_CHUNK]
             marks = ", ".join("?" * len(chunk))
             for r in self._query(
-                "SELECT json_extract(metadata, '$.fingerprint') AS fp, game_id FROM events WHERE seq = 0 "
-                f"AND json_extract(metadata, '$.fingerprint') IN ({marks}) ORDER BY position",
+                "SELECT json_extract(metadata, '$.fingerprint') AS fp, game_id, payload, metadata FROM events "
+                f"WHERE seq = 0 AND json_extract(metadata, '$.fingerprint') IN ({marks}) ORDER BY position",
                 tuple(chunk),
             ):
-                found.setdefault(r["fp"], []).append(r["game_id"])
+                found.setdefault(r["fp"], []).append((r["game_id"], r["payload"], r["metadata"]))
         return found
 
     def _log_head(self) -> LogHead:
