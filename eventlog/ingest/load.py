@@ -352,8 +352,8 @@ def _difference(store: EventStore, game: ImportedGame | PreparedGame) -> str | N
         if s.type != t:
             return f"event {seq} is {t} here, {s.type} in the stored game"
         theirs = canonical_text(s.payload_json())
-        if theirs == p or (t == "hand_started" and _same_hand_start(p, theirs)):
-            continue
+        if (theirs == p and t != "game_started") or (t == "hand_started" and _same_hand_start(p, theirs)):
+            continue  # (a game_started's metadata tells the game's date)
         a, b = json.loads(theirs), json.loads(p)
         if t == "game_started":
             differ = _start_differences((b, my_meta), (a, dict(s.metadata)))

@@ -91,6 +91,11 @@ def test_other_players_or_date_under_the_same_table_are_refused_not_dropped(stor
     assert report.stored == [] and report.duplicates == []
     (err,) = report.errors
     assert "edited.pmn" in err.reason and PMN.name in err.reason
+    what = {"Somebody": 'players ["Player0", "Somebody", "Player2", "Player3"] here, '
+                        '["Player0", "Player1", "Player2", "Player3"] stored',
+            "2022.06.27": 'date "2022.06.27" here, "2022.06.25" stored'}[edit[1]]
+    assert f"differs from the stored game pmn-mahjongsoft.com-74621-1-3 (from {PMN.name}): " \
+           f"event 0 (game_started): {what}; nothing was changed" in err.reason, err.reason
 
 
 def test_store_game_confirms_a_candidate_too(store, tmp_path):
