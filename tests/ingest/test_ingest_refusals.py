@@ -130,7 +130,7 @@ def test_a_boolean_seat_is_refused(tmp_path):
 
     f, line = _edited_jsonl(tmp_path, "seat.jsonl", edit)
     err = _refused(tmp_path / "data", f)
-    assert err.startswith(f"error: {f}:{line}: tile_discarded: payload.seat: true is not an integer"), err
+    assert err.startswith(f"error: {f}:{line}: tile_discarded: payload.seat: must be a whole number, got True"), err
 
 
 def test_float_initial_scores_are_refused(tmp_path):
@@ -140,7 +140,7 @@ def test_float_initial_scores_are_refused(tmp_path):
 
     f, line = _edited_jsonl(tmp_path, "scores.jsonl", edit)
     err = _refused(tmp_path / "data", f)
-    assert err.startswith(f"error: {f}:1: game_started: payload.initial_scores.0: 1.0 is not an integer"), err
+    assert err.startswith(f"error: {f}:1: game_started: payload.initial_scores[0]: must be a whole number, got 1.0"), err
 
 
 def test_valid_events_keep_their_bytes(tmp_path):
