@@ -375,16 +375,38 @@ def _event_to_proto(ev: NewEvent | StoredEvent) -> events_pb2.Event:
     return out
 
 
+def _event_without_payload(ev: StoredEvent) -> events_pb2.Event:
+    """The envelope of a stored event whose payload its typed message cannot carry (a number
+    beyond sint64 or uint64, stored before the ranges of docs/events.md "Number ranges" were
+    checked): ``RecordedEvent.stored_payload_json`` carries the payload."""
+    out = events_pb2.Event(event_id=ev.event_id, metadata_json=_dump_json(ev.metadata))
+    try:
+        out.schema_version = ev.schema_version
+    except ValueError as e:
+        raise EventError(f"schema_version: {e}", "schema_version") from None
+    return out
+
+
 @overload
 def to_proto(ev: StoredEvent) -> events_pb2.RecordedEvent: ...
 @overload
 def to_proto(ev: NewEvent) -> events_pb2.Event: ...
 def to_proto(ev: NewEvent | StoredEvent) -> events_pb2.Event | events_pb2.RecordedEvent:
     """``NewEvent -> Event``; ``StoredEvent -> RecordedEvent``. Raises EventError when a
-    value does not fit the contract's field (e.g. an int beyond int64)."""
+    value of a new event does not fit the contract's field (e.g. an int beyond int64); a
+    stored event's payload that does not fit travels as JSON text
+    (``RecordedEvent.stored_payload_json``)."""
     if isinstance(ev, StoredEvent):
+        try:
+            event = _event_to_proto(ev)
+            stored_type = stored_json = ""
+        except EventError:  # stored before its number range was checked: carried as stored
+            event = _event_without_payload(ev)
+            stored_type, stored_json = ev.type, _dump_json(ev.payload_json())
         return events_pb2.RecordedEvent(
-            event=_event_to_proto(ev),
+            event=event,
+            stored_type=stored_type,
+            stored_payload_json=stored_json,
             game_id=ev.game_id,
             seq=ev.seq,
             position=ev.position,
@@ -405,9 +427,13 @@ def from_proto(msg: events_pb2.Event | events_pb2.RecordedEvent) -> NewEvent | S
     """``Event -> NewEvent``; ``RecordedEvent -> StoredEvent``.
 
     Validates like :func:`~eventlog.events.parse_event`: raises EventError whose ``field``
-    is the JSON-form path of the bad field (``payload.seat``, ``event_id`` …)."""
+    is the JSON-form path of the bad field (``payload.seat``, ``event_id`` …). A
+    RecordedEvent is an event the log holds: its payload is parsed as stored
+    (:func:`~eventlog.events.parse_payload` ``stored=True``), from ``stored_payload_json``
+    when the server sent it so."""
     if isinstance(msg, events_pb2.RecordedEvent):
-        new = from_proto(msg.event)
+        new = _new_event(msg.event, stored=True, stored_type=msg.stored_type,
+                         stored_payload=msg.stored_payload_json)
         try:
             return StoredEvent(
                 event_id=new.event_id,
@@ -427,7 +453,15 @@ def from_proto(msg: events_pb2.Event | events_pb2.RecordedEvent) -> NewEvent | S
             raise EventError(f"{loc}: {why}" if loc else why, loc) from None
     if not isinstance(msg, events_pb2.Event):
         raise TypeError(f"from_proto takes an Event or RecordedEvent, not {type(msg).__name__}")
-    type_, payload = payload_from_proto(msg)
+    return _new_event(msg)
+
+
+def _new_event(msg: events_pb2.Event, *, stored: bool = False, stored_type: str = "",
+               stored_payload: str = "") -> NewEvent:
+    if stored_type:
+        type_, payload = stored_type, _load_json(stored_payload, "payload")
+    else:
+        type_, payload = payload_from_proto(msg)
     return parse_event(
         {
             "event_id": msg.event_id,
@@ -435,7 +469,8 @@ def from_proto(msg: events_pb2.Event | events_pb2.RecordedEvent) -> NewEvent | S
             "payload": payload,
             "metadata": _load_json(msg.metadata_json, "metadata"),
             "schema_version": msg.schema_version or SCHEMA_VERSION,
-        }
+        },
+        stored=stored,
     )
 
 

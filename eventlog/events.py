@@ -36,6 +36,7 @@ from pydantic import (
     SerializeAsAny,
     Strict,
     ValidationError,
+    ValidationInfo,
     field_validator,
     model_validator,
 )
@@ -85,12 +86,46 @@ def _no_control(v: str) -> str:
 
 #: A player's name as people write it: 1-200 characters, no control character (newline, tab).
 PlayerName = Annotated[str, Field(min_length=1, max_length=200), AfterValidator(_no_control)]
+# ----------------------------------------------------------------------------- number ranges
+#: The range of every integer field of a payload (docs/events.md "Number ranges"): what the
+#: contract's int types carry (proto/paipu/v1/events.proto: sint64 scores, uint32 hand numbers,
+#: uint64 seqs) and what the Parquet columns hold (analytics/schema.py: int32 scores, hand
+#: numbers and seqs). A score, score change, fan value or count: −10⁹ … 10⁹ (int32 holds
+#: ±2,147,483,647, so an initial score plus one change of the same size still fits); a hand
+#: number or an event seq a payload refers to: 0 … 2³¹ − 1.
+POINTS_LIMIT = 10**9
+INDEX_LIMIT = 2**31 - 1
+#: The validation context under which a stored payload is read (:func:`parse_payload` with
+#: ``stored=True``): a payload stored before a range was checked is served as stored (the log
+#: is append-only), and its readers that cannot carry the number say so (export, gRPC).
+STORED = {"stored": True}
+
+
+def _is_stored(info: ValidationInfo) -> bool:
+    context = info.context
+    return isinstance(context, dict) and bool(context.get("stored"))
+
+
+def _ranged(low: int, high: int, what: str) -> Callable[[int, ValidationInfo], int]:
+    def check(v: int, info: ValidationInfo) -> int:
+        if not low <= v <= high and not _is_stored(info):
+            raise ValueError(f"{what} must be within {low}..{high} (docs/events.md \"Number ranges\")")
+        return v
+
+    return check
+
+
 #: An integer as JSON writes one: not a boolean (``true`` is not seat 1), not a float
 #: (``1.0`` is not a score), not a numeric string — pydantic's lax mode takes all three.
 Int = Annotated[int, Strict()]
 Seat = Annotated[Int, Field(ge=0, le=3)]
-Seq = Annotated[Int, Field(ge=0)]
-FourInts = Annotated[list[Int], Field(min_length=4, max_length=4)]
+#: An event seq a payload refers to (a discard, a ruled event): 0 … 2³¹ − 1.
+Seq = Annotated[Int, Field(ge=0), AfterValidator(_ranged(0, INDEX_LIMIT, "an event seq"))]
+#: A hand number, from 0: 0 … 2³¹ − 1.
+HandNumber = Annotated[Int, Field(ge=0), AfterValidator(_ranged(0, INDEX_LIMIT, "a hand number"))]
+#: A score, a score change, a fan's points or count, a total: −10⁹ … 10⁹.
+Points = Annotated[Int, AfterValidator(_ranged(-POINTS_LIMIT, POINTS_LIMIT, "a score"))]
+FourInts = Annotated[list[Points], Field(min_length=4, max_length=4)]
 
 
 class Payload(BaseModel):
@@ -144,6 +179,14 @@ class GameStarted(Payload):
     initial_scores: FourInts = Field(default_factory=lambda: [0, 0, 0, 0])
     source: str = ""
 
+    @model_validator(mode="after")
+    def _known_ruleset(self, info: ValidationInfo) -> GameStarted:
+        # The ruleset registry's check (set_ruleset_check): this layer names no ruleset. A
+        # stored game is read as stored, whatever today's registry says of it.
+        if _ruleset_check is not None and not _is_stored(info):
+            _ruleset_check(self.ruleset, self.ruleset_options)
+        return self
+
 
 class HandStarted(Payload):
     """A hand begins. ``wall`` is the full wall when the source knows it: in draw order, or —
@@ -157,7 +200,7 @@ class HandStarted(Payload):
     TYPE: ClassVar[str] = "hand_started"
     PRIVATE: ClassVar[Mapping[str, Any]] = {"wall": [], "seed": None}
     PRIVATE_METADATA: ClassVar[bool] = True
-    hand_number: Annotated[Int, Field(ge=0)]
+    hand_number: HandNumber
     prevalent_wind: Wind
     dealer: Seat
     dice: list[Annotated[Int, Field(ge=1, le=6)]] = Field(default_factory=list)
@@ -368,8 +411,8 @@ class BirdsTurned(Payload):
 class ReportedFan(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
     name: str
-    points: Int | None = None
-    count: Int = 1
+    points: Points | None = None
+    count: Points = 1
 
 
 class ScoreReported(Payload):
@@ -379,7 +422,7 @@ class ScoreReported(Payload):
     winner: Seat | None = None
     score_changes: FourInts | None = None
     fans: list[ReportedFan] = Field(default_factory=list)
-    total: Int | None = None
+    total: Points | None = None
     text: str = ""
 
 
@@ -416,7 +459,7 @@ class RefereeRuling(Payload):
 
 class HandEnded(Payload):
     TYPE: ClassVar[str] = "hand_ended"
-    hand_number: Annotated[Int, Field(ge=0)]
+    hand_number: HandNumber
 
 
 class GameEnded(Payload):
@@ -471,6 +514,7 @@ EVENT_TYPES: tuple[str, ...] = tuple(PAYLOAD_TYPES)
 RULESET_EVENT_TYPE = re.compile(r"^([a-z][a-z0-9_]*)\.[a-z][a-z0-9_]*$")
 _RULESET_PAYLOADS: dict[str, type[Payload]] = {}
 _ruleset_loader: Callable[[str], object] | None = None
+_ruleset_check: Callable[[str, Mapping[str, Any]], None] | None = None
 
 
 def register_payload(model: type[Payload]) -> type[Payload]:
@@ -494,6 +538,18 @@ def set_ruleset_loader(loader: Callable[[str], object]) -> None:
     (this layer never names a ruleset)."""
     global _ruleset_loader
     _ruleset_loader = loader
+
+
+def set_ruleset_check(check: Callable[[str, Mapping[str, Any]], None] | None) -> None:
+    """Install how a new ``game_started`` is checked: ``check(ruleset, ruleset_options)``
+    raises ValueError saying why the game cannot be played (an unknown ruleset, options its
+    options model refuses). The ruleset registry installs it on import (this layer never
+    names a ruleset; ``paipu`` and ``paipu serve`` import it before they parse an event), so
+    every door — a file imported, ``paipu append``, gRPC Append/AppendStream/IngestLog —
+    refuses such a game with the event's line or seq. Not applied to a stored event
+    (``stored=True``): a game stored before is read as it is. None: no check."""
+    global _ruleset_check
+    _ruleset_check = check
 
 
 def payload_model(type_: str) -> type[Payload] | None:
@@ -525,9 +581,11 @@ class EventError(InvalidArgument):
     """A malformed event. ``field`` names the offending field (dotted path)."""
 
 
-def parse_payload(type_: str, payload: dict[str, Any] | Payload) -> Payload:
+def parse_payload(type_: str, payload: dict[str, Any] | Payload, *, stored: bool = False) -> Payload:
     """Validate ``payload`` as the payload of ``type_`` (a core type, or a ruleset's own
-    ``"<ruleset>.<name>"``). Raises :class:`EventError`."""
+    ``"<ruleset>.<name>"``). ``stored``: a payload read from the log — the number ranges and
+    the ruleset check of a new event are not applied (a game stored before them is read as
+    stored). Raises :class:`EventError`."""
     cls = payload_model(type_)
     if cls is None:
         raise EventError(_unknown(type_), "type")
@@ -535,14 +593,14 @@ def parse_payload(type_: str, payload: dict[str, Any] | Payload) -> Payload:
         return payload
     if isinstance(payload, Payload):
         payload = payload.model_dump()
-    return validate_payload(cls, type_, payload)
+    return validate_payload(cls, type_, payload, stored=stored)
 
 
-def validate_payload(cls: type[Payload], type_: str, data: dict[str, Any]) -> Payload:
+def validate_payload(cls: type[Payload], type_: str, data: dict[str, Any], *, stored: bool = False) -> Payload:
     """``data`` validated as ``cls``, the payload class of ``type_`` (what :func:`parse_payload`
     does once it has the class). Raises :class:`EventError` naming the field."""
     try:
-        return cls.model_validate(data)
+        return cls.model_validate(data, context=STORED if stored else None)
     except ValidationError as e:
         loc, why = validation_problem(e, prefix=("payload",))
         raise EventError(f"{type_}: {loc}: {why}", loc) from None
@@ -617,7 +675,7 @@ class _Envelope(BaseModel):
 
     @model_validator(mode="before")
     @classmethod
-    def _payload(cls, data: Any) -> Any:
+    def _payload(cls, data: Any, info: ValidationInfo) -> Any:
         if isinstance(data, dict):
             t = data.get("type")
             p = data.get("payload", {})
@@ -626,7 +684,9 @@ class _Envelope(BaseModel):
                 v = data.get("schema_version", current)
                 if isinstance(p, dict) and isinstance(v, int) and v != current:
                     p = upcast(t, v, p)  # an event written at an older version: today's shape
-                data = {**data, "payload": parse_payload(t, p if p is not None else {}), "schema_version": current}
+                stored = _is_stored(info) or issubclass(cls, StoredEvent)  # the log's event: as stored
+                data = {**data, "payload": parse_payload(t, p if p is not None else {}, stored=stored),
+                        "schema_version": current}
         return data
 
     def payload_json(self) -> dict[str, Any]:
@@ -760,9 +820,11 @@ def construct(cls: type[_M], values: dict[str, Any]) -> _M:
 _NEW_EVENT_FIELDS = frozenset(NewEvent.model_fields)
 
 
-def parse_event(data: dict[str, Any] | str) -> NewEvent:
+def parse_event(data: dict[str, Any] | str, *, stored: bool = False) -> NewEvent:
     """Parse one JSON object (or JSON text) as a :class:`NewEvent`; extra stored-envelope
-    fields (seq, position, hashes …) are ignored. Raises :class:`EventError`."""
+    fields (seq, position, hashes …) are ignored. ``stored``: an event the log holds (read
+    back, e.g. off the wire), parsed as :func:`parse_payload` parses a stored payload.
+    Raises :class:`EventError`."""
     if isinstance(data, str):
         try:
             data = json.loads(data)
@@ -784,7 +846,7 @@ def parse_event(data: dict[str, Any] | str) -> NewEvent:
     if isinstance(version, int) and not isinstance(version, bool) and version != payload_version(keep["type"]):
         payload = upcast(keep["type"], version, payload)
         keep["schema_version"] = payload_version(keep["type"])
-    keep["payload"] = parse_payload(keep["type"], payload)
+    keep["payload"] = parse_payload(keep["type"], payload, stored=stored)
     fast = _checked_envelope(keep)
     if fast is not None:
         return fast

@@ -13,12 +13,13 @@ table — PMN writes numbers).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+import dataclasses
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, NamedTuple
 
 from replayer.explained import ScoreLine
-from replayer.findings import Finding
+from replayer.findings import Finding, RulesetError
 from replayer.replay import ReplayStep, replay_steps
 from replayer.rules.base import Ruleset
 from replayer.state import ReportedScore, TableState, WinRecord, WorkingState
@@ -240,14 +241,45 @@ def audit_game(
     audit-mode replay of exactly these events when the caller already has it. Replays
     through the batch path (:func:`replayer.replay.replay_steps`)."""
     collector = AuditCollector()
-    if steps is None:
-        take = collector.take
-        for e, state, findings in replay_steps(events, mode="audit", ruleset=ruleset):
-            take(e, state, findings)
-    else:
+    if steps is not None:
         for step in steps:
             collector.step(step)
+        return collector.result()
+    met: list[Any] = []
+
+    def seen(evs: Iterable[Any]) -> Iterable[Any]:
+        for e in evs:
+            met[:] = [e]
+            yield e
+
+    take = collector.take
+    try:
+        for e, state, findings in replay_steps(seen(events), mode="audit", ruleset=ruleset):
+            take(e, state, findings)
+    except RulesetError as err:
+        if ruleset is not None or not met:  # a what-if's own ruleset: the caller's argument
+            raise
+        return unplayable_audit(collector, met[0], err)
     return collector.result()
+
+
+def unplayable_audit(collector: AuditCollector, event: Any, error: RulesetError) -> GameAudit:
+    """The audit of a game its ruleset cannot replay (an unknown ruleset or options its model
+    refuses, stored before game_started was checked at the door: docs/events.md
+    "game_started"): what was replayed before ``event``, and one finding naming it — the log
+    is intact, the game cannot be checked (``paipu verify`` exit 1)."""
+    done = collector.result()
+    payload = event.payload if event.type == "game_started" else None
+    finding = Finding(
+        seq=event.seq, rule_id="ruleset_unavailable",
+        message=f"{error}: the game cannot be replayed or checked",
+        source='docs/events.md "game_started"',
+    )
+    return dataclasses.replace(
+        done, game_id=done.game_id or event.game_id,
+        ruleset=done.ruleset or (payload.ruleset if payload is not None else None),
+        findings=(*done.findings, finding),
+    )
 
 
 def _score_agrees(rep: ReportedScore | None) -> bool | None:

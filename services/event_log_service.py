@@ -278,8 +278,10 @@ class _Pump:
 
 
 def _recorded(ev: StoredEvent) -> Any:
-    """The RecordedEvent of a stored event; a stored value the contract cannot carry (an
-    integer beyond its 64 bits, appended locally) is a server-side failure (INTERNAL)."""
+    """The RecordedEvent of a stored event; a payload its typed message cannot carry (a
+    number beyond 64 bits, stored before the ranges were checked) travels as stored JSON
+    text (``RecordedEvent.stored_payload_json``); anything else it cannot carry is a
+    server-side failure (INTERNAL) naming the event."""
     try:
         return to_proto(ev)
     except EventError as e:

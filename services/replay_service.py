@@ -24,7 +24,10 @@ tiles; a ruleset's own type declares its own) is withheld; ``TableState.redacted
 
 Errors: NOT_FOUND (GAME_NOT_FOUND) for a game with no events; INVALID_ARGUMENT with a
 BadRequest naming ``seq`` / ``from_seq`` / ``to_seq`` / ``seat`` and the valid range;
-DATA_LOSS for a damaged stored event; the viewer role is needed when tokens are on.
+DATA_LOSS for a damaged stored event; FAILED_PRECONDITION (STATE_NOT_CARRIED {game_id, seq})
+for a table holding a number the messages cannot carry (a game stored before the number
+ranges were checked, docs/events.md "Number ranges"); the viewer role is needed when tokens
+are on.
 """
 
 from __future__ import annotations
@@ -36,6 +39,7 @@ from typing import Any
 import grpc
 
 from eventlog.convert import to_proto
+from eventlog.errors import PaipuError
 from eventlog.events import StoredEvent
 from eventlog.store.base import EventStore, GameNotFound
 from eventlog.verify import ChainReport, verify_game
@@ -133,6 +137,34 @@ def table_state_message(
     redacted by :func:`eventlog.view.seat_view` before it is converted, and ``redacted`` says
     whether anything was withheld; the table is the one that seat sees
     (:func:`replayer.view.seat_state_view`, the same rule as every other reader's)."""
+    try:
+        return _table_state_message(state, event, findings, seat)
+    except ValueError as e:  # protobuf: a number beyond its field (sint64 …)
+        if isinstance(e, PaipuError):
+            raise
+        raise StateNotCarried(
+            f"game {event.game_id!r} seq {event.seq}: the table holds a number the contract cannot carry "
+            f"({e}): the game has a number stored before the ranges were checked (docs/events.md "
+            f"\"Number ranges\"); `paipu replay {event.game_id} --at {event.seq}` shows it",
+            event.game_id, event.seq) from None
+
+
+class StateNotCarried(PaipuError):
+    """The table at an event holds a number the TableState message cannot carry (a score
+    beyond sint64 from a game stored before the number ranges were checked): gRPC
+    FAILED_PRECONDITION naming the game and seq; the events themselves are served
+    (``RecordedEvent.stored_payload_json``)."""
+
+    grpc_code = "FAILED_PRECONDITION"
+    fields = ("game_id", "seq")
+
+    def __init__(self, message: str, game_id: str, seq: int) -> None:
+        super().__init__(message)
+        self.game_id, self.seq = game_id, seq
+
+
+def _table_state_message(state: TableState, event: StoredEvent, findings: Sequence[Finding],
+                         seat: int | None) -> pb.TableState:
     shown = seat_view(event, seat)
     state = seat_state_view(state, seat)
     msg = pb.TableState(

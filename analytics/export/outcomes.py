@@ -19,7 +19,7 @@ from eventlog.events import StoredEvent
 from eventlog.store.base import EventStore
 from eventlog.store.errors import CorruptEvent, GameNotFound
 from eventlog.verify import verify_game_events
-from replayer.audit import AuditCollector
+from replayer.audit import AuditCollector, unplayable_audit
 from replayer.findings import RulesetError
 from replayer.replay import replay_steps
 
@@ -101,9 +101,10 @@ def verified_outcome(head: int, store: EventStore, game_id: str) -> GameOutcome:
             audit_of.take(e, state, found)
             if facts_of is not None:
                 facts_of.take(e, state, found)
-    except RulesetError as e:
+    except RulesetError as e:  # reported as the audit's finding naming the event (paipu verify: exit 1)
+        audit = unplayable_audit(audit_of, events[min(audit_of.events, len(events) - 1)], e)
         return GameOutcome(game_id, Outcome.SKIPPED, events[-1].position if events else 0, None, str(e),
-                           (chain, None))
+                           (chain, audit))
     audit = audit_of.result()
     if not upto:
         return GameOutcome(game_id, Outcome.EMPTY, verdict=(chain, audit))

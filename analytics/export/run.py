@@ -18,6 +18,7 @@ from analytics.export.manifest import MANIFEST, Manifest, block_key, part_path, 
 from analytics.export.outcomes import GameOutcome, Outcome, game_outcome, game_outcome_upto
 from analytics.export.writer import ALIASES_FILE, BlockWriter, clean_leftovers, write_aliases
 from analytics.schema import TABLES
+from eventlog.events import EventError, parse_payload
 from eventlog.parallel import PARALLEL_GAMES, default_workers, map_games
 from eventlog.players import is_log_stream, read_aliases
 from eventlog.store.base import EventStore
@@ -117,6 +118,19 @@ def _games_without_record(store: EventStore, games: list[GameInfo], head: int) -
         return []
     recorded = {g.game_id for g in games}
     return [gid for gid in store.raw_game_ids() if gid not in recorded]
+
+
+def _unfit_reason(store: EventStore, game_id: str, why: str) -> str:
+    """Why a game's rows did not fit the Parquet columns, named by the stored event that holds
+    the number (the first whose payload today's event model refuses: an event stored before
+    its range was checked, docs/events.md "Number ranges"); ``why`` (pyarrow's words) when no
+    single event holds it (a sum beyond a column)."""
+    for e in store.read_game(game_id):
+        try:
+            parse_payload(e.type, e.payload.model_dump(mode="json"))
+        except EventError as err:
+            return f"seq {e.seq}: {err} (stored before the range was checked; not exported)"
+    return why
 
 
 def export(
@@ -260,6 +274,16 @@ def _run(store: EventStore, work: Path, out: Path, manifest: Manifest, *, repair
         for name, rows in facts.rows.items():
             report.rows[name] = report.rows.get(name, 0) + len(rows)
 
+    def flush(checkpoint: int) -> None:
+        writer.flush(checkpoint)
+        for facts, why in writer.unfit:  # written without it: counted out again, named
+            report.games -= 1
+            report.hands -= facts.count("hands")
+            for name, rows in facts.rows.items():
+                report.rows[name] -= len(rows)
+            done.discard(facts.game_id)
+            report.skipped.append((facts.game_id, _unfit_reason(store, facts.game_id, why)))
+
     if repair:
         damaged = _damaged_blocks(work, manifest, command)
     else:  # a part file deleted or cut short is noticed by every run and rebuilt from the log
@@ -299,12 +323,12 @@ def _run(store: EventStore, work: Path, out: Path, manifest: Manifest, *, repair
             if on_game is not None:
                 on_game(g.game_id)
             if writer.pending_rows >= flush_rows:
-                writer.flush(min(g.last_position, head))
+                flush(min(g.last_position, head))
     # games the log could not serve intact before: named again until they read whole
     retry = sorted(set(manifest.damaged) - done - {g.game_id for g in changed} - set(unrecorded))
     for game_id in retry:
         take(game_id)
-    writer.flush(head)
+    flush(head)
     report.checkpoint = head
     report.files = writer.files
     total = time.perf_counter() - started

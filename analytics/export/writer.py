@@ -57,6 +57,24 @@ def _arrow(t: Table, games: list[list[tuple[Any, ...]]]) -> pa.Table:
     return pa.Table.from_pydict(dict(zip(names, columns)), schema=t.schema)
 
 
+#: What pyarrow raises when a value does not fit its column (an int beyond int32, a wrong type).
+_UNFIT = (OverflowError, pa.ArrowInvalid, pa.ArrowTypeError)
+
+
+def _unfit_games(games: list[GameFacts]) -> dict[str, str]:
+    """Game id -> why, for the games of a block whose rows do not fit the tables' columns
+    (converted one game at a time: only after the whole block failed to convert)."""
+    bad: dict[str, str] = {}
+    for g in games:
+        for t in TABLES:
+            try:
+                _arrow(t, [g.rows[t.name]])
+            except _UNFIT as e:
+                bad[g.game_id] = f"a value does not fit the Parquet table {t.name} ({e})"
+                break
+    return bad
+
+
 class BlockWriter:
     """One export run's state: the manifest being built and the pending blocks."""
 
@@ -72,6 +90,9 @@ class BlockWriter:
         self.superseded: list[str] = []
         self.files = 0
         self.write_seconds = 0.0
+        #: the games of the last flush left out because a value did not fit a column (an event
+        #: stored before its number range was checked: docs/events.md "Number ranges"), with why
+        self.unfit: list[tuple[GameFacts, str]] = []
 
     def add(self, facts: GameFacts, key: str, replaces: bool) -> None:
         self.pending.setdefault(key, []).append(facts)
@@ -82,6 +103,7 @@ class BlockWriter:
     def flush(self, checkpoint: int) -> None:
         """Write every pending block, then commit the manifest at ``checkpoint``."""
         started = time.perf_counter()
+        self.unfit = []
         for key in sorted(self.pending):
             self._write_block(key, self.pending[key], self.replaced.get(key, set()))
         self.manifest.checkpoint = checkpoint
@@ -111,19 +133,28 @@ class BlockWriter:
         ruleset, b = key.split("/")
         block = int(b)
         drop = pa.array(sorted(replaced | {g.game_id for g in games}), pa.string())
+        try:
+            new = {t.name: _arrow(t, [g.rows[t.name] for g in games]) for t in TABLES}
+        except _UNFIT:  # one game's value beyond its column must not stop the others
+            unfit = _unfit_games(games)
+            self.unfit += [(g, unfit[g.game_id]) for g in games if g.game_id in unfit]
+            games = [g for g in games if g.game_id not in unfit]
+            new = {t.name: _arrow(t, [g.rows[t.name] for g in games]) for t in TABLES}
+        old_blk = self.manifest.blocks.get(key)
+        if not games and old_blk is None:
+            return
         tables: dict[str, pa.Table] = {}
         for t in TABLES:
             parts = []
             old = self._old_table(key, t)
             if old is not None and old.num_rows:
                 parts.append(old.filter(pc.invert(pc.is_in(old["game_id"], value_set=drop))))
-            parts.append(_arrow(t, [g.rows[t.name] for g in games]))
+            parts.append(new[t.name])
             tables[t.name] = pa.concat_tables(parts)
         games_t = tables["games"]
         order_ids = games_t["game_id"]
         ends = games_t["end_position"]
         version = pc.max(games_t["last_position"]).as_py() or 0
-        old_blk = self.manifest.blocks.get(key)
         files: dict[str, PartFile] = {}
         for t in TABLES:
             tab = tables[t.name]

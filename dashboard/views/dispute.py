@@ -19,8 +19,16 @@ from dashboard.common import game_links, need_games, start_page
 from dashboard.tiles import meld_html, tile_html, tiles_html
 from eventlog.describe import hand_ordinal
 from replayer.audit import fan_keys
+from replayer.findings import RulesetError
 
 PAGE = "views/dispute.py"
+
+
+def _cell(v: object) -> object:
+    """A score for a table cell: as text when beyond 64 bits (a number stored before the ranges
+    were checked, docs/events.md "Number ranges"), which no Arrow column holds; a column with
+    such a cell is a text column (pandas: object), so every cell of it shows as written."""
+    return str(v) if isinstance(v, int) and not -(2**63) <= v < 2**63 else v
 ss = st.session_state
 
 data = start_page("Dispute review")
@@ -60,7 +68,11 @@ else:
     st.stop()
 
 audit = review.audit
-steps = D.game_steps(str(data), log_v, game_id)
+try:
+    steps = D.game_steps(str(data), log_v, game_id)
+except RulesetError as e:  # a game stored before game_started was checked: said in one line
+    st.error(f"Game `{game_id}` cannot be replayed or checked: {e}.")
+    st.stop()
 c = st.columns(5)
 c[0].metric("events", audit.events)
 c[1].metric("hands", audit.hands)
@@ -190,7 +202,7 @@ for w in audit.wins:
                          "reported": None if rep_changes is None else rep_changes[i]}
                         for i in range(4)
                     ]
-                ),
+                ).map(_cell),
                 hide_index=True, width="stretch",
             )
         win_state = next((s.state for s in steps if s.event.seq == w.seq), None)

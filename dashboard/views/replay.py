@@ -29,6 +29,7 @@ from dashboard.table import event_html, table_html, timeline_html, win_html, wor
 from eventlog.describe import hand_ordinal
 from eventlog.store.base import CorruptEvent, GameNotFound
 from eventlog.view import seat_view
+from replayer.findings import RulesetError
 from replayer.view import seat_state_view
 
 PAGE = "views/replay.py"
@@ -79,6 +80,10 @@ try:
 except GameNotFound:
     st.error(f"There is no game `{game_id}`. Pick one of these games:")
     game_links(games, PAGE)
+    st.stop()
+except RulesetError as e:  # a game stored before game_started was checked: said in one line
+    st.error(f"Game `{game_id}` cannot be replayed: {e}.")
+    st.page_link("views/dispute.py", label="Hash-chain check of this game", query_params={"game": game_id})
     st.stop()
 except CorruptEvent as e:  # never replay corrupt data (DESIGN.md §5)
     st.error(f"Game `{game_id}` cannot be replayed: its event {e.seq} is corrupt ({e.reason}).")

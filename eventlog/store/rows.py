@@ -190,7 +190,7 @@ def _parsed_payload(type_: str, text: str, value: dict[str, Any], version: int) 
     if payload is None:
         if version != payload_version(type_):
             value = upcast(type_, version, value)
-        payload = freeze(parse_payload(type_, value))
+        payload = freeze(parse_payload(type_, value, stored=True))
         if len(_payload_cache) >= _PAYLOAD_CACHE_SIZE:
             _payload_cache.clear()
         _payload_cache[key] = payload

@@ -75,7 +75,7 @@ def export_cmd(
             "rows": rep.rows, "files": rep.files, "repaired": rep.repaired,
             "repair_reasons": rep.repair_reasons, "seconds": rep.seconds,
         }, sort_keys=True) + "\n")
-        if rep.damaged:
+        if rep.damaged or rep.skipped:
             raise typer.Exit(1)
         return
     for key in rep.repaired:
@@ -99,6 +99,8 @@ def export_cmd(
             f"`paipu verify --data {d}` says more); the intact games were exported",
             markup=False, highlight=False,
         )
+        raise typer.Exit(1)
+    if rep.skipped:  # named above, one line each: exit 1 = games not exported (README)
         raise typer.Exit(1)
 
 

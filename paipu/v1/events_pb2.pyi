@@ -116,7 +116,7 @@ class Event(_message.Message):
     def __init__(self, event_id: _Optional[str] = ..., schema_version: _Optional[int] = ..., metadata_json: _Optional[str] = ..., game_started: _Optional[_Union[GameStarted, _Mapping]] = ..., hand_started: _Optional[_Union[HandStarted, _Mapping]] = ..., tiles_dealt: _Optional[_Union[TilesDealt, _Mapping]] = ..., wildcard_indicator_revealed: _Optional[_Union[WildcardIndicatorRevealed, _Mapping]] = ..., flower_replaced: _Optional[_Union[FlowerReplaced, _Mapping]] = ..., tile_drawn: _Optional[_Union[TileDrawn, _Mapping]] = ..., tile_discarded: _Optional[_Union[TileDiscarded, _Mapping]] = ..., chow: _Optional[_Union[Chow, _Mapping]] = ..., pung: _Optional[_Union[Pung, _Mapping]] = ..., kong: _Optional[_Union[Kong, _Mapping]] = ..., win_declared: _Optional[_Union[WinDeclared, _Mapping]] = ..., exhaustive_draw: _Optional[_Union[ExhaustiveDraw, _Mapping]] = ..., score_reported: _Optional[_Union[ScoreReported, _Mapping]] = ..., penalty: _Optional[_Union[Penalty, _Mapping]] = ..., referee_ruling: _Optional[_Union[RefereeRuling, _Mapping]] = ..., hand_ended: _Optional[_Union[HandEnded, _Mapping]] = ..., game_ended: _Optional[_Union[GameEnded, _Mapping]] = ..., opening_wins_declared: _Optional[_Union[OpeningWinsDeclared, _Mapping]] = ..., kong_tiles_revealed: _Optional[_Union[KongTilesRevealed, _Mapping]] = ..., last_tile_declined: _Optional[_Union[LastTileDeclined, _Mapping]] = ..., birds_turned: _Optional[_Union[BirdsTurned, _Mapping]] = ..., player_aliased: _Optional[_Union[PlayerAliased, _Mapping]] = ..., ruleset_event: _Optional[_Union[RulesetEvent, _Mapping]] = ..., **kwargs) -> None: ...
 
 class RecordedEvent(_message.Message):
-    __slots__ = ("event", "game_id", "seq", "position", "recorded_at", "prev_hash", "hash")
+    __slots__ = ("event", "game_id", "seq", "position", "recorded_at", "prev_hash", "hash", "stored_type", "stored_payload_json")
     EVENT_FIELD_NUMBER: _ClassVar[int]
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     SEQ_FIELD_NUMBER: _ClassVar[int]
@@ -124,6 +124,8 @@ class RecordedEvent(_message.Message):
     RECORDED_AT_FIELD_NUMBER: _ClassVar[int]
     PREV_HASH_FIELD_NUMBER: _ClassVar[int]
     HASH_FIELD_NUMBER: _ClassVar[int]
+    STORED_TYPE_FIELD_NUMBER: _ClassVar[int]
+    STORED_PAYLOAD_JSON_FIELD_NUMBER: _ClassVar[int]
     event: Event
     game_id: str
     seq: int
@@ -131,7 +133,9 @@ class RecordedEvent(_message.Message):
     recorded_at: str
     prev_hash: str
     hash: str
-    def __init__(self, event: _Optional[_Union[Event, _Mapping]] = ..., game_id: _Optional[str] = ..., seq: _Optional[int] = ..., position: _Optional[int] = ..., recorded_at: _Optional[str] = ..., prev_hash: _Optional[str] = ..., hash: _Optional[str] = ...) -> None: ...
+    stored_type: str
+    stored_payload_json: str
+    def __init__(self, event: _Optional[_Union[Event, _Mapping]] = ..., game_id: _Optional[str] = ..., seq: _Optional[int] = ..., position: _Optional[int] = ..., recorded_at: _Optional[str] = ..., prev_hash: _Optional[str] = ..., hash: _Optional[str] = ..., stored_type: _Optional[str] = ..., stored_payload_json: _Optional[str] = ...) -> None: ...
 
 class SeatScores(_message.Message):
     __slots__ = ("values",)

@@ -22,6 +22,7 @@ A ruleset object is bound to its options and immutable.
 from __future__ import annotations
 
 import importlib
+import json
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -770,3 +771,35 @@ def known_rulesets() -> list[str]:
 
 # the event log finds a ruleset's own event types by importing the ruleset they name
 _ev.set_ruleset_loader(get_spec)
+
+
+@lru_cache(maxsize=256)
+def _game_start_problem(ruleset_id: str, options_text: str) -> str | None:
+    try:
+        get_ruleset(ruleset_id, json.loads(options_text))
+    except RulesetError as e:
+        return str(e)
+    return None
+
+
+def check_game_start(ruleset_id: str, options: Mapping[str, Any]) -> None:
+    """What the log checks of a new ``game_started`` (eventlog.events.set_ruleset_check): the
+    ruleset or preset is known and ``options`` validate against its options model (the same
+    :func:`get_ruleset` a replay builds). Raises ValueError saying why. One build per distinct
+    ruleset and options (cached): an import of many games of one ruleset builds it once."""
+    try:
+        text = json.dumps(options, sort_keys=True, ensure_ascii=False)
+    except (TypeError, ValueError):
+        text = None
+    problem = _game_start_problem(ruleset_id, text) if text is not None else None
+    if text is None:
+        try:
+            get_ruleset(ruleset_id, options)
+        except RulesetError as e:
+            problem = str(e)
+    if problem is not None:
+        raise ValueError(problem)
+
+
+# a new game names a ruleset this registry can build, with options its model accepts
+_ev.set_ruleset_check(check_game_start)

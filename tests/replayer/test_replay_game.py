@@ -98,8 +98,11 @@ def test_unknown_ruleset_and_bad_options():
         get_ruleset("no_such_ruleset")
     with pytest.raises(RulesetError):
         get_ruleset("mcr", {"multiple_winners": "some"})
-    with pytest.raises(RulesetError):
-        apply(TableState(), ev.NewEvent.of(ev.GameStarted(ruleset="nope", players=["a", "b", "c", "d"])))
+    with pytest.raises(ValueError, match="unknown ruleset 'nope'"):  # a new game is refused where it is made
+        ev.GameStarted(ruleset="nope", players=["a", "b", "c", "d"])
+    stored = ev.parse_payload("game_started", {"ruleset": "nope", "players": ["a", "b", "c", "d"]}, stored=True)
+    with pytest.raises(RulesetError):  # one stored before that check cannot be replayed
+        apply(TableState(), ev.NewEvent.of(stored))
 
 
 def test_mcr_is_a_ruleset_plugin():
