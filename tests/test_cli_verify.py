@@ -122,3 +122,23 @@ def test_a_store_warning_is_one_line_once(tmp_path):
     res = cli("verify", "--data", data, "-q")
     lines = [ln for ln in res.stderr.splitlines() if "no checkpoint file" in ln]
     assert len(lines) == 1 and lines[0].startswith("WARNING: ") and lines[0].endswith("cannot be detected."), res.stderr
+
+
+def test_verify_names_a_log_stream_it_checked(tmp_path):
+    """`paipu verify paipu:players` checks the alias stream's hash chain and says so — it
+    printed "0 of 0 chains intact" (the stream is the log's own, not a game: nothing to replay)."""
+    import json as _json
+
+    from cli_run import run as cli
+
+    data = tmp_path / "d"
+    assert cli("quickstart", "--data", data).exit_code == 0
+    assert cli("players", "alias", "--data", data, "Player0", "Player 0").exit_code == 0
+    assert cli("players", "alias", "--data", data, "Player1", "Player 1").exit_code == 0
+    res = cli("verify", "--data", data, "paipu:players")
+    assert res.exit_code == 0
+    assert res.stdout.strip() == ("log stream paipu:players: chain intact, 2 events (the log's own stream, "
+                                  "not a game: nothing to replay)")
+    got = _json.loads(cli("verify", "--data", data, "paipu:players", "--json").stdout)
+    assert got["games"] == [] and [(s["stream"], s["ok"], s["events"]) for s in got["log_streams"]] == [
+        ("paipu:players", True, 2)]

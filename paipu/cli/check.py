@@ -277,6 +277,7 @@ def verify(
     broken = findings = 0
     games = []
     log_streams_broken: list[str] = []
+    log_streams: list[dict] = []  # the log's own streams checked (paipu:players …): not games, nothing to replay
     try:
         damage = getattr(store, "damage", None)
         if damage is not None:  # said once: its message starts with DATA LOSS
@@ -299,6 +300,8 @@ def verify(
         # the log's own streams (paipu:players) are not games: their hash chain only
         for gid in [g for g in ids if is_log_stream(g)]:
             own = verify_game(store, gid)
+            log_streams.append({"stream": gid, "ok": own.ok, "events": own.events,
+                                "first_bad_seq": own.first_bad_seq, "reason": own.reason})
             if not own.ok:
                 log_streams_broken.append(f"{gid}: chain BROKEN at seq {own.first_bad_seq}: {own.reason}")
         ids = [g for g in ids if not is_log_stream(g)]
@@ -341,10 +344,16 @@ def verify(
     log_damaged = damage is not None or (log is not None and not log.ok) or bool(log_streams_broken)
     for problem in log_streams_broken:
         say(f"log stream {problem}", err=True, style="bold red")
+    if game_ids and not as_json:  # a log stream named: say what was checked (it has no game to replay)
+        for ls in log_streams:
+            if ls["ok"]:
+                say(f"log stream {ls['stream']}: chain intact, {plural(ls['events'], 'event')} "
+                    "(the log's own stream, not a game: nothing to replay)")
     status = EXIT_INTEGRITY if broken or log_damaged else EXIT_FINDINGS if findings else EXIT_OK
     if as_json:
         sys.stdout.write(json.dumps({
             "games": games,
+            "log_streams": log_streams,
             "log": None if log is None else {
                 "ok": log.ok and damage is None, "events": log.events, "head": log.head,
                 "checkpoint": log.checkpoint,
@@ -354,9 +363,10 @@ def verify(
                         "with_findings": findings, "log_damaged": log_damaged, "exit_status": status},
         }, ensure_ascii=False, sort_keys=True) + "\n")
     else:
-        say(f"{n - broken} of {n} chains intact, {intact} of them without findings; {broken} with a broken "
-            f"chain or missing events (exit 3); {findings} with rule findings or disagreements (exit 1)"
-            + ("; the log itself is DAMAGED (exit 3, above)" if log_damaged else ""))
+        if n or not game_ids or not log_streams:  # not "0 of 0 chains" for a log stream named alone
+            say(f"{n - broken} of {n} chains intact, {intact} of them without findings; {broken} with a broken "
+                f"chain or missing events (exit 3); {findings} with rule findings or disagreements (exit 1)"
+                + ("; the log itself is DAMAGED (exit 3, above)" if log_damaged else ""))
         if log is not None:
             for problem in log.problems:
                 if damage is not None and "checkpoint records" in problem and "checkpoint" in str(damage):
