@@ -19,13 +19,14 @@ and the previous values, if any, move under ``origin``.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from eventlog.errors import json_error
 from eventlog.events import EventError, NewEvent, parse_event
-from eventlog.ingest.base import ImportedGame, ParseIssue, issue_reason, read_lines, register
+from eventlog.ingest.base import READ_BYTES, ImportedGame, ParseIssue, issue_reason, read_lines, register
 
 NAME = "jsonl"
 _OWN = ("source", "line", "format")
@@ -38,6 +39,39 @@ class _Pending:
         self.events: list[NewEvent] = []
         self.error: ParseIssue | None = None
         self.first_event_id: Any = None  # as written on its first line
+
+
+#: An envelope's game id as JSON writes it (a string with no escape in it), in the file's bytes.
+_GAME_ID = re.compile(rb'"game_id"\s*:\s*"([^"\\\n]{1,200})"')
+
+
+def _resumed(path: Path) -> dict[str, int]:
+    """Game ids whose lines come in more than one run (another game's lines between), each
+    with the line where its second run begins — found before the games are read (one regular
+    expression over the bytes, a piece at a time), so that every run of such a game is refused
+    (a game is stored whole or not at all), not only the later ones."""
+    out: dict[str, int] = {}
+    seen: set[bytes] = set()
+    last: bytes | None = None
+    lines = 0  # line ends before the piece
+    carry = b""
+    with open(path, "rb") as f:
+        while True:
+            piece = f.read(READ_BYTES)
+            data = carry + piece
+            end = data.rfind(b"\n") + 1 if piece else len(data)
+            data, carry = data[:end], data[end:]
+            for m in _GAME_ID.finditer(data):
+                gid = m.group(1)
+                if gid == last:
+                    continue
+                last = gid
+                if gid in seen:
+                    out.setdefault(gid.decode("utf-8", "replace"), lines + data.count(b"\n", 0, m.start()) + 1)
+                seen.add(gid)
+            lines += data.count(b"\n")
+            if not piece:
+                return out
 
 
 def _started_again(cur: _Pending, raw: dict[str, Any], gid: str | None) -> bool:
@@ -64,6 +98,7 @@ class JsonlImporter:
         cur: _Pending | None = None
         count = 0
         seen: dict[str, int] = {}  # game id -> the line its game started at
+        resumed = _resumed(path)  # game ids whose lines are not one run -> where the second begins
 
         def close(p: _Pending) -> ImportedGame | ParseIssue:
             nonlocal count
@@ -105,9 +140,13 @@ class JsonlImporter:
                     cur = _Pending(gid, n)
                     cur.error = ParseIssue(
                         str(path), n, f"game {gid} again, after another game's lines (it started at line "
-                        f"{seen[gid]}): a game's lines are one run; this part is not stored", gid)
+                        f"{seen[gid]}): a game's lines are one run; the game is not stored", gid)
                     continue
                 cur = _Pending(gid, n)
+                if gid is not None and gid in resumed:
+                    cur.error = ParseIssue(
+                        str(path), n, f"game {gid} goes on at line {resumed[gid]}, after another game's lines: "
+                        "a game's lines are one run; the game is not stored", gid)
             if gid is not None:
                 seen.setdefault(gid, cur.first_line)
             if cur.game_id is None and gid is not None:

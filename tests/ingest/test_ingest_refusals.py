@@ -105,9 +105,12 @@ def test_a_game_resumed_after_another_games_lines_is_refused(tmp_path):
     others = other.read_text(encoding="utf-8").splitlines(keepends=True)
     mixed.write_text("".join(lines + others + lines[-1:]), encoding="utf-8")
     res = run("ingest", "--data", tmp_path / "data", mixed)
-    assert res.exit_code == 1, res.output
+    assert res.exit_code == 1 and "1 game stored" in res.output, res.output  # the other game
     line = len(lines) + len(others) + 1
-    assert f"error: {mixed}:{line}: game sim-" in res.output and "again, after another game's lines" in res.output
+    # both runs of the split game are refused: nothing of it is stored
+    assert f"error: {mixed}:1: game sim-mcr-3-9052522d-000000 goes on at line {line}, after another game's lines" \
+        in res.output, res.output
+    assert f"error: {mixed}:{line}: game sim-mcr-3-9052522d-000000 again, after another game's lines" in res.output
 
 
 # ---------------------------------------------------------------- loose values
