@@ -304,6 +304,13 @@ def test_verify_names_the_game_it_cannot_replay_and_checks_the_others(nosuch_log
     assert bad["game_id"] == "legacy-nosuch" and bad["findings"][0]["rule_id"] == "ruleset_unavailable"
 
 
+def test_replay_names_the_game_and_event_it_cannot_replay(nosuch_log) -> None:
+    res = run("replay", "legacy-nosuch", "--data", nosuch_log)
+    assert res.exit_code == 2  # README: unknown ruleset
+    assert one_error(res) == ("error: game legacy-nosuch cannot be replayed: event 0: unknown ruleset 'nosuch' "
+                              "(`paipu verify legacy-nosuch` reports it)")
+
+
 def test_export_exits_1_naming_the_game_it_skipped(nosuch_log) -> None:
     res = run("export", "--data", nosuch_log, "-q")
     assert res.exit_code == 1, res.output

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Annotated, Optional
+from typing import Annotated, Any, Optional
 
 import typer
 
@@ -47,6 +47,7 @@ def replay(
 ) -> None:
     """Print the table (hands, melds, discards, wall, scores) at an event of GAME_ID."""
     from paipu.cli.render import table_view
+    from replayer.findings import RulesetError
     from replayer.replay import replay as _replay
 
     store = open_store(data, must_exist=True)
@@ -54,7 +55,13 @@ def replay(
         events = list(store.read_game(game_id))
     finally:
         store.close()
-    steps = list(_replay(events, mode="audit"))
+    steps: list[Any] = []
+    try:
+        steps.extend(_replay(events, mode="audit"))
+    except RulesetError as e:  # a game stored before game_started was checked (docs/events.md)
+        seq = events[min(len(steps), len(events) - 1)].seq
+        raise CliError(f"game {game_id} cannot be replayed: event {seq}: {e} (`paipu verify {game_id}` "
+                       "reports it)") from None
     if not steps:
         raise CliError(f"game {game_id} has no events")
     idx = len(steps) - 1 if at is None else next((i for i, s in enumerate(steps) if s.event.seq == at), None)
