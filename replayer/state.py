@@ -89,8 +89,10 @@ def evolve(state: Any, /, **changes: Any) -> Any:
         state.__dict__.update(changes)
         if "seats" in changes:  # the seats given replace any changed in place
             state._seats_w = None
+            state._seats_stale = False
         if "seen" in changes:
             state._seen_w = None
+            state._seen_stale = False
         return state
     return replace(state, **changes)
 
@@ -655,11 +657,16 @@ class WorkingState(TableState):
     discards builds no seat tuple. :meth:`seat_now` reads a seat without folding."""
 
     # the seats changed in place since ``seats`` was last written (None: none; else one
-    # WorkingSeat or None per seat), ``seen`` as a list while it is changed in place, and
-    # the instance dict (the fields), held in a slot: quicker to reach than ``__dict__``
-    __slots__ = ("_seats_w", "_seen_w", "_held")
+    # WorkingSeat or None per seat; they stay after a fold, so a state read after every
+    # event — a ruleset with hooks — is not thawed again each time), which of them changed
+    # since the last fold, whether any did; ``seen`` as a list, whether it changed since;
+    # and the instance dict (the fields), held in a slot: quicker to reach than ``__dict__``
+    __slots__ = ("_seats_w", "_seats_dirty", "_seats_stale", "_seen_w", "_seen_stale", "_held")
     _seats_w: list[WorkingSeat | None] | None
+    _seats_dirty: list[bool]
+    _seats_stale: bool
     _seen_w: list[int] | None
+    _seen_stale: bool
     _held: dict[str, Any]
 
     __setattr__ = object.__setattr__  # mutable, unlike its frozen base (only evolve writes)
@@ -676,33 +683,40 @@ class WorkingState(TableState):
         _setattr(w, "__dict__", (state.snapshot() if state.__class__ is cls else state).__dict__.copy())
         w._held = w.__dict__
         w._seats_w = None
+        w._seats_stale = False
         w._seen_w = None
+        w._seen_stale = False
         return w
 
     @property
     def seats(self) -> tuple[SeatState, SeatState, SeatState, SeatState]:
         """The four seats, frozen (the seats changed in place folded in)."""
-        if self._seats_w is not None:
+        if self._seats_stale:
             self._fold_seats()
         return self._held["seats"]
 
     @property
     def seen(self) -> tuple[int, ...]:
         """The tile accounting vector, frozen."""
-        if self._seen_w is not None:
-            self._held["seen"] = tuple(self._seen_w)
-            self._seen_w = None
+        if self._seen_stale:
+            self._fold_seen()
         return self._held["seen"]
 
     def _fold_seats(self) -> None:
-        changed = self._seats_w
+        changed, dirty = self._seats_w, self._seats_dirty
         assert changed is not None
         seats = list(self._held["seats"])
         for i, ws in enumerate(changed):
-            if ws is not None:
+            if ws is not None and dirty[i]:
                 seats[i] = ws.freeze()
+                dirty[i] = False
         self._held["seats"] = (seats[0], seats[1], seats[2], seats[3])
-        self._seats_w = None
+        self._seats_stale = False
+
+    def _fold_seen(self) -> None:
+        assert self._seen_w is not None
+        self._held["seen"] = tuple(self._seen_w)
+        self._seen_stale = False
 
     def seat_now(self, i: int) -> SeatState | WorkingSeat:
         """Seat ``i`` as it is now, to read at once: the :class:`WorkingSeat` while it is
@@ -720,9 +734,12 @@ class WorkingState(TableState):
         changed = self._seats_w
         if changed is None:
             changed = self._seats_w = [None, None, None, None]
+            self._seats_dirty = [False, False, False, False]
         ws = changed[i]
         if ws is None:
             ws = changed[i] = WorkingSeat(self._held["seats"][i])
+        self._seats_dirty[i] = True
+        self._seats_stale = True
         return ws
 
     def change_seen(self) -> list[int]:
@@ -730,16 +747,16 @@ class WorkingState(TableState):
         seen = self._seen_w
         if seen is None:
             seen = self._seen_w = list(self._held["seen"])
+        self._seen_stale = True
         return seen
 
     def settle(self) -> None:
         """Fold what was changed in place into the state's fields (its instance dict then
         holds the frozen state)."""
-        if self._seats_w is not None:
+        if self._seats_stale:
             self._fold_seats()
-        if self._seen_w is not None:
-            self._held["seen"] = tuple(self._seen_w)
-            self._seen_w = None
+        if self._seen_stale:
+            self._fold_seen()
 
     def snapshot(self) -> TableState:
         """The frozen state this working state holds now."""
@@ -753,7 +770,9 @@ class WorkingState(TableState):
         if state is not self:
             self.__dict__.update(state.__dict__ if state.__class__ is not WorkingState else state.snapshot().__dict__)
             self._seats_w = None
+            self._seats_stale = False
             self._seen_w = None
+            self._seen_stale = False
 
 
 _TABLE_FIELDS: frozenset[str] = frozenset(f.name for f in dataclasses.fields(TableState))
