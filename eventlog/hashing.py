@@ -177,17 +177,8 @@ def chain_links_logged(
     out: list[str] = []
     append = out.append
     seq = first_seq
-    if log is None:
-        for event_id, type_, schema_version, payload_text, metadata_text in events:
-            t = types.get(type_)
-            if t is None:
-                t = types[type_] = s(type_)
-            prev_hash = sha256(f'{prev_hash}\n{{"event_id":{s(event_id)}{game}{metadata_text},"payload":{payload_text}'
-                               f'{recorded}{int(schema_version)},"seq":{seq},"type":{t}}}'.encode()).hexdigest()
-            append(prev_hash)
-            seq += 1
-        return out, None
-    position, running = log
+    logged = log is not None
+    position, running = log if log is not None else (0, "")
     for event_id, type_, schema_version, payload_text, metadata_text in events:
         t = types.get(type_)
         if t is None:
@@ -196,9 +187,10 @@ def chain_links_logged(
                            f'{recorded}{int(schema_version)},"seq":{seq},"type":{t}}}'.encode()).hexdigest()
         append(prev_hash)
         seq += 1
-        position += 1
-        running = sha256(f"{running}\n{position}\n{prev_hash}".encode()).hexdigest()  # = log_hash
-    return out, running
+        if logged:
+            position += 1
+            running = sha256(f"{running}\n{position}\n{prev_hash}".encode()).hexdigest()  # = log_hash
+    return out, (running if logged else None)
 
 
 def chain_hash(

@@ -296,16 +296,6 @@ class EventStore(ABC):
                 return info.game_id
         return None
 
-    def games_with_fingerprints(self, fingerprints: Sequence[str]) -> dict[str, str]:
-        """:meth:`game_with_fingerprint` for many at once: fingerprint → the id of the first
-        stored game (by position) that carries it, for those that are stored."""
-        found: dict[str, str] = {}
-        for fp in dict.fromkeys(fingerprints):
-            game_id = self.game_with_fingerprint(fp)
-            if game_id is not None:
-                found[fp] = game_id
-        return found
-
     def games_by_fingerprint(self, fingerprints: Sequence[str]) -> dict[str, list[tuple[str, str, str]]]:
         """Every stored game carrying each fingerprint (:meth:`game_with_fingerprint`):
         fingerprint → ``(game id, payload text, metadata text)`` of each game's first event

@@ -992,21 +992,6 @@ class SqliteStore(EventStore):
         )
         return rows[0]["game_id"] if rows else None
 
-    def games_with_fingerprints(self, fingerprints: Sequence[str]) -> dict[str, str]:
-        self._check_open()
-        found: dict[str, str] = {}
-        fps = list(dict.fromkeys(fingerprints))
-        for i in range(0, len(fps), _ID_CHUNK):
-            chunk = fps[i : i + _ID_CHUNK]
-            marks = ", ".join("?" * len(chunk))
-            for r in self._query(
-                "SELECT json_extract(metadata, '$.fingerprint') AS fp, game_id FROM events WHERE seq = 0 "
-                f"AND json_extract(metadata, '$.fingerprint') IN ({marks}) ORDER BY position",
-                tuple(chunk),
-            ):
-                found.setdefault(r["fp"], r["game_id"])
-        return found
-
     def games_by_fingerprint(self, fingerprints: Sequence[str]) -> dict[str, list[tuple[str, str, str]]]:
         self._check_open()
         found: dict[str, list[tuple[str, str, str]]] = {}
