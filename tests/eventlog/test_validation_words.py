@@ -88,9 +88,12 @@ def test_events_are_refused_in_our_words():
 def test_no_module_words_pydantic_errors_itself():
     # one shared place: a module reading pydantic's error text ("msg") would say it its own way
     hits = []
-    for path in sorted(ROOT.glob("*/**/*.py")):
+    # the project's own packages only: a virtual environment inside the checkout (CI's .venv-ci)
+    # holds other people's code
+    packages = ("eventlog", "replayer", "analytics", "services", "dashboard", "paipu")
+    for path in sorted(p for pkg in packages for p in (ROOT / pkg).glob("**/*.py")):
         rel = path.relative_to(ROOT).as_posix()
-        if rel.startswith(("tests/", "paipu/v1/", "scripts/", "benchmarks/")) or rel == "eventlog/errors.py":
+        if rel.startswith("paipu/v1/") or rel == "eventlog/errors.py":
             continue
         text = path.read_text(encoding="utf-8")
         if re.search(r"""\[["']msg["']\]""", text):
