@@ -445,7 +445,7 @@ def fingerprint(events: list[NewEvent]) -> str:
     download has none). The same match read from a
     ``_lite.json``, a downloaded ``.log`` or a renamed copy has one fingerprint; the
     ingest load keeps it in the ``game_started`` event's metadata (``fingerprint``),
-    which the store indexes (:meth:`EventStore.game_with_fingerprint`)."""
+    which the store indexes (:meth:`EventStore.games_by_fingerprint`)."""
     return fingerprint_of_texts((e.type, canonical_bytes(e.payload_json()).decode()) for e in events)
 
 

@@ -283,21 +283,8 @@ class EventStore(ABC):
             for h in self._stream_heads()
         ]
 
-    def game_with_fingerprint(self, fingerprint: str) -> str | None:
-        """The id of the stored game whose first event carries ``fingerprint`` in its
-        metadata (a game's content identity, set by the ingest load:
-        :func:`eventlog.ingest.base.fingerprint`), or None. The first such game by
-        position. This generic version reads each game's first event; backends with an
-        index override it."""
-        self._check_open()
-        for info in self.list_games():
-            rows = self._fetch_game(info.game_id, 0, 1, False)
-            if rows and _metadata_fingerprint(rows[0]) == fingerprint:
-                return info.game_id
-        return None
-
     def games_by_fingerprint(self, fingerprints: Sequence[str]) -> dict[str, list[tuple[str, str, str]]]:
-        """Every stored game carrying each fingerprint (:meth:`game_with_fingerprint`):
+        """Every stored game carrying each fingerprint (the ingest load sets it: :func:`eventlog.ingest.base.fingerprint`):
         fingerprint → ``(game id, payload text, metadata text)`` of each game's first event
         (canonical JSON texts), by position, for those that are stored. A fingerprint leaves
         out what is not the deal, actions and results

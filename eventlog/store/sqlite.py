@@ -983,15 +983,6 @@ class SqliteStore(EventStore):
                 raise CorruptDatabase(str(self.path), "a stream record is damaged (a value of the wrong type)")
         return [StreamHead(**r) for r in rows]
 
-    def game_with_fingerprint(self, fingerprint: str) -> str | None:
-        self._check_open()
-        rows = self._query(
-            "SELECT game_id FROM events WHERE seq = 0 "
-            "AND json_extract(metadata, '$.fingerprint') = ? ORDER BY position LIMIT 1",
-            (fingerprint,),
-        )
-        return rows[0]["game_id"] if rows else None
-
     def games_by_fingerprint(self, fingerprints: Sequence[str]) -> dict[str, list[tuple[str, str, str]]]:
         self._check_open()
         found: dict[str, list[tuple[str, str, str]]] = {}
