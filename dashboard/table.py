@@ -175,6 +175,8 @@ def table_html(state: TableState, event: Any | None = None, *, seat: int | None 
             badges.append('<span class="pp-finding">finding</span>')
         if i < len(notes) and notes[i]:
             badges.append(html.escape(notes[i]))
+        if st.dead_hand is not None:  # 相公: plays on, may not claim or win (SeatState.dead_hand)
+            badges.append(f'<span class="pp-finding">相公 dead hand</span> (event {st.dead_hand})')
         won = [w for w in state.wins if w.seat == i and w.legal]
         if won:
             how = "self-drawn" if won[-1].self_drawn else f"from seat {won[-1].from_seat}"

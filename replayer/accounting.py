@@ -166,11 +166,34 @@ def seat_wall_take(state: TableState, seat: int, n: int) -> tuple[tuple[str, ...
     return wall[start:start + k], wall[:start] + wall[start + k:]
 
 
-def check_size(ctx: Ctx, state: TableState, seat: int, expected: int, when: str) -> None:
-    size = state.seat_now(seat).hand_size
-    if size != expected:
-        ctx.breach("wrong_tile_count",
-                   f"seat {seat} holds {size} tiles {when} (sets count 3), expected {expected}", seat)
+def check_size(ctx: Ctx, state: TableState, seat: int, expected: int, when: str) -> TableState:
+    """``seat``'s hand size (:attr:`~replayer.state.SeatState.hand_size`: a set counts 3)
+    against ``expected`` (13 between turns, 14 to discard; ``when`` says which move, in
+    words) plus the seat's ``miscount``. Another size is a ``wrong_tile_count`` finding (多张 /
+    少张) and from then on this hand the seat's moves are judged by the tiles it holds
+    (``miscount`` = size − expected): one mistake is one finding, not one at each later draw
+    and discard. When the ruleset lists ``wrong_tile_count`` in ``PlayRules.dead_hand_faults``
+    the seat is also 相公, a dead hand (``SeatState.dead_hand``: this event's seq) — it
+    plays on but may not claim or win (docs/reference/rules/competition.md §A9; seed 000
+    二十五 "手牌数多于或少于规定数量该情况不得和牌，处理为相公并机械出牌"). Like
+    :func:`~replayer.state.evolve`: a working state is changed in place and returned, a frozen
+    one is copied (``state`` itself when the size is right)."""
+    st = state.seat_now(seat)
+    size = st.hand_size
+    if size == expected + st.miscount:
+        return state
+    miscount = size - expected
+    dead = st.dead_hand is None and "wrong_tile_count" in ctx.play.dead_hand_faults
+    off = f"{abs(miscount)} too many, 多张" if miscount > 0 else f"{abs(miscount)} short, 少张"
+    if not miscount:
+        off = "the rules' count again"
+    since = f"; {expected + st.miscount} since its earlier wrong count" if st.miscount else ""
+    then = ": 相公, a dead hand for the rest of the hand — it may not claim or win" if dead else ""
+    ctx.breach("wrong_tile_count", f"seat {seat} holds {size} tiles {when} (sets count 3), expected {expected}"
+                                   f"{since} ({off}){then}", seat)
+    if dead:
+        return evolve_seat(state, seat, miscount=miscount, dead_hand=ctx.seq)
+    return evolve_seat(state, seat, miscount=miscount)
 
 
 def apply_settlement(state: TableState, seq: int, kind: str, s: Settlement, reason: str) -> TableState:

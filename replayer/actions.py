@@ -32,6 +32,7 @@ replayer calls before applying an event, replayer/replay.py ``apply``); an actio
   seat whose hand wins on the kong tile, rob (抢杠) or pass.
 * With ``PlayRules.must_win_wall`` tiles or fewer left in the wall, a seat that may win is
   offered only its win (Sichuan 后4张必胡).
+* A seat whose hand is dead (相公, ``SeatState.dead_hand``) is offered no claim and no win.
 * A ruleset's own choices (:meth:`Ruleset.ruleset_actions`, kind ``ruleset``: e.g. Sichuan's
   定缺 after the deal) come before all others, one seat at a time, best first.
 
@@ -147,6 +148,11 @@ def legal_actions(state: TableState, ruleset: Ruleset) -> list[Action]:
     (claims: from the discarder's next seat). Empty when nothing is a choice (a draw, a
     deal, a replacement or the end of the hand comes next). See the module docstring."""
     acts = _legal_actions(state, ruleset)
+    dead = {s for s, st in enumerate(state.seats) if st.dead_hand is not None}
+    if dead:  # 相公 (SeatState.dead_hand): neither claims nor wins; a pass only with another choice
+        acts = [a for a in acts if a.seat not in dead or not (a.is_win or a.claim is not None)]
+        chosen = {a.seat for a in acts if a.kind != "pass"}
+        acts = [a for a in acts if a.kind != "pass" or a.seat in chosen]
     must = ruleset.play.must_win_wall
     if must is not None and state.wall_remaining <= must and any(a.is_win for a in acts):
         winners = {a.seat for a in acts if a.is_win}  # 后4张必胡: such a seat may only win

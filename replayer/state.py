@@ -46,6 +46,10 @@ DrawSource = Literal["wall", "kong_replacement", "flower_replacement"]
 
 EMPTY_COUNTS: tuple[int, ...] = (0,) * 34
 
+#: Field metadata: :func:`to_dict` leaves the field out while it holds its default (a
+#: status most states never have: the JSON of a state without it is what it was before).
+_OMIT_DEFAULT = {"omit_default": True}
+
 _new = object.__new__
 _setattr = object.__setattr__
 _FIELD_NAMES: dict[type, frozenset[str] | None] = {}
@@ -243,7 +247,17 @@ class SeatState(_SeatReading):
     (index per eventlog.tiles); ``tiles``: the same tiles in the order received (dealt, then
     drawn), plus any flower not yet replaced; ``hidden``: concealed tiles whose identity the
     log does not show (and a concealed kong whose tile it does not show is a declared set with
-    no ``tiles``). ``score``: points now; ``wind``: seat wind F1..F4 of this hand."""
+    no ``tiles``). ``score``: points now; ``wind``: seat wind F1..F4 of this hand.
+
+    A seat's faults this hand (:func:`replayer.accounting.check_size`;
+    docs/reference/rules/competition.md §A9, seed 000 二十五 多张、少张, seed 003 大相公/小相公):
+    ``miscount``: tiles held beyond (多张, > 0) or short of (少张, < 0) the count the rules
+    give, as the seat's ``wrong_tile_count`` finding found it — its later moves are checked
+    against that count plus ``miscount``, so one mistake is one finding, not one per later
+    move; ``dead_hand``: 相公 — the seq of the event whose fault made the seat a dead hand
+    this hand (the ruleset's ``PlayRules.dead_hand_faults``): it plays on, drawing and
+    discarding, but may not claim or win; None: a live hand. Both start afresh with each
+    hand; :func:`to_dict` leaves them out while they are 0 / None."""
 
     counts: tuple[int, ...] = EMPTY_COUNTS
     tiles: tuple[str, ...] = ()
@@ -255,6 +269,8 @@ class SeatState(_SeatReading):
     wind: str | None = None
     dealt: bool = False
     replacements_due: int = 0
+    miscount: int = dataclasses.field(default=0, metadata=_OMIT_DEFAULT)
+    dead_hand: int | None = dataclasses.field(default=None, metadata=_OMIT_DEFAULT)
 
 
 @fast_init
@@ -602,7 +618,7 @@ class WorkingSeat(_SeatReading):
     equal only to itself."""
 
     __slots__ = ("counts", "tiles", "hidden", "melds", "discards", "flowers", "score", "wind", "dealt",
-                 "replacements_due")
+                 "replacements_due", "miscount", "dead_hand")
     counts: list[int]
     tiles: list[str]
     discards: list[Discard]
@@ -620,6 +636,8 @@ class WorkingSeat(_SeatReading):
         self.wind = d["wind"]
         self.dealt = d["dealt"]
         self.replacements_due = d["replacements_due"]
+        self.miscount = d["miscount"]
+        self.dead_hand = d["dead_hand"]
 
     def __eq__(self, other: object) -> bool:
         return self is other
@@ -631,7 +649,7 @@ class WorkingSeat(_SeatReading):
             "counts": tuple(self.counts), "tiles": tuple(self.tiles), "hidden": self.hidden,
             "melds": self.melds, "discards": tuple(self.discards), "flowers": self.flowers,
             "score": self.score, "wind": self.wind, "dealt": self.dealt,
-            "replacements_due": self.replacements_due,
+            "replacements_due": self.replacements_due, "miscount": self.miscount, "dead_hand": self.dead_hand,
         })
         return st
 
@@ -784,7 +802,9 @@ if frozenset(WorkingSeat.__slots__) != _SEAT_FIELDS:
 
 
 def to_dict(state: TableState) -> dict[str, Any]:
-    """JSON-ready dict of a state (dataclasses → dicts, tuples → lists)."""
+    """JSON-ready dict of a state (dataclasses → dicts, tuples → lists). A field declared
+    with ``_OMIT_DEFAULT`` is left out while it holds its default (``SeatState.miscount``,
+    ``dead_hand``: present only for a seat with a fault)."""
     d = _plain(state)
     d["scores"] = list(state.scores)
     return d
@@ -792,7 +812,8 @@ def to_dict(state: TableState) -> dict[str, Any]:
 
 def _plain(obj: Any) -> Any:
     if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
-        return {f.name: _plain(getattr(obj, f.name)) for f in dataclasses.fields(obj)}
+        return {f.name: _plain(v) for f in dataclasses.fields(obj)
+                if not ((v := getattr(obj, f.name)) == f.default and f.metadata.get("omit_default"))}
     if isinstance(obj, (tuple, list)):
         return [_plain(x) for x in obj]
     if isinstance(obj, dict):

@@ -60,6 +60,8 @@ def table_view(state: TableState, event: Any | None = None, *, seat: int | None 
         who = f"{i} {wind}{' (dealer)' if state.dealer == i else ''}\n{name}"
         if notes[i]:
             who += f"\n{notes[i]}"
+        if st.dead_hand is not None:  # 相公: plays on, may not claim or win (SeatState.dead_hand)
+            who += f"\n相公 dead hand (#{st.dead_hand})"
         won = [w for w in state.wins if w.seat == i and w.legal]
         if won:
             how = "self-drawn" if won[-1].self_drawn else f"from seat {won[-1].from_seat}"

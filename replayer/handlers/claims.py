@@ -29,13 +29,18 @@ from replayer.state import (
 
 def claim_discard(ctx: Ctx, state: TableState, seat: int, discard_seq: int, tile: str, kind: str) -> tuple[TableState, int | None]:
     """Checks shared by chow, pung, melded kong (and a ruleset's own claims, e.g. Yingtan's
-    宝 pung): the claim takes the latest discard, still open, of another seat, of the named
-    tile, and nothing of higher priority was passed over. Marks the discard claimed. Returns
+    宝 pung): the claimant's hand is not dead (``xianggong``: 相公 may not claim,
+    competition.md §A9), the claim takes the latest discard, still open, of another seat, of
+    the named tile, and nothing of higher priority was passed over. Marks the discard claimed. Returns
     (state, discarder seat or None). Like :func:`~replayer.state.evolve`: a working state is
     changed in place and returned."""
     pend = state.pending
     found = state.find_discard(discard_seq)
     discarder: int | None = None
+    dead = state.seat_now(seat).dead_hand
+    if dead is not None:
+        ctx.breach("xianggong", f"seat {seat} claims discard {discard_seq} by {kind}, but its hand is dead "
+                                f"(相公 since event {dead}): a dead hand may not claim", seat)
     if state.phase == "claims" and pend is not None and pend.seq == discard_seq:
         discarder = pend.seat
     elif found is not None and found[2].claimed_by is not None:
@@ -62,7 +67,7 @@ def claim_discard(ctx: Ctx, state: TableState, seat: int, discard_seq: int, tile
             if claimed is not None and play.priority(claimed) > play.priority(kind):
                 ctx.breach("claim_priority",
                            f"seat {seat}'s {kind} was taken over seat {other}'s {claimed}, which has priority", seat)
-    check_size(ctx, state, seat, 13, f"when claiming by {kind}")
+    state = check_size(ctx, state, seat, 13, f"when claiming by {kind}")
     return claimed_as_found(state, found, seat), discarder
 
 
@@ -123,7 +128,7 @@ def kong(ctx: Ctx, state: TableState, p: ev.Kong) -> TableState:
                 ctx.breach("wrong_seat_to_act", f"seat {seat} declares a kong before the dealer's first discard", seat)
         elif in_phase(ctx, state, f"a {p.kind} kong", "discard"):
             check_turn(ctx, state, seat, f"declares a {p.kind} kong")
-        check_size(ctx, state, seat, 14, f"when declaring a {p.kind} kong")
+        state = check_size(ctx, state, seat, 14, f"when declaring a {p.kind} kong")
         st = state.seat_now(seat)
         if p.kind == "concealed":
             if p.tile is None:  # 暗杠 the record does not show: four of the seat's hidden tiles, face down

@@ -133,8 +133,10 @@ def penalty(ctx: Ctx, state: TableState, p: ev.Penalty) -> TableState:
 def referee_ruling(ctx: Ctx, state: TableState, p: ev.RefereeRuling) -> TableState:
     """A referee's ruling on event ``ref_seq`` (an earlier event of this game): score changes
     apply as they are given (a penalty may be awarded or removed from play); ``void_win``
-    also undoes the settlement the win at ``ref_seq`` made. ``dead_hand`` is for the
-    ruleset (observe). The ruled event must exist and come before the ruling."""
+    also undoes the settlement the win at ``ref_seq`` made; ``dead_hand`` makes ``seat`` 相公
+    for the rest of the hand (``SeatState.dead_hand``: it may not claim or win — docs/events.md
+    ``referee_ruling``, competition.md §A9 "after certain penalties"). The ruled event must
+    exist and come before the ruling."""
     if not need_game(ctx, state):
         return state
     if p.ref_seq >= ctx.seq:
@@ -152,6 +154,8 @@ def referee_ruling(ctx: Ctx, state: TableState, p: ev.RefereeRuling) -> TableSta
         state = replace(state, wins=tuple(replace(w, legal=False) if w.seq == p.ref_seq else w for w in state.wins))
     if p.kind == "dead_hand" and p.seat is None:
         ctx.breach("ruling_refers_to_no_event", "dead_hand: the ruling names no seat")
+    elif p.kind == "dead_hand" and p.seat is not None and state.seats[p.seat].dead_hand is None:
+        state = state.with_seat(p.seat, replace(state.seats[p.seat], dead_hand=ctx.seq))
     if p.score_changes is None:
         return state
     s = Settlement(tuple(p.score_changes), zero_sum=False)  # type: ignore[arg-type]

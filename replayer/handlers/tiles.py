@@ -179,7 +179,7 @@ def tile_drawn(ctx: Ctx, state: WorkingState, p: ev.TileDrawn) -> TableState:
             ctx.breach("replacement_missing",
                        f"seat {seat} draws from the wall while a replacement draw is due", seat)
         if ph != "dealing":
-            check_size(ctx, state, seat, 13, "before drawing")
+            check_size(ctx, state, seat, 13, "before drawing")  # a working state: changed in place
     # the wall
     tile = p.tile
     if wall_empty_for(state, play, seat):
@@ -283,7 +283,7 @@ def tile_discarded(ctx: Ctx, state: WorkingState, p: ev.TileDiscarded) -> TableS
         check_turn(ctx, state, seat, what)
     if state.seat_now(seat).replacements_due > 0:
         ctx.breach("replacement_missing", f"seat {seat} discards while a replacement draw is due", seat)
-    check_size(ctx, state, seat, 14, "before discarding")
+    check_size(ctx, state, seat, 14, "before discarding")  # a working state: changed in place
     take(ctx, state, seat, tile)
     state.change_seat(seat).discards.append(Discard(ctx.seq, tile))
     turn = next_seat(seat, state.in_hand)

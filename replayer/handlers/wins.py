@@ -41,7 +41,7 @@ class _WinSource:
     own_discard: bool = False  # the winner is the discarder: not a win (claim_own_discard)
 
 
-def _self_drawn_source(ctx: Ctx, state: TableState, p: ev.WinDeclared) -> _WinSource:
+def _self_drawn_source(ctx: Ctx, state: TableState, p: ev.WinDeclared) -> tuple[TableState, _WinSource]:
     seat, st = p.seat, state.seats[p.seat]
     pend = state.pending
     if state.phase == "claims" and pend is not None and pend.owner_may_win and pend.seat == seat:
@@ -49,15 +49,15 @@ def _self_drawn_source(ctx: Ctx, state: TableState, p: ev.WinDeclared) -> _WinSo
         if p.tile not in pend.tiles:
             ctx.breach("claim_tile_mismatch", f"seat {seat} wins on {p.tile}; its exposed tiles are "
                                               f"{', '.join(pend.tiles)}", seat)
-        check_size(ctx, state, seat, 13, "when winning on its exposed tile")
-        return _WinSource(st.tiles, kong_related=True, last_of_wall=pend.last_of_wall,
-                          visible=state.visible_count(p.tile) - 1, discard_seq=pend.seq)
+        state = check_size(ctx, state, seat, 13, "when winning on its exposed tile")
+        return state, _WinSource(st.tiles, kong_related=True, last_of_wall=pend.last_of_wall,
+                                 visible=state.visible_count(p.tile) - 1, discard_seq=pend.seq)
     if state.phase == "dealing":
         if seat != state.dealer:
             ctx.breach("wrong_seat_to_act", f"seat {seat} declares a self-drawn win during the deal", seat)
     elif in_phase(ctx, state, "a self-drawn win", "discard"):
         check_turn(ctx, state, seat, "declares a self-drawn win")
-    check_size(ctx, state, seat, 14, "when winning")
+    state = check_size(ctx, state, seat, 14, "when winning")
     ld = state.last_draw if state.last_draw is not None and state.last_draw.seat == seat else None
     if ld is not None and ld.tile is not None and ld.tile != p.tile:
         ctx.breach("win_tile_not_drawn", f"seat {seat} declares a self-drawn win on {p.tile}, but drew {ld.tile}", seat)
@@ -68,11 +68,11 @@ def _self_drawn_source(ctx: Ctx, state: TableState, p: ev.WinDeclared) -> _WinSo
         if st.hidden == 0:
             ctx.breach("tile_not_held", f"seat {seat} does not hold the winning tile {p.tile}", seat)
         concealed = st.tiles
-    return _WinSource(concealed, kong_related=bool(ld and ld.after_kong), last_of_wall=bool(ld and ld.last_of_wall),
-                      visible=state.visible_count(p.tile))
+    return state, _WinSource(concealed, kong_related=bool(ld and ld.after_kong),
+                             last_of_wall=bool(ld and ld.last_of_wall), visible=state.visible_count(p.tile))
 
 
-def _robbing_source(ctx: Ctx, state: TableState, p: ev.WinDeclared) -> _WinSource:
+def _robbing_source(ctx: Ctx, state: TableState, p: ev.WinDeclared) -> tuple[TableState, _WinSource]:
     seat, play = p.seat, ctx.ruleset.play
     pk = state.pending_kong
     discard_seq = p.discard_seq
@@ -82,9 +82,9 @@ def _robbing_source(ctx: Ctx, state: TableState, p: ev.WinDeclared) -> _WinSourc
             state.phase == "claims" and pk is not None and pk.seq == earlier.discard_seq)):
         # a second seat robs the same kong (seed 003: the nearest after the konger wins);
         # the first robbery already took the tile off the kong
-        check_size(ctx, state, seat, 13, "when robbing a kong")
-        return _WinSource(state.seats[seat].tiles, kong_related=True, visible=state.visible_count(p.tile),
-                          discard_seq=earlier.discard_seq, earlier=earlier)
+        state = check_size(ctx, state, seat, 13, "when robbing a kong")
+        return state, _WinSource(state.seats[seat].tiles, kong_related=True, visible=state.visible_count(p.tile),
+                                 discard_seq=earlier.discard_seq, earlier=earlier)
     if pk is None or state.phase not in ("robbing", "replacement"):
         ctx.breach("event_out_of_phase", f"seat {seat} robs a kong, but no kong is open to robbing", seat)
     else:
@@ -98,13 +98,13 @@ def _robbing_source(ctx: Ctx, state: TableState, p: ev.WinDeclared) -> _WinSourc
             ctx.breach("claim_not_latest_discard", f"seat {seat} robs the kong of event {discard_seq}, the open "
                                                    f"kong is event {pk.seq}", seat)
         discard_seq = pk.seq
-    check_size(ctx, state, seat, 13, "when robbing a kong")
+    state = check_size(ctx, state, seat, 13, "when robbing a kong")
     # the robbed tile itself lies on the konger's kong: not one of the "other" copies
-    return _WinSource(state.seats[seat].tiles, kong_related=True, visible=state.visible_count(p.tile) - 1,
-                      discard_seq=discard_seq)
+    return state, _WinSource(state.seats[seat].tiles, kong_related=True, visible=state.visible_count(p.tile) - 1,
+                             discard_seq=discard_seq)
 
 
-def _discard_source(ctx: Ctx, state: TableState, p: ev.WinDeclared) -> _WinSource:
+def _discard_source(ctx: Ctx, state: TableState, p: ev.WinDeclared) -> tuple[TableState, _WinSource]:
     seat, play = p.seat, ctx.ruleset.play
     pend = state.pending
     target = p.discard_seq if p.discard_seq is not None else (pend.seq if pend else None)
@@ -153,9 +153,9 @@ def _discard_source(ctx: Ctx, state: TableState, p: ev.WinDeclared) -> _WinSourc
     if own:
         ctx.breach("claim_own_discard", f"seat {seat} declares a win on {p.tile}, its own discard (event "
                                         f"{discard_seq}): a win on a discard takes another player's tile", seat)
-    check_size(ctx, state, seat, 13, "when winning on a discard")
-    return _WinSource(state.seats[seat].tiles, last_of_wall=last, visible=visible, discard_seq=discard_seq,
-                      earlier=earlier, own_discard=own)
+    state = check_size(ctx, state, seat, 13, "when winning on a discard")
+    return state, _WinSource(state.seats[seat].tiles, last_of_wall=last, visible=visible, discard_seq=discard_seq,
+                             earlier=earlier, own_discard=own)
 
 
 def win_declared(ctx: Ctx, state: TableState, p: ev.WinDeclared) -> TableState:
@@ -167,11 +167,11 @@ def win_declared(ctx: Ctx, state: TableState, p: ev.WinDeclared) -> TableState:
     else:
         check_in_hand(ctx, state, seat, f"declares a win on {p.tile}")
     if p.self_drawn:
-        src = _self_drawn_source(ctx, state, p)
+        state, src = _self_drawn_source(ctx, state, p)
     elif p.robbing_kong:
-        src = _robbing_source(ctx, state, p)
+        state, src = _robbing_source(ctx, state, p)
     else:
-        src = _discard_source(ctx, state, p)
+        state, src = _discard_source(ctx, state, p)
 
     def unsettled() -> WinRecord:
         return WinRecord(ctx.seq, seat, p.tile, p.self_drawn, p.from_seat, p.robbing_kong, False,
@@ -220,6 +220,8 @@ def win_declared(ctx: Ctx, state: TableState, p: ev.WinDeclared) -> TableState:
         prevalent_wind=state.prevalent_wind or "F1",
         flowers=st.flowers,
     )
+    if st.dead_hand is not None:
+        return _dead_hand_win(ctx, state, p, src, wc)
     if st.unseen:
         # one seat's view of another's win (docs/reference/DESIGN.md §8): the record says the
         # win happened, so the table goes on as after a win; its score is the reported one
@@ -236,11 +238,9 @@ def win_declared(ctx: Ctx, state: TableState, p: ev.WinDeclared) -> TableState:
         ctx.breach(score.rule_id or "false_win", f"seat {seat} declares a win on {p.tile}: {score.message}", seat)
         rec = WinRecord(ctx.seq, seat, p.tile, p.self_drawn, p.from_seat, p.robbing_kong, False,
                         score.situation, score.explained, score.points, None, src.discard_seq, wc)
-        state = replace(state, wins=state.wins + (rec,), false_win=True)
-        pen = rs.false_win_penalty(state, seat)
-        if pen is not None:
-            state = settle(ctx, state, "penalty", pen, f"false win by seat {seat}")
-        return state  # not a win: the phase is unchanged (play may go on, or a ruling ends the hand)
+        if "false_win" in play.dead_hand_faults:  # 诈和 → 相公 (the ruleset's PlayRules)
+            state = state.with_seat(seat, replace(st, dead_hand=ctx.seq))
+        return _false_win(ctx, state, rec)
 
     settlement = rs.settle_win(state, wc, score)
     rec = WinRecord(ctx.seq, seat, p.tile, p.self_drawn, p.from_seat, p.robbing_kong, True,
@@ -252,6 +252,33 @@ def win_declared(ctx: Ctx, state: TableState, p: ev.WinDeclared) -> TableState:
         state = replace(state, unsettled=state.unsettled + (owed,))
     state = replace(state, wins=state.wins + (rec,))
     return _taken(state, play, p, src)
+
+
+def _false_win(ctx: Ctx, state: TableState, rec: WinRecord) -> TableState:
+    """A declared win that is none (诈和): recorded (``rec``, not legal), the hand's
+    ``false_win`` set, and the ruleset's false-win penalty settled, if any. Not a win: the
+    phase is unchanged (play may go on, or a ruling ends the hand)."""
+    state = replace(state, wins=state.wins + (rec,), false_win=True)
+    pen = ctx.ruleset.false_win_penalty(state, rec.seat)
+    if pen is not None:
+        state = settle(ctx, state, "penalty", pen, f"false win by seat {rec.seat}")
+    return state
+
+
+def _dead_hand_win(ctx: Ctx, state: TableState, p: ev.WinDeclared, src: _WinSource, wc: WinContext) -> TableState:
+    """A win declared by a seat whose hand is dead (``SeatState.dead_hand``, 相公): the
+    ``xianggong`` finding, and a false win (诈和) whatever its tiles — "a 相公 player may not
+    win" (docs/reference/rules/competition.md §A9; seed 000 "不得和牌", "不符合规定条件而宣布和牌
+    … 罚分"; seed 003 大相公/小相公 "鈈得和牌"). The hand is scored when the record shows it,
+    for the record's sake (what it would have been)."""
+    seat, st = p.seat, state.seats[p.seat]
+    ctx.breach("xianggong", f"seat {seat} declares a win on {p.tile}, but its hand is dead (相公 since "
+                            f"event {st.dead_hand}): a dead hand may not win", seat)
+    score = None if st.unseen else ctx.ruleset.score_win(state, wc)
+    rec = WinRecord(ctx.seq, seat, p.tile, p.self_drawn, p.from_seat, p.robbing_kong, False,
+                    score.situation if score else None, score.explained if score else None,
+                    score.points if score else None, None, src.discard_seq, wc)
+    return _false_win(ctx, state, rec)
 
 
 def _taken(state: TableState, play: PlayRules, p: ev.WinDeclared, src: _WinSource) -> TableState:

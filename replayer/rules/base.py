@@ -93,6 +93,13 @@ class PlayRules:
     it out of the wall.
     ``must_win_wall``: with that many tiles or fewer left in the wall, a seat that may win
     must (Sichuan 后4张必胡: 4): legal actions then offer it the win only; None = never.
+    ``dead_hand_faults``: the faults (finding rule ids) that make a seat 相公 (a dead hand)
+    for the rest of the hand: it plays on, drawing and discarding, but may not claim
+    (``dead_hand_claim``) or win (``dead_hand_win``, a false win) — competition.md §A9
+    "相公 … wrong tile count (多张/少张)", seed 000 二十五, seed 003 大相公/小相公. Only
+    ``wrong_tile_count`` is read (:func:`replayer.accounting.check_size`); () = the ruleset
+    names no such status: a wrong tile count is a finding, once, and the seat's hand is
+    judged as it is.
     """
 
     tile_copies: tuple[int, ...]
@@ -116,6 +123,7 @@ class PlayRules:
     flower_tiles: tuple[str, ...] | None = None
     indicator_leaves_wall: bool = False
     must_win_wall: int | None = None
+    dead_hand_faults: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if not 1 <= self.winners_per_discard <= 3:
@@ -514,6 +522,7 @@ MECHANICS_SOURCES: dict[str, str] = {
     "one_winner_per_discard": "docs/reference/DESIGN.md §6 (legal claims and their priority)",
     "kong_not_robbable": "docs/reference/DESIGN.md §6 (legal claims)",
     "false_win": "docs/reference/DESIGN.md §6 (win shapes)",
+    "xianggong": "docs/events.md (referee_ruling dead_hand: the seat may not win or claim for the rest of the hand); PlayRules.dead_hand_faults",
     "player_alias_in_game": "docs/events.md (player_aliased: the log's own stream paipu:players, never a game's)",
     "ruling_refers_to_no_event": "docs/reference/DESIGN.md §4 (the log is append-only: a referee_ruling refers to the earlier event it rules on)",
     "dealer_rotation": "docs/reference/DESIGN.md §6 (dealer rotation)",

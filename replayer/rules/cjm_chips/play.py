@@ -14,8 +14,10 @@
 * 包牌 (§A8): three consecutive claims between the same two players (either way), the
   清一色 display after three claims, and the hung tile of 全求独钓: the liable player pays
   3T alone.
-* 相公 (§A9): a dead hand (after a false win 诈和, or a referee's ruling) may not claim or
-  win (finding ``xianggong``).
+* 相公 (§A9): a wrong tile count (多张/少张) or a false win (诈和) makes the seat's hand dead
+  (``PlayRules.dead_hand_faults``), as does a referee's ``dead_hand`` ruling; the replayer
+  keeps the status (``SeatState.dead_hand``) and reports a dead hand's claim or win
+  (finding ``xianggong``).
 * Zero chips (§A5): no win on a zero-chip player's discard; such a win is a finding and the
   winner pays the would-be score to that player and 10 to each of the three others; a
   further winner on a discard that emptied the discarder's chips still wins (§A6.5).
@@ -86,7 +88,8 @@ def _set(t: tuple, i: int, v: Any) -> tuple:
 class HandMemory:
     """What one hand's rules need beyond the table: claims (claimer, feeder) in order, the
     liabilities established (包牌), hung tiles (全求独钓; "" once swapped), the run of equal
-    discards (追牌), the flower sets paid (花杠), the dead hands (相公)."""
+    discards (追牌), the flower sets paid (花杠). (The dead hands, 相公, are the table's:
+    ``SeatState.dead_hand``.)"""
 
     claims: tuple[tuple[int, int], ...] = ()
     liable: tuple[tuple[int, int], ...] = ()  # (claimer, feeder): three consecutive claims
@@ -94,7 +97,6 @@ class HandMemory:
     hung: tuple[str | None, ...] = (None,) * 4
     run: tuple[str, tuple[int, ...]] | None = None
     flower_kongs: tuple[tuple[int, int], ...] = ()
-    dead: tuple[int, ...] = ()  # sorted seats
     zero_chip_win: tuple[int, int, int] | None = None  # (winner, zero-chip seat, would-be T)
 
 
@@ -122,6 +124,10 @@ class CjmRuleset(RulesetDefaults):
             winners_per_discard=3 if self.options.multiple_winners == "all" else 1,
             robbable_kongs=("added",),
             hand_end="first_win",
+            # 多张/少张 and 诈和 → 相公: no win, no claim, draws and discards mechanically
+            # (competition.md §A9; seed 000 二十五 "不得和牌，处理为相公并机械出牌", "不符合规定条件
+            # 而宣布和牌 … 罚分处理为相公")
+            dead_hand_faults=("wrong_tile_count", "false_win"),
         )
 
     @cached_property
@@ -230,10 +236,6 @@ class CjmRuleset(RulesetDefaults):
         if not res.is_win:
             rule = "no_pattern" if res.fans else "false_win"
             return WinScore(False, res.total, res, sit, rule, res.error)
-        mem = self._memory(state).hand
-        if win.seat in mem.dead:
-            return WinScore(False, res.total, res, sit, "xianggong",
-                            f"seat {win.seat} is 相公 (a dead hand) and may not win")
         if not win.self_drawn and win.from_seat is not None and self._chips_at_discard(state, win.from_seat) <= 0:
             return WinScore(False, res.total, res, sit, "win_on_zero_chip_discard",
                             f"seat {win.from_seat} has no chips: no one may win on its discard (T = {res.total})")
@@ -278,7 +280,7 @@ class CjmRuleset(RulesetDefaults):
     def rule_source(self, rule_id: str) -> str:
         return SOURCES.get(rule_id) or MECHANICS_SOURCES.get(rule_id) or f"{_SPEC} Part A"
 
-    # -- the hooks: 相公 claims, and what the rules remember ------------------------------
+    # -- the hooks: chip stacks, penalty units, and what the rules remember ---------------
 
     def check_event(self, state: TableState, p: Any) -> Sequence[Breach]:
         if isinstance(p, ev.GameStarted) and tuple(p.initial_scores) != self.initial_scores():
@@ -290,9 +292,6 @@ class CjmRuleset(RulesetDefaults):
             if bad:
                 return [Breach("penalty_units", f"a penalty of {bad[0]}: 罚分 is in units of {10 * m}, at most "
                                                 f"{50 * m} per decision (§A9{', ×2 倍打' if m > 1 else ''})")]
-        if isinstance(p, (ev.Chow, ev.Pung)) or (isinstance(p, ev.Kong) and p.kind == "melded"):
-            if p.seat in self._memory(state).hand.dead:
-                return [Breach("xianggong", f"seat {p.seat} is 相公 (a dead hand) and may not claim", p.seat)]
         return []
 
     def _instant(self, before: TableState, after: TableState, mem: CjmMemory, payments: list,
@@ -378,14 +377,6 @@ class CjmRuleset(RulesetDefaults):
                                            f"追牌: four {p.tile} in a row, seat {first} first")
                 hand, run = mem.hand, None
             hand = replace(hand, run=run, hung=self._hang(after, hand, p.seat))
-        elif isinstance(p, ev.WinDeclared):
-            last = after.wins[-1] if after.wins else None
-            if last is not None and last.seq == before.seq + 1 and not last.legal and after.false_win:
-                hand = replace(hand, dead=tuple(sorted(set(hand.dead) | {p.seat})))  # 诈和 → 相公 (§A9)
-        elif isinstance(p, ev.RefereeRuling) and (p.kind == "dead_hand" or p.ruling.strip().startswith("相公")):
-            seat = p.seat if p.seat is not None else _ruled_seat(before, p)
-            if seat is not None:
-                hand = replace(hand, dead=tuple(sorted(set(hand.dead) | {seat})))
         if hand is mem.hand and after.rule_memory is mem:
             return after, []
         return replace(after, rule_memory=replace(mem, hand=hand)), []
@@ -429,15 +420,6 @@ def _near(tile: str, hung: str) -> bool:
     if tile[0] in "WTB":
         return abs(int(tile[1]) - int(hung[1])) <= 2
     return True
-
-
-def _ruled_seat(state: TableState, p: Any) -> int | None:
-    """The seat a ruling is about: the seat of the event it refers to, when the state knows it."""
-    for w in state.wins:
-        if w.seq == p.ref_seq:
-            return w.seat
-    seat = getattr(p, "seat", None)
-    return seat if isinstance(seat, int) else None
 
 
 def build(raw: Mapping[str, Any]) -> CjmRuleset:

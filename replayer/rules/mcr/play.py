@@ -70,6 +70,7 @@ SOURCES: dict[str, str] = {
     "tile_count_exceeded": "docs/reference/rules/competition.md §A1, §B1; seed 001 (144张: 每种4张，花牌每种1张)",
     "flowers_not_used": "seed 001 (补花)",
     "wrong_tile_count": "docs/reference/rules/competition.md §A9 (相公); seed 003 (大相公/小相公)",
+    "xianggong": "docs/reference/rules/competition.md §A9 (相公: a dead hand may not win or claim); seed 003 (大相公/小相公 鈈得和牌)",
     "replacement_missing": "seed 001 (补花: 在牌墙的最后去依序取拿); seed 003 (杠 … 到岭上补一张)",
     "exhaustive_draw_with_tiles_left": "docs/reference/rules/competition.md §A3 (荒牌: after the 144th tile)",
     "settlement": "seed 001 (和牌方的得分); docs/reference/rules/competition.md §B2",
@@ -179,6 +180,9 @@ class McrRuleset(RulesetDefaults):
             wildcards=False,
             wall_layout=self.options.wall_layout,
             robbers_void=3 if self.options.three_robbers == "void" else 0,
+            # a wrong tile count makes the seat 相公: it plays on and may not win (seed 003
+            # 大相公/小相公 "鈈得和牌"; competition.md §A9)
+            dead_hand_faults=("wrong_tile_count",),
         )
 
     def options_dict(self) -> dict[str, Any]:
