@@ -93,13 +93,14 @@ class PlayRules:
     it out of the wall.
     ``must_win_wall``: with that many tiles or fewer left in the wall, a seat that may win
     must (Sichuan 后4张必胡: 4): legal actions then offer it the win only; None = never.
-    ``dead_hand_faults``: the faults (finding rule ids) that make a seat 相公 (a dead hand)
-    for the rest of the hand: it plays on, drawing and discarding, but may not claim
-    (``dead_hand_claim``) or win (``dead_hand_win``, a false win) — competition.md §A9
-    "相公 … wrong tile count (多张/少张)", seed 000 二十五, seed 003 大相公/小相公. Only
-    ``wrong_tile_count`` is read (:func:`replayer.accounting.check_size`); () = the ruleset
-    names no such status: a wrong tile count is a finding, once, and the seat's hand is
-    judged as it is.
+    ``dead_hand_faults``: the faults that make a seat 相公 (a dead hand, ``SeatState.dead_hand``)
+    for the rest of the hand: it plays on, drawing and discarding, but a claim or a win it
+    declares is the finding ``xianggong`` (the win a false win) — competition.md §A9 "相公 …
+    wrong tile count (多张/少张) … after 诈和", seed 000 二十五, seed 003 大相公/小相公. Faults
+    read: ``wrong_tile_count`` (:func:`replayer.accounting.check_size`) and ``false_win`` (any
+    win the ruleset's verdict refuses, 诈和). () = the ruleset names no such status: a wrong
+    tile count is a finding, once, and the seat's hand is judged as it is. (A referee's
+    ``dead_hand`` ruling makes a seat 相公 under any ruleset.)
     """
 
     tile_copies: tuple[int, ...]
@@ -132,6 +133,8 @@ class PlayRules:
             raise RulesetError(f"hand_end_winners must be 1, 2 or 3, got {self.hand_end_winners}")
         if self.hand_end not in ("first_win", "winners", "one_seat_left"):
             raise RulesetError(f"hand_end must be first_win, winners or one_seat_left, got {self.hand_end!r}")
+        if not set(self.dead_hand_faults) <= {"wrong_tile_count", "false_win"}:
+            raise RulesetError(f"dead_hand_faults are wrong_tile_count and false_win, got {self.dead_hand_faults}")
 
     def hand_over_after_win(self, winners: int, seats_in: int) -> bool:
         """Is the hand over after a win, with ``winners`` seats having won this hand and
