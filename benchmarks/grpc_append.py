@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import multiprocessing
+import resource
 import shutil
 import tempfile
 import threading
@@ -59,6 +60,18 @@ def batches(events: list[NewEvent], size: int) -> list[list[NewEvent]]:
 
 def rate(n: int, seconds: float) -> str:
     return f"{n / seconds:10,.0f} events/s  ({n} events in {seconds:.2f} s)"
+
+
+def cpu_seconds() -> float:
+    """CPU seconds (user + system) this process has used: its every thread — the server's
+    and, in :func:`streamed`, the client's."""
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
+
+
+def cpu_rate(n: int, cpu: float) -> str:
+    """CPU per event: less sensitive than events/s to what else the machine runs."""
+    return f"cpu {cpu / n * 1e6:5.1f} us/event"
 
 
 def run(n_events: int, batch_sizes: list[int], clients: list[int], base: Path) -> None:
@@ -154,7 +167,8 @@ def streamed(n: int, base: Path, per_game: int = 110) -> None:
     peer, the same messages streamed to an echo service on the same server that only counts
     them (gRPC alone). Last, the same games through :meth:`EventLogClient.append_stream`
     from pydantic events (the Python client's conversion, in this process, included).
-    Target: >= 50,000 events/s."""
+    Beside the rates, the CPU time per event of this process (server and client threads:
+    the machine's other load moves it less than the rates). Target: >= 50,000 events/s."""
     from eventlog.store.planning import Batch, SealedBatch
 
     games = [(f"s{g}", make_events(f"s{g}", per_game)) for g in range(max(1, n // per_game))]
@@ -163,10 +177,11 @@ def streamed(n: int, base: Path, per_game: int = 110) -> None:
     with open_store(base / "stream-direct") as store:
         now = store.now()
         encoded = [SealedBatch.seal(Batch.encode(g, e, NO_STREAM), now) for g, e in games]
-        t = time.perf_counter()
+        t, c = time.perf_counter(), cpu_seconds()
         for i in range(0, len(encoded), STREAM_GROUP_BATCHES):
             store.append_batches(encoded[i : i + STREAM_GROUP_BATCHES])
-        print(f"games of {per_game}  floor: store.append_batches   {rate(total, time.perf_counter() - t)}")
+        print(f"games of {per_game}  floor: store.append_batches   {rate(total, time.perf_counter() - t)}  "
+              f"{cpu_rate(total, cpu_seconds() - c)}")
     with open_store(base / "stream-grpc") as store:
         server, port = build_server(store, port=0, extra_services=[_echo_service])
         server.start()
@@ -176,16 +191,18 @@ def streamed(n: int, base: Path, per_game: int = 110) -> None:
                                             request_serializer=pb.AppendRequest.SerializeToString,
                                             response_deserializer=pb.AppendStreamResponse.FromString)
                 echo(iter(requests[:10]))  # warm the connection
-                t = time.perf_counter()
+                t, c = time.perf_counter(), cpu_seconds()
                 echo(iter(requests))
-                print(f"games of {per_game}  peer: gRPC echo stream      {rate(total, time.perf_counter() - t)}")
+                print(f"games of {per_game}  peer: gRPC echo stream      {rate(total, time.perf_counter() - t)}  "
+                      f"{cpu_rate(total, cpu_seconds() - c)}")
                 stub = pb_grpc.EventLogServiceStub(channel)
-                t = time.perf_counter()
+                t, c = time.perf_counter(), cpu_seconds()
                 response = stub.AppendStream(iter(requests))
-                seconds = time.perf_counter() - t
+                seconds, cpu = time.perf_counter() - t, cpu_seconds() - c
                 assert len(response.results) == len(games)
                 assert all(r.WhichOneof("outcome") == "appended" for r in response.results)
-                print(f"games of {per_game}  gRPC AppendStream, 1 call   {rate(total, seconds)}  (target >= 50,000 events/s)")
+                print(f"games of {per_game}  gRPC AppendStream, 1 call   {rate(total, seconds)}  {cpu_rate(total, cpu)}  "
+                      "(target >= 50,000 events/s)")
         finally:
             server.stop(None)
     with open_store(base / "stream-client") as store:

@@ -3,10 +3,12 @@
 ReadGame / ListGames / Subscribe, each a thin translation between the contract (eventlog/convert.py)
 and the store.
 
-Append and AppendStream take each event from its protobuf message straight to the texts
-the store writes (:func:`eventlog.convert.encoded_from_proto`: validated once, encoded
-once, the bytes ``Batch.encode`` would make), never building the pydantic event; an
-AppendStream commits its batches many per durable transaction (:data:`STREAM_GROUP_BATCHES`).
+Append and AppendStream take the events of a request from their protobuf messages straight
+to the texts the store writes (:func:`eventlog.convert.encoded_events_from_proto`: validated
+once, encoded once, the bytes ``Batch.encode`` would make), never building the pydantic
+event; an AppendStream commits its batches many per durable transaction
+(:data:`STREAM_GROUP_BATCHES`), a new game's batch sealed before (hash-chained in one pass:
+:meth:`SealedBatch.seal <eventlog.store.planning.SealedBatch.seal>`, as the bulk import seals).
 Every Append is acknowledged only after the store has made it durable (the store's
 ``append_batch`` returns only then). Each open ReadGame stream holds one worker thread for
 its duration, each Subscribe one worker thread plus one pump thread. Both send events in
@@ -22,7 +24,7 @@ from typing import Any
 
 import grpc
 
-from eventlog.convert import encoded_from_proto, to_proto
+from eventlog.convert import encoded_events_from_proto, to_proto
 from eventlog.events import EventError, StoredEvent
 from eventlog.errors import InvalidArgument
 from eventlog.store.base import (
@@ -36,7 +38,7 @@ from eventlog.store.base import (
     StreamAlreadyExists,
     WrongExpectedVersion,
 )
-from eventlog.store.planning import Batch, EncodedEvent, PlannedBatch, SealedBatch
+from eventlog.store.planning import Batch, PlannedBatch, SealedBatch
 from paipu.v1 import event_log_service_pb2 as pb
 from paipu.v1 import event_log_service_pb2_grpc as pb_grpc
 
@@ -83,7 +85,8 @@ class EventLogServicer(pb_grpc.EventLogServiceServicer):
     def Append(self, request: pb.AppendRequest, context: grpc.ServicerContext) -> pb.AppendResponse:
         if not request.events:
             raise EventError("an append needs at least one event", "events")
-        res = self._store.append_batch(Batch.of_encoded(request.game_id, _encoded(request.events), _expected(request)))
+        events = encoded_events_from_proto(request.events)
+        res = self._store.append_batch(Batch.of_encoded(request.game_id, events, _expected(request)))
         return _appended(res)
 
     # ---- AppendStream -----------------------------------------------------------
@@ -106,12 +109,13 @@ class EventLogServicer(pb_grpc.EventLogServiceServicer):
                 events_in_group = 0
 
         for n, request in enumerate(request_iterator):
-            for i, msg in enumerate(request.events):
-                kind = msg.WhichOneof("payload")
-                if kind in ("referee_ruling", "penalty"):
-                    raise EventError(f"requests[{n}].events[{i}]: a {kind} goes through Append (it needs the "
-                                     "referee role), not AppendStream", f"requests[{n}].events[{i}]")
-            events = _encoded(request.events, f"requests[{n}].")
+            try:
+                events = encoded_events_from_proto(request.events, f"requests[{n}].")
+            except EventError:
+                _refuse_referee_events(request.events, n)  # checked first, as it always was
+                raise
+            if not _REFEREE_TYPES.isdisjoint([e.type for e in events]):
+                _refuse_referee_events(request.events, n)
             try:
                 batch = Batch.of_encoded(request.game_id, events, _expected(request))
                 if not group:
@@ -309,17 +313,19 @@ def _stream_result(res: AppendResult | StoreError) -> pb.AppendStreamResult:
         reason=reason, message=str(res), current_version=current if isinstance(current, int) else 0))
 
 
-def _encoded(msgs: Any, where: str = "") -> list[EncodedEvent]:
-    """The events of a request, each checked and encoded once (eventlog.convert.encoded_from_proto);
-    a malformed one raises EventError naming ``{where}events[i].<field>``."""
-    out = []
+#: The event types an AppendStream refuses: they need the referee role (services/auth.py checks
+#: it for Append).
+_REFEREE_TYPES = frozenset({"referee_ruling", "penalty"})
+
+
+def _refuse_referee_events(msgs: Any, n: int) -> None:
+    """Raise EventError naming ``requests[n].events[i]``, the first referee_ruling or penalty
+    of AppendStream's request ``n`` (none: return)."""
     for i, msg in enumerate(msgs):
-        try:
-            out.append(encoded_from_proto(msg))
-        except EventError as e:
-            path = f"{where}events[{i}]" + (f".{e.field}" if e.field else "")
-            raise EventError(f"{where}events[{i}]: {e}", path) from None
-    return out
+        kind = msg.WhichOneof("payload")
+        if kind in _REFEREE_TYPES:
+            raise EventError(f"requests[{n}].events[{i}]: a {kind} goes through Append (it needs the "
+                             "referee role), not AppendStream", f"requests[{n}].events[{i}]")
 
 
 def _expected(request: pb.AppendRequest) -> Any:

@@ -155,11 +155,7 @@ class Batch:
         expected = normalize_expected(expected_version)
         if not events:
             raise InvalidArgument("an append needs at least one event", "events")
-        seen: set[str] = set()
-        for i, e in enumerate(events):
-            if e.event_id in seen:
-                raise InvalidArgument(f"events[{i}]: event_id {e.event_id} appears twice in the batch", f"events[{i}]")
-            seen.add(e.event_id)
+        _check_unique([e.event_id for e in events])
         return cls(game_id, expected, tuple(events))
 
     def with_first_metadata(self, metadata: dict[str, Any]) -> Batch:
@@ -401,30 +397,25 @@ class SealedBatch:
         its stream."""
         if batch.expected != NO_STREAM:
             raise InvalidArgument("only a new stream's batch (expected no_stream) is sealed", "expected_version")
-        return cls.of(batch.game_id, [(e.event_id, e.type, e.schema_version, e.payload, e.metadata)
-                                      for e in batch.events], recorded_at, _ruleset_of(batch.events))
+        return cls.of(batch.game_id, batch.events, recorded_at, _ruleset_of(batch.events))
 
     @classmethod
-    def of(cls, game_id: str, events: Iterable[tuple[str, str, int, str, str]], recorded_at: str,
+    def of(cls, game_id: str, events: Iterable[tuple[str, str, int, str, str] | EncodedEvent], recorded_at: str,
            ruleset: str | None, log: tuple[int, str] | None = None) -> SealedBatch:
         """From ``(event_id, type, schema_version, payload_text, metadata_text)`` per event
-        (canonical JSON texts, read once: an iterator will do), checked like
-        :meth:`Batch.encode` checks them (a game id, events, ids unique) and chained
-        (:func:`~eventlog.hashing.chain_rows`). ``log``: ``(position, running)`` — the
-        :attr:`log` worked out in the same pass (what :meth:`after_log` gives)."""
+        (canonical JSON texts, read once: an iterator will do; an :class:`EncodedEvent`
+        will do too, its ``ruleset`` is not read), checked like :meth:`Batch.encode` checks
+        them (a game id, events, ids unique) and chained (:func:`~eventlog.hashing.chain_rows`).
+        ``log``: ``(position, running)`` — the :attr:`log` worked out in the same pass (what
+        :meth:`after_log` gives)."""
         check_game_id(game_id)
-        events = events if isinstance(events, list) else list(events)
+        events = events if isinstance(events, (list, tuple)) else list(events)
         if not events:
             raise InvalidArgument("an append needs at least one event", "events")
-        ids, types, versions, payloads, metadata = zip(*events)
-        if len(set(ids)) != len(ids):
-            seen: set[str] = set()
-            for i, event_id in enumerate(ids):
-                if event_id in seen:
-                    raise InvalidArgument(f"events[{i}]: event_id {event_id} appears twice in the batch", f"events[{i}]")
-                seen.add(event_id)
-        hashes, after = chain_links_logged(GENESIS_HASH, game_id=game_id, recorded_at=recorded_at, events=events,
-                                           log=log)
+        ids, types, versions, payloads, metadata = tuple(zip(*events))[:5]
+        _check_unique(ids)
+        hashes, after = chain_links_logged(GENESIS_HASH, game_id=game_id, recorded_at=recorded_at,
+                                           events=zip(ids, types, versions, payloads, metadata), log=log)
         rows = SealedRows(game_id, recorded_at, GENESIS_HASH, ids, types, versions, payloads, metadata, hashes)
         return cls(game_id, rows, ruleset, None if log is None or after is None else (log[0], log[1], after))
 
@@ -464,6 +455,17 @@ class SealedBatch:
         new_head = StreamHead(self.game_id, last["seq"], first, last["position"], last["hash"], self.ruleset)
         result = AppendResult(self.game_id, 0, last["seq"], first, last["position"], last["seq"], False)
         return AppendPlan(result, tuple(rows), new_head, LogHead(last["position"], self.log_hash_after(log)))
+
+
+def _check_unique(event_ids: Sequence[str]) -> None:
+    """Raise :class:`~eventlog.errors.InvalidArgument` naming the first event id of a batch
+    that appears in it a second time."""
+    if len(set(event_ids)) != len(event_ids):
+        seen: set[str] = set()
+        for i, event_id in enumerate(event_ids):
+            if event_id in seen:
+                raise InvalidArgument(f"events[{i}]: event_id {event_id} appears twice in the batch", f"events[{i}]")
+            seen.add(event_id)
 
 
 def _ruleset_of(events: Sequence[EncodedEvent]) -> str | None:

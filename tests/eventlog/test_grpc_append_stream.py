@@ -67,6 +67,13 @@ def test_append_stream_refuses_rulings_and_needs_a_recorder(tmp_path):
             ruling = NewEvent.of(RefereeRuling(ref_seq=1, kind="note", ruling="a note", rule="A9"), id_seed="r/0")
             with pytest.raises(ValueError, match="goes through Append"):
                 recorder.append_stream([("g", [*_game("g"), ruling], NO_STREAM)])
+            # named first, as before, even when another event of the request is malformed
+            bad = _game("bad")  # a draw by seat 9 (model_copy does not validate: the server does)
+            bad[2] = bad[2].model_copy(update={"payload": bad[2].payload.model_copy(update={"seat": 9})})
+            with pytest.raises(ValueError, match=r"requests\[0\]\.events\[2\]: tile_drawn: payload\.seat"):
+                recorder.append_stream([("g1", bad, NO_STREAM)])
+            with pytest.raises(ValueError, match=r"requests\[1\]\.events\[3\]: a referee_ruling goes through Append"):
+                recorder.append_stream([("g0", _game("g0"), NO_STREAM), ("g", [*bad, ruling], NO_STREAM)])
             assert [r.game_id for r in recorder.append_stream([("g", _game("g"), NO_STREAM)])] == ["g"]
         assert [g.game_id for g in store.list_games()] == ["g"]
     finally:

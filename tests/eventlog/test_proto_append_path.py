@@ -21,7 +21,7 @@ import grpc
 import pytest
 from pydantic_core import to_jsonable_python
 
-from eventlog.convert import encoded_from_proto, from_proto, to_proto
+from eventlog.convert import encoded_events_from_proto, encoded_from_proto, from_proto, to_proto
 from eventlog.events import EVENT_TYPES, EventError, NewEvent, StoredEvent, parse_event
 from eventlog.ingest import parse_file
 from eventlog.ingest.load import ingest_files
@@ -88,6 +88,11 @@ def test_every_bundled_simulated_and_documented_event_is_encoded_to_todays_bytes
             got = encoded_from_proto(_over_the_wire(ev))
             assert tuple(got) == _todays(ev), ev
             assert got == EncodedEvent.of(from_proto(_over_the_wire(ev)))
+    for _round in range(2):  # a request's events in one pass: the same texts
+        for _game_id, evs in games:
+            request = pb.AppendRequest.FromString(
+                pb.AppendRequest(events=[to_proto(e) for e in evs]).SerializeToString())
+            assert [tuple(e) for e in encoded_events_from_proto(request.events)] == [_todays(e) for e in evs]
 
 
 UID = "00000000-0000-4000-8000-000000000003"
@@ -118,9 +123,29 @@ def test_a_malformed_event_is_refused_with_the_same_words_as_from_proto(event):
         assert (str(fast.value), fast.value.field) == (str(slow.value), slow.value.field)
 
 
+@pytest.mark.parametrize("kept", [False, True])
+def test_a_malformed_event_of_a_request_is_named_by_its_place_with_the_same_words(kept):
+    """encoded_events_from_proto: the first bad event of a request, named ``events[i]`` (and
+    its field), with encoded_from_proto's words — also when its payload is a kept text (only
+    the envelope is then read in the one pass)."""
+    good = events_pb2.Event(event_id=UID, exhaustive_draw=events_pb2.ExhaustiveDraw())
+    bad_metadata = events_pb2.Event(event_id=UID, metadata_json="[1]", exhaustive_draw=events_pb2.ExhaustiveDraw())
+    bad_seat = events_pb2.Event(event_id=UID, tile_discarded=events_pb2.TileDiscarded(seat=4, tile="W1"))
+    if kept:
+        encoded_from_proto(good)
+    for msgs, i, bad in (([good, bad_metadata, bad_seat], 1, bad_metadata), ([good, good, bad_seat], 2, bad_seat)):
+        with pytest.raises(EventError) as one:
+            encoded_from_proto(bad)
+        with pytest.raises(EventError) as batch:
+            encoded_events_from_proto(msgs, "requests[5].")
+        assert str(batch.value) == f"requests[5].events[{i}]: {one.value}"
+        assert batch.value.field == f"requests[5].events[{i}].{one.value.field}"
+
+
 def test_an_event_id_in_another_uuid_form_is_stored_in_canonical_form():
     msg = events_pb2.Event(event_id=UID.upper(), tile_drawn=events_pb2.TileDrawn(seat=1, tile="B2"))
     assert encoded_from_proto(msg).event_id == UID == from_proto(msg).event_id
+    assert [e.event_id for e in encoded_events_from_proto([msg, msg])] == [UID, UID]  # the second: a kept payload
 
 
 def test_a_log_appended_over_append_stream_hashes_as_the_ingested_one(tmp_path):
