@@ -15,11 +15,14 @@ The bulk path (:func:`ingest_files`) is a pipeline:
    :class:`PreparedGame`, only strings and ints, cheap to send to the storing process;
 2. **store** — this process takes the games in file order, leaves out the ones already
    stored (the same game, docs/events.md "Same game": a stored game with the same
-   fingerprint, one query per transaction, confirmed by :func:`same_game`), and appends
+   fingerprint, one query per chunk received, confirmed by :func:`same_game`), and appends
    :data:`GAMES_PER_COMMIT` games per durable transaction
-   (:meth:`~eventlog.store.base.EventStore.append_batches`: positions and the log's
-   running hash, one insert for all of them; a game whose id or event id is taken is
-   planned on its own and refused or skipped as a duplicate, the others are written).
+   (:meth:`~eventlog.store.base.EventStore.bulk_append`: positions and the log's running
+   hash, one insert per chunk; a game whose id or event id is taken is planned on its own
+   and refused or skipped as a duplicate, the others are written). With parsing processes
+   each chunk is written as it arrives, into the open transaction, while the next ones are
+   parsed: storing starts with the first 8 games, not after 200, and ends one chunk after
+   the last is parsed; the commit follows the :data:`GAMES_PER_COMMIT` th game as before.
 
 With one parsing process, it also works out the log's running hash
 (:func:`~eventlog.hashing.log_hash`, one SHA-256 per event) as it will be when its games are
@@ -696,9 +699,14 @@ def ingest_files(
     else:
         clock, n_workers = _Clock(now), 0
     report = IngestReport()
+    # The games of the open transaction, in file order (repeats of one of them aside): the
+    # first ``checked`` were compared with the stored games and written (or found stored).
     pending: list[PreparedGame] = []
+    checked = 0
     pending_fps: dict[str, list[PreparedGame]] = {}  # pending games by fingerprint
     names: dict[int, str | None] = {}  # id() of a pending game -> the game its source names
+    stored_as: dict[int, str] = {}  # id() of a pending game -> the stored game it is
+    written: list[PreparedGame] = []  # the pending games given to the store, in order
 
     def _pending_name(game: PreparedGame) -> str | None:
         if id(game) not in names:
@@ -711,28 +719,44 @@ def ingest_files(
         if on_game is not None:
             on_game(game)
 
-    def flush() -> None:
-        if not pending:
-            return  # (a repeated game always follows a pending one)
-        # a stored game with the same fingerprint is a candidate, confirmed by same_game
-        candidates = _Candidates(store, [g.fingerprint for g in pending if g.fingerprint is not None])
+    def write() -> None:
+        """The pending games not yet written: those already stored left out (a stored game
+        with the same fingerprint is a candidate, confirmed by same_game), the others
+        written into the open transaction."""
+        nonlocal checked
+        fresh = pending[checked:]
+        if not fresh:
+            return
+        checked = len(pending)
+        candidates = _Candidates(store, [g.fingerprint for g in fresh if g.fingerprint is not None])
         games: list[PreparedGame] = []
-        stored_as: dict[int, str] = {}  # id() of a pending game -> the stored game it is
-        for game in pending:
+        for game in fresh:
             fp = game.fingerprint
             existing = None
             if fp is not None and fp in candidates.all:
                 existing = candidates.stored_as(_Game.of_rows(game.batch.rows), fp)
             if existing is not None:
                 stored_as[id(game)] = existing
-                duplicate(game, existing)
             else:
                 games.append(game)
+        if games:
+            if not written:
+                clock.set(store.now())  # what the games sealed from now on carry
+            bulk.write([g.batch for g in games])
+            written.extend(games)
+
+    def commit() -> None:
+        nonlocal checked
+        if not pending:
+            return  # (a repeated game always follows a pending one)
+        write()
+        results = bulk.commit()  # durable: from here on its games are acknowledged
+        for game in pending:
+            if id(game) in stored_as:
+                duplicate(game, stored_as[id(game)])
         for game, first in repeated:
             duplicate(game, stored_as.get(id(first)) or first.game_id)
-        clock.set(store.now())  # what the games sealed from now on carry
-        results = store.append_batches([g.batch for g in games]) if games else []
-        for game, res in zip(games, results):
+        for game, res in zip(written, results):
             if isinstance(res, (StreamAlreadyExists, IdempotencyConflict)):
                 if _same_game(store, game):
                     report.duplicates.append(game.game_id)
@@ -748,35 +772,43 @@ def ingest_files(
             if on_game is not None:
                 on_game(game)
         pending.clear()
+        checked = 0
         pending_fps.clear()
         names.clear()
+        stored_as.clear()
+        written.clear()
         repeated.clear()
 
-    for path, items, last in _parsed(files, format, n_workers, clock, head):
-        for item in items:
-            if isinstance(item, ParseIssue):
-                report.errors.append(item)
-                if on_game is not None:
-                    on_game(item)
-                continue
-            fp = item.fingerprint
-            if fp is not None:
-                alike = pending_fps.setdefault(fp, [])
-                if alike:
-                    mine = _Game.of_rows(item.batch.rows)
-                    name = mine.named()
-                    first = next((g for g in alike if _pending_name(g) in (name, None) or name is None
-                                  if mine.same(_Game.of_rows(g.batch.rows))), None)
-                    if first is not None:
-                        repeated.append((item, first))
-                        continue
-                alike.append(item)
-            pending.append(item)
-            if len(pending) >= games_per_commit:
-                flush()
-        if last and on_file is not None:
-            on_file(path)  # parsed; its last games are acknowledged with the next commit
-    flush()
+    with store.bulk_append() as bulk:
+        for path, items, last in _parsed(files, format, n_workers, clock, head):
+            for item in items:
+                if isinstance(item, ParseIssue):
+                    report.errors.append(item)
+                    if on_game is not None:
+                        on_game(item)
+                    continue
+                fp = item.fingerprint
+                if fp is not None:
+                    alike = pending_fps.setdefault(fp, [])
+                    if alike:
+                        mine = _Game.of_rows(item.batch.rows)
+                        name = mine.named()
+                        first = next((g for g in alike if _pending_name(g) in (name, None) or name is None
+                                      if mine.same(_Game.of_rows(g.batch.rows))), None)
+                        if first is not None:
+                            repeated.append((item, first))
+                            continue
+                    alike.append(item)
+                pending.append(item)
+                if len(pending) >= games_per_commit:
+                    commit()
+            if n_workers > 0:
+                # parsed elsewhere: this chunk goes in now, while the next ones are parsed (in
+                # this process the transaction would only be held open while it parses)
+                write()
+            if last and on_file is not None:
+                on_file(path)  # parsed; its last games are acknowledged with the next commit
+        commit()
     return report
 
 

@@ -98,6 +98,7 @@ from eventlog.store.types import (
 
 __all__ = [
     "EventStore",
+    "BulkAppend",
     "utc_now",
     "PAGE_SIZE",
     "LINK_COLUMNS",
@@ -211,6 +212,17 @@ class EventStore(ABC):
             except (WrongExpectedVersion, IdempotencyConflict) as e:
                 out.append(e)
         return out
+
+    def bulk_append(self) -> BulkAppend:
+        """Batches for one durable transaction, given a few at a time
+        (:meth:`BulkAppend.write`) and committed together (:meth:`BulkAppend.commit`: the
+        outcomes of :meth:`append_batches` of all of them, in order) — what a bulk import
+        writes while it parses the next games. Nothing is acknowledged before the commit;
+        :meth:`BulkAppend.close` (or leaving the ``with`` block) without it leaves nothing
+        of them. This generic one keeps the batches and appends them at the commit; SQLite
+        writes each at once into an open write transaction."""
+        self._check_open()
+        return BulkAppend(self)
 
     def read_game(
         self,
@@ -615,6 +627,39 @@ class EventStore(ABC):
                     yield CaughtUp(next_position - 1)
                 if not rows:
                     self._wait_for_commit(next_position - 1, poll_interval)
+
+
+class BulkAppend:
+    """:meth:`EventStore.bulk_append`: batches written a few at a time, committed together.
+    Used by one thread; a context manager (leaving it closes: what is not committed is
+    left out)."""
+
+    def __init__(self, store: EventStore) -> None:
+        self._store = store
+        self._batches: list[PlannedBatch] = []
+
+    def write(self, batches: Sequence[PlannedBatch]) -> None:
+        """Add ``batches`` to the transaction (each all or nothing at the commit, as
+        :meth:`EventStore.append_batches`). Raises like :meth:`EventStore.append` for a
+        failure of the store itself (the transaction is then left out)."""
+        self._batches.extend(batches)
+
+    def commit(self) -> list[AppendResult | StoreError]:
+        """Commit what was written since the last commit: one outcome per batch, in order
+        (:meth:`EventStore.append_batches`), once the written ones are durable. The next
+        :meth:`write` starts another transaction."""
+        batches, self._batches = self._batches, []
+        return self._store.append_batches(batches) if batches else []
+
+    def close(self) -> None:
+        """Leave out what is not committed."""
+        self._batches = []
+
+    def __enter__(self) -> BulkAppend:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
 
 def _not_the_head(game_id: str, event: StoredEvent) -> MissingEvents:

@@ -67,7 +67,7 @@ from pathlib import Path
 from typing import Any
 
 from eventlog.hashing import GENESIS_HASH, log_hash
-from eventlog.store.base import LINK_COLUMNS, EventStore, utc_now
+from eventlog.store.base import LINK_COLUMNS, BulkAppend, EventStore, utc_now
 from eventlog.store.checkpoint import AnchorSync, Checkpoint, CheckpointFile
 from eventlog.store.errors import (
     CorruptDatabase,
@@ -311,6 +311,98 @@ def _fsync_dir(path: Path) -> None:
         os.fsync(fd)
     finally:
         os.close(fd)
+
+
+class _SqliteBulkAppend(BulkAppend):
+    """:meth:`SqliteStore.bulk_append`: the batches of each :meth:`write` written at once into
+    one write transaction, opened by the first write and ended by :meth:`commit` (or rolled
+    back by :meth:`close`). Used by one thread."""
+
+    def __init__(self, store: SqliteStore) -> None:
+        super().__init__(store)
+        self._sqlite = store
+        self._held: contextlib.ExitStack | None = None  # the locks and connection of the open transaction
+        self._conn: sqlite3.Connection | None = None
+        self._start = self._log = LogHead()
+        self._taken: set[str] = set()
+        self._results: list[AppendResult | StoreError] = []
+
+    def write(self, batches: Sequence[PlannedBatch]) -> None:
+        if not batches:
+            return
+        store = self._sqlite
+        if self._held is None:
+            self._begin()
+        assert self._conn is not None
+        try:
+            with _translated(store.path):
+                self._log = store._write_batches(self._conn, batches, self._log, self._taken, self._results)
+        except BaseException:
+            self.close()
+            raise
+
+    def _begin(self) -> None:
+        store = self._sqlite
+        store._check_open()
+        assert store._ckpt is not None
+        held = contextlib.ExitStack()
+        try:
+            held.enter_context(store._write_lock)
+            held.enter_context(store._ckpt.locked())
+            conn = held.enter_context(store._connection())
+            held.callback(_roll_back, conn)  # runs first on exit: a transaction left open is undone
+            with _translated(store.path):
+                conn.execute("BEGIN IMMEDIATE")
+                log = store._log(conn)
+                ck = store._ckpt.read()
+                if ck is not None and ck.position > log.position:
+                    problem = store._compare(conn, ck, log)
+                    if problem is not None:
+                        raise problem
+        except BaseException:
+            held.close()
+            raise
+        self._held, self._conn = held, conn
+        self._start = self._log = log
+        self._taken = set()
+        self._results = []
+
+    def commit(self) -> list[AppendResult | StoreError]:
+        if self._held is None:
+            return []  # nothing written since the last commit
+        store, conn, log, start = self._sqlite, self._conn, self._log, self._start
+        assert conn is not None and store._ckpt is not None and store._anchor is not None
+        try:
+            with _translated(store.path):
+                if log.position != start.position:
+                    conn.execute(_UPSERT_LOG, (log.position, log.log_hash))
+                    tip = store._committed_tip(conn, log)
+                conn.execute("COMMIT")
+            if log.position != start.position:
+                try:
+                    store._ckpt.put(tip)
+                    store._anchor.written(tip.position)  # synced off the acknowledgement path
+                except OSError as e:
+                    raise store._unanchored_bulk(start.position + 1, log.position, e) from e
+        finally:
+            self.close()
+        if log.position != start.position:
+            with store._committed:
+                store._last_committed = max(store._last_committed, log.position)
+                store._committed.notify_all()
+        results, self._results = self._results, []
+        return results
+
+    def close(self) -> None:
+        held, self._held, self._conn = self._held, None, None
+        if held is not None:
+            held.close()
+
+
+def _roll_back(conn: sqlite3.Connection) -> None:
+    if conn.in_transaction:
+        with contextlib.suppress(sqlite3.Error):
+            conn.execute("ROLLBACK")
 
 
 class SqliteStore(EventStore):
@@ -770,58 +862,54 @@ class SqliteStore(EventStore):
 
     def append_batches(self, batches: Sequence[PlannedBatch]) -> list[AppendResult | StoreError]:
         """Every batch in one write transaction, then one commit, one checkpoint write and
-        sync. A run of :class:`SealedBatch` es of new streams is written with one insert
-        (their rows and stream records, in a savepoint); any other batch — or a run whose
-        insert meets an event id already stored — is planned one by one, each in its own
-        savepoint (so a refused game leaves nothing)."""
+        sync (:meth:`bulk_append`: written, then committed)."""
         self._check_open()
-        assert self._ckpt is not None and self._anchor is not None
-        results: list[AppendResult | StoreError] = []
         if not batches:
-            return results
-        with self._write_lock, self._ckpt.locked(), self._connection() as conn, _translated(self.path):
-            with self._write(conn):
-                log = start_log = self._log(conn)
-                ck = self._ckpt.read()
-                if ck is not None and ck.position > log.position:
-                    problem = self._compare(conn, ck, log)
-                    if problem is not None:
-                        raise problem
-                taken = self._stream_ids(conn, [b.game_id for b in batches if isinstance(b, SealedBatch)])
-                i = 0
-                while i < len(batches):
-                    run = self._new_streams(batches, i, taken)
-                    if run:
-                        written = self._insert_sealed(conn, run, log)
-                        if written is not None:
-                            log, done = written
-                            results += done
-                            taken.update(b.game_id for b in run)
-                            i += len(run)
-                            continue
-                    for batch in run or batches[i : i + 1]:  # one by one
-                        outcome = self._append_one(conn, batch, log)
-                        if isinstance(outcome, tuple):
-                            plan, log = outcome
-                            results.append(plan.result)
-                        else:
-                            results.append(outcome)
-                        taken.add(batch.game_id)
-                        i += 1
-                if log.position != start_log.position:
-                    conn.execute(_UPSERT_LOG, (log.position, log.log_hash))
-                    tip = self._committed_tip(conn, log)
-            if log.position != start_log.position:
-                try:
-                    self._ckpt.put(tip)
-                    self._anchor.written(tip.position)  # synced off the acknowledgement path
-                except OSError as e:
-                    raise self._unanchored_bulk(start_log.position + 1, log.position, e) from e
-        if log.position != start_log.position:
-            with self._committed:
-                self._last_committed = max(self._last_committed, log.position)
-                self._committed.notify_all()
-        return results
+            return []
+        with self.bulk_append() as bulk:
+            bulk.write(batches)
+            return bulk.commit()
+
+    def bulk_append(self) -> _SqliteBulkAppend:
+        """A :class:`~eventlog.store.base.BulkAppend` that writes each call's batches at once
+        into one open write transaction (taken at the first write: the write lock, the
+        checkpoint's lock, ``BEGIN IMMEDIATE``), so a bulk import inserts a game while the next
+        ones are parsed; :meth:`~eventlog.store.base.BulkAppend.commit` ends it — one commit,
+        one checkpoint write and sync for all. A run of :class:`SealedBatch` es of new
+        streams is written with one insert (their rows and stream records, in a savepoint);
+        any other batch — or a run whose insert meets an event id already stored — is
+        planned one by one, each in its own savepoint (so a refused game leaves nothing).
+        Readers (other connections) see none of it before the commit."""
+        return _SqliteBulkAppend(self)
+
+    def _write_batches(self, conn: sqlite3.Connection, batches: Sequence[PlannedBatch], log: LogHead,
+                       taken: set[str], results: list[AppendResult | StoreError]) -> LogHead:
+        """Write ``batches`` after ``log`` in the open write transaction of ``conn`` (see
+        :meth:`bulk_append`): each outcome appended to ``results``, the game ids now taken added
+        to ``taken`` (which holds those written earlier in the transaction); the log's new head."""
+        taken.update(self._stream_ids(conn, [b.game_id for b in batches
+                                             if isinstance(b, SealedBatch) and b.game_id not in taken]))
+        i = 0
+        while i < len(batches):
+            run = self._new_streams(batches, i, taken)
+            if run:
+                written = self._insert_sealed(conn, run, log)
+                if written is not None:
+                    log, done = written
+                    results += done
+                    taken.update(b.game_id for b in run)
+                    i += len(run)
+                    continue
+            for batch in run or batches[i : i + 1]:  # one by one
+                outcome = self._append_one(conn, batch, log)
+                if isinstance(outcome, tuple):
+                    plan, log = outcome
+                    results.append(plan.result)
+                else:
+                    results.append(outcome)
+                taken.add(batch.game_id)
+                i += 1
+        return log
 
     @staticmethod
     def _new_streams(batches: Sequence[PlannedBatch], i: int, taken: set[str]) -> list[SealedBatch]:

@@ -376,3 +376,30 @@ def test_store_errors_keep_their_fields_across_pickling():
         back = pickle.loads(pickle.dumps(err))
         assert type(back) is type(err) and str(back) == str(err)
         assert [getattr(back, f) for f in fields] == [getattr(err, f) for f in fields]
+
+
+def test_a_bulk_append_stores_what_it_was_given_only_at_its_commit(store, discards):
+    """bulk_append (the bulk import: games written a few at a time while the next ones are
+    parsed, one durable transaction for all): nothing is seen before the commit, each
+    batch is all or nothing, the outcomes are append_batches' in order, and a bulk left
+    without its commit leaves nothing."""
+    from eventlog.store.planning import Batch, SealedBatch
+
+    store.append("taken", discards(1, tag="t"), NO_STREAM)
+    with store.bulk_append() as bulk:
+        bulk.write([SealedBatch.seal(Batch.encode("a", discards(3, tag="a"), NO_STREAM), store.now())])
+        assert store.head_position() == 1 and store.version("a") == -1  # not before the commit
+        bulk.write([Batch.encode("taken", discards(2, tag="u"), NO_STREAM),  # refused alone
+                    Batch.encode("b", discards(2, tag="b"), NO_STREAM)])
+        results = bulk.commit()
+        assert [type(r).__name__ for r in results] == ["AppendResult", "StreamAlreadyExists", "AppendResult"]
+        assert [(r.game_id, r.first_position) for r in (results[0], results[2])] == [("a", 2), ("b", 5)]
+        assert store.head_position() == 6 and store.version("taken") == 0
+        bulk.write([Batch.encode("c", discards(4, tag="c"), NO_STREAM)])  # the next transaction
+        assert bulk.commit()[0].last_position == 10
+        bulk.write([Batch.encode("lost", discards(2, tag="l"), NO_STREAM)])  # never committed
+    assert store.version("lost") == -1 and store.head_position() == 10
+    assert [g.game_id for g in store.list_games()] == ["taken", "a", "b", "c"]
+    assert all(r.ok for r in verify_all(store))
+    store.append("after", discards(1, tag="z"), NO_STREAM)  # the store goes on as before
+    assert store.head_position() == 11

@@ -578,3 +578,41 @@ def test_copies_of_a_stored_game_in_one_import_are_reported_as_the_stored_game(t
         assert (matches.stored, matches.duplicates, matches.errors) == (["botzone-other1", "botzone-other2"], [], [])
     finally:
         store.close()
+
+
+@pytest.mark.parametrize("workers", [0, 1])
+def test_a_game_is_acknowledged_only_once_its_transaction_is_committed(tmp_path, workers):
+    """With parsing processes each chunk of games is written into the open transaction as it
+    arrives (bulk_append), the commit following every games_per_commit-th game: a game is
+    acknowledged (on_game) only when another reader of the store sees it stored, and each
+    commit holds the same games as before (a commit every 7 games: 40 games, 6 full
+    transactions and the rest)."""
+    f = _corpus(tmp_path / "games.txt", 40)
+    store = open_store(tmp_path / "data")
+    seen: list[tuple[str, int]] = []
+
+    def on_game(game) -> None:
+        reader = open_store(tmp_path / "data", create=False)  # another connection: committed rows only
+        try:
+            seen.append((game.game_id, reader.version(game.game_id)))
+            heads.add(reader.head_position())
+        finally:
+            reader.close()
+
+    heads: set[int] = set()
+    try:
+        report = ingest_files(store, [f], workers=workers, games_per_commit=7, on_game=on_game)
+        assert len(report.stored) == 40 and report.errors == []
+        assert [g for g, _ in seen] == report.stored
+        assert all(version >= 0 for _, version in seen)
+        events = {g.game_id: g.event_count for g in store.list_games()}
+        order = [g.game_id for g in store.list_games()]
+        commits = {sum(events[g] for g in order[: k * 7]) for k in range(1, 6 + 1)} | {store.head_position()}
+        assert heads == commits  # the log's head was only ever seen after a 7th game or at the end
+        seen.clear()
+        again = ingest_files(store, [f, _corpus(tmp_path / "more.txt", 45)], workers=workers, games_per_commit=7,
+                             on_game=on_game)  # 85 games: 80 already stored, 5 new
+        assert len(again.stored) == 5 and len(again.duplicates) == 80 and again.errors == []
+        assert len(seen) == 85 and all(version >= 0 for _, version in seen)
+    finally:
+        store.close()
