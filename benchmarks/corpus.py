@@ -58,7 +58,9 @@ holds the time spent waiting for a core):
    the Parquet rows), in a fresh data directory; beside it the sum of 1–3.
 
 ``--baseline TREE`` (a checkout of the code before a change, e.g. ``git worktree add
-../base main``) runs the ``verify``, ``export``, ``replay`` and ``read`` stages with that code as
+../base main``) runs the ``verify``, ``export``, ``replay`` and ``read`` stages (``--compare``
+names others: ``--compare ingest`` stores the corpus anew with each tree, its floor beside
+each run, and prints the median wall, ratio and floor and the lowest CPU) with that code as
 well, on the same store, alternated with this tree's (before, after, after, before …,
 ``--rounds`` each; the lowest CPU of each side is kept), and prints before → after: ms CPU per
 hand of verify, export and the replay halves, export hands/s, µs CPU per event of reading.
@@ -480,11 +482,12 @@ def _run_child(tree: Path, stage: str, work: Path, games: int, workers: int | No
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def compare(baseline: Path, work: Path, games: int, workers: int | None, rounds: int, first: dict) -> None:
-    """The export and replay stages with the code of ``baseline`` and of this tree,
-    alternated on the same store (this tree's first run is the one already taken):
-    before → after, the lowest CPU of each side."""
-    stages = ("verify", "export", "replay", "read")
+def compare(baseline: Path, work: Path, games: int, workers: int | None, rounds: int, first: dict,
+            stages: tuple[str, ...] = ("verify", "export", "replay", "read")) -> None:
+    """The stages ``stages`` with the code of ``baseline`` and of this tree, alternated on
+    the same store (this tree's first run is the one already taken): before → after, the
+    lowest CPU of each side (``ingest``: each run stores the corpus anew and measures its
+    floor beside it; the median wall, ratio and floor of each side, and the lowest CPU)."""
     sides: dict[str, dict[str, list[dict]]] = {"before": {s: [] for s in stages},
                                               "after": {s: [first[s]] for s in stages}}
     order = ["before", "after"]
@@ -494,19 +497,36 @@ def compare(baseline: Path, work: Path, games: int, workers: int | None, rounds:
                 if len(sides[side][stage]) <= k:
                     sides[side][stage].append(_run_child(baseline if side == "before" else ROOT, stage, work, games,
                                                          workers))
+    print(f"\nbefore ({baseline}) → after ({ROOT}), {rounds} alternated runs each, lowest CPU:")
+    if "ingest" in stages:
+        def median(xs: list[float]) -> float:
+            return sorted(xs)[len(xs) // 2]
+
+        runs = {s: sides[s]["ingest"] for s in sides}
+        wall = {s: median([r["seconds"] for r in runs[s]]) for s in sides}
+        cpu = {s: min(r["cpu"] for r in runs[s]) for s in sides}
+        floor = {s: median([r["floor"]["seconds"] for r in runs[s]]) for s in sides}
+        ratio = {s: median([r["floor"]["seconds"] / r["seconds"] for r in runs[s]]) for s in sides}
+        cpu_ratio = {s: median([r["floor"]["cpu"] / r["cpu"] for r in runs[s]]) for s in sides}
+        print(f"ingest   wall {wall['before']:.2f} → {wall['after']:.2f} s (median), CPU {cpu['before']:.2f} → "
+              f"{cpu['after']:.2f} s (lowest), floor {floor['before']:.2f} / {floor['after']:.2f} s: "
+              f"{ratio['before']:.2f} → {ratio['after']:.2f}x the floor's speed (median of the runs' ratios; "
+              f"in CPU {cpu_ratio['before']:.2f} → {cpu_ratio['after']:.2f}x)")
+    if "export" not in stages:
+        return
     ex = {s: min(sides[s]["export"], key=lambda r: r["cpu"]) for s in sides}
     hands = max(ex["after"]["report"].get("hands", 0), 1)
-    print(f"\nbefore ({baseline}) → after ({ROOT}), {rounds} alternated runs each, lowest CPU:")
-    ve = {s: min(r["cpu"] for r in sides[s]["verify"]) for s in sides}
-    print(f"verify   {1000 * ve['before'] / hands:.2f} → {1000 * ve['after'] / hands:.2f} ms CPU per hand "
-          f"({ve['before']:.2f} → {ve['after']:.2f} s CPU)")
+    if "verify" in stages:
+        ve = {s: min(r["cpu"] for r in sides[s]["verify"]) for s in sides}
+        print(f"verify   {1000 * ve['before'] / hands:.2f} → {1000 * ve['after'] / hands:.2f} ms CPU per hand "
+              f"({ve['before']:.2f} → {ve['after']:.2f} s CPU)")
     print(f"export   {1000 * ex['before']['cpu'] / hands:.2f} → {1000 * ex['after']['cpu'] / hands:.2f} ms CPU per hand, "
           f"{hands / ex['before']['seconds']:,.0f} → {hands / ex['after']['seconds']:,.0f} hands/s (wall)")
-    for key in ("export new", "verify new"):
+    for key in ("export new", "verify new") if "replay" in stages else ():
         best = {s: min(r["cpu_s"][key] / max(r["hands"], 1) for r in sides[s]["replay"]) for s in sides}
         print(f"replay   {key.split()[0]} half {1000 * best['before']:.3f} → {1000 * best['after']:.3f} ms CPU per hand "
               f"(x{best['before'] / best['after']:.2f})")
-    for key in ("export first", "export again", "verify first", "verify again"):
+    for key in ("export first", "export again", "verify first", "verify again") if "read" in stages else ():
         best = {s: min(r["us_per_event"][key] for r in sides[s]["read"]) for s in sides}
         print(f"read     {key} {best['before']:.2f} → {best['after']:.2f} µs CPU per event "
               f"(x{best['before'] / best['after']:.2f})")
@@ -518,7 +538,8 @@ def _line(name: str, r: dict, games: int, events: int, floor: dict | None) -> st
             f"CPU {r['cpu']:7.2f} s  peak RSS {r['rss_mib']:7.1f} MiB")
     if floor is not None:
         text += f"\n{'':<8} floor {floor['seconds']:7.2f} s (CPU {floor['cpu']:6.2f} s): " \
-                f"{floor['seconds'] / s:5.2f}x the floor's speed"
+                f"{floor['seconds'] / s:5.2f}x the floor's speed ({floor['cpu'] / max(r['cpu'], 1e-9):.2f}x in CPU " \
+                "seconds: on a busy machine the wall clock follows the CPU a command needs, its own and its workers')"
     if r.get("status"):
         text += f"  [exit status {r['status']}]"
     return text
@@ -534,6 +555,10 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--baseline", type=Path, default=None,
                     help="a checkout of the code before a change: export and replay stages before → after")
     ap.add_argument("--rounds", type=int, default=2, help="--baseline: alternated runs of each side (default 2)")
+    ap.add_argument("--compare", default="verify,export,replay,read",
+                    help="--baseline: the stages run with both trees, comma-separated, of ingest, verify, export, "
+                         "replay, read (default verify,export,replay,read; ingest stores the corpus anew each run, "
+                         "and must come first)")
     ap.add_argument("--child", help=argparse.SUPPRESS)
     a = ap.parse_args(argv)
     work = a.dir or Path(tempfile.mkdtemp(prefix="paipu-corpus-"))
@@ -608,6 +633,7 @@ def main(argv: list[str] | None = None) -> None:
             **{f"{s}_cpu_s": round(results[s]["cpu"], 2) for s in ("ingest", "verify", "export")},
             "ingest_floor_s": round(results["ingest"]["floor"]["seconds"], 2),
             "ingest_vs_floor": round(results["ingest"]["floor"]["seconds"] / results["ingest"]["seconds"], 3),
+            "ingest_vs_floor_cpu": round(results["ingest"]["floor"]["cpu"] / results["ingest"]["cpu"], 3),
             "export_floor_s": round(results["export"]["floor"]["seconds"], 2),
             "export_hands": results["export"]["report"].get("hands"),
             "chain_s": round(chain, 2), "peak_rss_mib": round(peak, 1),
@@ -619,7 +645,8 @@ def main(argv: list[str] | None = None) -> None:
         }
         print(json.dumps(summary))
         if a.baseline is not None:
-            compare(a.baseline.resolve(), work, a.games, a.workers, a.rounds, results)
+            compare(a.baseline.resolve(), work, a.games, a.workers, a.rounds, results,
+                    tuple(x.strip() for x in a.compare.split(",") if x.strip()))
         if a.profile:
             profile(corpus)
     finally:
