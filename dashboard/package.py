@@ -189,7 +189,7 @@ def _scores_section(audit: Any, events: Sequence[Any]) -> str:
         verdict = ("nothing reported to compare" if w.reported is None else
                    "agrees with the source" if agree else "DIFFERS from the source")
         out.append(f"<h3>Hand {_e(hand_ordinal(w.hand_number))}, event {w.seq}: seat {w.seat} wins on {_e(w.tile)} ({how}) — "
-                   f'computed {_e(w.points)} points, <span class="{"ok" if agree else "bad"}">{verdict}</span></h3>')
+                   f'{_e(w.computed_words)}, <span class="{"ok" if agree else "bad"}">{verdict}</span></h3>')
         if w.seq in hands:
             out.append(hands[w.seq])
         rep = {n: (p, c) for n, p, c in w.reported_fans}

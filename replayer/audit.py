@@ -50,6 +50,14 @@ class WinAudit:
     fans_agree: bool | None
     score_agrees: bool | None
 
+    @property
+    def computed_words(self) -> str:
+        """``computed 8 points``, or why no points were computed, in words."""
+        if self.points is not None:
+            return f"computed {self.points} point{'' if self.points == 1 else 's'}"
+        why = "the win is not legal" if not self.legal else "the winner's hand is hidden in this record"
+        return f"no points computed ({why})"
+
 
 @dataclass(frozen=True)
 class GameAudit:
@@ -191,8 +199,17 @@ class AuditCollector:
             self.wins.append((state.hand_number, state.wins[-1]))
         elif t == "score_reported" and state.reported:
             self.reported.append(state.reported[-1])
+        if t in ("score_reported", "hand_ended"):
+            self._refresh_wins(state)
         elif t == "exhaustive_draw":
             self.draws += 1
+
+    def _refresh_wins(self, state: TableState) -> None:
+        """The hand's wins as they stand now: what its later events settle for a win (e.g.
+        Changsha's birds) is part of it (``WinRecord.changes``)."""
+        now = {w.seq: w for w in state.wins}
+        if now:
+            self.wins = [(h, now.get(w.seq, w)) if h == state.hand_number else (h, w) for h, w in self.wins]
 
     def result(self) -> GameAudit:
         """The audit of the steps taken (its ``state`` frozen: the last step's)."""
@@ -213,7 +230,7 @@ class AuditCollector:
                     legal=w.legal,
                     fans=lines,
                     points=w.points,
-                    changes=w.settlement.changes if w.settlement is not None else None,
+                    changes=w.changes,
                     reported=rep,
                     reported_fans=rep_fans,
                     fans_agree=_compare_fans(lines, rep_fans) if rep_fans else None,

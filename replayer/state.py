@@ -428,7 +428,11 @@ class WinRecord:
     whether it was legal, and the ruleset-neutral ``context`` (a ``WinContext``).
     ``unscored``: the winner's hand is hidden in the record (one seat's view): the win is
     taken as declared — legal, the table goes on after it — with no score, points or
-    settlement of its own; its reported score (``score_reported``) is what it settles."""
+    settlement of its own; its reported score (``score_reported``) is what it settles.
+    ``later_changes``: what the rules settle for this win at a later event of its hand
+    (Changsha's birds 扎鸟, turned after the win, docs/reference/rules/changsha.md §5.1) —
+    part of the win's whole settlement (:attr:`changes`), which a reported score gives
+    (docs/events.md ``score_reported``)."""
 
     seq: int
     seat: int
@@ -444,6 +448,17 @@ class WinRecord:
     discard_seq: int | None = None
     context: Any = None
     unscored: bool = False
+    later_changes: tuple[int, int, int, int] = (0, 0, 0, 0)
+
+    @property
+    def changes(self) -> tuple[int, int, int, int] | None:
+        """The win's whole settlement, points per seat 0..3: :attr:`settlement` with
+        :attr:`later_changes` — what its ``score_reported`` gives; None when the win was not
+        settled (not legal, or unscored)."""
+        if self.settlement is None:
+            return None
+        a, b = self.settlement.changes, self.later_changes
+        return (a[0] + b[0], a[1] + b[1], a[2] + b[2], a[3] + b[3])
 
 
 @fast_init

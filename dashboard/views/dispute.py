@@ -163,7 +163,7 @@ for w in audit.wins:
     if w.reported is None:
         verdict = "nothing reported to compare"
     with st.expander(f"Hand {hand_ordinal(w.hand_number)}, event {w.seq}: seat {w.seat} wins on {w.tile} ({how}) — "
-                     f"computed {w.points} points, {verdict}", expanded=True):
+                     f"{w.computed_words}, {verdict}", expanded=True):
         comp: dict[str, dict] = {}
         line_key, reported_key, _known = fan_keys(w.fans)
         for f in w.fans:

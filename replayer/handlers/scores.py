@@ -19,7 +19,9 @@ from replayer.state import (
 
 def score_reported(ctx: Ctx, state: TableState, p: ev.ScoreReported) -> TableState:
     """The source's score (DESIGN.md §4) compared with the computed one: a disagreement is
-    ``reported_score_mismatch``. What reads tiles the record hides (``TableState.unsettled``:
+    ``reported_score_mismatch``. A win's reported changes are its whole settlement
+    (``WinRecord.changes``: with what its hand settles for it after the win, such as
+    Changsha's birds; docs/events.md ``score_reported``). What reads tiles the record hides (``TableState.unsettled``:
     a win whose hand is hidden, a settlement component or a score that reads another hidden
     hand — one seat's view, §8) cannot be computed: that part is ``reported_score_unverifiable``
     — the rest is still compared — and the reported changes are what the table settles for it
@@ -38,10 +40,11 @@ def score_reported(ctx: Ctx, state: TableState, p: ev.ScoreReported) -> TableSta
     comp_total: int | None = None
     if legal:
         ch = [0, 0, 0, 0]
-        for w in legal:
-            if w.settlement is not None:
+        for w in legal:  # a win's whole settlement: what the rules settle for it later too
+            whole = w.changes
+            if whole is not None:
                 for i in range(4):
-                    ch[i] += w.settlement.changes[i]
+                    ch[i] += whole[i]
         comp_changes = (ch[0], ch[1], ch[2], ch[3])
         if len(legal) == 1:
             comp_total = legal[0].points
@@ -66,13 +69,21 @@ def score_reported(ctx: Ctx, state: TableState, p: ev.ScoreReported) -> TableSta
         if total_unknown and p.total is not None:
             cannot.append(f"total cannot be checked: {_reads(total_unknown)}")
     problems = []
-    if p.score_changes is not None and not changes_unknown and tuple(p.score_changes) != comp_changes:
-        problems.append(f"score changes reported {list(p.score_changes)}, computed "
-                        f"{list(comp_changes) if comp_changes else 'none'}")
-    if p.total is not None and not total_unknown and p.total != comp_total:
-        problems.append(f"total reported {p.total}, computed {comp_total}")
     if p.winner is not None and not legal:
-        problems.append(f"reported winner seat {p.winner}, but the replay has no legal win by that seat")
+        # nothing computed to compare: the one reason, with what was reported
+        said = [f"score changes {list(p.score_changes)}"] if p.score_changes is not None else []
+        said += [f"total {p.total}"] if p.total is not None else []
+        problems.append(f"reported winner seat {p.winner}, but the replay has no legal win by that seat, so it "
+                        "computes no score to compare" + (f" (reported: {', '.join(said)})" if said else ""))
+    else:
+        if p.score_changes is not None and not changes_unknown and tuple(p.score_changes) != comp_changes:
+            problems.append(f"score changes reported {list(p.score_changes)}, "
+                            + (f"computed {list(comp_changes)}" if comp_changes is not None
+                               else f"not computed ({_why_not_computed(state, legal)})"))
+        if p.total is not None and not total_unknown and p.total != comp_total:
+            problems.append(f"total reported {p.total}, "
+                            + (f"computed {comp_total}" if comp_total is not None
+                               else f"not computed ({_why_not_computed(state, legal)})"))
     if problems:
         ctx.breach("reported_score_mismatch", "; ".join(problems + cannot), p.winner)
     elif cannot:
@@ -91,6 +102,17 @@ def score_reported(ctx: Ctx, state: TableState, p: ev.ScoreReported) -> TableSta
         unverifiable="; ".join(cannot),
     )
     return replace(state, reported=state.reported + (rec,))
+
+
+def _why_not_computed(state: TableState, legal: list) -> str:
+    """Why a reported score change or total has no computed value to compare, in words."""
+    if len(legal) > 1:
+        return f"the hand has {len(legal)} legal wins and the report names no winner; a total is one win's"
+    if state.exhaustive_draw:
+        return "the hand ended in an exhaustive draw, which has no total"
+    if state.phase == "hand_over":
+        return "the replay has no legal win in this hand"
+    return "the hand has no win"
 
 
 def _reads(unknown: list[Unsettled]) -> str:

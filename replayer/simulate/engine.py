@@ -27,7 +27,8 @@ draws and replacement draws alike (Botzone's judge; the replayer checks it, DESI
 
 After a win, the engine writes a ``score_reported`` event per winner with what *it*
 computed from the ruleset (``score_win`` through legal actions, ``settle_win``): fans,
-total and score changes. The replayer recomputes them from the events and, in strict mode,
+total and score changes — the win's whole settlement, with what the hand settles for it
+after the win (Changsha's birds), as docs/events.md defines a reported score. The replayer recomputes them from the events and, in strict mode,
 refuses the event on any difference.
 """
 
@@ -36,7 +37,7 @@ from __future__ import annotations
 import hashlib
 import random
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from eventlog import events as ev
@@ -119,7 +120,8 @@ class SimulationConfig:
 class SimulatedWin:
     """A win as the simulator computed it: the win event's ``seq``, ``seat``, the
     ``action`` (with the ruleset's WinScore and WinContext), ``points``, ``fans``
-    ((name, points, count) as reported) and ``changes`` (the settlement)."""
+    ((name, points, count) as reported) and ``changes`` (the win's whole settlement, as
+    reported)."""
 
     seq: int
     hand_number: int
@@ -271,8 +273,12 @@ class _Game:
             if not self.owed_events():
                 self.step(walls, number)
         self.owed_events()  # e.g. bird tiles turned after the win
-        for w in self.wins:
+        now = {r.seq: r.changes for r in self.state.wins if r.legal and r.changes is not None}
+        for k, w in enumerate(self.wins):
             if w.hand_number == number:
+                # the win's whole settlement, with what the hand settled for it after the win
+                # (e.g. Changsha's birds): what a reported score gives (docs/events.md)
+                w = self.wins[k] = replace(w, changes=now.get(w.seq, w.changes))
                 self.emit(ev.ScoreReported(winner=w.seat, score_changes=list(w.changes),
                                            fans=[ev.ReportedFan(name=n, points=p, count=c) for n, p, c in w.fans],
                                            total=w.points))

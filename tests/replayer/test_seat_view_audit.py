@@ -34,6 +34,7 @@ from eventlog import tiles as T
 from eventlog.ingest import ImportedGame, parse_file
 from eventlog.view import seat_view
 from paipu.samples import SAMPLES_DIR
+from replayer.audit import audit_game
 from replayer.replay import replay_game, run
 from replayer.simulate.engine import SimulationConfig, simulate
 from replayer.view import seat_state_view
@@ -164,6 +165,24 @@ def test_an_unscored_win_is_taken_as_reported():
     state = run(_view(events, 0)).state
     final = events[_seq(events, "game_ended")].payload.final_scores
     assert list(state.scores) == list(final)
+
+
+def test_changsha_birds_of_a_hidden_win_are_taken_as_reported():
+    """changsha.md §5.1: the birds pay as the win does, so the birds of a hidden hand's win
+    cannot be computed from one seat's record; a win's reported score is its whole
+    settlement, birds included (docs/events.md score_reported), so the report settles them
+    and every seat's record ends on the game's reported final scores (seed 2: birds double
+    a payment; seat 0 sees neither winner's hand)."""
+    events = _game("changsha", 2)
+    final = list(events[_seq(events, "game_ended")].payload.final_scores)
+    full = run(list(events), mode="audit")
+    assert any(e.kind == "bird" for e in full.state.score_log)
+    for seat in range(4):
+        res = run(_view(events, seat), mode="audit")
+        assert list(res.state.scores) == final, seat
+        assert not [f for f in res.findings if "final scores" in f.message], seat
+    audit = audit_game(_view(events, 0))
+    assert [w.computed_words for w in audit.wins] == ["no points computed (the winner's hand is hidden in this record)"] * 2
 
 
 def test_changsha_kaigang_from_the_short_last_stack_in_a_seat_view():

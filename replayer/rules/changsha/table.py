@@ -13,7 +13,7 @@ from eventlog import tiles as _tiles
 from replayer.accounting import apply_settlement, kong_payment, seen_plus, wall_minus
 from replayer.context import Ctx
 from replayer.rules.changsha.evaluate import DeclarationError, check_declarations
-from replayer.rules.changsha.settlement import settle_opening, settle_winner
+from replayer.rules.changsha.settlement import add, settle_opening, settle_winner
 from replayer.state import (
     Discard,
     Payment,
@@ -181,7 +181,8 @@ def expected_birds(rs: ChangshaRuleset, state: TableState) -> tuple[int, tuple[s
 
 def birds_turned(ctx: Ctx, state: TableState, p: ev.BirdsTurned) -> TableState:
     """§5.1: after the win(s) the bird tiles are turned; each winner's payers pay the extra
-    (several winners share the birds, §5.2)."""
+    (several winners share the birds, §5.2). The extra is part of that win's settlement
+    (``WinRecord.later_changes``): a win's reported score includes its birds (§7's totals)."""
     rs: ChangshaRuleset = ctx.ruleset  # type: ignore[assignment]
     hand = rs.memory(state).hand
     wins = [w for w in state.wins if w.legal]
@@ -202,8 +203,10 @@ def birds_turned(ctx: Ctx, state: TableState, p: ev.BirdsTurned) -> TableState:
     dealer = state.dealer or 0
     start_bird = hand.start_bird
     for w in wins:
-        if w.unscored:  # the birds pay as the hidden hand's win does (§5.1): not known from the record
-            owed = Unsettled(ctx.seq, state.hand_number, (w.seat,), f"the birds of seat {w.seat}'s win (event {ctx.seq})")
+        if w.unscored:  # the birds pay as the hidden hand's win does (§5.1): not known from the record;
+            # the win's reported score gives them (it is the whole settlement, docs/events.md)
+            owed = Unsettled(ctx.seq, state.hand_number, (w.seat,), f"the birds of seat {w.seat}'s win (event {ctx.seq})",
+                             w.seat)
             state = replace(state, unsettled=state.unsettled + (owed,))
             continue
         evaluation = rs.win_score(w).evaluation
@@ -213,6 +216,9 @@ def birds_turned(ctx: Ctx, state: TableState, p: ev.BirdsTurned) -> TableState:
             hits = ", ".join(f"{t}→seat {s}" for t, s in zip(tiles, res.bird_seats))
             state = apply_settlement(state, ctx.seq, "bird", _settlement(res.bird, w.seat, f"birds ({_SPEC} §5.1)"),
                                      f"birds of seat {w.seat}'s win: {hits}")
+            # part of the win's whole settlement, which its reported score gives
+            state = replace(state, wins=tuple(replace(x, later_changes=add(x.later_changes, res.bird))
+                                              if x.seq == w.seq else x for x in state.wins))
         if evaluation.units and any(u.id == "heavenly" for u in evaluation.units) \
                 and start_bird is None and tiles:
             start_bird = _tiles.rank_of(tiles[0])  # §8.12: the 天胡's first bird
