@@ -13,7 +13,8 @@ from cli_run import run, one_error
 
 
 NC_HAND = ["--hand", "W1 W2 W3 W4 W5 W6 T6 T6 T7 T8"]  # 123m 456m 66s 78s: + a set + T9
-NC = ["--ruleset", "nanchang", "--context", "wildcard_indicator=B1"]  # 正精 B2, 副精 B3 (nanchang.md §4)
+# 正精 B2, 副精 B3 (nanchang.md §4); nobody else holds a jing (said: one hand cannot tell, §6.7)
+NC = ["--ruleset", "nanchang", "--context", "wildcard_indicator=B1", "--context", "others_hold_wild=no"]
 
 
 def test_sichuan_has_no_chow():
@@ -29,7 +30,7 @@ def test_sichuan_has_no_chow():
 @pytest.mark.parametrize("meld", ["pung:F1@2", "kong:F1@2", "chow:W7W8W9@1"])
 def test_nanchang_melds_reach_the_win_check(ruleset, meld):
     """The declared set completes the hand (nanchang.md §6.1: sets + a pair). Nobody holds a
-    jing (B2/B3) at the table given → 德中德 ×4 (§6.7); seat 0 deals and wins on seat 3's
+    jing (B2/B3) at the table given (others_hold_wild=no) → 德中德 ×4 (§6.7); seat 0 deals and wins on seat 3's
     discard (§9.5 b): the discarder pays 4×2×2+5 = 21, the others 4×2 = 8 each → 37."""
     res = run("score", *NC[2:], "--ruleset", ruleset, *NC_HAND, "--meld", meld, "--win", "T9", "--json")
     assert res.exit_code == 0, res.output
@@ -168,3 +169,48 @@ def test_verify_lists_reported_fans_in_the_computed_language(tmp_path):
     reported = [ln for ln in out.splitlines() if ln.strip().startswith("reported")]
     assert reported and all("Plain win" not in ln for ln in reported)
     assert any("平胡" in ln for ln in reported), out
+
+
+# Ex 12 (nanchang.md §15): dealer E self-draws 七星十三烂 + 德国, I = 3p (正精 3p, 副精 4p) —
+# "Not 德中德 (others hold jing)": M = 2 × 4 × 2 = 16; dealer winner → 32; +5 → 37 from each
+EX12 = ["score", "--ruleset", "nanchang", "--hand", "1234567z147m28s5p", "--win", "9p", "--self-drawn",
+        "--context", "wildcard_indicator=3p"]
+
+
+def test_nanchang_score_does_not_assume_nobody_else_holds_jing():
+    """德中德 needs that no player holds any jing (§6.7), which one hand cannot show: by
+    default another seat does, so Ex 12 is 德国 ×2, 37 from each, E +111, and the output says
+    what was assumed; ``--context others_hold_wild=no`` states that nobody does → 德中德 ×4:
+    M = 2 × 4 × 4 = 32, ×2 dealer, +5 → 69 from each."""
+    obj = json.loads(run(*EX12, "--json").output)
+    names = [i["name_zh"] for i in obj["items"]]
+    assert "德国" in names and "德中德" not in names
+    assert {p["payer"]: p["amount"] for p in obj["payments"] if p["reason"] == "Win"} == {1: 37, 2: 37, 3: 37}
+    assert obj["changes"][0] == 111 and obj["assumed"]["others_hold_wild"] == "yes"
+    out = run(*EX12).output
+    assert "assumed" in out and "others_hold_wild=yes" in out
+    said = json.loads(run(*EX12, "--context", "others_hold_wild=no", "--json").output)
+    assert "德中德" in [i["name_zh"] for i in said["items"]] and said["changes"][0] == 3 * 69
+    assert "others_hold_wild" not in said["assumed"]
+
+
+def test_nanchang_bawang_needs_the_winner_to_be_the_only_jing_holder():
+    """Ex 7b (nanchang.md §15): I = 白 (正精 白, 副精 中); dealer E holds 白白 (n = 4, s = 4) and
+    self-draws 5p; N holds 中, so E is not the only holder: no 霸王 (§9.1 step 3) — E gets 4
+    from each for its own jing (E +11 in the example is 12 − N's 1); win 21 from each. Only
+    when nobody else holds a jing is E's s doubled to 8 (霸王)."""
+    args = ["score", "--ruleset", "nanchang", "--hand", "1p2p3p 3p4p 7s8s9s 1z2z4z 5z5z", "--win", "5p",
+            "--self-drawn", "--context", "wildcard_indicator=5z", "--json"]
+
+    def jing(*more):
+        obj = json.loads(run(*args, *more).output)
+        assert {p["payer"]: p["amount"] for p in obj["payments"] if p["reason"] == "Win"} == {1: 21, 2: 21, 3: 21}
+        return {p["payer"]: p["amount"] for p in obj["payments"] if p["reason"] != "Win"}
+    assert jing() == {1: 4, 2: 4, 3: 4}
+    assert jing("--context", "others_hold_wild=no") == {1: 8, 2: 8, 3: 8}
+
+
+def test_others_hold_wild_needs_a_wildcard_ruleset():
+    res = run("score", "--ruleset", "sichuan", "--hand", "W1 W2 W3 W4 W5 W6 W7 W8 W9 T6 T6 T7 T8", "--win", "T9",
+              "--context", "others_hold_wild=no")
+    assert res.exit_code == 2 and "sichuan is played without a wildcard indicator" in one_error(res)

@@ -184,7 +184,7 @@ def score(
         raise CliError(f"--out {out} is where --vectors writes its results; with --hand the result is "
                        "printed (--json for a JSON line)")
     from eventlog import tiles as T
-    from replayer.rules.base import WinContext, score_unit_of
+    from replayer.rules.base import WinContext, base_of, get_spec, score_unit_of
 
     if not hand or not win:
         raise CliError("give --vectors FILE, or --hand TILES and --win TILE (see --help)")
@@ -212,6 +212,8 @@ def score(
                                                ("--flowers", T.FLOWERS[:flowers])])
     _check_meld_kinds(ruleset, rs, meld or [], melds)
     ctx_values = parse_context(context, rs, ruleset)
+    assumed = assumed_context(ruleset, rs, ctx_values)
+    reads_others_wild = "others_hold_wild" in get_spec(base_of(ruleset)).score_context and rs.play.wildcards
     ctx_values.setdefault("scores", tuple(rs.initial_scores()))  # what the seats hold at the start
     table = _table(ctx_values, last_of_wall=last_of_wall, concealed=concealed, melds=melds)
     unit = score_unit_of(ruleset)
@@ -222,6 +224,7 @@ def score(
         visible_copies=3 if last_tile else 0, concealed=concealed, melds=melds,
         seat_wind=T.WINDS[_WIND_LETTERS.index(seat_wind)], prevalent_wind=T.WINDS[_WIND_LETTERS.index(prevalent_wind)],
         flowers=tuple(T.FLOWERS[:flowers]), first_draw=ctx_values.get("first_draw", False),
+        others_hold_wild=ctx_values.get("others_hold_wild", True) if reads_others_wild else None,
     )
     _check_situation(ctx, last_tile=last_tile)
     verdict = rs.score_win(table, ctx)
@@ -245,6 +248,7 @@ def score(
             "payments": [{"payer": p.payer, "payee": p.payee, "amount": p.amount, "reason": p.reason,
                           "roles": _roles(p.payer, ctx, dealer)} for p in payments],
             "changes": list(settlement.changes) if settlement is not None else None,
+            "assumed": assumed,
         }, ensure_ascii=False))
         if not verdict.legal:
             raise typer.Exit(1)
@@ -266,6 +270,9 @@ def score(
             say(f"  {reason_}: {parts} = {sum(p.amount for p in group)} to seat 0")
         if settlement is not None:
             say(f"score changes (seats 0-3): {list(settlement.changes)}")
+    if assumed:
+        say("assumed (not given; --context NAME=VALUE says otherwise): "
+            + "; ".join(f"{k}={v} ({CONTEXT_DEFAULTS[k][1]})" for k, v in assumed.items()))
     if not verdict.legal:
         say(f"not a legal win: {reason}", err=True, style="red")
         raise typer.Exit(1)
@@ -297,6 +304,14 @@ CONTEXT_NAMES: dict[str, str] = {
     "dealer": "SEAT 0-3 — who deals (the hand is seat 0's; default 0)",
     "scores": "A,B,C,D — the seats' scores or chips before the win (default: what the ruleset starts a game with)",
     "first_draw": "yes|no — the win comes in the hand's first go-around, nothing claimed or konged before: the dealer's dealt 14 (天胡), a win on the dealer's first discard or a first draw (地胡), where the ruleset has them (default no)",
+    "others_hold_wild": "yes|no — another seat holds a wild tile (nanchang's 精, as its §4.3 attributes them): one hand cannot tell, so the default is yes — no 德中德 (§6.7) and no 霸王 doubling (§9.1) for this hand, the other seats' own wild tiles not counted; no: nobody else holds one (rulesets played with wildcards)",
+}
+#: what ``score`` takes for a context name the ruleset reads when ``--context`` does not give it
+#: (printed as assumed; wildcard_indicator has none: a wildcard ruleset asks for it)
+CONTEXT_DEFAULTS: dict[str, tuple[str, str]] = {
+    "dealer": ("0", "seat 0 deals"),
+    "first_draw": ("no", "not the hand's first go-around"),
+    "others_hold_wild": ("yes", "another seat holds a wild tile: no 德中德, no 霸王, its own wild tiles not counted"),
 }
 CONTEXT_HELP = "NAME is " + "; ".join(f"{k}={v}" for k, v in CONTEXT_NAMES.items()) + "."
 
@@ -315,7 +330,7 @@ def parse_context(texts: list[str] | None, rs: Any, ruleset: str) -> dict[str, A
         name, value = name.strip(), value.strip()
         if not eq or name not in CONTEXT_NAMES:
             raise CliError(f"--context {text}: expected NAME=VALUE with NAME one of {', '.join(CONTEXT_NAMES)}")
-        if name == "wildcard_indicator" and not rs.play.wildcards:
+        if name in ("wildcard_indicator", "others_hold_wild") and not rs.play.wildcards:
             raise CliError(f"--context {text}: {ruleset} is played without a wildcard indicator")
         if name not in used:
             raise CliError(f"--context {text}: {ruleset} scores a hand without its {name}, so it would change "
@@ -326,9 +341,9 @@ def parse_context(texts: list[str] | None, rs: Any, ruleset: str) -> dict[str, A
                 raise CliError(f"--context {text}: the indicator is one tile")
             check_tiles(ruleset, rs.play.tile_copies, [("--context wildcard_indicator", tiles)])
             out[name] = tiles[0]
-        elif name == "first_draw":
+        elif name in ("first_draw", "others_hold_wild"):
             if value not in ("yes", "no"):
-                raise CliError(f"--context {text}: first_draw is yes or no")
+                raise CliError(f"--context {text}: {name} is yes or no")
             out[name] = value == "yes"
         elif name == "dealer":
             if value not in ("0", "1", "2", "3"):
@@ -342,6 +357,22 @@ def parse_context(texts: list[str] | None, rs: Any, ruleset: str) -> dict[str, A
             if len(scores) != 4:
                 raise CliError(f"--context {text}: scores are four whole numbers A,B,C,D (seats 0-3)")
             out[name] = scores
+    return out
+
+
+def assumed_context(ruleset: str, rs: Any, given: dict[str, Any]) -> dict[str, str]:
+    """The context names ``ruleset``'s scoring reads (RulesetSpec.score_context) that
+    ``--context`` did not give, with the value taken for each (:data:`CONTEXT_DEFAULTS`), in
+    the spec's order; a name with no default (wildcard_indicator) is left out."""
+    from replayer.rules.base import base_of, get_spec
+
+    out = {}
+    for name in get_spec(base_of(ruleset)).score_context:
+        if name in given or name not in CONTEXT_DEFAULTS:
+            continue
+        if name == "others_hold_wild" and not rs.play.wildcards:
+            continue
+        out[name] = CONTEXT_DEFAULTS[name][0]
     return out
 
 

@@ -189,7 +189,10 @@ class WinContext:
     but the dealer's first and before any claim or kong (天胡 / 地胡 where a ruleset has them:
     docs/reference/rules/nanchang.md §6.11, sichuan.md §6.2, changsha.md §3.3 #1–2) — True or
     False when the caller says so (``paipu score --context first_draw=…``), None when the
-    ruleset reads it from the table (a replay).
+    ruleset reads it from the table (a replay); ``others_hold_wild``: whether another seat
+    holds a wild tile (Nanchang's 精 as nanchang.md §4.3 attributes them, read by 德中德 §6.7 and
+    霸王 §9.1) — said by the caller whose table shows the winner's hand only (``paipu score
+    --context others_hold_wild=…``), None when the ruleset reads it from the table.
     """
 
     seat: int
@@ -206,6 +209,7 @@ class WinContext:
     prevalent_wind: str
     flowers: tuple[str, ...]
     first_draw: bool | None = None
+    others_hold_wild: bool | None = None
 
 
 @dataclass(frozen=True)

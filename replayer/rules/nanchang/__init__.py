@@ -33,7 +33,7 @@ RULESET = register(
         events=((SixPairsShown, six_pairs_shown), (BaoFlown, bao_flown), (BaoPung, bao_pung)),
         score_vectors=_score_vectors,
         # the 精 (§4), the dealer's ×2 (§9.5), 天胡 / 地胡 (§6.11)
-        score_context=("wildcard_indicator", "dealer", "first_draw"),
+        score_context=("wildcard_indicator", "dealer", "first_draw", "others_hold_wild"),
     )
 )
 

@@ -96,23 +96,26 @@ class JingHolding:
     counts_for_bawang: bool
 
 
-def jing_scores(holdings: Sequence[JingHolding]) -> tuple[int, ...]:
+def jing_scores(holdings: Sequence[JingHolding], *, unseen_holder: bool = False) -> tuple[int, ...]:
     """s_i of §9.1 steps 2–3: 冲关 of each seat's points, then 霸王 (exactly one player holding
-    jing doubles their score). Each other player pays s_i to seat i."""
+    jing doubles their score). Each other player pays s_i to seat i. ``unseen_holder``: a
+    player holds jing that ``holdings`` do not show (paipu score knows one hand only): no seat
+    shown is then the only holder."""
     if len(holdings) != 4:
         raise ValueError(f"four holdings expected, got {len(holdings)}")
     s = [chongguan(h.points) for h in holdings]
     holders = [i for i, h in enumerate(holdings) if h.points > 0 and h.counts_for_bawang]
-    if len(holders) == 1:
+    if len(holders) == 1 and not unseen_holder:
         s[holders[0]] *= 2
     return tuple(s)
 
 
-def jing_points(holdings: Sequence[JingHolding]) -> tuple[int, int, int, int]:
+def jing_points(holdings: Sequence[JingHolding], *, unseen_holder: bool = False) -> tuple[int, int, int, int]:
     """The jing component (§9.1 steps 2–4) from four holdings: 冲关, then 霸王 (exactly one
     player holding jing doubles their score), then each receives s_i from each other player:
-    net_i = 3·s_i − Σ_{j≠i} s_j. Zero-sum."""
-    s = jing_scores(holdings)
+    net_i = 3·s_i − Σ_{j≠i} s_j. Zero-sum. ``unseen_holder``: as :func:`jing_scores` (the
+    unseen jing's own points are not known and not counted)."""
+    s = jing_scores(holdings, unseen_holder=unseen_holder)
     total = sum(s)
     net = [4 * si - total for si in s]
     return (net[0], net[1], net[2], net[3])

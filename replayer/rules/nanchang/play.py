@@ -660,7 +660,9 @@ class NanchangRuleset(RulesetDefaults):
     def _situation(self, state: TableState, *, outcome: str, winner: int | None = None,
                    win: WinInput | None = None, win_discard_seq: int | None = None,
                    offender: int | None = None, kong_replacement: bool = False,
-                   heavenly: bool = False, earthly: bool = False) -> HandSituation:
+                   heavenly: bool = False, earthly: bool = False, unseen_jing: bool = False) -> HandSituation:
+        """The hand as settlement reads it from the table; ``unseen_jing``: another seat holds
+        jing the table does not show (WinContext.others_hold_wild, said by paipu score)."""
         mem = self._memory(state)
         robbed = win if win is not None and win.source == "robbed" else None
         robbed_tile = robbed.win_tile if robbed is not None else None
@@ -688,6 +690,7 @@ class NanchangRuleset(RulesetDefaults):
             discarder=win.from_seat if win is not None and win.source == "discard" else None,
             robbed_from=win.from_seat if win is not None and win.source == "robbed" else None,
             kong_replacement=kong_replacement,
+            unseen_jing=unseen_jing,
             heavenly=heavenly,
             earthly=earthly,
             offender=offender,
@@ -725,14 +728,15 @@ class NanchangRuleset(RulesetDefaults):
     def _evaluate(self, state: TableState, seat: int, tile: str, source: str, frm: int | None, *,
                   concealed: tuple[str, ...] | None = None, kong_replacement: bool = False,
                   check_blocks: bool = True, win_discard_seq: int | None = None,
-                  first_draw: bool | None = None) -> WinEvaluation:
+                  first_draw: bool | None = None, unseen_jing: bool = False) -> WinEvaluation:
         kinds = self._kinds(state)
         if kinds is None:
             return WinEvaluation(False, rule_id="indicator_missing", message="no jing indicator revealed in this hand")
         win = self._win_input(state, seat, tile, source, frm, concealed, kong_replacement, first_draw)
         nobody = False
         if not self.shape_filter or has_shape(win, kinds, self.options):  # else evaluate never reads it
-            sit = self._situation(state, outcome="win", winner=seat, win=win, win_discard_seq=win_discard_seq)
+            sit = self._situation(state, outcome="win", winner=seat, win=win, win_discard_seq=win_discard_seq,
+                                  unseen_jing=unseen_jing)
             nobody = nobody_holds_jing(sit, self.options)
         res = evaluate(win, kinds, self.options, nobody_holds_jing=nobody)
         if check_blocks and res.legal and source != "self_drawn":
@@ -756,15 +760,19 @@ class NanchangRuleset(RulesetDefaults):
         ld = state.last_draw
         if kong_repl and self.options.fa_as_flower and ld is not None and ld.source == "flower_replacement":
             kong_repl = False  # 九江: a win on the 发's replacement is no 杠开, even after a kong (§13.18)
+        # others' jing (§4.3): said by the caller (paipu score: its table shows one hand), else the table's
+        unseen = bool(win.others_hold_wild)
         res = self._evaluate(state, win.seat, win.tile, source, frm, concealed=win.concealed,
-                             kong_replacement=kong_repl, win_discard_seq=pend, first_draw=win.first_draw)
+                             kong_replacement=kong_repl, win_discard_seq=pend, first_draw=win.first_draw,
+                             unseen_jing=unseen)
         if not res.legal:
             # a false win has no explained score (readers call ExplainedScore.lines()); the
             # evaluation is kept as the ruleset's own record
             return WinScore(False, 0, None, res, res.rule_id or "false_win", res.message)
         w = self._win_input(state, win.seat, win.tile, source, frm, win.concealed, kong_repl, win.first_draw)
         sit = self._situation(state, outcome="win", winner=win.seat, win=w, win_discard_seq=pend,
-                              kong_replacement=w.kong_replacement, heavenly=w.heavenly, earthly=w.earthly)
+                              kong_replacement=w.kong_replacement, heavenly=w.heavenly, earthly=w.earthly,
+                              unseen_jing=unseen)
         if pend is not None and any(w.legal and w.discard_seq == pend and not w.self_drawn for w in state.wins):
             # a further winner on the same discard (multiple_winners, jiangxi_variants.md §5): the
             # hand's other components were settled with the first win; this one adds its own win

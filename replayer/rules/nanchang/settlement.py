@@ -74,7 +74,10 @@ class HandSituation:
     ``jing_mode``: the option of that name (None indicator: no jing). ``winners``: all the
     winners of one discard in turn order from the discarder (``multiple_winners``; ``winner``
     is the first of them, who is attributed the winning tile). ``last_tile``: the winning
-    tile is the last wall tile."""
+    tile is the last wall tile. ``unseen_jing``: another player holds jing (outside kongs) that
+    ``players`` do not show — said by ``paipu score``, which knows the winner's hand only: no
+    德中德 (§6.7), no 霸王 for a player shown (§9.1 step 3), and the unseen jing's points are
+    not counted."""
 
     indicator: str | None
     dealer: int
@@ -95,6 +98,7 @@ class HandSituation:
     jing_mode: JingMode = "zheng_fu"
     winners: tuple[int, ...] = ()
     last_tile: bool = False
+    unseen_jing: bool = False
 
     @property
     def kinds(self) -> JingKinds:
@@ -290,8 +294,8 @@ def jing_component(sit: HandSituation, options: NanchangOptions) -> Vec:
         return ZERO
     hs = holdings(sit, options)
     if not options.jing_provider_liability:
-        return jing_points(hs)
-    s = jing_scores(hs)
+        return jing_points(hs, unseen_holder=sit.unseen_jing)
+    s = jing_scores(hs, unseen_holder=sit.unseen_jing)
     out = [0, 0, 0, 0]
     for i in range(4):
         if not s[i]:
@@ -322,7 +326,10 @@ def holdings(sit: HandSituation, options: NanchangOptions, kinds: JingKinds | No
 
 def nobody_holds_jing(sit: HandSituation, options: NanchangOptions) -> bool:
     """德中德's condition (§6.7, A-3): no player (winner included) has an attributed jing
-    outside declared kongs; unclaimed discards count with ``dezhongde_counts_discards``."""
+    outside declared kongs; unclaimed discards count with ``dezhongde_counts_discards``;
+    never with ``sit.unseen_jing``."""
+    if sit.unseen_jing:
+        return False
     kinds = sit.kinds
     for seat in range(4):
         tiles, _ = _held_tiles(sit, seat, discards=options.dezhongde_counts_discards)
