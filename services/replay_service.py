@@ -117,6 +117,9 @@ def _seat(i: int, st: SeatState, hidden: bool) -> pb.SeatState:
         score=st.score,
         wind=st.wind or "",
     )
+    if st.dead_hand is not None:  # 相公 (SeatState.dead_hand): public, as at the table
+        msg.dead_hand = st.dead_hand
+    msg.miscount = st.miscount
     msg.concealed_tiles.extend(st.tiles)  # empty for another seat in a seat view
     for d in st.discards:
         dm = msg.discards.add(seq=d.seq, tile=d.tile)

@@ -333,7 +333,7 @@ class Discard(_message.Message):
     def __init__(self, seq: _Optional[int] = ..., tile: _Optional[str] = ..., claimed_by: _Optional[int] = ...) -> None: ...
 
 class SeatState(_message.Message):
-    __slots__ = ("seat", "concealed_tiles", "concealed_count", "unknown_tiles", "hidden_from_view", "melds", "discards", "flowers", "score", "wind")
+    __slots__ = ("seat", "concealed_tiles", "concealed_count", "unknown_tiles", "hidden_from_view", "melds", "discards", "flowers", "score", "wind", "dead_hand", "miscount")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     CONCEALED_TILES_FIELD_NUMBER: _ClassVar[int]
     CONCEALED_COUNT_FIELD_NUMBER: _ClassVar[int]
@@ -344,6 +344,8 @@ class SeatState(_message.Message):
     FLOWERS_FIELD_NUMBER: _ClassVar[int]
     SCORE_FIELD_NUMBER: _ClassVar[int]
     WIND_FIELD_NUMBER: _ClassVar[int]
+    DEAD_HAND_FIELD_NUMBER: _ClassVar[int]
+    MISCOUNT_FIELD_NUMBER: _ClassVar[int]
     seat: int
     concealed_tiles: _containers.RepeatedScalarFieldContainer[str]
     concealed_count: int
@@ -354,7 +356,9 @@ class SeatState(_message.Message):
     flowers: _containers.RepeatedScalarFieldContainer[str]
     score: int
     wind: str
-    def __init__(self, seat: _Optional[int] = ..., concealed_tiles: _Optional[_Iterable[str]] = ..., concealed_count: _Optional[int] = ..., unknown_tiles: _Optional[int] = ..., hidden_from_view: _Optional[bool] = ..., melds: _Optional[_Iterable[_Union[Meld, _Mapping]]] = ..., discards: _Optional[_Iterable[_Union[Discard, _Mapping]]] = ..., flowers: _Optional[_Iterable[str]] = ..., score: _Optional[int] = ..., wind: _Optional[str] = ...) -> None: ...
+    dead_hand: int
+    miscount: int
+    def __init__(self, seat: _Optional[int] = ..., concealed_tiles: _Optional[_Iterable[str]] = ..., concealed_count: _Optional[int] = ..., unknown_tiles: _Optional[int] = ..., hidden_from_view: _Optional[bool] = ..., melds: _Optional[_Iterable[_Union[Meld, _Mapping]]] = ..., discards: _Optional[_Iterable[_Union[Discard, _Mapping]]] = ..., flowers: _Optional[_Iterable[str]] = ..., score: _Optional[int] = ..., wind: _Optional[str] = ..., dead_hand: _Optional[int] = ..., miscount: _Optional[int] = ...) -> None: ...
 
 class Finding(_message.Message):
     __slots__ = ("seq", "rule_id", "message", "source", "seat", "hand_number")

@@ -189,3 +189,18 @@ def test_a_dead_hand_is_offered_no_claim():
 
     assert seat_1_actions(_live_seat_1) >= {"pung", "melded_kong"}
     assert seat_1_actions(_dead_seat_1) == set()
+
+
+def test_the_status_is_on_the_wire_in_every_seat_view():
+    """The replay service's TableState carries it for every view: a referee declares 相公 at
+    the table, so it is no seat's secret (the concealed tiles stay hidden)."""
+    from services.replay_service import table_state_message
+
+    g = GameBuilder()
+    bad = _dead_seat_1(g)
+    events = g.events()
+    state = run(events, mode="audit").state
+    for seat in (None, 0, 1):
+        msg = table_state_message(state, events[-1], seat=seat)
+        assert (msg.seats[1].HasField("dead_hand"), msg.seats[1].dead_hand, msg.seats[1].miscount) == (True, bad, -1)
+        assert not msg.seats[0].HasField("dead_hand") and msg.seats[0].miscount == 0
