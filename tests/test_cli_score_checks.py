@@ -82,6 +82,16 @@ def test_option_switches_an_interpretation():
     assert {"Melded Kong", "Concealed Kong"} <= set(names)  # 1998 rulebook: 1 + 2
 
 
+def test_one_plus_two_lists_each_kong_under_its_own_fan():
+    # competition.md: 明杠 is a melded kong, 暗杠 a concealed one — each fan counts on its kong
+    args = ["score", "--hand", "W1 W2 W3 B5", "--win", "B5", "--meld", "kong:T2T2T2T2@2",
+            "--meld", "ckong:F1F1F1F1", "--meld", "pung:J1J1J1@3",
+            "--option", "concealed_and_melded_kong=one_plus_two", "--json"]
+    items = {f["name_en"]: f["tiles"] for f in json.loads(run(*args).output)["items"]}
+    assert items["Concealed Kong"] == [["F1"] * 4]
+    assert items["Melded Kong"] == [["T2"] * 4]
+
+
 def test_option_errors_name_the_flag():
     res = run(*KONGS, "--option", "no_such_option=1")
     assert res.exit_code == 2 and "--option" in res.output

@@ -172,6 +172,7 @@ class WinContext(NamedTuple):
     knitted: tuple[int, ...]  # the knitted straight's nine tiles, if any
     kong_fan: str  # options.concealed_and_melded_kong
     concealed_sets: tuple[tuple[int, ...], ...] = ()  # tiles of each concealed pung or kong (暗刻)
+    concealed_kong_sets: tuple[tuple[int, ...], ...] = ()  # tiles of each concealed kong (暗杠)
 
 
 def _codes(tiles) -> tuple[str, ...]:

@@ -58,6 +58,7 @@ class Hand(NamedTuple):
     concealed_kongs: int
     open_melds: int  # melds other than concealed kongs
     kinds: int  # the tile kinds in counts as a bit mask (bit t for kind t)
+    concealed_kong_sets: tuple[tuple[int, ...], ...]  # tiles of each concealed kong (暗杠)
 
 
 #: Builds a named tuple from a tuple of all its fields, without the keyword-handling constructor.
@@ -180,6 +181,7 @@ def prepare(s: WinSituation) -> Hand:
         s.last_of_wall, _WIND[s.seat_wind], _WIND[s.prevalent_wind], s.flowers,
         facts_of_mask(kinds), meld_sets, meld_chows_t, meld_pungs_t, melded_kongs, concealed_kongs,
         len(melds) - concealed_kongs, kinds,
+        tuple([tiles for kind, tiles, concealed in melds if concealed]) if concealed_kongs else (),
     ))
 
 
@@ -198,7 +200,7 @@ def _context(hand: Hand, options: McrOptions, shape: str, sets, pair: int, wait:
         hand.melded_kongs, hand.concealed_kongs, concealed_pungs, hand.open_melds,
         combos, wait, hand.self_drawn, hand.last_tile,
         hand.kong_win, hand.last_of_wall, hand.seat_wind, hand.prevalent_wind, hand.flowers,
-        detail, knitted, options.concealed_and_melded_kong, concealed_sets,
+        detail, knitted, options.concealed_and_melded_kong, concealed_sets, hand.concealed_kong_sets,
     ))
 
 
@@ -283,7 +285,7 @@ def _regular(hand: Hand, options: McrOptions, parts: DivisionParts, unique, deta
         hand.melded_kongs, hand.concealed_kongs, len(concealed_sets), hand.open_melds,
         combos, wait, hand.self_drawn, hand.last_tile,
         hand.kong_win, hand.last_of_wall, hand.seat_wind, hand.prevalent_wind, hand.flowers,
-        detail, (), options.concealed_and_melded_kong, tuple(concealed_sets),
+        detail, (), options.concealed_and_melded_kong, tuple(concealed_sets), hand.concealed_kong_sets,
     ))
 
 

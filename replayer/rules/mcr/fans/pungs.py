@@ -89,6 +89,17 @@ def _combo(number: int, fid: str, en: str, zh: str, pts: int, excludes: tuple = 
 
 
 _kongs = sets_where(lambda kind, tiles: kind == "kong")
+
+
+def _concealed_kongs(ctx: WinContext) -> tuple[tuple[str, ...], ...]:
+    """The concealed kongs (暗杠) only, for 暗杠 and 双暗杠."""
+    return tuple([codes(tiles) for tiles in ctx.concealed_kong_sets])
+
+
+def _melded_kongs(ctx: WinContext) -> tuple[tuple[str, ...], ...]:
+    """The melded kongs (明杠) only, for 明杠 and 双明杠: the kongs that are not concealed."""
+    return tuple([codes(tiles) for kind, tiles in ctx.sets
+                  if kind == "kong" and tiles not in ctx.concealed_kong_sets])
 _pungs = sets_where(lambda kind, tiles: kind != "chow")
 
 
@@ -128,16 +139,16 @@ FANS = (
     _combo(42, "mixed_shifted_pungs", "Mixed Shifted Pungs", "三色三节高", 8),
     Fan(48, "all_pungs", "All Pungs", "碰碰和", 6, lambda c: int(len(c.pungs) == 4), _pungs, reads=ON_PUNGS),
     Fan(53, "two_concealed_kongs", "Two Concealed Kongs", "双暗杠", 6,
-        lambda c: int(c.concealed_kongs >= 2), _kongs,
+        lambda c: int(c.concealed_kongs >= 2), _concealed_kongs,
         excludes=("concealed_kong", "two_concealed_pungs"), reads=ON_WIN),
     Fan(57, "two_melded_kongs", "Two Melded Kongs", "双明杠", 4,
-        lambda c: int(c.melded_kongs >= 2), _kongs, excludes=("melded_kong",), reads=ON_WIN),
+        lambda c: int(c.melded_kongs >= 2), _melded_kongs, excludes=("melded_kong",), reads=ON_WIN),
     _combo(65, "double_pung", "Double Pung", "双同刻", 2),
     Fan(66, "two_concealed_pungs", "Two Concealed Pungs", "双暗刻", 2,
         lambda c: int(c.concealed_pungs == 2), _concealed_pungs, reads=ON_WIN),
-    Fan(67, "concealed_kong", "Concealed Kong", "暗杠", 2, lambda c: int(c.concealed_kongs >= 1), _kongs,
+    Fan(67, "concealed_kong", "Concealed Kong", "暗杠", 2, lambda c: int(c.concealed_kongs >= 1), _concealed_kongs,
         reads=ON_WIN),
-    Fan(74, "melded_kong", "Melded Kong", "明杠", 1, lambda c: int(c.melded_kongs >= 1), _kongs, reads=ON_WIN),
+    Fan(74, "melded_kong", "Melded Kong", "明杠", 1, lambda c: int(c.melded_kongs >= 1), _melded_kongs, reads=ON_WIN),
     Fan(82, "concealed_kong_and_melded_kong", "Concealed Kong and Melded Kong", "明暗杠", 5,
         lambda c: int(_mixed_kongs_fan(c)), _kongs, excludes=("melded_kong", "concealed_kong"), reads=ON_WIN),
 )
