@@ -13,7 +13,12 @@ What is measured, at each ``tile_discarded`` of the seat (the table just before 
   七对, 全不靠, 2-5-8 pairs, Sichuan's void suit …), measured by the one shared engine
   (replayer/rules/shared/winning_shapes.py);
 * ``shanten_before``: the shanten of the hand before the discard (its best discard's);
-  ``shanten_after``: after the played discard;
+  ``shanten_after``: after the played discard. −1 ("win") only when the seat could declare
+  a legal win there — the ruleset's own win test (:func:`replayer.actions.legal_actions`
+  offers a self-drawn win: :meth:`~replayer.rules.base.Ruleset.score_win` legal, its minimum
+  met, e.g. MCR's 8 fans, the chip format's 无番禁和牌, competition.md §A6.1). A complete
+  shape that is no legal win (below the minimum, or right after a chow or pung) counts as its
+  best discard's shanten, and ``no_win`` says so;
 * for every distinct tile it could discard: the shanten after it and its **improving tiles**
   (有效牌: the kinds whose draw lowers the shanten) with the copies still unseen from the
   seat's view — the ruleset's copies minus those in the seat's hand, in every river (a
@@ -36,6 +41,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from eventlog import tiles as _tiles
+from replayer.actions import legal_actions
 from replayer.replay import replay
 from replayer.rules.base import Ruleset, get_ruleset
 from replayer.rules.shared.winning_shapes import UNREACHABLE, WinningShapes, shanten
@@ -60,6 +66,9 @@ LABEL = ("Rules-based efficiency review — not an AI's opinion: shanten (向听
          "(有效牌) under the game's own winning shapes, counted from the rules alone; it ignores "
          "defence, hand value and strategy.")
 
+#: :attr:`DiscardReview.no_win` of a complete shape that is no legal win.
+NO_WIN = "a complete shape, but no legal win under the ruleset here (below its minimum, or not after a draw)"
+
 
 @dataclass(frozen=True)
 class DiscardOption:
@@ -80,7 +89,9 @@ class DiscardReview:
     """One discard of the reviewed seat. ``turn``: the seat's n-th discard of the hand (1…);
     ``hand``: its concealed tiles before the discard (sorted); ``melds``: its declared sets;
     ``wildcards``: the wild kinds at that moment; ``options``: every distinct discard, best
-    first; ``best``: the best discards' tiles; ``kept_best``: the played one is among them."""
+    first; ``best``: the best discards' tiles; ``kept_best``: the played one is among them;
+    ``no_win``: set when the hand before the discard is a complete shape the seat could not
+    declare as a legal win (it says why); its ``shanten_before`` is then its best discard's."""
 
     seq: int
     hand_number: int | None
@@ -96,6 +107,7 @@ class DiscardReview:
     options: tuple[DiscardOption, ...]
     best: tuple[str, ...]
     kept_best: bool
+    no_win: str = ""
 
     @property
     def improving_count(self) -> int:
@@ -283,6 +295,11 @@ def review_game(events: Iterable[Any], *, seats: Sequence[int] = (0, 1, 2, 3),
         playable = [t for t in range(34) if ruleset.play.tile_copies[t]]
         melds = tuple(tuple(_tiles.index(t) for t in m.tiles[:3]) for m in st.melds)
         sh_before, options = review_position(st.counts[:34], melds, shapes, unseen, playable=playable)
+        no_win = ""
+        if sh_before < 0 and not any(a.kind == "self_drawn_win" and a.seat == seat
+                                     for a in legal_actions(before, ruleset)):
+            no_win = NO_WIN
+            sh_before = options[0].shanten if options else UNREACHABLE
         played = next(o for o in options if o.tile == e.payload.tile) if st.counts[_tiles.index(e.payload.tile)] else None
         best = _best(options)
         per.setdefault(seat, [])
@@ -292,7 +309,7 @@ def review_game(events: Iterable[Any], *, seats: Sequence[int] = (0, 1, 2, 3),
             wildcards=tuple(_tiles.code(t) for t in shapes.wildcards), played=e.payload.tile,
             shanten_before=sh_before, shanten_after=played.shanten if played else UNREACHABLE,
             improving=played.improving if played else (), options=options, best=best,
-            kept_best=played is not None and played.tile in best,
+            kept_best=played is not None and played.tile in best, no_win=no_win,
         ))
     if in_hand:
         close(tuple(sorted(won)))
@@ -333,7 +350,7 @@ def review_json(r: GameReview) -> dict[str, Any]:
                 "wildcards": list(d.wildcards), "played": d.played, "shanten_before": d.shanten_before,
                 "shanten_after": d.shanten_after, "improving": [[t, n] for t, n in d.improving],
                 "improving_count": d.improving_count, "best": list(d.best), "best_count": d.best_count,
-                "kept_best": d.kept_best, "options": [option(o) for o in d.options],
+                "kept_best": d.kept_best, "no_win": d.no_win, "options": [option(o) for o in d.options],
             } for d in h.discards],
         } for h in r.hands],
         "seats": [summary(s) for s in r.seats],

@@ -115,7 +115,8 @@ for h in mine:
     st.dataframe(pd.DataFrame([
         {"#": d.turn, "event": d.seq, "hand": "".join(T.to_unicode(t) for t in d.hand),
          "discard": f"{T.to_unicode(d.played)} {d.played}",
-         "shanten": f"{_sh(d.shanten_before)} → {_sh(d.shanten_after)}",
+         "shanten": f"{_sh(d.shanten_before)}{' (complete, no legal win)' if d.no_win else ''} → "
+                    f"{_sh(d.shanten_after)}",
          "improving tiles kept": f"{d.improving_count} ({len(d.improving)} kinds)",
          "best": " ".join(f"{T.to_unicode(t)} {t}" for t in d.best) + f" ({d.best_count})",
          "kept the maximum": "✓" if d.kept_best else "✗"}

@@ -122,9 +122,10 @@ def review(
         for d in h.discards:
             mark = "best" if d.kept_best else f"best: {' '.join(T.to_unicode(t) + ' ' + t for t in d.best)}"
             wild = f" jing {' '.join(d.wildcards)}" if d.wildcards else ""
+            no_win = " (a complete shape, no legal win)" if d.no_win else ""  # below the minimum
             say(f"  #{d.turn:<2} event {d.seq:<4} {''.join(T.to_unicode(t) for t in d.hand)}{wild}  "
-                f"discard {T.to_unicode(d.played)} {d.played}: shanten {_sh(d.shanten_before)} -> {_sh(d.shanten_after)}, "
-                f"{_against_best(d)} — {mark}")
+                f"discard {T.to_unicode(d.played)} {d.played}: shanten {_sh(d.shanten_before)}{no_win} -> "
+                f"{_sh(d.shanten_after)}, {_against_best(d)} — {mark}")
     summaries = list(r.seats) + ([r.total] if len(r.seats) > 1 else [])  # "all" only over several seats
     for s in summaries:
         who = "all reviewed seats" if s.seat < 0 else f"seat {s.seat}"

@@ -318,3 +318,47 @@ def test_unseen_copies_count_a_claimed_discard_once(tmp_path):
         assert u[t] <= 4 - 3 - held  # at least the three tiles of the pung are seen
         return
     pytest.skip("no pung in this simulated hand")
+
+
+# --- "win" is the ruleset's own legal win ------------------------------------------------------
+
+# Seat 2 draws T9 onto W123 W456 W789 T78 B55: 清龙 / Pure Straight (competition.md §A6.2 #2,
+# Part B 16 points) — a legal win under both rulesets, which it declines by discarding T9.
+_SEAT_0 = "T1 T1 T2 T3 B1 B1 B9 B9 F1 F1 F4 F4 J1 J3"
+_SEAT_2 = "W1 W2 W3 W4 W5 W6 W7 W8 W9 T7 T8 B5 B5"
+_SEAT_3 = "T5 T5 T6 T6 T7 T7 B7 B8 B9 J2 J2 J2 W1"
+
+
+def _declined_wins(ruleset: str, seat_1: str, draw_1: str, **kwargs):
+    from replay_builder import GameBuilder
+
+    g = GameBuilder(ruleset=ruleset, **kwargs)
+    g.hand(0, dealer=0)
+    for seat, tiles in enumerate((_SEAT_0, seat_1, _SEAT_2, _SEAT_3)):
+        g.deal(seat, tiles)
+    g.discard(0, "J3")
+    g.draw(1, draw_1)
+    g.discard(1, draw_1)
+    g.draw(2, "T9")
+    g.discard(2, "T9")
+    r = _check_game(review_game(g.events(), seats=(1, 2)), None)
+    return {h.seat: h.discards[0] for h in r.hands}
+
+
+def test_a_complete_shape_below_the_chip_formats_minimum_is_not_a_win():
+    # the user's hand: W234 W55 T123 B123 B678, self-drawn B8 (B5 also completes it: no single
+    # wait) — none of the 12 technical patterns of competition.md §A6.2, so 无番禁和牌 (§A6.1.2):
+    # no legal win. It is one exchange from a win at best: shanten 0, not "win".
+    d = _declined_wins("cjm_chips", "W2 W3 W4 W5 W5 T1 T2 T3 B1 B2 B3 B6 B7", "B8",
+                       initial_scores=[100, 100, 100, 100])
+    assert d[1].shanten_before == 0 and d[1].no_win
+    assert d[2].shanten_before == -1 and not d[2].no_win  # 清龙: a legal win, declined
+
+
+def test_a_complete_shape_under_mcrs_eight_points_is_not_a_win():
+    # W123 T456 B234 B678 F3F3 self-drawn B8 (B5 also wins: no wait fan): 不求人 4 and nothing
+    # else (no 平和 with a wind pair, no chow fans among these four) — under the 8-point minimum
+    # of competition.md Part B, and Chicken Hand counts only when nothing does.
+    d = _declined_wins("mcr", "W1 W2 W3 T4 T5 T6 B2 B3 B4 B6 B7 F3 F3", "B8")
+    assert d[1].shanten_before == 0 and d[1].no_win
+    assert d[2].shanten_before == -1 and not d[2].no_win
