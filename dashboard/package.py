@@ -254,9 +254,11 @@ def _whatif_section(whatifs: Sequence[Any], failed: Sequence[tuple[str, str]] = 
         if extra:
             out.append("<p>Findings under the what-if ruleset only:</p>"
                        + _table(("event", "rule", "what", "rule source"), extra, diff=[True] * len(extra)))
-        out.append(_table(("", "final scores"), [("this game", _changes(w.scores_before)),
-                                                 ("what-if", _changes(w.scores_after))],
-                          diff=[False, w.scores_before != w.scores_after]))
+        finals = [("this game", _changes(w.scores_before)), ("what-if", _changes(w.scores_after))]
+        if w.start_after is not None:  # another ruleset starts from its own scores
+            finals.append((f"what-if start ({w.ruleset_after}'s own)", _changes(w.start_after)))
+        out.append(_table(("", "final scores"), finals,
+                          diff=[False, w.scores_before != w.scores_after] + [False] * (len(finals) - 2)))
     return "".join(out)
 
 

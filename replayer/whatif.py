@@ -7,7 +7,10 @@ game's own ruleset, and the one asked for); this module lines them up:
 * **option changes** — every option whose value differs between the two bound rulesets (the
   same base ruleset), each with its meaning and rule source from the ruleset's options model
   (:mod:`replayer.rules.catalog`); a different base ruleset is one change with both
-  rulesets' descriptions;
+  rulesets' rule sources. Under a different base ruleset the record's table stays as it
+  was built — its wall layout (one shared wall or one per seat, as its hand_started events
+  list the walls: :func:`replayer.rules.base.at_table`) — and the scores start from the
+  other ruleset's own (its unit, e.g. chip stacks: ``start_after``);
 * per **win**: legal or not on each side (with the finding and its source when a side rejects
   it: a 诈和, a fan minimum not reached), points, score changes, and the fans (or factors) found
   on one side only or counted differently — each with the rule source its ruleset gives for it;
@@ -22,13 +25,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from replayer.audit import GameAudit, WinAudit, audit_game
 from replayer.explained import ScoreLine
 from replayer.findings import Finding
-from replayer.rules.base import Ruleset, base_of, get_ruleset, get_spec, presets
+from replayer.rules.base import Ruleset, at_table, base_of, get_ruleset, get_spec, presets
 
 __all__ = ["OptionChange", "FanDifference", "WinComparison", "WhatIf", "what_if", "what_if_json", "parse_option"]
 
@@ -101,6 +104,10 @@ class WhatIf:
     findings_only_after: tuple[Finding, ...]
     scores_before: tuple[int, ...]
     scores_after: tuple[int, ...]
+    #: the what-if's starting scores when they are not the record's: another base ruleset
+    #: counts in its own unit and starts from its own (:meth:`Ruleset.initial_scores`, e.g. the
+    #: chip format's 100-chip stacks, competition.md §A5); None: the record's
+    start_after: tuple[int, ...] | None = None
 
     @property
     def differs(self) -> bool:
@@ -137,8 +144,9 @@ def _effective(rs: Ruleset, names: list[str]) -> dict[str, str]:
 def _option_changes(before: Ruleset, after: Ruleset) -> tuple[OptionChange, ...]:
     b, a = base_of(before.id), base_of(after.id)
     if b != a:
+        # where each ruleset is written (its rule source for what it has no rule id for)
         return (OptionChange("ruleset", before.id, after.id, "another ruleset: every rule may differ",
-                             f"{get_spec(b).description} | {get_spec(a).description}"),)
+                             f"{before.rule_source('ruleset')} | {after.rule_source('ruleset')}"),)
     docs = _docs(before.id)
     names = list(docs) + sorted((set(before.options_dict()) | set(after.options_dict())) - set(docs))
     eb, ea = _effective(before, names), _effective(after, names)
@@ -209,8 +217,29 @@ def what_if(events: Iterable[Any], ruleset: str | None = None, options: Mapping[
     if preset is not None and preset[0] != target:
         base_opts.update(preset[1])
     other_rs = get_ruleset(target, {**base_opts, **dict(options or {})})
+    start: tuple[int, ...] | None = None
+    if base_of(target) != base_of(own.ruleset):
+        # the record's walls stay as the table was built (one shared wall, or one per seat):
+        # a fact of the record, not a rule of the other ruleset's scoring
+        other_rs = at_table(other_rs, wall_layout=own_rs.play.wall_layout)
+        # scores are the other ruleset's unit: it starts from its own (e.g. chip stacks)
+        start = tuple(other_rs.initial_scores())
+        if list(start) == list(own.state.initial_scores):
+            start = None
+        else:
+            events = _started_with(events, start)
     other = audit_game(events, ruleset=other_rs)
-    return _compare(own, other, own_rs, other_rs, win_seq)
+    return replace(_compare(own, other, own_rs, other_rs, win_seq), start_after=start)
+
+
+def _started_with(events: list[Any], scores: tuple[int, ...]) -> list[Any]:
+    """``events`` with the game_started's ``initial_scores`` set to ``scores``."""
+    out = []
+    for e in events:
+        if getattr(e, "type", None) == "game_started":
+            e = e.model_copy(update={"payload": e.payload.model_copy(update={"initial_scores": list(scores)})})
+        out.append(e)
+    return out
 
 
 def _compare(own: GameAudit, other: GameAudit, rs_b: Ruleset, rs_a: Ruleset, win_seq: int | None) -> WhatIf:
@@ -258,7 +287,8 @@ def what_if_json(w: WhatIf) -> dict[str, Any]:
     return {
         "game_id": w.game_id, "differs": w.differs,
         "before": {"ruleset": w.ruleset_before, "options": w.options_before, "scores": list(w.scores_before)},
-        "after": {"ruleset": w.ruleset_after, "options": w.options_after, "scores": list(w.scores_after)},
+        "after": {"ruleset": w.ruleset_after, "options": w.options_after, "scores": list(w.scores_after),
+                  "start": list(w.start_after) if w.start_after is not None else None},
         "option_changes": [vars(c) for c in w.option_changes],
         "wins": [{
             "seq": x.seq, "hand_number": x.hand_number, "seat": x.seat, "tile": x.tile, "differs": x.differs,

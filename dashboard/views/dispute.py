@@ -279,7 +279,9 @@ if wi is not None:
              "what-if": d.after or "–", "rule source": d.source} for x in wi.wins for d in x.fans]
     if fans:
         st.dataframe(_mark(pd.DataFrame(fans), [True] * len(fans)), hide_index=True, width="stretch")
-    st.markdown(f"Final scores: this game **{list(wi.scores_before)}**, what-if **{list(wi.scores_after)}**")
+    start = (f" (from {list(wi.start_after)}, the starting scores of {wi.ruleset_after})"
+             if wi.start_after is not None else "")
+    st.markdown(f"Final scores: this game **{list(wi.scores_before)}**, what-if **{list(wi.scores_after)}**{start}")
 
 # ---- the whole page as one offline file
 from dashboard.package import dispute_html  # noqa: E402

@@ -224,7 +224,9 @@ def _print_what_if(w) -> None:
     for f in w.findings_only_after:
         if f.rule_id != "reported_score_mismatch" and not any(f.seq == x.seq for x in w.wins):
             say(f"      what-if only: {f}")
-    say(f"      final scores {list(w.scores_before)} | what-if {list(w.scores_after)}")
+    start = (f" (from {list(w.start_after)}, the starting scores of {w.ruleset_after})"
+             if w.start_after is not None else "")
+    say(f"      final scores {list(w.scores_before)} | what-if {list(w.scores_after)}{start}")
 
 
 @command()

@@ -51,12 +51,17 @@ def tiles_dealt(ctx: Ctx, state: WorkingState, p: ev.TilesDealt) -> TableState:
         ctx.breach("deal_mismatch", f"seat {p.seat} is dealt {len(p.tiles)} tiles, expected {want}", p.seat)
     if state.deal_pool is not None:
         pool = list(state.deal_pool)
+        outside = []  # one finding for the deal, every tile the dealt part lacks named in it
         for t in p.tiles:
             i = _tiles.index(t)
             if pool[i] > 0:
                 pool[i] -= 1
             else:
-                ctx.breach("wall_mismatch", f"seat {p.seat} is dealt {t}, which is not in the dealt part of the wall", p.seat)
+                outside.append(t)
+        if outside:
+            which = "which is" if len(outside) == 1 else "which are"
+            ctx.breach("wall_mismatch", f"seat {p.seat} is dealt {' '.join(outside)}, {which} not in the dealt "
+                                        "part of the wall", p.seat)
         state = evolve(state, deal_pool=tuple(pool))
     elif state.wall is not None and state.seat_walls is not None:
         given, wall = seat_wall_take(state, p.seat, len(p.tiles))

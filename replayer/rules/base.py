@@ -21,13 +21,14 @@ A ruleset object is bound to its options and immutable.
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import json
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
-from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Literal, Protocol, cast, runtime_checkable
 
 from eventlog import events as _ev
 from eventlog import tiles as _tiles
@@ -640,6 +641,32 @@ def get_ruleset(ruleset_id: str, options: Mapping[str, Any] | None = None) -> Ru
     return get_spec(ruleset_id).build(dict(options or {}))
 
 
+class _AtTable:
+    """A bound ruleset played at a table built otherwise (:func:`at_table`): its own rules,
+    the given :class:`PlayRules`."""
+
+    def __init__(self, rs: Ruleset, play: PlayRules) -> None:
+        self._rs = rs
+        self.play = play
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._rs, name)
+
+
+def at_table(rs: Ruleset, **table: Any) -> Ruleset:
+    """``rs`` with the :class:`PlayRules` fields ``table`` set (e.g. ``wall_layout``), every
+    rule else its own. How a record's table was built — its walls, one shared or one per seat,
+    as its hand_started events list them — is a fact of the record, not a rule of scoring: a
+    what-if under another ruleset keeps it (replayer/whatif.py). ``rs`` itself when nothing
+    changes. Raises :class:`RulesetError` for a name that is no PlayRules field or a value
+    PlayRules refuses."""
+    try:
+        play = dataclasses.replace(rs.play, **table)
+    except TypeError as e:
+        raise RulesetError(f"not a table setting: {e}") from None
+    return rs if play == rs.play else cast(Ruleset, _AtTable(rs, play))
+
+
 def seat_notes_of(state: TableState) -> tuple[str, ...]:
     """The short note per seat of the game's ruleset (``Ruleset.seat_notes``, e.g. a declared
     void suit, 定缺) for the table the replayer built; four empty strings when the game names
@@ -670,8 +697,6 @@ def _named(rs: Ruleset, preset: str) -> Ruleset:
     """A ruleset built from a preset answers to the preset's name (``rs.id``): games record
     it as their ruleset (game_started, state, export), so analytics keep presets apart and a
     replay resolves the preset again (docs/analytics.md)."""
-    import dataclasses
-
     if dataclasses.is_dataclass(rs) and any(f.name == "id" for f in dataclasses.fields(rs)):
         return dataclasses.replace(rs, id=preset)
     try:

@@ -97,3 +97,14 @@ def test_event_before_game_started(mcr):
     events = G.events()[1:3]
     result = run(events, mode="audit", ruleset=mcr)
     assert [f.rule_id for f in result.findings][:2] == ["event_out_of_order", "game_not_started"]
+
+
+def test_a_deal_outside_the_dealt_part_of_the_wall_is_one_finding(mcr):
+    """A deal is one event: the tiles the wall's dealt part (its first 53 tiles: DESIGN.md §4,
+    hand started: the wall when known) lacks are named in one finding — a tile dealt twice
+    twice — not one line per tile, two of them alike. Seat 3 is dealt W8 W8 where the wall
+    gives it J2 W9; the dealt part's one W8 went to seat 1."""
+    deal = ev.TilesDealt(seat=3, tiles="T5 T5 T5 J1 T6 T7 B2 B3 F1 F1 J2 W8 W8".split())
+    found = run(W.truncated(5, deal).events(), mode="audit", ruleset=mcr).findings
+    assert [(f.seq, f.message) for f in found if f.rule_id == "wall_mismatch"] == [
+        (5, "seat 3 is dealt W8 W8, which are not in the dealt part of the wall")]

@@ -90,3 +90,51 @@ def test_nanchang_game_under_every_jiangxi_preset(tmp_path):
             for x in w.wins:
                 if x.seq in discard_wins:
                     assert not x.legal_after and any(r[0] == "discard_win_allowed" for r in x.reasons_after)
+
+
+# --- another base ruleset: the record's table, the other ruleset's scores ----------------------
+
+
+def _sample_game(tmp_path_factory, game_id: str):
+    game = next(g for f in sample_files() for g in parse_file(f)
+                if hasattr(g, "events") and g.game_id == game_id)
+    store = open_store(tmp_path_factory.mktemp("whatif_bz"))
+    try:
+        store.append(game_id, list(game.events))
+        return list(store.read_game(game_id))
+    finally:
+        store.close()
+
+
+def test_another_ruleset_keeps_the_records_walls(tmp_path_factory):
+    # Botzone lays one wall per seat (its hand_started lists the four seats' walls); the game's
+    # own replay finds every deal and draw where its walls put them. The chip format has no
+    # such option, but how the table was built is a fact of the record: the what-if checks the
+    # same walls, and the one thing it can say of them is that the record's tile set has no
+    # flowers (136 tiles) while the chip format plays with them (competition.md §A6.3, 花牌)
+    events = _sample_game(tmp_path_factory, "botzone-6a20243a58ebe27b197dabab")
+    w = what_if(events, "cjm_chips")
+    walls = [f for f in w.findings_only_after if f.rule_id == "wall_mismatch"]
+    assert len(walls) == 1 and "tile set" in walls[0].message and "H1" in walls[0].message
+    (c,) = w.option_changes  # the ruleset row names where each ruleset is written
+    assert c.name == "ruleset" and c.source == ("docs/reference/rules/competition.md Part B | "
+                                                "docs/reference/rules/competition.md Part A")
+    # the chip format starts every player with 100 chips (§A5); seat 1's 小三元 + 缺一门 has none
+    # of the 12 technical patterns (§A6.2): 无番禁和牌, nothing paid (the 诈和 penalty is the
+    # referee's, §A9)
+    assert w.start_after == (100, 100, 100, 100)
+    assert not [f for f in w.findings_only_after if f.rule_id == "chip_stacks"]
+    (x,) = w.wins
+    assert x.legal_before and not x.legal_after
+    assert w.scores_after == (100, 100, 100, 100)
+    assert what_if_json(w)["after"]["start"] == [100, 100, 100, 100]
+
+
+def test_a_legal_win_under_another_ruleset_pays_from_its_stacks(tmp_path_factory):
+    # seat 2 self-draws B3 into B2_B4 with the other three B3 in the rivers: 夹绝张 4 (§A6.2 #8)
+    # + 单张和牌 4 + 门清 8 (§A6.3) = T 16; a self-draw: each of the three pays T (§A6.4)
+    events = _sample_game(tmp_path_factory, "botzone-61602cb45ddc087351c04362")
+    w = what_if(events, "cjm_chips")
+    (x,) = w.wins
+    assert x.legal_after and x.points_after == 16 and x.changes_after == (-16, -16, 48, -16)
+    assert w.scores_after == (84, 84, 148, 84)
