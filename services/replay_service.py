@@ -47,6 +47,7 @@ from eventlog.view import seat_view
 from replayer.audit import GameAudit, WinAudit, audit_game
 from replayer.findings import Finding, RulesetError
 from replayer.review import DiscardOption, GameReview, SeatSummary, review_game
+from replayer.rules.base import known_ids
 from replayer.whatif import WhatIf, what_if
 from replayer.replay import apply
 from replayer.snapshots import SnapshotCache, state_at
@@ -408,6 +409,9 @@ class ReplayServicer(pb_grpc.ReplayServiceServicer):
                 raise BadArgument(f"options_json is not JSON: {e}", "options_json") from None
             if not isinstance(options, dict):
                 raise BadArgument("options_json must be a JSON object", "options_json")
+        if request.HasField("as_ruleset") and request.as_ruleset not in known_ids():
+            raise BadArgument(f"as_ruleset {request.as_ruleset!r}: unknown ruleset or preset (known: "
+                              f"{', '.join(known_ids())})", "as_ruleset")
         asked = request.HasField("as_ruleset") or bool(options)
         chain = verify_game(self._store, request.game_id)
         audit = audit_game(self._store.read_game(request.game_id)) if chain.ok else None
@@ -416,8 +420,8 @@ class ReplayServicer(pb_grpc.ReplayServiceServicer):
             target = request.as_ruleset if request.HasField("as_ruleset") else None
             try:
                 w = what_if(self._store.read_game(request.game_id), target, options)
-            except RulesetError as e:
-                raise BadArgument(str(e), "as_ruleset" if target and "unknown ruleset" in str(e) else "options_json") from None
+            except RulesetError as e:  # the ruleset is known (above): its options refuse these
+                raise BadArgument(f"options_json: {e}", "options_json") from None
             msg.what_if.CopyFrom(what_if_message(w))
         return msg
 

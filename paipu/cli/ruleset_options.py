@@ -17,9 +17,9 @@ __all__ = ["options_error", "build_ruleset", "check_ruleset", "check_options", "
 
 
 def _known() -> list[str]:
-    from replayer.rules.base import known_rulesets, presets
+    from replayer.rules.base import known_ids
 
-    return list(dict.fromkeys([*known_rulesets(), *presets()]))
+    return known_ids()
 
 
 def check_ruleset(ruleset_id: str, flag: str = "--ruleset") -> str:

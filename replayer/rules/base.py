@@ -810,6 +810,13 @@ def known_rulesets() -> list[str]:
     return sorted(out)
 
 
+def known_ids() -> list[str]:
+    """Every id a game or a what-if may name: the ruleset packages (sorted, as
+    :func:`known_rulesets`), then the presets (file order), each once — what a refusal of an
+    unknown one lists."""
+    return list(dict.fromkeys([*known_rulesets(), *presets()]))
+
+
 # the event log finds a ruleset's own event types by importing the ruleset they name
 _ev.set_ruleset_loader(get_spec)
 

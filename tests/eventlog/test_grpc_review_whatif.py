@@ -75,6 +75,24 @@ def test_verify_what_if_options_and_errors(client, server):
         assert e.value.code() == grpc.StatusCode.INVALID_ARGUMENT
 
 
+def test_an_unknown_what_if_ruleset_is_named_with_the_known_ones(server):
+    # README: INVALID_ARGUMENT names the field; like `paipu verify --as`, the refusal lists
+    # what would do — every ruleset and preset the registry knows
+    from replayer.rules.base import known_rulesets, presets
+
+    stub = rpb_grpc.ReplayServiceStub(grpc.insecure_channel(server))
+    with pytest.raises(grpc.RpcError) as e:
+        stub.Verify(rpb.VerifyRequest(game_id=PMN, as_ruleset="nope"), timeout=DEADLINE)
+    assert e.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    text = e.value.details()
+    assert text.startswith("as_ruleset 'nope': unknown ruleset or preset (known: ")
+    assert all(name in text for name in [*known_rulesets(), *presets()])
+    with pytest.raises(grpc.RpcError) as e:
+        stub.Verify(rpb.VerifyRequest(game_id=PMN, options_json=json.dumps({"multiple_winners": "sometimes"})),
+                    timeout=DEADLINE)
+    assert e.value.details().startswith("options_json: ")
+
+
 def test_review_over_grpc(client, server):
     res = client.review(PMN, seats=[1, 3])
     assert "not an AI" in res.label and res.ruleset == "mcr"
