@@ -231,7 +231,9 @@ def latency(n: int, base: Path, clients: list[int]) -> None:
     each, no gRPC) and the peer, the same AppendRequest to an echo method on the same server
     (the gRPC round trip alone). With several clients, each appends to its own game at once
     (the store commits concurrent appends together). The clients run in a process of their
-    own. Target (issue 19): p99 <= 5 ms."""
+    own; beside each line, the CPU time the server's process spent per append (with several
+    clients the server's threads share one interpreter: its CPU per append bounds the rate,
+    and the queue behind it the latency). Target (issue 19): p99 <= 5 ms."""
     events = make_events("lat", n)
     with open_store(base / "lat-direct") as store:
         times = []
@@ -252,10 +254,13 @@ def latency(n: int, base: Path, clients: list[int]) -> None:
                            for c in range(k)]
                     for name, method in (("peer: gRPC echo", f"/{ECHO_SERVICE}/Append"),
                                          ("gRPC Append", "/paipu.v1.EventLogService/Append")):
+                        c = cpu_seconds()
                         times, wall = pool.submit(_timed_calls, port, method, per).result()
+                        server_cpu = (cpu_seconds() - c) / len(times) * 1e6
                         target = "; target p99 <= 5 ms" if name == "gRPC Append" else ""
                         print(f"single-event append, {k} client(s), {name:16s} {_pct(times)}  "
-                              f"({len(times)} appends, {len(times) / wall:,.0f}/s{target})")
+                              f"({len(times)} appends, {len(times) / wall:,.0f}/s, server cpu {server_cpu:,.0f} us "
+                              f"each{target})")
         finally:
             server.stop(None)
 

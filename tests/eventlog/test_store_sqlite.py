@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+from pathlib import Path
 
 import pytest
 
@@ -199,3 +200,72 @@ def test_a_bulk_commit_ending_with_a_batch_that_writes_nothing_checkpoints_the_l
         written = list(store.read_game("b"))[-1]
     with SqliteStore(tmp_path / "events.sqlite", create=False) as again:  # was LogTruncated
         assert again.checkpoint() == again.log_head() and again.head_position() == written.position == 5
+
+
+def _wal_restarts(wal: Path) -> int:
+    """The WAL header's checkpoint sequence number: SQLite adds one each time a writer
+    starts the log again from its beginning, every frame of it checkpointed
+    (https://sqlite.org/fileformat2.html, "WAL File Format")."""
+    return int.from_bytes(wal.read_bytes()[12:16], "big")
+
+
+def test_wal_checkpoints_run_in_the_stores_thread_not_in_a_commit(tmp_path, discards):
+    """Issue 19: the commit that crossed SQLite's checkpoint threshold copied the WAL into the
+    database file and synced it before its appends — and every append queued behind it —
+    were acknowledged. The store's connections checkpoint nothing; the store's own thread
+    does, once WAL_CHECKPOINT_COMMITS commits are made, and the next commit writes the
+    log from its beginning again. Nothing of the log is lost on the way."""
+    from eventlog.store import sqlite as backend
+
+    store = SqliteStore(tmp_path / "events.sqlite")
+    try:
+        with store._connection() as own:
+            assert own.execute("PRAGMA wal_autocheckpoint").fetchone()["wal_autocheckpoint"] == 0
+        db, wal = store.path, store.path.with_name(store.path.name + "-wal")
+        size, restarts = db.stat().st_size, _wal_restarts(wal)
+        for i in range(backend.WAL_CHECKPOINT_COMMITS - 1):
+            store.append(f"g{i % 3}", discards(1, tag=str(i)))
+        assert db.stat().st_size == size  # every commit is still only in the WAL
+        store.append("g0", discards(1, tag="due"))  # the commit that makes one due
+        store._wal.settle()
+        assert db.stat().st_size > size  # the pages were copied into the database file
+        store.append("g1", discards(2, tag="after"))
+        assert _wal_restarts(wal) == restarts + 1  # and the log began again
+        assert store.head_position() == backend.WAL_CHECKPOINT_COMMITS + 2
+    finally:
+        store.close()
+    with SqliteStore(tmp_path / "events.sqlite", create=False) as again:
+        assert again.head_position() == backend.WAL_CHECKPOINT_COMMITS + 2
+        assert all(r.ok for r in verify_all(again))
+
+
+def test_under_a_steady_flow_of_commits_the_wal_still_starts_again(tmp_path, discards, monkeypatch):
+    """A checkpoint beside the appends never finds the log complete while commits keep
+    coming (they add frames as it copies), and SQLite starts the log again only after a
+    complete one: once the WAL holds WAL_MAX_FRAMES pages, the frames committed during a
+    checkpoint are copied holding the write lock — the WAL stays bounded, as with SQLite's
+    own checkpoint. (Thresholds made small: a few hundred commits cross them many times.)"""
+    from eventlog.store import sqlite as backend
+
+    monkeypatch.setattr(backend, "WAL_CHECKPOINT_COMMITS", 20)
+    monkeypatch.setattr(backend, "WAL_MAX_FRAMES", 200)
+    n = 400  # >= 200 commits (two appenders: some commit together), > 5 frames each
+    with SqliteStore(tmp_path / "events.sqlite") as store:
+        wal = store.path.with_name(store.path.name + "-wal")
+        restarts = _wal_restarts(wal)
+
+        def append(c: int) -> None:
+            for i in range(n // 2):
+                store.append(f"g{c}", discards(1, tag=f"{c}-{i}"))
+
+        threads = [threading.Thread(target=append, args=(c,)) for c in range(2)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        store._wal.settle()
+        store.append("g0", discards(1, tag="last"))
+        # a checkpoint began with >= 200 frames: either commits ran beside it (the rest was
+        # then copied under the lock) or none did (it was complete): the log began again
+        assert _wal_restarts(wal) > restarts
+        assert store.head_position() == n + 1 and all(r.ok for r in verify_all(store))
