@@ -239,7 +239,8 @@ st.subheader("What-if scoring")
 st.caption("The same events re-scored under another ruleset, preset or option, side by side with the "
            "game's own scoring; what differs is marked, with the rule it comes from (replayer/whatif.py).")
 from replayer.rules.base import base_of, known_rulesets, presets  # noqa: E402
-from replayer.whatif import WhatIf, parse_option, what_if  # noqa: E402
+from replayer.rules.catalog import parse_option  # noqa: E402 - the one NAME=VALUE reader (as --option)
+from replayer.whatif import WhatIf, what_if  # noqa: E402
 
 own = audit.ruleset or ""
 same_base = [n for n, (b, _o) in presets().items() if b == base_of(own) and n not in (own, base_of(own))]

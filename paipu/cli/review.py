@@ -31,17 +31,11 @@ def _events(data: Path, game_id: str) -> list:
 
 
 def what_if_options(options: list[str] | None) -> dict:
-    """``--option K=V`` values as a dict (V read as JSON, else a string)."""
-    from replayer.whatif import parse_option
+    """``--option K=V`` values as a dict (V read as JSON, else a string): the parser every
+    command shares (:func:`paipu.cli.ruleset_options.parse_options`)."""
+    from paipu.cli.ruleset_options import parse_options
 
-    out = {}
-    for text in options or ():
-        try:
-            k, v = parse_option(text)
-        except ValueError as e:
-            raise CliError(f"--option: {e}") from None
-        out[k] = v
-    return out
+    return parse_options(options)
 
 
 def _tiles_n(n: int, kinds: int) -> str:

@@ -12,8 +12,25 @@ from typing import Any
 
 from paipu.cli.errors import CliError
 
-__all__ = ["options_error", "build_ruleset", "check_ruleset", "check_options", "check_tiles", "tile_set_words",
+__all__ = ["parse_options", "options_error", "build_ruleset", "check_ruleset", "check_options", "check_tiles", "tile_set_words",
            "options_per_ruleset"]
+
+
+def parse_options(texts: Iterable[str] | None, flag: str = "--option") -> dict[str, Any]:
+    """Every ``--option NAME=VALUE`` of a command as a dict, read by the one parser every
+    command and the dashboard share (:func:`replayer.rules.catalog.parse_option`: VALUE as
+    JSON, else text); CliError naming ``flag`` for text that is not NAME=VALUE."""
+    from replayer.findings import RulesetError
+    from replayer.rules.catalog import parse_option
+
+    out: dict[str, Any] = {}
+    for text in texts or ():
+        try:
+            name, value = parse_option(text)
+        except RulesetError as e:
+            raise CliError(f"{flag} {e}") from None
+        out[name] = value
+    return out
 
 
 def _known() -> list[str]:

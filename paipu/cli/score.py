@@ -17,29 +17,13 @@ from paipu.cli.errors import CliError
 from paipu.cli.melds import parse_meld
 from paipu.cli.options import output_file
 from paipu.cli.root import command
-from paipu.cli.ruleset_options import build_ruleset, check_options, check_ruleset, check_tiles, tile_set_words
+from paipu.cli.ruleset_options import (build_ruleset, check_options, check_ruleset, check_tiles, parse_options,
+                                      tile_set_words)
 from eventlog.words import plural
 
 __all__ = ["score"]
 
 _WIND_LETTERS = ("E", "S", "W", "N")
-
-
-def parse_option(text: str) -> tuple[str, Any]:
-    """``NAME=VALUE`` of ``--option``: VALUE ``true``/``false`` → bool, an integer → int,
-    otherwise the text. CliError naming the flag when there is no ``=``."""
-    import re
-
-    name, eq, value = text.partition("=")
-    name = name.strip()
-    if not eq or not re.fullmatch(r"[a-z_][a-z0-9_]*", name):
-        raise CliError(f"--option {text!r}: expected NAME=VALUE, e.g. --option knitted_straight_waits=false")
-    v = value.strip()
-    if v.lower() in ("true", "false"):
-        return name, v.lower() == "true"
-    if re.fullmatch(r"-?[0-9]+", v):
-        return name, int(v)
-    return name, v
 
 
 def _with_options(lines, options: dict[str, Any]):
@@ -165,7 +149,7 @@ def score(
     that cannot happen (each error names the flag)."""
     from replayer.rules.base import presets
 
-    options = dict(parse_option(o) for o in (option or []))
+    options = parse_options(option)
     preset = None
     if vectors is not None and ruleset in presets() and presets()[ruleset][0] != ruleset:
         ruleset, preset = presets()[ruleset][0], ruleset

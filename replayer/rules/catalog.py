@@ -20,7 +20,32 @@ from typing import Any
 
 from replayer.rules.base import PresetInfo, get_spec, known_rulesets, preset_infos
 
-__all__ = ["OptionDoc", "RulesetDoc", "json_type", "ruleset_docs", "render_markdown", "value_schema"]
+__all__ = ["OptionDoc", "RulesetDoc", "json_type", "parse_option", "ruleset_docs", "render_markdown", "value_schema"]
+
+_OPTION_NAME = re.compile(r"[a-z_][a-z0-9_]*")
+
+
+def parse_option(text: str) -> tuple[str, Any]:
+    """``NAME=VALUE`` as one option is written wherever a person types it (``--option`` of
+    every command, the dashboard's what-if box) → (NAME, VALUE): VALUE read as JSON (``true``,
+    ``3``, ``null``, ``"x"``, ``{"ming": 5, "an": 10}``), ``True``/``FALSE`` as booleans, else
+    as plain text (``five_point_fan``). Every default :func:`option_docs` shows is JSON, so it
+    reads back as the same value. Raises :class:`~replayer.findings.RulesetError` without
+    ``=`` or with a NAME that is no option name (lower case, digits, ``_``)."""
+    from replayer.findings import RulesetError
+
+    name, eq, value = text.partition("=")
+    name = name.strip()
+    if not eq or not _OPTION_NAME.fullmatch(name):
+        raise RulesetError(f"{text!r}: an option is written NAME=VALUE, e.g. knitted_straight_waits=false")
+    v = value.strip()
+    try:
+        return name, json.loads(v)
+    except ValueError:
+        pass
+    if v.lower() in ("true", "false"):
+        return name, v.lower() == "true"
+    return name, v
 
 
 @dataclass(frozen=True)
@@ -92,8 +117,18 @@ class RulesetDoc:
     presets: tuple[PresetInfo, ...]
 
 
+def _plain(v: Any) -> Any:
+    """``v`` as JSON data: an option whose value is a model (Changsha's ``kong_pay``) or a
+    dataclass becomes the object :func:`parse_option` reads back, never its ``str()``."""
+    if hasattr(v, "model_dump"):
+        return v.model_dump(mode="json")
+    if dataclasses.is_dataclass(v) and not isinstance(v, type):
+        return dataclasses.asdict(v)
+    return v
+
+
 def _json(v: Any) -> str:
-    return json.dumps(v, ensure_ascii=False, sort_keys=True, default=str)
+    return json.dumps(_plain(v), ensure_ascii=False, sort_keys=True, default=str)
 
 
 def _type_text(annotation: Any) -> str:
