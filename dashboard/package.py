@@ -143,7 +143,7 @@ def _findings_section(audit: Any) -> str:
         return "<h2>Findings</h2><p>The chain is broken: the events were not replayed.</p>"
     if not audit.findings:
         return f'<h2>Findings (0)</h2><p class="ok">No finding: every event follows the rules of {_e(audit.ruleset)}.</p>'
-    rows = [(f.seq, f.hand_number, f.seat, f.rule_id, f.message, f.source) for f in audit.findings]
+    rows = [(f.seq, hand_ordinal(f.hand_number), f.seat, f.rule_id, f.message, f.source) for f in audit.findings]
     return (f"<h2>Findings ({len(rows)})</h2>"
             + _table(("event", "hand", "seat", "rule", "what", "rule source"), rows))
 

@@ -18,6 +18,7 @@ from collections.abc import Mapping
 
 from dashboard.tiles import WIND_EN, WIND_ZH, hidden_html, meld_html, pond_html, tile_html, tiles_html
 from eventlog import tiles as T
+from eventlog.describe import hand_ordinal
 from replayer.state import DeclaredMeld, TableState
 from replayer.view import seat_state_view
 
@@ -154,7 +155,7 @@ def table_html(state: TableState, event: Any | None = None, *, seat: int | None 
         if state.seat_walls is not None else ""
     )
     head = (
-        f"<b>hand {state.hand_number if state.hand_number is not None else '–'}</b> · prevalent wind "
+        f"<b>hand {hand_ordinal(state.hand_number) if state.hand_number is not None else '–'}</b> · prevalent wind "
         f"{WIND_ZH.get(state.prevalent_wind or '', '–')} {WIND_EN.get(state.prevalent_wind or '', '')} · "
         f"dealer seat {state.dealer if state.dealer is not None else '–'} · "
         f"<b>wall {state.wall_remaining}</b> tiles left" + (f" ({walls})" if walls else "") +

@@ -88,7 +88,7 @@ else:
     st.dataframe(
         pd.DataFrame(
             [
-                {"event": f.seq, "hand": f.hand_number, "seat": f.seat, "rule": f.rule_id,
+                {"event": f.seq, "hand": hand_ordinal(f.hand_number), "seat": f.seat, "rule": f.rule_id,
                  "what": f.message, "rule source": f.source}
                 for f in audit.findings
             ]

@@ -8,7 +8,7 @@ from typing import Any
 from paipu.cli.console import clipped, console, say
 from paipu.cli.render import table_view
 
-__all__ = ["JUMPS", "step_through", "go_to"]
+__all__ = ["JUMPS", "status_line", "step_through", "go_to"]
 
 #: Key → event types it jumps forward to.
 JUMPS: dict[str, tuple[str, ...]] = {
@@ -37,6 +37,13 @@ def go_to(steps: Sequence[Any], text: str, idx: int) -> tuple[int, str]:
     return found, ""
 
 
+def status_line(steps: Sequence[Any], idx: int) -> str:
+    """The stepper's line under the table: the event by its seq, as every text numbers events
+    (docs/events.md: ``seq`` 0, 1, 2 …; the dashboard's "Event 68 of 229"), and the keys."""
+    return (f"event {steps[idx].event.seq} of {steps[-1].event.seq}  n next · b back · h next hand · "
+            "w next win/draw · c next claim · g go to seq · q quit")
+
+
 def step_through(steps: Sequence[Any], idx: int, *, seat: int | None = None) -> None:
     """Show ``steps[idx]`` (replay steps: ``.state``, ``.event``, ``.findings``) and move on
     keys: n/space/Enter/→ next, b/← back, h next hand, w next win or draw, c next claim,
@@ -48,7 +55,7 @@ def step_through(steps: Sequence[Any], idx: int, *, seat: int | None = None) -> 
         s = steps[idx]
         console.clear()
         console.print(table_view(s.state, s.event, seat=seat, findings=s.findings))
-        say(f"event {idx + 1}/{len(steps)}  n next · b back · h next hand · w next win/draw · c next claim · g go to seq · q quit")
+        say(status_line(steps, idx))
         if note:  # why the last key did nothing, shown until the next key
             say(note, style="yellow")
             note = ""
