@@ -23,6 +23,7 @@ from typing import Any
 
 from eventlog.describe import describe_event, describe_words, hand_ordinal
 from eventlog.hashing import chain_body_text, canonical_text
+from replayer.rules.base import ruleset_words_of, score_unit_of
 from dashboard.tiles import CSS as TILE_CSS
 from dashboard.tiles import tiles_html
 
@@ -189,7 +190,7 @@ def _scores_section(audit: Any, events: Sequence[Any]) -> str:
         verdict = ("nothing reported to compare" if w.reported is None else
                    "agrees with the source" if agree else "DIFFERS from the source")
         out.append(f"<h3>Hand {_e(hand_ordinal(w.hand_number))}, event {w.seq}: seat {w.seat} wins on {_e(w.tile)} ({how}) — "
-                   f'{_e(w.computed_words)}, <span class="{"ok" if agree else "bad"}">{verdict}</span></h3>')
+                   f'{_e(w.computed_words_in(score_unit_of(audit.ruleset)))}, <span class="{"ok" if agree else "bad"}">{verdict}</span></h3>')
         if w.seq in hands:
             out.append(hands[w.seq])
         rep = {n: (p, c) for n, p, c in w.reported_fans}
@@ -239,11 +240,12 @@ def _whatif_section(whatifs: Sequence[Any], failed: Sequence[tuple[str, str]] = 
         for x in w.wins:
             reasons = "; ".join(f"{r[0]}: {r[1]} ({r[2]})" for r in x.reasons_after if r[0] != "reported_score_mismatch")
             rows.append((x.seq, x.seat, x.tile, "yes" if x.legal_before else "no", "yes" if x.legal_after else "no",
-                         _e(x.points_before), _e(x.points_after), _changes(x.changes_before),
+                         _e(score_unit_of(w.ruleset_before).amount(x.points_before)),
+                         _e(score_unit_of(w.ruleset_after).amount(x.points_after)), _changes(x.changes_before),
                          _changes(x.changes_after), reasons or "–"))
             diff.append(x.differs)
         if rows:
-            out.append(_table(("win event", "seat", "tile", "legal", "legal (what-if)", "points", "points (what-if)",
+            out.append(_table(("win event", "seat", "tile", "legal", "legal (what-if)", "total", "total (what-if)",
                                "changes", "changes (what-if)", "why (what-if)"), rows, diff=diff))
         fans = [(x.seq, d.name_en, d.name_zh, d.before or "–", d.after or "–", d.source) for x in w.wins for d in x.fans]
         if fans:
@@ -266,9 +268,11 @@ def _events_section(events: Sequence[Any], audit: Any) -> str:
     marks: dict[int, list[str]] = {}
     for f in (audit.findings if audit is not None else ()):
         marks.setdefault(f.seq, []).append(f.rule_id)
+    first = events[0] if events else None  # the game's ruleset names its units and items
+    words = ruleset_words_of(first.payload.ruleset if first is not None and first.type == "game_started" else None)
     rows = []
     for e, state in zip(events, _states_after(events)):
-        en, zh = describe_words(e, state)
+        en, zh = describe_words(e, state, words)
         rows.append((e.seq, en, zh, describe_event(e), ", ".join(marks.get(e.seq, ()))))
     return (f"<h2>Events ({len(rows)})</h2>"
             + _table(("seq", "event", "中文", "as recorded", "finding"), rows,

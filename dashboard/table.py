@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from dashboard.tiles import WIND_EN, WIND_ZH, hidden_html, meld_html, pond_html, tile_html, tiles_html
 from eventlog import tiles as T
 from eventlog.describe import hand_ordinal
+from replayer.rules.base import score_unit_of
 from replayer.state import DeclaredMeld, TableState
 from replayer.view import seat_state_view
 
@@ -85,13 +86,19 @@ def _drawn_tile(state: TableState, event: Any) -> tuple[int | None, str | None]:
 
 
 def words_html(event: Any, state: TableState) -> str:
-    """The event in plain words, English over Chinese (eventlog.describe.describe_words),
-    HTML-escaped, glyphs in the tile font."""
+    """The event in plain words, English over Chinese (eventlog.describe.describe_words, in
+    the words of the game's ruleset: its units, its items' names), HTML-escaped, glyphs in the tile font."""
     from eventlog.describe import describe_words
+    from replayer.rules.base import ruleset_words_of
 
-    en, zh = describe_words(event, state)
+    en, zh = describe_words(event, state, ruleset_words_of(state.ruleset_id))
     return (f'<div class="pp-words">{_glyphs(html.escape(en))}</div>'
             f'<div class="pp-words-zh">{_glyphs(html.escape(zh))}</div>')
+
+
+def _item_value(line: Any) -> str:
+    """A score line's value as the CLI shows it: ``×2`` for a factor, else the amount."""
+    return f"×{line.factor}" if line.points is None and line.factor is not None else str(line.value)
 
 
 def _wind_name(state: TableState, seat: int) -> str:
@@ -120,12 +127,12 @@ def win_html(state: TableState, win: Any, *, wild: Mapping[str, str] | None = No
     rows = []
     for f in (win.score.lines() if win.score is not None else ()):
         rows.append(f"<tr><td>{html.escape(f.name_en)}</td><td>{html.escape(f.name_zh)}</td>"
-                    f"<td>{html.escape(str(f.value))}</td><td>{'×' + str(f.count) if f.count > 1 else ''}</td></tr>")
+                    f"<td>{html.escape(_item_value(f))}</td><td>{'×' + str(f.count) if f.count > 1 else ''}</td></tr>")
     verdict = "legal" if win.legal else "NOT LEGAL"
     changes = f" · score changes {list(win.settlement.changes)}" if win.settlement else ""
     return (
         f'<div class="pp-win"><div><b>{_wind_name(state, win.seat)} (seat {win.seat}) wins</b> — {how}, '
-        f'{verdict}, {win.points if win.points is not None else "–"} points{changes}'
+        f'{verdict}, {html.escape(score_unit_of(state.ruleset_id).amount(win.points))}{changes}'
         f'<div class="pp-tiles">{tiles_html(T.sort_tiles(tiles), wild=wild)}'
         f'<span class="pp-tiles">{melds}</span>'
         f'<span class="apart">{tile_html(win.tile, css="win", title="winning tile", wild=wild)}</span></div></div>'

@@ -11,12 +11,14 @@ the other.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from eventlog import tiles as T
 
-__all__ = ["describe_event", "hand_ordinal", "payload_text", "plain_value", "describe_words", "tile_words", "seat_words", "TableView"]
+__all__ = ["describe_event", "hand_ordinal", "payload_text", "plain_value", "describe_words", "tile_words", "seat_words",
+           "RulesetWords", "TableView"]
 
 WIND_EN = {"F1": "East", "F2": "South", "F3": "West", "F4": "North"}
 WIND_ZH = {"F1": "东", "F2": "南", "F3": "西", "F4": "北"}
@@ -36,6 +38,32 @@ class TableView(Protocol):
     def seats(self) -> Sequence[Any]: ...
 
     def find_discard(self, seq: int) -> tuple[int, int, Any] | None: ...
+
+
+@dataclass(frozen=True)
+class RulesetWords:
+    """What the game's ruleset calls things, for the words of its events — data the ruleset
+    declares (replayer/rules/base.py ``RulesetSpec.score_unit`` / ``item_names``, read by
+    ``ruleset_words_of``); this layer names no ruleset. ``total``: the unit of a win's total,
+    singular and plural (``("point", "points")``, ``("unit", "units")``, ``("fan", "fan")``);
+    ``total_zh``: the same in Chinese (``分``, ``番``); ``items``: id → (English, Chinese) of the
+    ruleset's scoring items an event names by id (Changsha's opening small wins:
+    ``two_pungs`` → ``("two pungs", "六六顺")``)."""
+
+    total: tuple[str, str] = ("point", "points")
+    total_zh: str = "分"
+    items: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+
+    def amount(self, n: int) -> tuple[str, str]:
+        """``n`` in the unit: ``("1 unit", "1 单位")``, ``("12 points", "12 分")``."""
+        return f"{n} {self.total[0] if n == 1 else self.total[1]}", f"{n} {self.total_zh}"
+
+    def item(self, item_id: str) -> tuple[str, str]:
+        """An item's names (English, Chinese); the id itself for both when not declared."""
+        return self.items.get(item_id, (item_id, item_id))
+
+
+_POINTS = RulesetWords()
 
 
 def hand_ordinal(hand_number: int | None) -> str:
@@ -81,12 +109,16 @@ def _num_zh(n: int) -> str:
     return str(n)
 
 
-def describe_words(event: Any, state: TableView | None = None) -> tuple[str, str]:
+def describe_words(event: Any, state: TableView | None = None,
+                   words: RulesetWords | None = None) -> tuple[str, str]:
     """The event in plain words: (English, Chinese). ``state``: the table after the event
     (seat winds; who made a claimed discard), optional — without it seats are named by
-    number and a claim does not say from whom. Never raises for a well-formed event; an
-    unknown type is shown field by field."""
+    number and a claim does not say from whom. ``words``: what the game's ruleset calls its
+    amounts and items (``replayer.rules.base.ruleset_words_of``); without it amounts are
+    points and items their ids. Never raises for a well-formed event; an unknown type is
+    shown field by field."""
     p = event.payload
+    vocab = words or _POINTS
 
     def who(seat: int) -> tuple[str, str]:
         return seat_words(seat, state)
@@ -100,6 +132,9 @@ def describe_words(event: Any, state: TableView | None = None) -> tuple[str, str
     own = p.words(who)
     if own is not None:
         return own
+    worded = _WORDED.get(event.type)
+    if worded is not None:
+        return worded(p, who, vocab)
     fn = _CORE.get(event.type)
     if fn is None:
         line = describe_event(event).split(" ", 2)
@@ -171,11 +206,20 @@ def _changes(v: Sequence[int] | None) -> str:
     return "[" + ", ".join(f"{x:+d}" for x in v) + "]" if v else "–"
 
 
-def _opening(p: Any, who, _d) -> tuple[str, str]:
+def _opening(p: Any, who, vocab: RulesetWords) -> tuple[str, str]:
     en_s, zh_s = who(p.seat)
-    parts = [(w.kind, T.to_unicode(list(w.tiles))) for w in p.wins]
-    return (f"{en_s} shows opening small wins: " + "; ".join(f"{k} {g}" for k, g in parts),
-            f"{zh_s}起手小胡：" + "；".join(f"{k} {g}" for k, g in parts))
+    parts = [(vocab.item(w.kind), T.to_unicode(list(w.tiles))) for w in p.wins]
+    return (f"{en_s} shows opening small wins: "
+            + "; ".join(f"{en} ({zh}) {g}" if zh != en else f"{en} {g}" for (en, zh), g in parts),
+            f"{zh_s}起手小胡：" + "；".join(f"{zh} {g}" for (_en, zh), g in parts))
+
+
+def _reported(p: Any, who, vocab: RulesetWords) -> tuple[str, str]:
+    amount = vocab.amount(p.total) if p.total is not None else None
+    return ("The log reports the score" + (f" of {who(p.winner)[0]}'s win" if p.winner is not None else "")
+            + (f": {amount[0]}" if amount else "") + f", changes {_changes(p.score_changes)}",
+            "记录的得分" + (f"（{who(p.winner)[1]}和牌）" if p.winner is not None else "")
+            + (f"：{amount[1]}" if amount else "") + f"，分数变化 {_changes(p.score_changes)}")
 
 
 def _seat_of(p: Any, who) -> tuple[str, str]:
@@ -208,11 +252,6 @@ _CORE: dict[str, Callable[..., tuple[str, str]]] = {
     "win_declared": _win,
     "exhaustive_draw": lambda p, who, _d: ("Exhaustive draw: the wall is empty and nobody won",
                                            "荒庄：牌墙摸完，无人和牌"),
-    "score_reported": lambda p, who, _d: (
-        "The log reports the score" + (f" of {who(p.winner)[0]}'s win" if p.winner is not None else "")
-        + (f": {p.total} points" if p.total is not None else "") + f", changes {_changes(p.score_changes)}",
-        "记录的得分" + (f"（{who(p.winner)[1]}和牌）" if p.winner is not None else "")
-        + (f"：{p.total} 分" if p.total is not None else "") + f"，分数变化 {_changes(p.score_changes)}"),
     "penalty": lambda p, who, _d: (
         f"Penalty on {who(p.seat)[0]}: {_changes(p.score_changes)}" + (f" ({p.reason})" if p.reason else ""),
         f"{who(p.seat)[1]}被罚：{_changes(p.score_changes)}" + (f"（{p.reason}）" if p.reason else "")),
@@ -225,7 +264,6 @@ _CORE: dict[str, Callable[..., tuple[str, str]]] = {
     "game_ended": lambda p, who, _d: (
         "Game over" + (f": final scores {list(p.final_scores)}" if p.final_scores else ""),
         "对局结束" + (f"：最终分数 {list(p.final_scores)}" if p.final_scores else "")),
-    "opening_wins_declared": _opening,
     "kong_tiles_revealed": lambda p, who, _d: (
         f"{who(p.seat)[0]} opens the kong (dice {' '.join(map(str, p.dice))}): {_tiles_words(p.tiles)[0]}",
         f"{who(p.seat)[1]}开杠（骰子 {' '.join(map(str, p.dice))}）：{_tiles_words(p.tiles)[1]}"),
@@ -239,6 +277,10 @@ _CORE: dict[str, Callable[..., tuple[str, str]]] = {
         "Birds turned: " + (_tiles_words(p.tiles)[0] if p.tiles else "none"),
         "扎鸟：" + (_tiles_words(p.tiles)[1] if p.tiles else "无")),
 }
+
+
+#: Events whose words name the ruleset's amounts or items: worded with its RulesetWords.
+_WORDED: dict[str, Callable[..., tuple[str, str]]] = {"score_reported": _reported, "opening_wins_declared": _opening}
 
 
 def plain_value(v: Any) -> str:

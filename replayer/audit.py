@@ -21,7 +21,7 @@ from typing import Any, NamedTuple
 from replayer.explained import ScoreLine
 from replayer.findings import Finding, RulesetError
 from replayer.replay import ReplayStep, replay_steps
-from replayer.rules.base import Ruleset
+from replayer.rules.base import Ruleset, ScoreUnit
 from replayer.state import ReportedScore, TableState, WinRecord, WorkingState
 
 __all__ = ["WinAudit", "GameAudit", "AuditCollector", "audit_game", "fan_key", "fan_keys", "FanKeys"]
@@ -53,8 +53,13 @@ class WinAudit:
     @property
     def computed_words(self) -> str:
         """``computed 8 points``, or why no points were computed, in words."""
+        return self.computed_words_in(ScoreUnit())
+
+    def computed_words_in(self, unit: ScoreUnit) -> str:
+        """:attr:`computed_words` in the game's ruleset's unit (``score_unit_of``): ``computed
+        1 unit`` (Changsha), ``computed 0 fan`` (Sichuan)."""
         if self.points is not None:
-            return f"computed {self.points} point{'' if self.points == 1 else 's'}"
+            return f"computed {unit.amount(self.points)}"
         why = "the win is not legal" if not self.legal else "the winner's hand is hidden in this record"
         return f"no points computed ({why})"
 

@@ -20,6 +20,7 @@ from dashboard.tiles import meld_html, tile_html, tiles_html
 from eventlog.describe import hand_ordinal
 from replayer.audit import fan_keys
 from replayer.findings import RulesetError
+from replayer.rules.base import score_unit_of
 
 PAGE = "views/dispute.py"
 
@@ -163,7 +164,7 @@ for w in audit.wins:
     if w.reported is None:
         verdict = "nothing reported to compare"
     with st.expander(f"Hand {hand_ordinal(w.hand_number)}, event {w.seq}: seat {w.seat} wins on {w.tile} ({how}) — "
-                     f"{w.computed_words}, {verdict}", expanded=True):
+                     f"{w.computed_words_in(score_unit_of(audit.ruleset))}, {verdict}", expanded=True):
         comp: dict[str, dict] = {}
         line_key, reported_key, _known = fan_keys(w.fans)
         for f in w.fans:
@@ -268,7 +269,8 @@ if wi is not None:
 
     rows = [{"win event": x.seq, "seat": x.seat, "tile": x.tile,
              "legal": "yes" if x.legal_before else "no", "legal (what-if)": "yes" if x.legal_after else "no",
-             "points": x.points_before, "points (what-if)": x.points_after,
+             "total": score_unit_of(wi.ruleset_before).amount(x.points_before),
+             "total (what-if)": score_unit_of(wi.ruleset_after).amount(x.points_after),
              "changes": " ".join(f"{v:+d}" for v in x.changes_before or ()) or "–",
              "changes (what-if)": " ".join(f"{v:+d}" for v in x.changes_after or ()) or "–",
              "why (what-if)": "; ".join(f"{r[0]}: {r[1]} ({r[2]})" for r in x.reasons_after

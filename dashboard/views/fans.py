@@ -1,5 +1,6 @@
 """Fans page: how often each fan (scoring condition) appears in legal wins — share of wins
-with its 95 % interval and count —, the distribution of win totals, and which fans come
+with its 95 % interval and count, its value in the ruleset's own unit (ScoreUnit: MCR points,
+Sichuan fan, Changsha points per unit, Nanchang factors) —, the distribution of win totals, and which fans come
 together (co-occurrence heat map); filtered by ruleset, player and date
 (shared/DESIGN.md §7-§8). Every number comes from analytics.queries."""
 
@@ -12,6 +13,7 @@ import streamlit as st
 
 from dashboard.charts import bar_chart, heatmap, share_chart
 from dashboard.common import exported_summary, fmt_rate, need_export, start_page, stat
+from replayer.rules.base import score_unit_of
 
 data = start_page("Fans")
 v = need_export(data)
@@ -22,6 +24,7 @@ dates = [date.fromisoformat(d) for r in summary["rulesets"] for d in (r["date_fr
 
 sb = st.sidebar
 ruleset = sb.selectbox("Ruleset", rulesets, key="fa_ruleset")
+unit = score_unit_of(ruleset)  # what this ruleset's totals and fan values count (its own declaration)
 player_choice = sb.selectbox("Player (the winner)", ["all players"] + players, key="fa_player")
 player = None if player_choice == "all players" else player_choice
 filters: dict = {"ruleset": ruleset, "player": player}
@@ -49,7 +52,8 @@ df = pd.DataFrame([
 st.altair_chart(share_chart(df, "fan", "Share of wins holding each fan"), width="stretch")
 st.dataframe(
     pd.DataFrame([
-        {"fan": r["name_en"], "中文": r["name_zh"], "points": r["points"], "wins with it": r["wins_with_fan"],
+        {"fan": r["name_en"], "中文": r["name_zh"], f"value ({unit.item})": unit.item_value(r["points"]),
+         "wins with it": r["wins_with_fan"],
          "wins (sample)": r["wins"],
          "share of wins (95 % CI)": fmt_rate(r["share_of_wins"], r["share_of_wins_ci_low"], r["share_of_wins_ci_high"]),
          "times counted": r["times_counted"]}
@@ -58,14 +62,14 @@ st.dataframe(
     hide_index=True, width="stretch",
 )
 
-st.subheader("Points distribution")
+st.subheader(f"Distribution of win totals ({unit.total[1]})")
 pts = stat(data, v, "points_distribution", **filters)
 c1, c2 = st.columns([3, 2])
 c1.altair_chart(bar_chart(pd.DataFrame(pts), "total", "wins", "Wins by computed total",
-                          "total points of the win (with flowers)", "wins"), width="stretch")
+                          f"computed total of the win ({unit.total[1]})", "wins"), width="stretch")
 c2.dataframe(
     pd.DataFrame([
-        {"total points": r["total"], "wins": r["wins"], "wins (sample)": r["all_wins"],
+        {f"total ({unit.total[1]})": r["total"], "wins": r["wins"], "wins (sample)": r["all_wins"],
          "share (95 % CI)": fmt_rate(r["share"], r["share_ci_low"], r["share_ci_high"])}
         for r in pts
     ]),

@@ -30,6 +30,7 @@ from eventlog.describe import hand_ordinal
 from eventlog.store.base import CorruptEvent, GameNotFound
 from eventlog.view import seat_view
 from replayer.findings import RulesetError
+from replayer.rules.base import score_unit_of
 from replayer.view import seat_state_view
 
 PAGE = "views/replay.py"
@@ -228,7 +229,7 @@ for w in step.state.wins:
                         for f in fans)
     how = "self-drawn" if w.self_drawn else f"on a discard from seat {w.from_seat}"
     st.success(f"Win: seat {w.seat}, {how}, {'legal' if w.legal else 'NOT LEGAL'}; "
-               f"{w.points} points: {fan_txt}"
+               f"{score_unit_of(step.state.ruleset_id).amount(w.points)}: {fan_txt}"
                + (f"; score changes {list(w.settlement.changes)}" if w.settlement else ""))
     st.markdown(win_html(step.state, w, wild=wild), unsafe_allow_html=True)
 

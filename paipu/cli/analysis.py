@@ -225,7 +225,8 @@ def _note_lag(data: Path, checkpoint: int) -> None:
 
 
 def _stats_table(rows: list[dict[str, Any]], by: str) -> Table:
-    t = Table(by, "hands", "wins", "win rate [95 % CI]", "self-draw rate", "deal-ins",
+    # one row per seat per hand (seat_results): a hand played by four seats counts 4
+    t = Table(by, "seat-hands", "wins", "win rate [95 % CI]", "self-draw rate", "deal-ins",
               "deal-in rate", "avg won", "avg lost")
     for r in rows:
         t.add_row(escape(_group(by, r[by])), str(r["hands"]), str(r["wins"]), format_rate(r, "win_rate"),
@@ -255,8 +256,14 @@ def _group(by: str, value: Any) -> str:
 
 
 def _fans_table(rows: list[dict[str, Any]]) -> Table:
-    t = Table("ruleset", "fan", "番种", "points", "wins with fan", "wins", "share of wins [95 % CI]")
+    """Fan frequencies; each fan's value in its ruleset's own unit (ScoreUnit.item_value:
+    ``2 points`` MCR, ``10 points per unit`` Changsha, ``2 fan`` Sichuan, ``×2`` Nanchang) —
+    the rulesets' values are not one unit (docs/analytics.md "Units")."""
+    from replayer.rules.base import score_unit_of
+
+    t = Table("ruleset", "fan", "番种", "value", "wins with fan", "wins", "share of wins [95 % CI]")
     for r in rows:
-        t.add_row(escape(r["ruleset"]), escape(r["name_en"]), escape(r["name_zh"]), str(r["points"]), str(r["wins_with_fan"]),
+        value = score_unit_of(r["ruleset"]).item_value(r["points"])
+        t.add_row(escape(r["ruleset"]), escape(r["name_en"]), escape(r["name_zh"]), value, str(r["wins_with_fan"]),
                   str(r["wins"]), format_rate(r, "share_of_wins"))
     return t

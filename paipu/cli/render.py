@@ -16,7 +16,7 @@ from eventlog import tiles as T
 from eventlog.describe import describe_event, describe_words, hand_ordinal
 from eventlog.view import seat_view
 from replayer.view import seat_state_view
-from replayer.rules.base import score_unit_of, seat_notes_of
+from replayer.rules.base import ruleset_words_of, score_unit_of, seat_notes_of
 from replayer.state import TableState
 
 _WIND_ZH = {"F1": "东", "F2": "南", "F3": "西", "F4": "北"}
@@ -88,7 +88,7 @@ def table_view(state: TableState, event: Any | None = None, *, seat: int | None 
     parts.append(grid)
     if event is not None:
         event = seat_view(event, seat)
-        en, zh = describe_words(event, state)
+        en, zh = describe_words(event, state, ruleset_words_of(state.ruleset_id))
         parts.append(Text(f"event {getattr(event, 'seq', '?')}: {en}", style="bold"))
         parts.append(Text(f"    {zh}"))
         parts.append(Text(describe_event(event), style="dim"))

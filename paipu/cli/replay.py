@@ -20,13 +20,14 @@ def _state_json(game_id: str, step, seat: int | None) -> dict:
     """``paipu replay --json``: the event, its words, findings and the state after it."""
     from eventlog.describe import describe_words
     from eventlog.view import seat_view
+    from replayer.rules.base import ruleset_words_of
     from replayer.state import to_dict
     from replayer.view import seat_state_view
 
     shown = seat_state_view(step.state, seat)  # a seat's view: what that seat may see
     state = to_dict(shown)
     event = seat_view(step.event, seat)  # the event too: no other seat's concealed tile in it
-    en, zh = describe_words(event, shown)
+    en, zh = describe_words(event, shown, ruleset_words_of(step.state.ruleset_id))
     return {
         "game_id": game_id, "seq": event.seq, "view_seat": seat,
         "event": {"type": event.type, "payload": event.payload_json(), "text_en": en, "text_zh": zh},

@@ -26,6 +26,7 @@ import importlib
 import json
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
+import dataclasses
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING, Any, Literal, Protocol, cast, runtime_checkable
@@ -37,6 +38,7 @@ from replayer.findings import Breach, RulesetError
 from replayer.rules.shared.winning_shapes import STANDARD_SHAPES, WinningShapes
 
 if TYPE_CHECKING:
+    from eventlog.describe import RulesetWords
     from replayer.state import DeclaredMeld, Settlement, TableState
 
 ClaimKind = Literal["chow", "pung", "kong", "win"]
@@ -451,15 +453,29 @@ class ScoreUnit:
     """What a ruleset's amounts count, for views (the CLI, the replay): ``total`` — the unit of
     a win's total (:attr:`WinScore.points`), singular and plural (MCR: fan points);
     ``item`` — what the items' values (``ScoreLine.points``) are, the heading over them;
-    ``source``: where the rules text says so. Data of the ruleset, never a view's guess."""
+    ``source``: where the rules text says so; ``total_zh``: the total's unit in Chinese
+    (分, 番); ``item_factor``: the items multiply (×2) rather than add. Data of the ruleset,
+    never a view's guess; every text (event words, ``paipu stats``, the dashboard) and
+    docs/analytics.md "Units" (what the Parquet ``fans.points`` / ``wins.total`` hold) use it."""
 
     total: tuple[str, str] = ("point", "points")
     item: str = "points"
     source: str = ""
+    total_zh: str = "分"
+    item_factor: bool = False
 
     def amount(self, n: int | None) -> str:
         """``1 point``, ``12 points``, ``2 units``; ``-`` for none."""
         return "-" if n is None else f"{n} {self.total[0] if n == 1 else self.total[1]}"
+
+    def item_value(self, n: int | None) -> str:
+        """An item's value in words: ``8 points``, ``10 points per unit``, ``2 fan``, ``×4``
+        (``item_factor``: the items multiply); ``-`` for none."""
+        if n is None:
+            return "-"
+        return f"×{n}" if self.item_factor else f"{n} {self.item}"
+
+
 
 
 @dataclass(frozen=True)
@@ -480,7 +496,9 @@ class RulesetSpec:
     and item values count (:class:`ScoreUnit`; points by default). ``score_context``: the
     table facts its scoring and settlement of one win read beside the hand — names of ``paipu
     score --context`` (``wildcard_indicator``, ``dealer``, ``scores``, ``first_draw``); a
-    name not listed changes nothing for this ruleset, so the CLI refuses it."""
+    name not listed changes nothing for this ruleset, so the CLI refuses it. ``item_names``:
+    id → (English, Chinese) of the scoring items its events name by id (Changsha's opening
+    small wins), what every text shows for them (:func:`ruleset_words_of`)."""
 
     id: str
     description: str
@@ -491,6 +509,7 @@ class RulesetSpec:
     score_vectors: Callable[..., Iterator[dict[str, Any]]] | None = None
     score_unit: ScoreUnit = ScoreUnit()
     score_context: tuple[str, ...] = ()
+    item_names: Mapping[str, tuple[str, str]] = dataclasses.field(default_factory=dict)
 
 
 # Sources of the mechanics every ruleset shares; a ruleset's rule_source() falls back here.
@@ -585,6 +604,21 @@ def base_of(ruleset_id: str) -> str:
     """The ruleset a preset is made of; a ruleset id itself otherwise."""
     preset = presets().get(ruleset_id)
     return preset[0] if preset is not None and ruleset_id not in _REGISTRY else ruleset_id
+
+
+def ruleset_words_of(ruleset_id: str | None) -> RulesetWords:
+    """What the ruleset (or preset) ``ruleset_id`` calls its amounts and items, for the words
+    of events (:func:`eventlog.describe.describe_words`): its :class:`ScoreUnit` and
+    ``item_names``; points and ids when the id is None or unknown."""
+    from eventlog.describe import RulesetWords
+
+    try:
+        spec = get_spec(base_of(ruleset_id)) if ruleset_id else None
+    except RulesetError:
+        spec = None
+    if spec is None:
+        return RulesetWords()
+    return RulesetWords(spec.score_unit.total, spec.score_unit.total_zh, dict(spec.item_names))
 
 
 def score_unit_of(ruleset_id: str | None) -> ScoreUnit:

@@ -95,13 +95,13 @@ def test_fans_frequency_and_cooccurrence(data_dir, open_page):
     n = src.wins_with_fan("平和")
     assert n == 7
     assert row["wins with it"] == n and row["wins (sample)"] == 22
-    assert row["fan"] == "All Chows" and row["points"] == 2  # MCR table: 平和 2 points
-    pts = _df(at, "total points", "wins")
+    assert row["fan"] == "All Chows" and row["value (points)"] == "2 points"  # MCR table: 平和 2 points
+    pts = _df(at, "total (points)", "wins")
     assert pts["wins"].sum() == 22
     # Botzone reports the total on its Fan lines (text) and as fanCnt (JSON); no flowers there
     nine = sum(1 for ln in src.text_lines() if ln.startswith("Fan 9 ")) + sum(
         1 for _p, lg in src.json_logs() for d in src.json_displays(lg) if d.get("action") == "HU" and d["fanCnt"] == 9)
-    assert int(pts[pts["total points"] == 9]["wins"].iloc[0]) == nine
+    assert int(pts[pts["total (points)"] == 9]["wins"].iloc[0]) == nine
     co = _df(at, "wins with both")
     assert (co["wins with both"] >= 1).all()
     assert len(at.get("vega_lite_chart")) == 3  # frequency bars, points, co-occurrence heat map

@@ -12,6 +12,7 @@ from __future__ import annotations
 from replayer.rules.base import RulesetSpec, ScoreUnit, register
 from replayer.rules.changsha.options import ChangshaOptions
 from replayer.rules.changsha.play import ChangshaRuleset, build
+from replayer.rules.changsha.units import OPENING_UNITS, WIN_UNITS
 
 def _score_vectors(lines, *, source="-"):
     """``paipu score --ruleset changsha --vectors``: one result per JSON line (loaded on use)."""
@@ -30,7 +31,10 @@ RULESET = register(
         score_vectors=_score_vectors,
         # a win's total is its small or big units; an item's value is what one unit pays in
         # points (X small, 6X big): changsha.md §5 "Payments (unit X = 10 points, option unit)"
-        score_unit=ScoreUnit(("unit", "units"), "points per unit", "docs/reference/rules/changsha.md §5"),
+        score_unit=ScoreUnit(("unit", "units"), "points per unit", "docs/reference/rules/changsha.md §5",
+                             total_zh="个单位"),
+        # the names of its units (§3), e.g. an opening small win's id in opening_wins_declared
+        item_names={u.id: (u.name, u.chinese) for u in OPENING_UNITS + WIN_UNITS},
         # the dealer surcharge (§5), 天胡 / 地胡 (§3.3 #1–2)
         score_context=("dealer", "first_draw"),
     )

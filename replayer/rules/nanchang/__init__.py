@@ -11,7 +11,7 @@ shared/rules/nanchang.md; glossary in README.md beside this file."""
 
 from __future__ import annotations
 
-from replayer.rules.base import RulesetSpec, register
+from replayer.rules.base import RulesetSpec, ScoreUnit, register
 from replayer.rules.nanchang.events import BaoFlown, BaoPung, SixPairsShown, bao_flown, bao_pung, six_pairs_shown
 from replayer.rules.nanchang.options import NanchangOptions
 from replayer.rules.nanchang.play import NanchangRuleset, build
@@ -32,6 +32,10 @@ RULESET = register(
         build=build,
         events=((SixPairsShown, six_pairs_shown), (BaoFlown, bao_flown), (BaoPung, bao_pung)),
         score_vectors=_score_vectors,
+        # a win's total is points (子, §9: "精釣天胡計作40子"); its items are factors of the win
+        # payment (§9.5 b: 大七对 ×2 …), 天胡 / 地胡 a flat amount (§9.5 a)
+        score_unit=ScoreUnit(("point", "points"), "factor", "docs/reference/rules/nanchang.md §9.5",
+                             total_zh="子", item_factor=True),
         # the 精 (§4), the dealer's ×2 (§9.5), 天胡 / 地胡 (§6.11)
         score_context=("wildcard_indicator", "dealer", "first_draw", "others_hold_wild"),
     )

@@ -34,7 +34,7 @@ RULESET = register(
         events=((VoidSuitDeclared, void_suit_declared), (ReadyDeclared, ready_declared)),
         score_vectors=_score_vectors,
         # a win is worth fan (番); it pays 底金 × 2^fan: sichuan.md §6 "Fan (番) and payment"
-        score_unit=ScoreUnit(("fan", "fan"), "fan", "docs/reference/rules/sichuan.md §6"),
+        score_unit=ScoreUnit(("fan", "fan"), "fan", "docs/reference/rules/sichuan.md §6", total_zh="番"),
         # 天胡 is the dealer's, 地胡 a non-dealer's (§6.2)
         score_context=("dealer", "first_draw"),
     )
