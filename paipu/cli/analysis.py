@@ -104,9 +104,15 @@ def export_cmd(
         raise typer.Exit(1)
 
 
+#: The groups of ``paipu stats --by`` as --help and the README list them (analytics.queries.GROUPS
+#: holds the same names; a test keeps the three in step — not imported here: DuckDB loads slowly).
+BY_GROUPS = ("player", "seat", "seat_wind", "ruleset", "dealer")
+BY_WORDS = " | ".join(BY_GROUPS)
+
+
 @command("stats")
 def stats_cmd(
-    by: Annotated[Optional[str], typer.Option("--by", help="Group the seat statistics by player | seat | seat_wind | ruleset | dealer [default: player]; not with --fans, --placements, --deal-in-by-turn.")] = None,
+    by: Annotated[Optional[str], typer.Option("--by", help=f"Group the seat statistics by {BY_WORDS} [default: player]; not with --fans, --placements, --deal-in-by-turn.")] = None,
     ruleset: Annotated[Optional[str], typer.Option("--ruleset", help="Only this ruleset.")] = None,
     player: Annotated[Optional[str], typer.Option("--player", help="Only this player.")] = None,
     date_from: Annotated[Optional[str], typer.Option("--from", help="First game date (YYYY-MM-DD).")] = None,
