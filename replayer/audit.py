@@ -188,7 +188,6 @@ class AuditCollector:
         self.reported: list[ReportedScore] = []
         self.events = 0
         self.draws = 0
-        self.scoring: str | None = None  # the source's own scoring format, when it names another
 
     def step(self, step: ReplayStep) -> None:
         self.take(step.event, step.state, step.findings)
@@ -198,13 +197,9 @@ class AuditCollector:
         (:func:`replayer.replay.replay_steps`)."""
         self.events += 1
         self.state = state
-        t = event.type
-        if t == "game_started":
-            self.scoring = _other_scoring(event)
         if findings:
-            if self.scoring is not None:
-                findings = tuple(_with_scoring(f, self.scoring, state) for f in findings)
             self.findings.extend(findings)
+        t = event.type
         if t == "win_declared" and state.wins:
             self.wins.append((state.hand_number, state.wins[-1]))
         elif t == "score_reported" and state.reported:
@@ -258,35 +253,6 @@ class AuditCollector:
             state=state,
             reported=tuple(self.reported),
         )
-
-
-def _other_scoring(event: Any) -> str | None:
-    """The scoring format the source says it used (game_started metadata ``scoring``, e.g. a
-    PMN ``[Scoring "Duplicate"]`` tag, eventlog/ingest/pmn.py) when it is not the game's
-    ruleset (``MCR`` for ``mcr`` is the same); else None."""
-    meta = getattr(event, "metadata", None)
-    scoring = meta.get("scoring") if isinstance(meta, dict) else None
-    if not isinstance(scoring, str) or not scoring.strip():
-        return None
-    from replayer.rules.base import base_of
-
-    ruleset = getattr(event.payload, "ruleset", None) or ""
-    same = {ruleset.lower(), base_of(ruleset).lower()} if ruleset else set()
-    return None if scoring.strip().lower() in same else scoring.strip()
-
-
-def _with_scoring(f: Finding, scoring: str, state: TableState) -> Finding:
-    """A ``reported_score_mismatch`` with a word on the source's own scoring format: its
-    results are another format's (a duplicate format's need not sum to zero), so they may
-    differ from the ruleset's settlement without a breach at the table."""
-    if f.rule_id != "reported_score_mismatch":
-        return f
-    rep = state.reported[-1] if state.reported and state.reported[-1].seq == f.seq else None
-    total = sum(rep.score_changes) if rep is not None and rep.score_changes is not None else 0
-    note = (f"; the source says its scoring is {scoring!r} (game_started metadata scoring), not "
-            f"{state.ruleset_id}'s settlement: a result of another format may differ"
-            + (f" (these changes sum to {total:+d}, not 0)" if total else ""))
-    return dataclasses.replace(f, message=f.message + note)
 
 
 def audit_game(

@@ -242,6 +242,10 @@ class _Game:
                 w.absorb(after)
                 for b in later:
                     ctx.breach(b.rule_id, b.message, b.seat)
+        if type(payload) is ev.GameStarted:  # the source's own scoring format (envelope metadata)
+            meta = getattr(event, "metadata", None)
+            scoring = meta.get("scoring") if isinstance(meta, dict) else None
+            held["source_scoring"] = scoring.strip() or None if isinstance(scoring, str) else None
         held["seq"] = seq  # the envelope's seq and game id, written straight into the working state
         game_id = getattr(event, "game_id", None)
         if game_id:

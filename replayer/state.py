@@ -538,7 +538,10 @@ class TableState:
     game's score changes that read tiles the record hides and no report has given yet:
     :class:`Unsettled`; empty in a record that shows every hand), ``deal_owed`` (the tiles
     a dealer whose deal the record hides holds beyond ``other_tiles`` and has not yet
-    shown a sign of: settled by its draw or its first action of the deal).
+    shown a sign of: settled by its draw or its first action of the deal), ``source_scoring``
+    (the scoring format the source says it used: game_started's metadata ``scoring``, e.g. a
+    PMN ``[Scoring "Duplicate"]``; None when it says none — a reported score that disagrees
+    then says so, replayer/handlers/scores.py).
     """
 
     seq: int = -1
@@ -580,6 +583,7 @@ class TableState:
     in_hand: tuple[bool, bool, bool, bool] = (True, True, True, True)
     unsettled: tuple[Unsettled, ...] = ()
     deal_owed: int = 0
+    source_scoring: str | None = None
 
     @property
     def scores(self) -> tuple[int, int, int, int]:

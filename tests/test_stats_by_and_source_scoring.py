@@ -41,14 +41,23 @@ def test_a_duplicate_scoring_result_says_its_format():
 
 
 def test_a_source_scoring_named_as_the_ruleset_adds_no_word():
-    from types import SimpleNamespace
+    from replayer.handlers.scores import other_scoring
+    from replayer.state import TableState
 
-    from replayer.audit import _other_scoring
+    def state(scoring, ruleset="mcr"):
+        return TableState(ruleset_id=ruleset, source_scoring=scoring)
 
-    def started(scoring, ruleset="mcr"):
-        return SimpleNamespace(metadata={"scoring": scoring}, payload=SimpleNamespace(ruleset=ruleset))
+    assert other_scoring(state("MCR")) is None  # PMN's default: the ruleset's own
+    assert other_scoring(state("MCR", "mcr1998")) is None  # a preset over it
+    assert other_scoring(state("Duplicate MCR")) == "Duplicate MCR"
+    assert other_scoring(state(None)) is None
 
-    assert _other_scoring(started("MCR")) is None  # PMN's default: the ruleset's own
-    assert _other_scoring(started("MCR", "mcr1998")) is None  # a preset over it
-    assert _other_scoring(started("Duplicate MCR")) == "Duplicate MCR"
-    assert _other_scoring(SimpleNamespace(metadata={}, payload=SimpleNamespace(ruleset="mcr"))) is None
+
+def test_every_replay_path_says_the_same_words():
+    from replayer.replay import replay, replay_game
+
+    path = next(f for f in sample_files() if f.suffix == ".pmn")
+    (game,) = [g for g in parse_file(path) if isinstance(g, ImportedGame)]
+    one = [f for s in replay(game.events) for f in s.findings]
+    batch = [f for s in replay_game(game.events) for f in s.findings]
+    assert one == batch and any("'Duplicate'" in f.message for f in one)

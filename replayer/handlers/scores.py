@@ -85,7 +85,7 @@ def score_reported(ctx: Ctx, state: TableState, p: ev.ScoreReported) -> TableSta
                             + (f"computed {comp_total}" if comp_total is not None
                                else f"not computed ({_why_not_computed(state, legal)})"))
     if problems:
-        ctx.breach("reported_score_mismatch", "; ".join(problems + cannot), p.winner)
+        ctx.breach("reported_score_mismatch", "; ".join(problems + cannot) + _scoring_note(state, p), p.winner)
     elif cannot:
         ctx.breach("reported_score_unverifiable", "; ".join(cannot), p.winner)
     if covered:
@@ -113,6 +113,31 @@ def _why_not_computed(state: TableState, legal: list) -> str:
     if state.phase == "hand_over":
         return "the replay has no legal win in this hand"
     return "the hand has no win"
+
+
+def other_scoring(state: TableState) -> str | None:
+    """The scoring format the source says it used (``TableState.source_scoring``) when it is
+    not the game's ruleset (``MCR`` for ``mcr`` or a preset over it is the same); else None."""
+    scoring = state.source_scoring
+    if not scoring or not state.ruleset_id:
+        return None
+    from replayer.rules.base import base_of
+
+    same = {state.ruleset_id.lower(), base_of(state.ruleset_id).lower()}
+    return None if scoring.lower() in same else scoring
+
+
+def _scoring_note(state: TableState, p: ev.ScoreReported) -> str:
+    """A word on the source's own scoring format, when it names another than the ruleset's
+    (a duplicate format's results need not sum to zero): its reported result may differ from
+    the ruleset's settlement without a breach at the table. ``""`` otherwise."""
+    scoring = other_scoring(state)
+    if scoring is None:
+        return ""
+    total = sum(p.score_changes) if p.score_changes is not None else 0
+    return (f"; the source says its scoring is {scoring!r} (game_started metadata scoring), not "
+            f"{state.ruleset_id}'s settlement: a result of another format may differ"
+            + (f" (these changes sum to {total:+d}, not 0)" if total else ""))
 
 
 def _reads(unknown: list[Unsettled]) -> str:
