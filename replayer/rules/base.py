@@ -26,7 +26,6 @@ import importlib
 import json
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
-import dataclasses
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING, Any, Literal, Protocol, cast, runtime_checkable
