@@ -39,6 +39,9 @@ class _WinSource:
     discard_seq: int | None = None
     earlier: WinRecord | None = None  # a win already declared on the same discard
     own_discard: bool = False  # the winner is the discarder: not a win (claim_own_discard)
+    # the seat the tile is taken from as the table knows it (the discarder, the robbed
+    # konger); None: as declared. A declared one that differs is claim_tile_mismatch.
+    taken_from: int | None = None
 
 
 def _self_drawn_source(ctx: Ctx, state: TableState, p: ev.WinDeclared) -> tuple[TableState, _WinSource]:
@@ -84,10 +87,12 @@ def _robbing_source(ctx: Ctx, state: TableState, p: ev.WinDeclared) -> tuple[Tab
         # the first robbery already took the tile off the kong
         state = check_size(ctx, state, seat, 13, "when robbing a kong")
         return state, _WinSource(state.seats[seat].tiles, kong_related=True, visible=state.visible_count(p.tile),
-                                 discard_seq=earlier.discard_seq, earlier=earlier)
+                                 discard_seq=earlier.discard_seq, earlier=earlier, taken_from=earlier.from_seat)
+    konger: int | None = None
     if pk is None or state.phase not in ("robbing", "replacement"):
         ctx.breach("event_out_of_phase", f"seat {seat} robs a kong, but no kong is open to robbing", seat)
     else:
+        konger = pk.seat
         if pk.kind not in play.robbable_kongs:
             ctx.breach("kong_not_robbable", f"seat {seat} robs seat {pk.seat}'s {pk.kind} kong; only "
                                             f"{', '.join(play.robbable_kongs)} kongs may be robbed", seat)
@@ -101,7 +106,7 @@ def _robbing_source(ctx: Ctx, state: TableState, p: ev.WinDeclared) -> tuple[Tab
     state = check_size(ctx, state, seat, 13, "when robbing a kong")
     # the robbed tile itself lies on the konger's kong: not one of the "other" copies
     return state, _WinSource(state.seats[seat].tiles, kong_related=True, visible=state.visible_count(p.tile) - 1,
-                             discard_seq=discard_seq)
+                             discard_seq=discard_seq, taken_from=konger)
 
 
 def _discard_source(ctx: Ctx, state: TableState, p: ev.WinDeclared) -> tuple[TableState, _WinSource]:
@@ -155,7 +160,7 @@ def _discard_source(ctx: Ctx, state: TableState, p: ev.WinDeclared) -> tuple[Tab
                                         f"{discard_seq}): a win on a discard takes another player's tile", seat)
     state = check_size(ctx, state, seat, 13, "when winning on a discard")
     return state, _WinSource(state.seats[seat].tiles, last_of_wall=last, visible=visible, discard_seq=discard_seq,
-                             earlier=earlier, own_discard=own)
+                             earlier=earlier, own_discard=own, taken_from=discarder)
 
 
 def win_declared(ctx: Ctx, state: TableState, p: ev.WinDeclared) -> TableState:
@@ -177,7 +182,12 @@ def win_declared(ctx: Ctx, state: TableState, p: ev.WinDeclared) -> TableState:
         return WinRecord(ctx.seq, seat, p.tile, p.self_drawn, p.from_seat, p.robbing_kong, False,
                          discard_seq=src.discard_seq)
 
-    if src.own_discard:  # found above; recorded as declared, neither settled nor taking the tile
+    taken_from = None if p.self_drawn else src.taken_from if src.taken_from is not None else p.from_seat
+    if not src.own_discard and not p.self_drawn and taken_from == seat:  # a kong robbed from oneself
+        ctx.breach("claim_own_discard", f"seat {seat} robs its own kong of {p.tile}: a win robbing a kong "
+                                        "takes another player's tile", seat)
+    if src.own_discard or (not p.self_drawn and taken_from == seat):
+        # found above; recorded as declared, neither settled nor taking the tile
         return replace(state, wins=state.wins + (unsettled(),))
     if src.earlier is not None and p.robbing_kong and play.robbers_void:
         robbers = [w for w in state.wins if w.robbing_kong and w.discard_seq == src.discard_seq]
@@ -209,7 +219,7 @@ def win_declared(ctx: Ctx, state: TableState, p: ev.WinDeclared) -> TableState:
         seat=seat,
         tile=p.tile,
         self_drawn=p.self_drawn,
-        from_seat=None if p.self_drawn else p.from_seat,
+        from_seat=taken_from,
         robbing_kong=p.robbing_kong,
         kong_related=src.kong_related,
         last_of_wall=src.last_of_wall,

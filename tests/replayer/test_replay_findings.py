@@ -108,3 +108,20 @@ def test_a_deal_outside_the_dealt_part_of_the_wall_is_one_finding(mcr):
     found = run(W.truncated(5, deal).events(), mode="audit", ruleset=mcr).findings
     assert [(f.seq, f.message) for f in found if f.rule_id == "wall_mismatch"] == [
         (5, "seat 3 is dealt W8 W8, which are not in the dealt part of the wall")]
+
+
+def test_a_win_naming_the_winner_as_discarder_is_judged_on_the_real_discard(mcr):
+    """Seat 1 wins on the dealer's B5 but the record names seat 1 itself as the discarder:
+    a claim_tile_mismatch, and the win is the win on the dealer's discard (docs/events.md
+    ``win_declared``: ``from_seat`` is the discarder) — the replay once crashed settling it
+    (ValueError: a win on a discard needs a discarder other than the winner)."""
+    from replay_hands import two_winners_hand
+
+    g, s = two_winners_hand(order=())
+    g.add(ev.WinDeclared(seat=1, tile="B5", self_drawn=False, from_seat=1, discard_seq=s["d_b5"]))
+    result = run(g.events(), mode="audit", ruleset=mcr)
+    assert [(f.rule_id, f.seat) for f in result.findings] == [("claim_tile_mismatch", 1)]
+    (w,) = result.state.wins
+    # each non-winner pays the 8 base, the discarder P more (competition.md §B2, discard)
+    assert w.legal and w.settlement is not None
+    assert w.settlement.changes[0] == -(8 + w.points) and w.settlement.changes[2:] == (-8, -8)
