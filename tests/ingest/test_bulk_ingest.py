@@ -616,3 +616,38 @@ def test_a_game_is_acknowledged_only_once_its_transaction_is_committed(tmp_path,
         assert len(seen) == 85 and all(version >= 0 for _, version in seen)
     finally:
         store.close()
+
+
+def test_another_writer_gets_in_between_the_transactions_of_an_import(tmp_path):
+    """An import with a parsing process holds its write transaction open between the chunks
+    it writes (bulk_append), committing every games_per_commit games; after each commit a
+    writer waiting for the lock (here a second store on the same files, as another process
+    would) gets in: its game is stored between two of the import's transactions, not only
+    once the whole import is done."""
+    import threading
+
+    f = _corpus(tmp_path / "games.txt", 300)
+    data = tmp_path / "data"
+    store = open_store(data)
+    other = open_store(data, create=False)
+    done: dict[str, object] = {}
+    started: list[threading.Thread] = []
+
+    def append() -> None:
+        done["result"] = other.append("other-writer", [NewEvent.of(TileDrawn(seat=0, tile="B2"), id_seed="o/x")],
+                                      NO_STREAM)
+
+    def on_game(game) -> None:
+        if not started:  # the first commit is done; 14 more to come
+            started.append(threading.Thread(target=append))
+            started[0].start()
+
+    try:
+        report = ingest_files(store, [f], workers=1, games_per_commit=20, on_game=on_game)
+        started[0].join(timeout=60)
+        assert len(report.stored) == 300 and report.errors == []
+        assert done["result"].first_position < store.head_position()  # the import went on after it
+        assert verify_log(store).ok and all(r.ok for r in verify_all(store))
+    finally:
+        other.close()
+        store.close()
