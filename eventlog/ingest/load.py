@@ -20,9 +20,12 @@ The bulk path (:func:`ingest_files`) is a pipeline:
    (:meth:`~eventlog.store.base.EventStore.bulk_append`: positions and the log's running
    hash, one insert per chunk; a game whose id or event id is taken is planned on its own
    and refused or skipped as a duplicate, the others are written). With parsing processes
-   each chunk is written as it arrives, into the open transaction, while the next ones are
-   parsed: storing starts with the first 8 games, not after 200, and ends one chunk after
-   the last is parsed; the commit follows the :data:`GAMES_PER_COMMIT` th game as before.
+   a chunk that arrives when the next one is not there yet is written at once, into the
+   open transaction, while the next ones are parsed — storing starts with the first 8
+   games, not after 200, and ends one chunk after the last is parsed — and chunks that
+   arrive while others wait are written together (one write per commit, as before: a write
+   per chunk cost ~5% more CPU at 10,000 games); the commit follows the
+   :data:`GAMES_PER_COMMIT` th game as before.
 
 With one parsing process, it also works out the log's running hash
 (:func:`~eventlog.hashing.log_hash`, one SHA-256 per event) as it will be when its games are
@@ -636,21 +639,23 @@ def _context() -> Any:
 
 
 def _parsed(paths: list[Path], format: str | None, workers: int, clock: _Clock,
-            head: LogHead | None = None) -> Iterator[tuple[Path, list[PreparedGame | ParseIssue], bool]]:
-    """``(path, items, last_of_file)`` in file order: parsed here (``workers`` == 0) or by
+            head: LogHead | None = None) -> Iterator[tuple[Path, list[PreparedGame | ParseIssue], bool, bool]]:
+    """``(path, items, last_of_file, more)`` in file order: parsed here (``workers`` == 0) or by
     ``workers`` processes (at most one per file), file ``i`` by process
     ``i % workers`` (each sends its files in order through its own bounded queue, so this
     process reads them back in file order and memory stays bounded). A lone parsing
-    process also works out the log's running hash from ``head`` (:class:`_LogAhead`)."""
+    process also works out the log's running hash from ``head`` (:class:`_LogAhead`).
+    ``more``: the next chunk is already there to read (always, parsed here), so this
+    process would not wait for it."""
     if workers <= 0:
         for path in paths:
             chunk: list[PreparedGame | ParseIssue] = []
             for item in _prepared_items(path, format, clock):
                 chunk.append(item)
                 if len(chunk) >= _CHUNK:
-                    yield path, chunk, False
+                    yield path, chunk, False, True
                     chunk = []
-            yield path, chunk, True
+            yield path, chunk, True, True
         return
     n = min(workers, len(paths))
     ctx = _context()
@@ -676,11 +681,12 @@ def _parsed(paths: list[Path], format: str | None, workers: int, clock: _Clock,
                     index, items, last = _from_wire(q.get(timeout=1.0))
                 except queue.Empty:
                     if not proc.is_alive() and q.empty():
-                        yield path, [ParseIssue(str(path), None, f"the parsing process stopped (exit status {proc.exitcode})")], True
+                        yield path, [ParseIssue(str(path), None, f"the parsing process stopped (exit status {proc.exitcode})")], True, False
                         break
                     continue
                 assert index == i
-                yield path, items, last
+                after = q if not last else queues[(i + 1) % n] if i + 1 < len(paths) else None
+                yield path, items, last, after is not None and not after.empty()
                 if last:
                     break
     finally:
@@ -801,7 +807,7 @@ def ingest_files(
         repeated.clear()
 
     with store.bulk_append() as bulk:
-        for path, items, last in _parsed(files, format, n_workers, clock, head):
+        for path, items, last, more in _parsed(files, format, n_workers, clock, head):
             for item in items:
                 if isinstance(item, ParseIssue):
                     report.errors.append(item)
@@ -823,9 +829,11 @@ def ingest_files(
                 pending.append(item)
                 if len(pending) >= games_per_commit:
                     commit()
-            if n_workers > 0:
-                # parsed elsewhere: this chunk goes in now, while the next ones are parsed (in
-                # this process the transaction would only be held open while it parses)
+            if n_workers > 0 and not more:
+                # parsed elsewhere, and the next chunk is not there yet: this one goes in now,
+                # while the next ones are parsed, rather than this process waiting idle (in
+                # this process the transaction would only be held open while it parses; with
+                # chunks waiting, a write per chunk would only cost more than one per commit)
                 write()
             if last and on_file is not None:
                 on_file(path)  # parsed; its last games are acknowledged with the next commit
