@@ -214,3 +214,58 @@ def test_others_hold_wild_needs_a_wildcard_ruleset():
     res = run("score", "--ruleset", "sichuan", "--hand", "W1 W2 W3 W4 W5 W6 W7 W8 W9 T6 T6 T7 T8", "--win", "T9",
               "--context", "others_hold_wild=no")
     assert res.exit_code == 2 and "sichuan is played without a wildcard indicator" in one_error(res)
+
+
+# ---- situation flags a ruleset does not read are refused, as --context is; read ones honoured
+CS_KONG_HAND = ["score", "--ruleset", "changsha", "--hand", "W2 W2 W3 W4 W5 T3 T4 T5 B6 B7", "--meld", "ckong:T9"]
+
+
+def test_changsha_kong_replacement_is_refused_and_kaigang_is_said_with_context():
+    """changsha.md §8.8: a win on a 补张 replacement is an ordinary self-draw, so --self-drawn
+    --kong would change nothing: refused, naming the rule and the way to say 开杠. §3.3 #10
+    杠上开花 (a win on a 开杠 reveal) is one big unit: seat 1 deals, so it pays 7X = 70 and the
+    others 6X = 60 each (§5)."""
+    res = run(*CS_KONG_HAND, "--win", "B8", "--self-drawn", "--kong")
+    assert res.exit_code == 2
+    err = one_error(res)
+    assert "--self-drawn --kong" in err and "would change nothing" in err and "§8.8" in err
+    assert "--context kong_reveal=yes" in err
+    obj = json.loads(run(*CS_KONG_HAND, "--win", "B8", "--self-drawn", "--context", "kong_reveal=yes",
+                         "--context", "dealer=1", "--json").output)
+    assert [i["name_zh"] for i in obj["items"]] == ["杠上开花"] and obj["total"] == 1
+    assert obj["changes"] == [190, -70, -60, -60]
+    # 开杠 reveals in place of the replacement: a self-drawn 杠上开花 needs the seat's own kong
+    res = run("score", "--ruleset", "changsha", "--hand", "W2 W2 W3 W4 W5 T3 T4 T5 B6 B7 T9 T9 T9", "--win", "B8",
+              "--self-drawn", "--context", "kong_reveal=yes")
+    assert res.exit_code == 2 and "no kong is declared" in one_error(res)
+
+
+def test_changsha_example_8_gangshangpao():
+    """changsha.md §7 Ex 8: S wins on a tile N's 开杠 revealed with a small shape and a 5p pair;
+    杠上炮 is a big win → 1 big unit, N (the 开杠 player, as discarder) pays 60 before the bird
+    (neither is the dealer: --context dealer=1 puts the deal elsewhere)."""
+    obj = json.loads(run("score", "--ruleset", "changsha", "--hand", "W1 W2 W3 T4 T5 T6 B7 B8 B9 W7 W8 B5 B5",
+                         "--win", "W9", "--context", "kong_reveal=yes", "--context", "dealer=1", "--json").output)
+    assert [i["name_zh"] for i in obj["items"]] == ["杠上炮"]
+    assert obj["changes"] == [60, 0, 0, -60]
+
+
+def test_flags_a_ruleset_does_not_read_are_refused():
+    """Nanchang has no 海底 (nanchang.md §3.3 "南昌麻將不設海底"): --last-of-wall changes nothing
+    unless a variant reads it (jiangxi_variants.md: last_draw_no_discard — nobody wins on the
+    last tile's discard); Sichuan's 海底捞月 is the option haidi (sichuan.md §6.2); Changsha
+    has no honors, so no seat wind (changsha.md §1)."""
+    nc = ["score", "--ruleset", "nanchang", "--hand", "W1 W2 W3 W4 W5 W6 W7 W8 W9 T2 T2 T3 T4", "--win", "T5",
+          "--context", "wildcard_indicator=T1"]
+    res = run(*nc, "--last-of-wall")
+    assert res.exit_code == 2
+    assert "--last-of-wall" in one_error(res) and "last_draw_no_discard=true" in one_error(res)
+    assert run(*nc, "--last-of-wall", "--option", "last_draw_no_discard=true").exit_code == 1  # no win on it
+    sc = ["score", "--ruleset", "sichuan", "--hand", "W1 W2 W3 W4 W5 W6 T2 T2 T3 T4", "--meld", "pung:T9@2",
+          "--win", "T5", "--self-drawn", "--last-of-wall"]
+    res = run(*sc)
+    assert res.exit_code == 2 and "haidi=true" in one_error(res)
+    obj = json.loads(run(*sc, "--option", "haidi=true", "--json").output)
+    assert "海底捞月" in [i["name_zh"] for i in obj["items"]]
+    res = run(*CS_KONG_HAND, "--win", "B8", "--seat-wind", "S")
+    assert res.exit_code == 2 and "--seat-wind: changsha scores a hand without it" in one_error(res)

@@ -131,8 +131,8 @@ def score(
     meld: Annotated[list[str] | None, typer.Option("--meld", help="A declared set TYPE:TILES[@FROM] (chow, pung, kong, ckong = concealed kong); FROM is whom the claimed tile came from: 1 = 上家 the previous seat (the default; a chow only from it), 2 = 对家 opposite, 3 = 下家 the next seat; repeat.")] = None,
     self_drawn: Annotated[bool, typer.Option("--self-drawn", help="Won by self-draw (自摸).")] = False,
     last_tile: Annotated[bool, typer.Option("--last-tile", help="Last copy of the winning tile (和绝张).")] = False,
-    kong: Annotated[bool, typer.Option("--kong", help="Kong replacement win (with --self-drawn) or robbing a kong.")] = False,
-    last_of_wall: Annotated[bool, typer.Option("--last-of-wall", help="The last tile of the wall.")] = False,
+    kong: Annotated[bool, typer.Option("--kong", help="Kong replacement win (with --self-drawn) or robbing a kong; refused where the ruleset's scoring does not read it (a flag that would change nothing).")] = False,
+    last_of_wall: Annotated[bool, typer.Option("--last-of-wall", help="The last tile of the wall (refused where the ruleset's scoring does not read it).")] = False,
     seat_wind: Annotated[str, typer.Option("--seat-wind", help="E, S, W or N.")] = "E",
     prevalent_wind: Annotated[str, typer.Option("--prevalent-wind", help="E, S, W or N.")] = "E",
     flowers: Annotated[int, typer.Option("--flowers", min=0, max=8, help="Flower tiles (1 point each).")] = 0,
@@ -197,7 +197,16 @@ def score(
     _check_meld_kinds(ruleset, rs, meld or [], melds)
     ctx_values = parse_context(context, rs, ruleset)
     assumed = assumed_context(ruleset, rs, ctx_values)
-    reads_others_wild = "others_hold_wild" in get_spec(base_of(ruleset)).score_context and rs.play.wildcards
+    spec = get_spec(base_of(ruleset))
+    reads_others_wild = "others_hold_wild" in spec.score_context and rs.play.wildcards
+    check_flags(ruleset, rs, self_drawn=self_drawn, kong=kong, last_of_wall=last_of_wall, last_tile=last_tile,
+                seat_wind=seat_wind, prevalent_wind=prevalent_wind)
+    if ctx_values.get("kong_reveal") and kong:
+        raise CliError("--context kong_reveal=yes with --kong: a 开杠 reveals the tiles in place of the kong's "
+                       "replacement, and a robbed kong reveals none — say one or the other")
+    if ctx_values.get("kong_reveal") and self_drawn and not any(m.kind == "kong" for m in melds):
+        raise CliError("--context kong_reveal=yes with --self-drawn is a win on seat 0's own 开杠 reveal (杠上开花), "
+                       "but no kong is declared: add --meld kong:TILE@FROM or ckong:TILE")
     ctx_values.setdefault("scores", tuple(rs.initial_scores()))  # what the seats hold at the start
     table = _table(ctx_values, last_of_wall=last_of_wall, concealed=concealed, melds=melds)
     unit = score_unit_of(ruleset)
@@ -209,6 +218,7 @@ def score(
         seat_wind=T.WINDS[_WIND_LETTERS.index(seat_wind)], prevalent_wind=T.WINDS[_WIND_LETTERS.index(prevalent_wind)],
         flowers=tuple(T.FLOWERS[:flowers]), first_draw=ctx_values.get("first_draw", False),
         others_hold_wild=ctx_values.get("others_hold_wild", True) if reads_others_wild else None,
+        kong_reveal=ctx_values.get("kong_reveal", False) if "kong_reveal" in spec.score_context else None,
     )
     _check_situation(ctx, last_tile=last_tile)
     verdict = rs.score_win(table, ctx)
@@ -288,6 +298,7 @@ CONTEXT_NAMES: dict[str, str] = {
     "dealer": "SEAT 0-3 — who deals (the hand is seat 0's; default 0)",
     "scores": "A,B,C,D — the seats' scores or chips before the win (default: what the ruleset starts a game with)",
     "first_draw": "yes|no — the win comes in the hand's first go-around, nothing claimed or konged before: the dealer's dealt 14 (天胡), a win on the dealer's first discard or a first draw (地胡), where the ruleset has them (default no)",
+    "kong_reveal": "yes|no — the winning tile is one a 开杠 (open kong) revealed: with --self-drawn seat 0's own (杠上开花), else seat 3's (杠上炮), where the ruleset has them, e.g. changsha §4 (default no)",
     "others_hold_wild": "yes|no — another seat holds a wild tile (nanchang's 精, as its §4.3 attributes them): one hand cannot tell, so the default is yes — no 德中德 (§6.7) and no 霸王 doubling (§9.1) for this hand, the other seats' own wild tiles not counted; no: nobody else holds one (rulesets played with wildcards)",
 }
 #: what ``score`` takes for a context name the ruleset reads when ``--context`` does not give it
@@ -295,6 +306,7 @@ CONTEXT_NAMES: dict[str, str] = {
 CONTEXT_DEFAULTS: dict[str, tuple[str, str]] = {
     "dealer": ("0", "seat 0 deals"),
     "first_draw": ("no", "not the hand's first go-around"),
+    "kong_reveal": ("no", "the winning tile is no 开杠 reveal"),
     "others_hold_wild": ("yes", "another seat holds a wild tile: no 德中德, no 霸王, its own wild tiles not counted"),
 }
 CONTEXT_HELP = "NAME is " + "; ".join(f"{k}={v}" for k, v in CONTEXT_NAMES.items()) + "."
@@ -325,7 +337,7 @@ def parse_context(texts: list[str] | None, rs: Any, ruleset: str) -> dict[str, A
                 raise CliError(f"--context {text}: the indicator is one tile")
             check_tiles(ruleset, rs.play.tile_copies, [("--context wildcard_indicator", tiles)])
             out[name] = tiles[0]
-        elif name in ("first_draw", "others_hold_wild"):
+        elif name in ("first_draw", "others_hold_wild", "kong_reveal"):
             if value not in ("yes", "no"):
                 raise CliError(f"--context {text}: {name} is yes or no")
             out[name] = value == "yes"
@@ -342,6 +354,41 @@ def parse_context(texts: list[str] | None, rs: Any, ruleset: str) -> dict[str, A
                 raise CliError(f"--context {text}: scores are four whole numbers A,B,C,D (seats 0-3)")
             out[name] = scores
     return out
+
+
+def _option_words(value: Any) -> str:
+    return ("true" if value else "false") if isinstance(value, bool) else str(value)
+
+
+def check_flags(ruleset: str, rs: Any, *, self_drawn: bool, kong: bool, last_of_wall: bool, last_tile: bool,
+                seat_wind: str, prevalent_wind: str) -> None:
+    """Refuse a situation flag ``ruleset``'s scoring does not read (RulesetSpec.score_flags,
+    under the options of ``rs``): it would change nothing — as ``--context`` is refused."""
+    from replayer.rules.base import SCORE_FLAGS, ScoreFlag, base_of, get_spec
+
+    spec = get_spec(base_of(ruleset))
+    given = [name for name, on in (("kong_replacement", self_drawn and kong), ("robbing_kong", kong and not self_drawn),
+                                   ("last_draw", self_drawn and last_of_wall),
+                                   ("last_discard", last_of_wall and not self_drawn), ("last_tile", last_tile),
+                                   ("seat_wind", seat_wind != "E"), ("prevalent_wind", prevalent_wind != "E")) if on]
+    if not given:
+        return
+    reads = {f.name if isinstance(f, ScoreFlag) else f: f.when if isinstance(f, ScoreFlag) else ()
+             for f in spec.score_flags}
+    options = {k: _option_words(v) for k, v in rs.options_dict().items()}
+    notes = dict(spec.score_flag_notes)
+    for name in given:
+        flags = SCORE_FLAGS[name]
+        if name not in reads:
+            always = [n for n, when in reads.items() if not when]
+            raise CliError(f"{flags}: {ruleset} scores a hand without it ({name.replace('_', ' ')}), so it would "
+                           "change nothing" + (f": {notes[name]}" if name in notes else "")
+                           + f" (the situations {ruleset} reads: "
+                           + (", ".join(f"{n} {SCORE_FLAGS[n]}" for n in always) or "none") + ")")
+        when = reads[name]
+        if when and not any(options.get(k) == v for k, _, v in (w.partition("=") for w in when)):
+            raise CliError(f"{flags}: {ruleset} reads it ({name.replace('_', ' ')}) only with "
+                           f"{' or '.join('--option ' + w for w in when)}, so here it would change nothing")
 
 
 def assumed_context(ruleset: str, rs: Any, given: dict[str, Any]) -> dict[str, str]:

@@ -194,7 +194,10 @@ class WinContext:
     ruleset reads it from the table (a replay); ``others_hold_wild``: whether another seat
     holds a wild tile (Nanchang's 精 as nanchang.md §4.3 attributes them, read by 德中德 §6.7 and
     霸王 §9.1) — said by the caller whose table shows the winner's hand only (``paipu score
-    --context others_hold_wild=…``), None when the ruleset reads it from the table.
+    --context others_hold_wild=…``), None when the ruleset reads it from the table;
+    ``kong_reveal``: the winning tile is one a 开杠 revealed (Changsha's open kong,
+    changsha.md §4: 杠上开花 self-drawn, 杠上炮 on ``from_seat``'s) — said by the caller
+    (``paipu score --context kong_reveal=…``), None when the ruleset reads it from the table.
     """
 
     seat: int
@@ -212,6 +215,7 @@ class WinContext:
     flowers: tuple[str, ...]
     first_draw: bool | None = None
     others_hold_wild: bool | None = None
+    kong_reveal: bool | None = None
 
 
 @dataclass(frozen=True)
@@ -475,6 +479,27 @@ class ScoreUnit:
         return f"×{n}" if self.item_factor else f"{n} {self.item}"
 
 
+#: The situations of one win ``paipu score`` takes from its flags (a ruleset's scoring reads
+#: some of them: RulesetSpec.score_flags): name → the flags that say it.
+SCORE_FLAGS: dict[str, str] = {
+    "kong_replacement": "--self-drawn --kong",
+    "robbing_kong": "--kong",
+    "last_draw": "--self-drawn --last-of-wall",
+    "last_discard": "--last-of-wall",
+    "last_tile": "--last-tile",
+    "seat_wind": "--seat-wind",
+    "prevalent_wind": "--prevalent-wind",
+}
+
+
+@dataclass(frozen=True)
+class ScoreFlag:
+    """A situation of :data:`SCORE_FLAGS` a ruleset's scoring of one win reads
+    (RulesetSpec.score_flags): ``name``; ``when``: option settings ``NAME=VALUE`` (JSON
+    spelling: ``true``) under any of which it is read — empty: always."""
+
+    name: str
+    when: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -494,8 +519,13 @@ class RulesetSpec:
     replayer/rules/catalog.py and ``paipu rulesets``). ``score_unit``: what its win totals
     and item values count (:class:`ScoreUnit`; points by default). ``score_context``: the
     table facts its scoring and settlement of one win read beside the hand — names of ``paipu
-    score --context`` (``wildcard_indicator``, ``dealer``, ``scores``, ``first_draw``); a
-    name not listed changes nothing for this ruleset, so the CLI refuses it. ``item_names``:
+    score --context`` (``wildcard_indicator``, ``dealer``, ``scores``, ``first_draw`` …); a
+    name not listed changes nothing for this ruleset, so the CLI refuses it. ``score_flags``:
+    likewise the situations of :data:`SCORE_FLAGS` (a win on a kong's replacement, robbing a
+    kong, the last tile of the wall …) its scoring reads, each a name or a
+    :class:`ScoreFlag` read only under some options; ``score_flag_notes``: ``(name, words)``
+    for a situation it does not read, said with the refusal (what the rules make of it
+    instead). ``item_names``:
     id → (English, Chinese) of the scoring items its events name by id (Changsha's opening
     small wins), what every text shows for them (:func:`ruleset_words_of`)."""
 
@@ -508,6 +538,8 @@ class RulesetSpec:
     score_vectors: Callable[..., Iterator[dict[str, Any]]] | None = None
     score_unit: ScoreUnit = ScoreUnit()
     score_context: tuple[str, ...] = ()
+    score_flags: tuple[str | ScoreFlag, ...] = ()
+    score_flag_notes: tuple[tuple[str, str], ...] = ()
     item_names: Mapping[str, tuple[str, str]] = dataclasses.field(default_factory=dict)
 
 

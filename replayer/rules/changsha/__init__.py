@@ -36,7 +36,13 @@ RULESET = register(
         # the names of its units (§3), e.g. an opening small win's id in opening_wins_declared
         item_names={u.id: (u.name, u.chinese) for u in OPENING_UNITS + WIN_UNITS},
         # the dealer surcharge (§5), 天胡 / 地胡 (§3.3 #1–2)
-        score_context=("dealer", "first_draw"),
+        # and a win on a tile a 开杠 revealed: 杠上开花, 杠上炮 (§3.3 #10, #12, §4)
+        score_context=("dealer", "first_draw", "kong_reveal"),
+        # 抢杠胡 (§3.3 #11), 海底捞月 / 海底炮 (§3.3 #6–7)
+        score_flags=("robbing_kong", "last_draw", "last_discard"),
+        score_flag_notes=(("kong_replacement", "a win on a 补张 replacement is an ordinary self-draw "
+                           "(docs/reference/rules/changsha.md §8.8); 杠上开花 is a win on a 开杠 reveal: "
+                           "--context kong_reveal=yes"),),
     )
 )
 

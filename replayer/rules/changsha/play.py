@@ -272,7 +272,11 @@ class ChangshaRuleset(RulesetDefaults):
             return "robbed_kong"
         haidi = win.last_of_wall and hand.last_replacement is None and not win.kong_related
         kg = hand.kaigang
-        if kg is not None and (win.seat == kg[0] if win.self_drawn else win.from_seat == kg[0]) and win.tile in kg[1]:
+        if win.kong_reveal is not None:  # said by the caller (paipu score), else read from the table
+            if win.kong_reveal:
+                return "kaigang"
+        elif kg is not None and (win.seat == kg[0] if win.self_drawn else win.from_seat == kg[0]) \
+                and win.tile in kg[1]:
             return "kaigang"
         said = win.first_draw  # said by the caller (paipu score), else read from the table
         if win.self_drawn:

@@ -18,6 +18,8 @@ RULESET = register(
         build=build,
         # payments are capped by the chips a seat holds (§A6)
         score_context=("scores",),
+        # 杠上开花, 抢杠和, 妙手回春 / 海底捞月, 夹绝张 (§A6.2, §A6.3)
+        score_flags=("kong_replacement", "robbing_kong", "last_draw", "last_discard", "last_tile"),
     )
 )
 

@@ -42,6 +42,9 @@ RULESET = register(
         build=build,
         fan_id=fan_id,
         score_vectors=_score_vectors,
+        # 杠上开花, 抢杠和, 妙手回春, 海底捞月, 和绝张, 门风刻, 圈风刻 (competition.md Part B)
+        score_flags=("kong_replacement", "robbing_kong", "last_draw", "last_discard", "last_tile", "seat_wind",
+                     "prevalent_wind"),
     )
 )
 

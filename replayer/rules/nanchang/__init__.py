@@ -11,7 +11,7 @@ shared/rules/nanchang.md; glossary in README.md beside this file."""
 
 from __future__ import annotations
 
-from replayer.rules.base import RulesetSpec, ScoreUnit, register
+from replayer.rules.base import RulesetSpec, ScoreFlag, ScoreUnit, register
 from replayer.rules.nanchang.events import BaoFlown, BaoPung, SixPairsShown, bao_flown, bao_pung, six_pairs_shown
 from replayer.rules.nanchang.options import NanchangOptions
 from replayer.rules.nanchang.play import NanchangRuleset, build
@@ -38,6 +38,10 @@ RULESET = register(
                              total_zh="子", item_factor=True),
         # the 精 (§4), the dealer's ×2 (§9.5), 天胡 / 地胡 (§6.11)
         score_context=("wildcard_indicator", "dealer", "first_draw", "others_hold_wild"),
+        # 杠开 (§6.9), 抢杠 (§6.10); the last wall tile only in variants: 海底捞月 of win_scoring =
+        # xinyu, no win on the last tile's discard with last_draw_no_discard (jiangxi_variants.md)
+        score_flags=("kong_replacement", "robbing_kong", ScoreFlag("last_draw", ("win_scoring=xinyu",)),
+                     ScoreFlag("last_discard", ("last_draw_no_discard=true",))),
     )
 )
 

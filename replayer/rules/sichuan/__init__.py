@@ -11,7 +11,7 @@ as it happens, dealer). Glossary in README.md beside this file.
 
 from __future__ import annotations
 
-from replayer.rules.base import RulesetSpec, ScoreUnit, register
+from replayer.rules.base import RulesetSpec, ScoreFlag, ScoreUnit, register
 from replayer.rules.sichuan.events import ReadyDeclared, VoidSuitDeclared, ready_declared, void_suit_declared
 from replayer.rules.sichuan.options import SichuanOptions
 from replayer.rules.sichuan.play import SichuanRuleset, build
@@ -37,6 +37,8 @@ RULESET = register(
         score_unit=ScoreUnit(("fan", "fan"), "fan", "docs/reference/rules/sichuan.md §6", total_zh="番"),
         # 天胡 is the dealer's, 地胡 a non-dealer's (§6.2)
         score_context=("dealer", "first_draw"),
+        # 杠上花, 抢杠胡 (§6.2); 海底捞月 only with the option haidi (§6.2, §12.15)
+        score_flags=("kong_replacement", "robbing_kong", ScoreFlag("last_draw", ("haidi=true",))),
     )
 )
 
