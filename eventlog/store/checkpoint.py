@@ -96,9 +96,9 @@ def _decode(raw: bytes) -> Checkpoint | None:
 class CheckpointFile:
     """The checkpoint file at ``path`` (opened, or created when ``create``)."""
 
-    def __init__(self, path: str | Path, *, create: bool = False) -> None:
+    def __init__(self, path: str | Path, *, create: bool = False, read_only: bool = False) -> None:
         self.path = Path(path)
-        flags = os.O_RDWR | (os.O_CREAT if create else 0)
+        flags = os.O_RDONLY if read_only else os.O_RDWR | (os.O_CREAT if create else 0)
         self._fd = os.open(self.path, flags, 0o644)
         self._slot = 0
 

@@ -68,6 +68,7 @@ import os
 import sqlite3
 import threading
 import time
+import urllib.parse
 import uuid
 import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -198,6 +199,13 @@ _UPSERT_LOG = """
 _HEAD_COLS = "game_id, version, first_position, last_position, last_hash, ruleset"
 _ID_CHUNK = 500  # well under SQLite's bound-parameter limit
 _SQLITE_MAGIC = b"SQLite format 3\0"
+
+
+def _writable(db_path: Path) -> bool:
+    """Whether the database file and its directory (where SQLite makes ``-wal``/``-shm`` and
+    the store its checkpoint) can be written (``access(2)``: False on a read-only mount even
+    for root)."""
+    return os.access(db_path, os.W_OK) and os.access(db_path.parent, os.W_OK)
 
 
 def checkpoint_path(db_path: str | Path) -> Path:
@@ -463,6 +471,7 @@ class _SqliteBulkAppend(BulkAppend):
     def _begin(self) -> None:
         store = self._sqlite
         store._check_open()
+        store._check_writable()
         assert store._ckpt is not None
         held = contextlib.ExitStack()
         try:
@@ -558,8 +567,23 @@ class SqliteStore(EventStore):
         salvage: bool = False,
         busy_timeout: float = 30.0,
         clock: Callable[[], str] = utc_now,
+        read_only: bool | None = None,
     ) -> None:
         self.path = Path(path)
+        #: Opened read-only (a snapshot, a read-only mount): SQLite's ``mode=ro`` (``immutable``
+        #: when the WAL is empty and its ``-shm`` cannot be made), no checkpoint rewrite or
+        #: heal, no WAL checkpoints; every append raises :class:`StoreError` saying so.
+        #: ``read_only=None``: when ``create`` is False and the directory or the file is not
+        #: writable (a reader on a read-only copy).
+        if read_only is None:
+            read_only = self.path.exists() and not _writable(self.path)
+            if read_only and create:  # a command that writes
+                raise StoreError(f"{self.path}: the store is read-only (a read-only directory or file); "
+                                 "cannot write to it — copy it to a writable directory to write")
+        self.read_only = read_only
+        self._immutable = False
+        #: The one-line warning given when opened read-only (what is skipped), else None.
+        self.read_only_note: str | None = None
         self._busy_timeout = busy_timeout
         self._clock = clock
         self._lock = threading.Lock()
@@ -624,7 +648,9 @@ class SqliteStore(EventStore):
         with open(path, "rb") as f:
             header = f.read(100)
         app = int.from_bytes(header[68:72], "big")  # the database header's application id
-        with contextlib.closing(sqlite3.connect(str(path), timeout=self._busy_timeout)) as conn:
+        if self.read_only:
+            self._choose_read_only_mode()
+        with contextlib.closing(self._raw_connect()) as conn:
             try:
                 tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
             except (sqlite3.Error, UnicodeDecodeError) as e:  # SQLite quotes a damaged schema: maybe not UTF-8
@@ -633,6 +659,35 @@ class SqliteStore(EventStore):
                 raise NotAStore(path, f"SQLite cannot read it ({e})") from None
         if app != APPLICATION_ID and not (app == 0 and {"events", "streams"} <= tables):
             raise NotAStore(path, "an SQLite database of another program (no paipu tables)")
+
+    def _raw_connect(self, **kwargs: Any) -> sqlite3.Connection:
+        """A plain connection to the file (``mode=ro`` or ``immutable`` when read-only)."""
+        if not self.read_only:
+            return sqlite3.connect(str(self.path), timeout=self._busy_timeout, **kwargs)
+        query = "immutable=1" if self._immutable else "mode=ro"
+        uri = "file:" + urllib.parse.quote(str(self.path.resolve())) + "?" + query
+        return sqlite3.connect(uri, uri=True, timeout=self._busy_timeout, **kwargs)
+
+    def _choose_read_only_mode(self) -> None:
+        """A cleanly closed store (no ``-shm``, the WAL empty or absent) is read with
+        ``immutable=1``: the database file alone holds every commit, and SQLite makes no
+        ``-wal``/``-shm`` beside it. Otherwise (a copy taken while open, or another process
+        has it open) ``mode=ro``, which reads the WAL too but needs its ``-shm``: a non-empty
+        WAL whose ``-shm`` cannot be had in a read-only directory cannot be read."""
+        wal = self.path.with_name(self.path.name + "-wal")
+        shm = self.path.with_name(self.path.name + "-shm")
+        if not shm.exists() and not (wal.exists() and wal.stat().st_size > 0):
+            self._immutable = True
+            return
+        try:
+            with contextlib.closing(self._raw_connect()) as conn:
+                conn.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchall()
+        except sqlite3.Error as e:
+            raise StoreError(
+                f"{self.path}: read-only, and SQLite cannot read its {wal.name} (sqlite: {e}; it needs "
+                f"{shm.name} beside it); copy the store to a writable directory, or open it where it "
+                "was written"
+            ) from None
 
     def _create_file(self) -> None:
         """Build the schema in a temporary file beside ``path``, then link it into place
@@ -690,15 +745,15 @@ class SqliteStore(EventStore):
 
     def _connect(self) -> sqlite3.Connection:
         with _translated(self.path):
-            conn = sqlite3.connect(
-                str(self.path),
-                timeout=self._busy_timeout,
+            conn = self._raw_connect(
                 isolation_level=None,  # we issue BEGIN/COMMIT ourselves
                 check_same_thread=False,  # pooled: one thread at a time, not always the same
             )
             try:
                 conn.row_factory = _dict_row
                 conn.execute(f"PRAGMA busy_timeout = {int(self._busy_timeout * 1000)}")
+                if self.read_only:
+                    return conn  # the journal mode is the file's; nothing is written
                 mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()["journal_mode"]
                 if mode.lower() != "wal":
                     raise StoreError(f"{self.path}: cannot switch to WAL journal (got {mode!r})")
@@ -724,6 +779,7 @@ class SqliteStore(EventStore):
                 )
             if version != 1:
                 raise NotAStore(self.path, f"unknown schema version {version}")
+            self._check_writable("upgrade its schema version 1")
             with self._write(conn):
                 # Another process may have upgraded it while we waited for the lock.
                 if conn.execute("PRAGMA user_version").fetchone()["user_version"] != 1:
@@ -756,6 +812,8 @@ class SqliteStore(EventStore):
     def _ensure_fingerprint_index(self, conn: sqlite3.Connection) -> None:
         """Add the fingerprint index to a store made before it existed (an index only:
         no stored row changes). A read-only file keeps working without it."""
+        if self.read_only:
+            return
         if conn.execute(
             "SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = 'events_fingerprint'"
         ).fetchone():
@@ -764,7 +822,50 @@ class SqliteStore(EventStore):
             with self._write(conn):
                 conn.execute(_FINGERPRINT_INDEX)
 
+    def _open_read_only(self, salvage: bool) -> None:
+        """The checks of :meth:`_open_checkpoint` on a read-only store, writing nothing: a
+        missing checkpoint is not made, one behind the log is not healed, a wrong one not
+        rewritten (each said in the one warning)."""
+        ck_path = checkpoint_path(self.path)
+        skipped = ["WAL checkpoints"]
+        with self._connection() as conn, _translated(self.path):
+            log = self._log(conn)
+            c: Checkpoint | None = None
+            if ck_path.exists():
+                self._ckpt = CheckpointFile(ck_path, read_only=True)  # for checkpoint(): verify
+                c = self._ckpt.read()
+            if c is None:
+                if log.position > 0:
+                    skipped.insert(0, f"the data-loss check ({ck_path.name} is missing or damaged)")
+            else:
+                problem = self._compare(conn, c, log)
+                if problem is not None and self._only_event_hash_wrong(conn, c, log):
+                    skipped.insert(0, f"the rewrite of {ck_path.name} (it names another event hash "
+                                      f"at position {c.position})")
+                elif problem is not None:
+                    if not salvage:
+                        raise problem
+                    self.damage = problem
+                elif c.position < log.position:
+                    skipped.insert(0, f"the checkpoint heal ({ck_path.name} records {c.position}, "
+                                      f"the log {log.position})")
+        mode = "immutable" if self._immutable else "mode=ro"
+        self.read_only_note = (
+            f"{self.path}: the store is read-only (opened {mode}); skipped: {', '.join(skipped)}; "
+            "commands that write refuse it"
+        )
+        warnings.warn(self.read_only_note, stacklevel=4)
+
+    def _check_writable(self, what: str = "append") -> None:
+        """Raises :class:`StoreError` (one line) when the store was opened read-only."""
+        if self.read_only:
+            raise StoreError(f"{self.path}: the store is read-only (a read-only directory or file); "
+                             f"cannot {what} — copy it to a writable directory to write")
+
     def _open_checkpoint(self, upgraded: bool, salvage: bool) -> None:
+        if self.read_only:
+            self._open_read_only(salvage)
+            return
         ck_path = checkpoint_path(self.path)
         missing = not ck_path.exists()
         self._ckpt = CheckpointFile(ck_path, create=True)
@@ -906,7 +1007,8 @@ class SqliteStore(EventStore):
 
     def checkpoint(self) -> LogHead | None:
         self._check_open()
-        assert self._ckpt is not None
+        if self._ckpt is None:  # read-only, with no checkpoint file
+            return None
         with self._write_lock:
             c = self._ckpt.read()
         return LogHead(c.position, c.log_hash) if c is not None else None
@@ -961,8 +1063,9 @@ class SqliteStore(EventStore):
                     w.settle(StoreError("the append was interrupted before it committed"))
 
     def _commit_one(self, batch: PlannedBatch) -> AppendResult:
-        assert self._ckpt is not None and self._anchor is not None
         self._check_open()
+        self._check_writable()
+        assert self._ckpt is not None and self._anchor is not None
         with self._write_lock, self._ckpt.locked(), self._connection() as conn, _translated(self.path):
             with self._write(conn):
                 log = self._log(conn)

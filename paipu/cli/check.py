@@ -289,6 +289,9 @@ def verify(
         if anew is not None:  # nothing to compare the log with: say so, loudly, but it is no proof of loss
             say(f"WARNING: {anew} Events lost before now (a damaged write-ahead log) cannot be detected.",
                 err=True, style="bold yellow")
+        read_only = getattr(store, "read_only_note", None)
+        if read_only is not None:  # a read-only copy: verified as it is, nothing healed
+            say(f"warning: {read_only}", err=True, style="bold yellow")
         fixed = getattr(store, "reanchored", None)
         if fixed is not None:  # the checkpoint alone was wrong, proven by the running hash: repaired, no loss
             say(f"note: {fixed}", err=True, style="bold yellow")
