@@ -22,6 +22,7 @@ from __future__ import annotations
 import contextlib
 import multiprocessing
 import os
+import signal
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar
@@ -130,9 +131,15 @@ def map_games(
         yield (fn(store, g) for g in ids)
         return
     ctx = multiprocessing.get_context("spawn")
-    with ctx.Pool(workers) as pool:
+    with ctx.Pool(workers, initializer=_ignore_interrupts) as pool:
         parts = pool.imap(_ChunkCall(fn, local, _salvaged(store)), _chunks(ids, chunk))
         yield (r for part in parts for r in part)
+
+
+def _ignore_interrupts() -> None:
+    """A worker ignores SIGINT: Ctrl-C reaches the whole process group, and the parent (which
+    says "interrupted") ends the pool; a worker's KeyboardInterrupt would print a traceback."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 class _ChunkCall:

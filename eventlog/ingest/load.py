@@ -53,6 +53,7 @@ import marshal
 import multiprocessing
 import os
 import queue
+import signal
 import sys
 import threading
 import time
@@ -575,6 +576,9 @@ def _parse_worker(jobs: list[tuple[int, str, str | None]], out: multiprocessing.
         os._exit(1)
 
     threading.Thread(target=watch, name="importer-watch", daemon=True).start()
+    # Ctrl-C reaches the whole process group: the importing process says "interrupted" and
+    # stops this one (terminate); a KeyboardInterrupt here would only print a traceback.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
     def put(message: tuple[int, list[PreparedGame | ParseIssue], bool]) -> None:
         data = _to_wire(*message)

@@ -346,6 +346,30 @@ def test_an_interrupted_import_leaves_whole_games_and_can_be_run_again(tmp_path,
         store.close()
 
 
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="forked parsers: Linux")
+def test_ctrl_c_on_an_import_with_a_parsing_process_says_only_interrupted(tmp_path):
+    """Ctrl-C reaches the whole process group: the parsing process ignores it (the importer
+    stops it), so what is printed is the one "interrupted" line (README: exit 130), no
+    ``Process ForkProcess-1: Traceback … KeyboardInterrupt`` from the worker."""
+    f = _corpus(tmp_path / "games.txt", 600)  # still parsing at the first commit
+    data = tmp_path / "data"
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen([sys.executable, "-m", "paipu", "ingest", str(f), "--data", str(data), "--workers", "1"],
+                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    deadline = time.monotonic() + 60
+    while proc.poll() is None and _committed(data / "events.sqlite") == 0 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    time.sleep(0.5)  # the parsing process busy on later games
+    if proc.poll() is not None:
+        pytest.skip("the import ended before it could be interrupted")
+    os.killpg(proc.pid, signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err and "Process" not in err, err
+    assert "interrupted" in err
+
+
 _PARSE_ONLY = """
 import multiprocessing, sys, time
 from pathlib import Path
