@@ -290,9 +290,33 @@ def _translated(where: object = "the event store") -> Iterator[None]:
     except sqlite3.Error as e:
         if getattr(e, "sqlite_errorcode", 0) & 0xFF in _DAMAGED or "Could not decode to UTF-8" in str(e):
             raise CorruptDatabase(str(where), f"sqlite: {e}") from e
+        if getattr(e, "sqlite_errorcode", 0) & 0xFF == _FULL:
+            raise StoreError(f"{where}: disk full: the transaction was rolled back (sqlite: {e}); "
+                             "free space and run it again") from e
         raise StoreError(f"sqlite: {e}") from e
     except UnicodeDecodeError as e:  # SQLite's own message quotes damaged bytes of the schema
         raise CorruptDatabase(str(where), f"sqlite: the schema holds bytes that are not UTF-8 ({e})") from e
+
+
+@contextlib.contextmanager
+def _savepoint(conn: sqlite3.Connection, name: str) -> Iterator[None]:
+    """``SAVEPOINT name`` … ``RELEASE name``. When the body raises, the release is tried only
+    while the transaction is still open and its own failure is dropped: SQLite rolls the
+    whole transaction back on some errors (SQLITE_FULL: disk full), and "no such savepoint"
+    would hide the error that tells what happened."""
+    conn.execute(f"SAVEPOINT {name}")
+    try:
+        yield
+    except BaseException:
+        if conn.in_transaction:
+            with contextlib.suppress(sqlite3.Error):
+                conn.execute(f"RELEASE {name}")
+        raise
+    conn.execute(f"RELEASE {name}")
+
+
+#: SQLite's primary result code SQLITE_FULL ("database or disk is full").
+_FULL = 13
 
 
 #: A WAL checkpoint is asked of the store's checkpoint thread once this many commits, or
@@ -1182,18 +1206,16 @@ class SqliteStore(EventStore):
             last = b.rows[-1]
             heads.append((b.game_id, last[1], first, position, last[9], b.ruleset))
             done.append(AppendResult(b.game_id, 0, last[1], first, position, last[1], False))
-        conn.execute("SAVEPOINT sealed")
-        try:
-            conn.executemany(_INSERT_SEALED, itertools.chain.from_iterable(b.rows for b in run))
-            if conn.execute("SELECT last_insert_rowid() AS p").fetchone()["p"] != position:
+        with _savepoint(conn, "sealed"):
+            try:
+                conn.executemany(_INSERT_SEALED, itertools.chain.from_iterable(b.rows for b in run))
+                if conn.execute("SELECT last_insert_rowid() AS p").fetchone()["p"] != position:
+                    conn.execute("ROLLBACK TO sealed")
+                    return None
+                conn.executemany(_UPSERT_HEAD, heads)
+            except sqlite3.IntegrityError:
                 conn.execute("ROLLBACK TO sealed")
                 return None
-            conn.executemany(_UPSERT_HEAD, heads)
-        except sqlite3.IntegrityError:
-            conn.execute("ROLLBACK TO sealed")
-            return None
-        finally:
-            conn.execute("RELEASE sealed")
         head = log
         for b in run:
             head = LogHead(head.position + len(b.rows), b.log_hash_after(head))
@@ -1204,24 +1226,22 @@ class SqliteStore(EventStore):
     ) -> tuple[AppendPlan, LogHead] | StoreError:
         """Plan and write one batch in its own savepoint: the plan and the log's new head
         (the old ``log`` for a duplicate), or the refusal."""
-        conn.execute("SAVEPOINT game")
-        try:
-            stored = self._rows_by_event_id(conn, batch.event_ids)
-            plan = batch.plan(stored, self._head(conn, batch.game_id), log, self._clock())
-            if plan.rows:
-                conn.executemany(_INSERT, [_row_tuple(r) for r in plan.rows])
-                h = plan.head
-                assert h is not None and plan.log is not None
-                conn.execute(
-                    _UPSERT_HEAD,
-                    (h.game_id, h.version, h.first_position, h.last_position, h.last_hash, h.ruleset),
-                )
-                log = plan.log
-        except (WrongExpectedVersion, IdempotencyConflict) as e:
-            conn.execute("ROLLBACK TO game")
-            return e
-        finally:
-            conn.execute("RELEASE game")
+        with _savepoint(conn, "game"):
+            try:
+                stored = self._rows_by_event_id(conn, batch.event_ids)
+                plan = batch.plan(stored, self._head(conn, batch.game_id), log, self._clock())
+                if plan.rows:
+                    conn.executemany(_INSERT, [_row_tuple(r) for r in plan.rows])
+                    h = plan.head
+                    assert h is not None and plan.log is not None
+                    conn.execute(
+                        _UPSERT_HEAD,
+                        (h.game_id, h.version, h.first_position, h.last_position, h.last_hash, h.ruleset),
+                    )
+                    log = plan.log
+            except (WrongExpectedVersion, IdempotencyConflict) as e:
+                conn.execute("ROLLBACK TO game")
+                return e
         return plan, log
 
     def _stream_ids(self, conn: sqlite3.Connection, game_ids: list[str]) -> set[str]:

@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import errno
 import json
 import sys
 from pathlib import Path
@@ -64,6 +65,12 @@ def export_cmd(
             rep = export(store, o, rebuild=rebuild, repair=repair, data_dir=d, workers=workers, cluster=cluster,
                          on_start=lambda n: bar.update(task, total=n),
                          on_game=lambda _g: bar.advance(task))
+    except OSError as e:
+        if e.filename is not None:
+            raise
+        # Parquet's writer names no file ("[Errno 28] Error writing bytes to file"): say where
+        why = "disk full (no space left on device)" if e.errno == errno.ENOSPC else (e.strerror or str(e))
+        raise CliError(f"--out {o}: cannot write the export: {why}") from None
     finally:
         store.close()
     if as_json:

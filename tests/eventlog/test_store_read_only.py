@@ -91,7 +91,7 @@ def _read_only_view(d: Path, view: Path) -> Iterator[Path]:
     except (OSError, subprocess.CalledProcessError):
         pytest.skip("no read-only directory: not permitted to remount read-only")
     finally:
-        subprocess.run(["umount", str(view)], check=False, capture_output=True)
+        subprocess.run(["umount", "-l", str(view)], check=False, capture_output=True)
 
 
 def test_reading_commands_work_on_a_read_only_directory(filled: Path, tmp_path: Path) -> None:
