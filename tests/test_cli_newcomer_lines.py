@@ -152,3 +152,13 @@ def test_review_of_a_hand_the_game_lacks_is_invalid_argument(tmp_path):
     finally:
         srv.stop(None)
         store.close()
+
+
+@pytest.mark.parametrize("option", ["--data", "--server"])
+def test_a_command_option_before_the_command_says_where_it_goes(option):
+    """`paipu --data d5 verify`: --data is an option of each command (only --store is one of
+    paipu itself); the usage error says to give it after the command."""
+    res = run(option, "d5", "verify")
+    assert res.exit_code == 2
+    assert f"No such option: {option} before the command" in res.output
+    assert f"paipu COMMAND {option}" in res.output and "Possible options" not in res.output

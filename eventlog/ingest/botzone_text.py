@@ -28,6 +28,7 @@ words are read case-insensitively.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Callable, Iterator
 from datetime import datetime, timezone
@@ -38,7 +39,9 @@ from eventlog.ingest.base import (
     ImportedGame,
     IngestError,
     ParseIssue,
+    decode_text,
     issue_reason,
+    lines_of,
     register,
     text_lines,
 )
@@ -276,6 +279,22 @@ _ONE_TILE_ACTIONS: dict[str, Callable[[GameBuilder, int, str], object]] = {
 _WIN = GameBuilder.win
 
 
+def _cut_line(path: Path) -> int | None:
+    """The number of the file's last line when the file ends inside it (no line end after
+    it: a file cut short), else None. Read only when an issue is found."""
+    try:
+        with open(path, "rb") as f:
+            f.seek(0, os.SEEK_END)
+            f.seek(max(f.tell() - 2, 0))
+            tail = f.read()
+            if tail[-1:] in (b"\n", b"\r") or tail in (b"\n\0", b"\r\0"):  # a line end (UTF-16 LE's too)
+                return None
+        text, _ = decode_text(path.read_bytes())
+    except OSError:
+        return None
+    return sum(1 for _ in lines_of(text)) or None  # numbered from 1: the count is the last
+
+
 class BotzoneTextImporter:
     name = NAME
     description = "Botzone / PKU Chinese Standard Mahjong text log (Match / Wind / Player lines)"
@@ -290,6 +309,14 @@ class BotzoneTextImporter:
         block: _Block | None = None
         skipping = False  # inside a block already reported, or stray lines already reported
         encoding, lines = text_lines(path)
+        cut: list[int | None] = []  # the last line's number when the file ends inside it (once)
+
+        def reason(n: int, e: Exception) -> str:
+            """The issue's words; on a line the file ends inside, "truncated?" (as the other
+            importers say): a cut "Player 0 Dr" is no unknown action."""
+            if not cut:
+                cut.append(_cut_line(path))
+            return issue_reason(e) + (" (the file ends inside this line: truncated?)" if cut[0] == n else "")
         builder: GameBuilder | None = None  # the block's while it is playing (block.playing)
         for n, text in lines:
             if builder is not None:
@@ -307,7 +334,7 @@ class BotzoneTextImporter:
                             if act is _WIN:
                                 block.winner = seat
                         except Exception as e:  # this game only (issue 12 item 5)
-                            yield ParseIssue(str(path), n, issue_reason(e), block.game_id)
+                            yield ParseIssue(str(path), n, reason(n, e), block.game_id)
                             block, builder, skipping = None, None, True
                         continue
                 elif (len(parts) > 3 and parts[2] == "Deal" and parts[0] == "Player" and parts[1] in _SEATS
@@ -318,7 +345,7 @@ class BotzoneTextImporter:
                     try:
                         builder.at_line(n).deal(_SEATS[parts[1]], parts[3:])
                     except Exception as e:  # this game only (issue 12 item 5)
-                        yield ParseIssue(str(path), n, issue_reason(e), block.game_id)
+                        yield ParseIssue(str(path), n, reason(n, e), block.game_id)
                         block, builder, skipping = None, None, True
                     continue
             stripped = text.strip()
@@ -347,7 +374,7 @@ class BotzoneTextImporter:
             try:
                 block.line(n, text)
             except Exception as e:  # this game only (issue 12 item 5)
-                yield ParseIssue(str(path), n, issue_reason(e), block.game_id)
+                yield ParseIssue(str(path), n, reason(n, e), block.game_id)
                 block, skipping = None, True
             builder = block.b if block is not None and block.playing else None
         if block is not None:

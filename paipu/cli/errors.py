@@ -54,8 +54,8 @@ def friendly(fn: Callable[..., Any]) -> Callable[..., Any]:
             return fn(*args, **kwargs)
         except typer.Exit:
             raise
-        except KeyboardInterrupt:
-            say("interrupted", err=True)
+        except KeyboardInterrupt as e:  # a command may say what was kept: KeyboardInterrupt("3 games kept …")
+            say(f"interrupted: {e}" if str(e) else "interrupted", err=True)
             raise typer.Exit(EXIT_INTERRUPTED) from None
         except BrokenPipeError:  # output piped into `head` and closed early
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

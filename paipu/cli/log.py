@@ -184,6 +184,19 @@ def ingest(
         raise typer.Exit(1)
 
 
+def _kept_since(log: Any, before: Any) -> str:
+    """Words for an interrupted import: the games committed since the log's head was
+    ``before`` (``"3 games kept (stored and committed) so far"``); the interrupted
+    transaction's games are not in the log. Empty when a second Ctrl-C stops the count."""
+    from eventlog.players import is_log_stream
+
+    try:
+        kept = sum(1 for g in log.list_games() if g.first_position > before.position and not is_log_stream(g.game_id))
+    except KeyboardInterrupt:
+        return ""
+    return f"{plural(kept, 'game')} kept (stored and committed) so far; run it again to import the rest"
+
+
 def _as_stored(ids: list[str], shown: int = 5) -> str:
     """`` (as GAME_ID, …)``: the stored games that the duplicates matched (by content, whatever
     id the file gave), the first ``shown`` of them."""
@@ -286,6 +299,10 @@ def _ingest(files: list[Path], format: str | None, server: str | None, workers: 
                     done["lines"] = max(done["lines"], base.get(str(f), 0) + lines.get(str(f), 0))
                     bar.update(task, completed=done["lines"])
 
-                report = ingest_files(log, files, format=format, on_game=None if bar.disable else on_game,
-                                      on_file=None if bar.disable else on_file, workers=workers)
+                before = log.log_head()
+                try:
+                    report = ingest_files(log, files, format=format, on_game=None if bar.disable else on_game,
+                                          on_file=None if bar.disable else on_file, workers=workers)
+                except KeyboardInterrupt:
+                    raise KeyboardInterrupt(_kept_since(log, before)) from None
     return report

@@ -11,7 +11,7 @@ from typing import Annotated, Any
 
 import typer
 
-from typer.core import TyperCommand
+from typer.core import TyperCommand, TyperGroup
 
 from paipu.cli.console import say
 from paipu.cli.errors import DEBUG, EXIT_STATUSES, friendly
@@ -88,11 +88,33 @@ class PaipuCommand(TyperCommand):
                 with formatter.section(title):
                     formatter.write_dl(rows)
 
+#: Options of the commands that a user may put before the command (``paipu --data d verify``):
+#: a usage error then says where they go, with the environment variable that sets one for all.
+_COMMAND_OPTIONS = {"--data": " (or set $PAIPU_DATA)", "--server": ""}
+
+
+class PaipuGroup(TyperGroup):
+    """The root group: ``paipu --data DIR verify`` says that --data goes after the command
+    (only ``--store``, ``--debug`` and ``--version`` are options of ``paipu`` itself)."""
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        try:
+            return super().parse_args(ctx, args)
+        except Exception as e:  # Typer's own click's NoSuchOption (typer._click: not public)
+            name = getattr(e, "option_name", None)
+            if type(e).__name__ == "NoSuchOption" and name in _COMMAND_OPTIONS:
+                e.possibilities = None  # not --store: the option exists, after the command
+                e.message = (f"No such option: {name} before the command: it is an option of each "
+                             f"command, given after it (paipu COMMAND {name} …){_COMMAND_OPTIONS[name]}")
+            raise
+
+
 #: The exit statuses every command follows, as shown in ``paipu --help`` and the README.
 EXIT_HELP = "Exit status (every command): " + "; ".join(f"{k} = {v}" for k, v in EXIT_STATUSES.items()) + "."
 
 app = typer.Typer(
     name="paipu",
+    cls=PaipuGroup,
     help=(
         "paipu (牌谱): store, replay, check and study mahjong game records.\n\n"
         "Start with `paipu quickstart`: it imports the bundled real game logs into "

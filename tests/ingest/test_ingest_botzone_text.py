@@ -158,6 +158,22 @@ def test_truncated_file_keeps_the_complete_game():
     assert "truncated" in issue.reason
 
 
+def test_a_file_cut_inside_a_player_line_says_truncated(tmp_path):
+    """``head -c 5000`` of the sample ends inside line 265, "Player 0 Dr": the issue says the
+    file ends inside that line (truncated?), as the JSON, .log and PMN importers say — not
+    only "unknown action 'Dr'"; the games before it are kept."""
+    cut = tmp_path / "cut.txt"
+    cut.write_bytes(TEXT_SAMPLE.read_bytes()[:5000])
+    games, issues = load(cut)
+    assert len(games) == 2
+    (issue,) = issues
+    assert issue.line == 265 and "truncated?" in issue.reason
+    whole = tmp_path / "whole_line_bad.txt"  # the same bad line with its line end: no truncation
+    whole.write_bytes(TEXT_SAMPLE.read_bytes()[:5000] + b"\n")
+    (issue,) = load(whole)[1]
+    assert issue.line == 265 and "truncated" not in issue.reason
+
+
 def test_crlf_gives_the_same_events_as_lf(text_sample):
     games, issues = load(FIXTURES / "crlf.txt")
     assert issues == [] and len(games) == 2
