@@ -69,8 +69,8 @@ def export_cmd(
         if e.filename is not None:
             raise
         # Parquet's writer names no file ("[Errno 28] Error writing bytes to file"): say where
-        why = "disk full (no space left on device)" if e.errno == errno.ENOSPC else (e.strerror or str(e))
-        raise CliError(f"--out {o}: cannot write the export: {why}") from None
+        reason = "disk full (no space left on device)" if e.errno == errno.ENOSPC else (e.strerror or str(e))
+        raise CliError(f"--out {o}: cannot write the export: {reason}") from None
     finally:
         store.close()
     if as_json:

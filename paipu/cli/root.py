@@ -100,7 +100,8 @@ class PaipuGroup(TyperGroup):
     def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
         try:
             return super().parse_args(ctx, args)
-        except Exception as e:  # Typer's own click's NoSuchOption (typer._click: not public)
+        except Exception as exc:  # Typer's own click's NoSuchOption (typer._click: not public)
+            e: Any = exc
             name = getattr(e, "option_name", None)
             if type(e).__name__ == "NoSuchOption" and name in _COMMAND_OPTIONS:
                 e.possibilities = None  # not --store: the option exists, after the command
