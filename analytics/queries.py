@@ -249,12 +249,15 @@ class Analytics:
     # ------------------------------------------------------------------ queries
 
     def summary(self) -> dict[str, Any]:
-        """Games, hands, wins and the date range per ruleset, and the export checkpoint."""
+        """Games, hands, wins and the date range per ruleset, the export checkpoint and
+        ``damaged``: the ids of the games the log could not serve intact, so not in these
+        numbers (the manifest's, docs/analytics.md), sorted."""
         rows = self._rows(
             "SELECT g.ruleset, count(*) AS games, sum(g.hands)::BIGINT AS hands, "
             "min(g.date) AS date_from, max(g.date) AS date_to FROM games g "
             "GROUP BY g.ruleset ORDER BY g.ruleset", [])
-        return {"checkpoint": self.export.checkpoint, "rulesets": rows}
+        return {"checkpoint": self.export.checkpoint, "rulesets": rows,
+                "damaged": sorted(self.export.damaged_games)}
 
     def seat_stats(
         self,

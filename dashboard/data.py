@@ -4,13 +4,17 @@
   ``<data>/parquet``. Every query result is cached with ``st.cache_data`` keyed on the
   export's *version* (:func:`export_version`: the manifest's checkpoint and mtime), so a
   new ``paipu export`` shows up on the next rerun without restarting the app.
-* Replays and dispute review: the event log (``<data>/events.sqlite``), opened only when
-  it exists — the dashboard never creates or writes a store — and read through the
-  store's public read methods. Cached by the log's *version* (:func:`log_version`: size
-  and mtime of the SQLite file and its WAL).
+* Replays, dispute and decision review, tournaments: the event log — the store named by
+  ``--store URL`` / ``$PAIPU_STORE`` (as ``paipu --store``: ``postgresql://…`` or a SQLite
+  path), else ``<data>/events.sqlite`` — opened with the CLI's opener
+  (:func:`eventlog.store.open_store`) with ``create=False``: the dashboard never creates or
+  writes a store. Read through the store's public read methods. Cached by the log's
+  *version* (:func:`log_version`: size and mtime of the SQLite file and its WAL, or the
+  head position of a server's log).
 
 The data directory comes from ``--data DIR`` after ``--`` on the ``streamlit run`` command
-line, else ``$PAIPU_DATA``, else ``./paipu-data`` (the CLI's default).
+line, else ``$PAIPU_DATA``, else ``./paipu-data`` (the CLI's default); the store from
+``--store URL`` there, else ``$PAIPU_STORE``.
 """
 
 from __future__ import annotations
@@ -25,6 +29,8 @@ import streamlit as st
 
 __all__ = [
     "data_dir",
+    "store_url",
+    "log_name",
     "parquet_dir",
     "has_log",
     "export_version",
@@ -41,16 +47,41 @@ EXPORT_SUBDIR = "parquet"
 LOG_FILE = "events.sqlite"
 
 
+def _arg(name: str) -> str | None:
+    """The value of ``--name VALUE`` / ``--name=VALUE`` in ``sys.argv`` (None without)."""
+    argv = sys.argv[1:]
+    for i, a in enumerate(argv):
+        if a == name and i + 1 < len(argv):
+            return argv[i + 1]
+        if a.startswith(name + "="):
+            return a.split("=", 1)[1]
+    return None
+
+
 def data_dir() -> Path:
     """The data directory: ``--data DIR`` in ``sys.argv``, else ``$PAIPU_DATA``, else
     ``./paipu-data``."""
-    argv = sys.argv[1:]
-    for i, a in enumerate(argv):
-        if a == "--data" and i + 1 < len(argv):
-            return Path(argv[i + 1])
-        if a.startswith("--data="):
-            return Path(a.split("=", 1)[1])
-    return Path(os.environ.get("PAIPU_DATA") or "paipu-data")
+    return Path(_arg("--data") or os.environ.get("PAIPU_DATA") or "paipu-data")
+
+
+def store_url() -> str | None:
+    """The event store given as ``--store URL`` in ``sys.argv``, else ``$PAIPU_STORE``
+    (None: the SQLite log in the data directory), as ``paipu --store``."""
+    return _arg("--store") or os.environ.get("PAIPU_STORE") or None
+
+
+def _where(data: Path) -> str | Path:
+    return store_url() or data
+
+
+def log_name(data: Path) -> str:
+    """The event log for messages: the store URL (password left out), else the data directory."""
+    url = store_url()
+    if url is None:
+        return str(data)
+    from eventlog.store.postgres import is_postgres_url, redact_url
+
+    return redact_url(url) if is_postgres_url(url) else url
 
 
 def parquet_dir(data: Path) -> Path:
@@ -67,7 +98,24 @@ def IMPORT_HELP(data: Path) -> str:
 
 
 def has_log(data: Path) -> bool:
-    return (data / LOG_FILE).is_file()
+    """Whether there is an event log to read: the ``--store`` one when given (a URL is taken
+    to exist; opening it says otherwise), else ``<data>/events.sqlite``."""
+    f = _sqlite_file(data)
+    return f is None or f.is_file()
+
+
+def _sqlite_file(data: Path) -> Path | None:
+    """The SQLite file of the log (None for a server's store)."""
+    url = store_url()
+    if url is None:
+        return data / LOG_FILE
+    if "://" in url and not url.startswith("sqlite:"):
+        return None
+    text = url[len("sqlite:"):] if url.startswith("sqlite:") else url
+    if text.startswith("///"):
+        text = text[2:]
+    p = Path(text)
+    return p if p.suffix in (".sqlite", ".sqlite3", ".db") or p.is_file() else p / LOG_FILE
 
 
 def export_version(data: Path) -> tuple[int, int] | None:
@@ -84,16 +132,25 @@ def export_version(data: Path) -> tuple[int, int] | None:
     return (s.st_mtime_ns, s.st_size)
 
 
-def log_version(data: Path) -> tuple[int, ...] | None:
-    """Size and mtime of the SQLite log and its WAL (None without a log)."""
-    out: list[int] = []
-    for name in (LOG_FILE, LOG_FILE + "-wal"):
+def log_version(data: Path) -> tuple[Any, ...] | None:
+    """The log's version, a cache key (None without a log): where the log is, then the size
+    and mtime of its SQLite file and WAL, or a server store's head position."""
+    f = _sqlite_file(data)
+    where = str(_where(data))
+    if f is None:
+        store = _open(data)
         try:
-            s = (data / name).stat()
+            return (where, store.head_position())
+        finally:
+            store.close()
+    out: list[int] = []
+    for p in (f, f.with_name(f.name + "-wal")):
+        try:
+            s = p.stat()
             out += [s.st_mtime_ns, s.st_size]
         except FileNotFoundError:
             out += [0, 0]
-    return tuple(out) if out[0] else None
+    return (where, *out) if out[0] else None
 
 
 # ----------------------------------------------------------------------------- statistics
@@ -113,15 +170,15 @@ def query(data: str, version: tuple[int, int], name: str, args: tuple[Any, ...] 
 
 
 def _open(data: Path):
-    from eventlog.store.sqlite import SqliteStore
+    """The event log, opened read-only as the CLI opens it (``--store`` / ``$PAIPU_STORE``,
+    else ``data``); never created. Raises eventlog.store.StoreNotFound / StoreError."""
+    from eventlog.store import open_store
 
-    if not has_log(data):
-        raise FileNotFoundError(f"no event log in {data}")
-    return SqliteStore(data / LOG_FILE, create=False)
+    return open_store(_where(data), create=False)
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
-def list_games(data: str, version: tuple[int, ...] | None) -> list[dict[str, Any]]:
+def list_games(data: str, version: tuple[Any, ...] | None) -> list[dict[str, Any]]:
     """The games of the log in first-position order: game_id, ruleset, events."""
     if version is None:
         return []
@@ -138,7 +195,7 @@ def list_games(data: str, version: tuple[int, ...] | None) -> list[dict[str, Any
 
 
 @st.cache_resource(show_spinner=False, max_entries=16)
-def game_steps(data: str, version: tuple[int, ...] | None, game_id: str) -> list[Any]:
+def game_steps(data: str, version: tuple[Any, ...] | None, game_id: str) -> list[Any]:
     """Every :class:`replayer.replay.ReplayStep` of a game (audit mode), in seq order.
     Raises :class:`eventlog.store.base.GameNotFound` for an unknown game."""
     from eventlog.store.base import GameNotFound
@@ -182,7 +239,7 @@ class GameReview:
 
 
 @st.cache_resource(show_spinner=False, max_entries=16)
-def game_review(data: str, version: tuple[int, ...] | None, game_id: str) -> GameReview:
+def game_review(data: str, version: tuple[Any, ...] | None, game_id: str) -> GameReview:
     """Chain check and audit replay of one game (``paipu verify`` for one game).
     Raises GameNotFound for an unknown game."""
     from eventlog.verify import verify_game
@@ -209,7 +266,7 @@ def tournaments(data: Path) -> list[str]:
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
-def tournament_view(data: str, version: tuple[int, ...] | None, name: str, stamp: tuple[int, int]) -> dict[str, Any]:
+def tournament_view(data: str, version: tuple[Any, ...] | None, name: str, stamp: tuple[int, int]) -> dict[str, Any]:
     """A tournament's records and every game replayed (analytics/tournament.py), cached on
     the log version and the tournament file's (mtime, size) ``stamp``."""
     from analytics.tournament import Tournament, game_result

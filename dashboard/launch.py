@@ -2,7 +2,9 @@
 paipu/cli/dashboard.py, does). The app runs in a child process
 (``python -m streamlit run``), headless, on 127.0.0.1 unless ``--host`` says otherwise
 (shared/DESIGN.md §9: loopback by default); the data directory is handed over both as
-``-- --data DIR`` and as ``$PAIPU_DATA``. The dashboard only reads the data directory.
+``-- --data DIR`` and as ``$PAIPU_DATA``, the event store of ``paipu --store URL`` as
+``$PAIPU_STORE`` (:func:`child_env`; not on the command line, where a password in the URL
+would show in the process list). The dashboard only reads them.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-__all__ = ["APP", "STOP_GRACE", "streamlit_command", "check_port", "run"]
+__all__ = ["APP", "STOP_GRACE", "streamlit_command", "child_env", "check_port", "run"]
 
 APP = Path(__file__).resolve().parent / "app.py"
 
@@ -32,6 +34,17 @@ def streamlit_command(data: Path, *, host: str = "127.0.0.1", port: int = 8501) 
         "--client.toolbarMode", "minimal",  # no "Deploy" button: this is a local viewer
         "--", "--data", str(data),
     ]
+
+
+def child_env(env: dict[str, str], data: Path, store: str | None) -> dict[str, str]:
+    """The Streamlit child's environment: ``env`` with ``$PAIPU_DATA`` = ``data`` and
+    ``$PAIPU_STORE`` = ``store`` (removed when None: the log in ``data``)."""
+    out = dict(env, PAIPU_DATA=str(data))
+    if store:
+        out["PAIPU_STORE"] = store
+    else:
+        out.pop("PAIPU_STORE", None)
+    return out
 
 
 #: Seconds the Streamlit child gets to stop after SIGTERM before it is killed.

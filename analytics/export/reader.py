@@ -8,7 +8,18 @@ from analytics.export.errors import ExportError, repair_command
 from analytics.export.files import verify_file
 from analytics.export.manifest import Manifest, PartFile, part_path, read_manifest
 
-__all__ = ["Export", "open_export"]
+__all__ = ["Export", "open_export", "damaged_note"]
+
+
+def damaged_note(games: int) -> str:
+    """What statistics over an export with ``games`` damaged games (Export.damaged_games, not
+    in the export) say beside their numbers: ``"1 damaged game not included (paipu verify
+    names it)"``; empty for 0."""
+    from eventlog.words import plural
+
+    if not games:
+        return ""
+    return f"{plural(games, 'damaged game')} not included (paipu verify names {'it' if games == 1 else 'them'})"
 
 
 class Export:

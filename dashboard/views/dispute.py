@@ -15,11 +15,10 @@ import pandas as pd
 import streamlit as st
 
 from dashboard import data as D
-from dashboard.common import game_links, need_games, start_page
+from dashboard.common import game_links, need_games, read_game_log, start_page
 from dashboard.tiles import meld_html, tile_html, tiles_html
 from eventlog.describe import hand_ordinal
 from replayer.audit import fan_keys
-from replayer.findings import RulesetError
 from replayer.rules.base import score_unit_of
 
 PAGE = "views/dispute.py"
@@ -42,7 +41,7 @@ if link != ss.get("dp_link"):
     ss.dp_link = link
     if link is not None:
         if link not in ids:
-            st.error(f"There is no game `{link}` in `{data}`. Pick one of these games:")
+            st.error(f"There is no game `{link}` in `{D.log_name(data)}`. Pick one of these games:")
             game_links(games, PAGE)
             st.stop()
         ss.dp_game = link
@@ -55,7 +54,7 @@ if qp.get("game") != game_id:
     qp["game"] = game_id
 ss.dp_link = game_id
 
-review = D.game_review(str(data), log_v, game_id)
+review = read_game_log(game_id, D.game_review, str(data), log_v, game_id, verb="checked")
 chain = review.chain
 
 # ---- hash chain
@@ -69,11 +68,7 @@ else:
     st.stop()
 
 audit = review.audit
-try:
-    steps = D.game_steps(str(data), log_v, game_id)
-except RulesetError as e:  # a game stored before game_started was checked: said in one line
-    st.error(f"Game `{game_id}` cannot be replayed or checked: {e}.")
-    st.stop()
+steps = read_game_log(game_id, D.game_steps, str(data), log_v, game_id, verb="replayed or checked")
 c = st.columns(5)
 c[0].metric("events", audit.events)
 c[1].metric("hands", audit.hands)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
+from analytics.export.reader import damaged_note
 from dashboard.charts import rate_chart, rates_long
 from dashboard.common import exported_summary, fmt_rate, need_export, start_page, stat
 
@@ -14,6 +15,8 @@ data = start_page("paipu 牌谱 — overview")
 v = need_export(data)
 
 summary, rulesets = exported_summary(data, v)
+if summary.get("damaged"):  # games the log could not serve intact: not in any number here
+    st.warning(damaged_note(len(summary["damaged"])) + ".")
 choice = st.sidebar.selectbox("Ruleset", ["all"] + rulesets, key="ov_ruleset")
 ruleset = None if choice == "all" else choice
 

@@ -23,13 +23,11 @@ import streamlit as st
 
 from dashboard import data as D
 from dashboard.charts import scores_chart
-from dashboard.common import game_links, need_games, start_page
+from dashboard.common import bad_param, game_links, need_games, read_game_log, start_page
 from dashboard.keys import REPLAY_KEYS, bind_keys
 from dashboard.table import event_html, table_html, timeline_html, win_html, words_html
 from eventlog.describe import hand_ordinal
-from eventlog.store.base import CorruptEvent, GameNotFound
 from eventlog.view import seat_view
-from replayer.findings import RulesetError
 from replayer.rules.base import score_unit_of
 from replayer.view import seat_state_view
 
@@ -57,12 +55,14 @@ if link != ss.get("rp_link"):
     game_q, seq_q, seat_q = link
     if game_q is not None:
         if game_q not in ids:
-            st.error(f"There is no game `{game_q}` in `{data}`. Pick one of these games:")
+            st.error(f"There is no game `{game_q}` in `{D.log_name(data)}`. Pick one of these games:")
             game_links(games, PAGE)
             st.stop()
         ss.rp_game = game_q
         ss.rp_seq_wanted = seq_q
         ss.rp_view = f"seat {seat_q}" if seat_q in ("0", "1", "2", "3") else ALL_HANDS
+        if seat_q is not None and seat_q not in ("0", "1", "2", "3"):
+            ss.rp_notice_seat = seat_q
 
 if ss.get("rp_game") not in ids:
     ss.rp_game = ids[0]
@@ -76,21 +76,10 @@ top = st.columns([5, 3, 6])
 rulesets = {g["game_id"]: g["ruleset"] for g in games}
 game_id = top[0].selectbox("Game", ids, key="rp_game", on_change=_game_changed,
                            format_func=lambda g: f"{g}  ({rulesets[g]})")
-try:
-    steps = D.game_steps(str(data), log_v, game_id)
-except GameNotFound:
-    st.error(f"There is no game `{game_id}`. Pick one of these games:")
-    game_links(games, PAGE)
-    st.stop()
-except RulesetError as e:  # a game stored before game_started was checked: said in one line
-    st.error(f"Game `{game_id}` cannot be replayed: {e}.")
-    st.page_link("views/dispute.py", label="Hash-chain check of this game", query_params={"game": game_id})
-    st.stop()
-except CorruptEvent as e:  # never replay corrupt data (DESIGN.md §5)
-    st.error(f"Game `{game_id}` cannot be replayed: its event {e.seq} is corrupt ({e.reason}).")
-    st.page_link("views/dispute.py", label="Hash-chain check of this game", query_params={"game": game_id})
-    st.stop()
+steps = read_game_log(game_id, D.game_steps, str(data), log_v, game_id)
 last = len(steps) - 1
+if "rp_notice_seat" in ss:
+    bad_param(game_id, "seat", ss.pop("rp_notice_seat"), "0..3", "every seat's hand")
 
 wanted = ss.pop("rp_seq_wanted", None)
 if wanted is not None:

@@ -16,7 +16,7 @@ import pandas as pd
 import streamlit as st
 
 from dashboard import data as D
-from dashboard.common import game_links, need_games, start_page
+from dashboard.common import bad_param, game_links, need_games, read_game_log, start_page
 from dashboard.tiles import tiles_html
 from eventlog import tiles as T
 from eventlog.describe import hand_ordinal
@@ -33,7 +33,7 @@ ids = [g["game_id"] for g in games]
 qp = st.query_params
 link = qp.get("game")
 if link is not None and link not in ids:
-    st.error(f"There is no game `{link}` in `{data}`. Pick one of these games:")
+    st.error(f"There is no game `{link}` in `{D.log_name(data)}`. Pick one of these games:")
     game_links(games, PAGE)
     st.stop()
 if link is not None and link != ss.get("rv_link"):
@@ -58,12 +58,20 @@ def _review(data: str, version, game_id: str):
 c1, c2, c3 = st.columns([3, 1, 1])
 game_id = c1.selectbox("Game", ids, key="rv_game")
 seat_q = qp.get("seat")
-seat = c2.selectbox("Seat", [0, 1, 2, 3], index=int(seat_q) if seat_q in ("0", "1", "2", "3") else 0)
-r = _review(str(data), log_v, game_id)
+seat_ok = seat_q is None or seat_q in ("0", "1", "2", "3")
+seat = c2.selectbox("Seat", [0, 1, 2, 3], index=int(seat_q) if seat_q is not None and seat_ok else 0)
+r = read_game_log(game_id, _review, str(data), log_v, game_id, verb="reviewed")
+if not seat_ok:
+    bad_param(game_id, "seat", str(seat_q), "0..3", "seat 0")
 hands = sorted({h.hand_number for h in r.hands if h.hand_number is not None})
 hand_q = qp.get("hand")
 hand_opts = ["all"] + hands
-hand_idx = hand_opts.index(int(hand_q)) if hand_q and hand_q.isdigit() and int(hand_q) in hands else 0
+hand_ok = hand_q is None or (hand_q.isdigit() and int(hand_q) in hands)
+hand_idx = hand_opts.index(int(hand_q)) if hand_q is not None and hand_ok else 0
+if not hand_ok:  # ?hand= is the data's hand_number (0-based); people see it counted from 1
+    bad_param(game_id, "hand", str(hand_q),
+              f"{hands[0]}..{hands[-1]}, shown as hands {hand_ordinal(hands[0])}..{hand_ordinal(hands[-1])}"
+              if hands else "none", "all hands")
 hand = c3.selectbox("Hand", hand_opts, index=hand_idx,  # counted from 1 for people (data: hand_number)
                     format_func=lambda k: k if k == "all" else f"hand {hand_ordinal(k)}")
 qp["game"] = game_id

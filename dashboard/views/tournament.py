@@ -10,7 +10,7 @@ import streamlit as st
 
 from analytics.tournament import standings, table_points
 from dashboard import data as D
-from dashboard.common import start_page
+from dashboard.common import read_game_log, start_page
 
 ss = st.session_state
 data = start_page("Tournament")
@@ -31,7 +31,7 @@ if ss.get("tn_name") not in names:
 name = st.selectbox("Tournament", names, key="tn_name")
 st.query_params["tournament"] = name
 
-view = D.tournament_view(str(data), D.log_version(data), name, D.tournament_stamp(data, name))
+view = read_game_log(None, D.tournament_view, str(data), D.log_version(data), name, D.tournament_stamp(data, name))
 t, results = view["tournament"], view["results"]
 mcr = t.created.scoring == "mcr_table_points"
 rounds = sorted({r.record.round for r in results})

@@ -166,6 +166,7 @@ def stats_cmd(
         raise CliError(str(e)) from None
     with a:
         _note_lag(d, a.export.checkpoint)
+        _note_damaged(a.export)
         if placements:
             rows = a.placements(ruleset=ruleset, player=player, date_from=date_from, date_to=date_to)
         elif deal_in_by_turn:
@@ -220,13 +221,29 @@ def _turns_table(rows: list[dict[str, Any]]) -> Table:
     return t
 
 
-def _note_lag(data: Path, checkpoint: int) -> None:
-    """Say on stderr when the log has events the export does not cover yet."""
-    if not (data / "events.sqlite").exists():
-        return
-    from eventlog.store import open_store
+def _note_damaged(exported: Any) -> None:
+    """Say on stderr when the export left out damaged games (its manifest names them)."""
+    from analytics.export.reader import damaged_note
 
-    store = open_store(data, create=False)
+    note = damaged_note(len(exported.damaged_games))
+    if note:
+        err_console.print(f"note: {note}", markup=False, highlight=False)
+
+
+def _note_lag(data: Path, checkpoint: int) -> None:
+    """Say on stderr when the log (``paipu --store`` / $PAIPU_STORE's, else DATA's) has
+    events the export does not cover yet; nothing when there is no log to ask."""
+    from eventlog.store import StoreError, open_store
+
+    from paipu.cli.options import store_location
+
+    where = store_location(data)
+    if where == data and not (data / "events.sqlite").exists():
+        return
+    try:
+        store = open_store(where, create=False)
+    except StoreError:
+        return
     try:
         head = store.head_position()
     finally:
