@@ -29,16 +29,21 @@ DRAWS = ("W2 W3 W4 W5 W6 W7 W8 B2 B3 B4 B5 B6 B7 B8 T2 T3 T4 T5 T6 T7 T8 W2 W3 W
          "B2 B3").split()
 
 
-def _dead_seat_1(g: GameBuilder) -> int:
-    """Hand 0 (dealer 0): the dealer discards J1, seat 1 discards T2 without drawing first
-    (13 tiles where a discard needs 14: 少张), then five go-arounds in which every seat draws
-    a tile and discards it. Returns the seq of seat 1's illegal discard."""
+def _deal_hand_0(g: GameBuilder) -> None:
+    """Hand 0 (dealer 0): the four deals, then the dealer discards J1 (seat 1 is next)."""
     g.hand(0, dealer=0)
     g.deal(0, "W1 W1 W1 W2 W3 W4 W5 W6 W7 W8 W9 W9 W9 J1")
     g.deal(1, "T1 T1 T1 T2 T3 T4 T5 T6 T7 T8 T9 T9 T9")
     g.deal(2, "B1 B1 B1 B2 B3 B4 B5 B6 B7 B8 B9 B9 B9")
     g.deal(3, "F1 F1 F1 F2 F2 F2 F3 F3 F3 F4 F4 F4 J2")
     g.discard(0, "J1")
+
+
+def _dead_seat_1(g: GameBuilder) -> int:
+    """Hand 0 (dealer 0): the dealer discards J1, seat 1 discards T2 without drawing first
+    (13 tiles where a discard needs 14: 少张), then five go-arounds in which every seat draws
+    a tile and discards it. Returns the seq of seat 1's illegal discard."""
+    _deal_hand_0(g)
     bad = g.discard(1, "T2")
     tiles = iter(DRAWS)
     for _ in range(5):
@@ -133,12 +138,7 @@ def test_a_ruleset_without_dead_hands_reports_the_count_once():
     """``blood_test`` names no 相公: the wrong count is one finding; the seat stays live, and
     the win it declares one tile short is judged by the ruleset (not a winning hand)."""
     g = GameBuilder("blood", ruleset="blood_test")
-    g.hand(0, dealer=0)
-    g.deal(0, "W1 W1 W1 W2 W3 W4 W5 W6 W7 W8 W9 W9 W9 J1")
-    g.deal(1, "T1 T1 T1 T2 T3 T4 T5 T6 T7 T8 T9 T9 T9")
-    g.deal(2, "B1 B1 B1 B2 B3 B4 B5 B6 B7 B8 B9 B9 B9")
-    g.deal(3, "F1 F1 F1 F2 F2 F2 F3 F3 F3 F4 F4 F4 J2")
-    g.discard(0, "J1")
+    _deal_hand_0(g)
     bad = g.discard(1, "T2")
     for seat, t in ((2, "W2"), (3, "W3"), (0, "W4"), (1, "W5")):
         g.draw(seat, t)
@@ -159,12 +159,7 @@ def test_a_ruleset_without_dead_hands_reports_the_count_once():
 
 def _live_seat_1(g: GameBuilder) -> None:
     """Hand 0 as in :func:`_dead_seat_1`, but seat 1 draws before it discards (J3, at once)."""
-    g.hand(0, dealer=0)
-    g.deal(0, "W1 W1 W1 W2 W3 W4 W5 W6 W7 W8 W9 W9 W9 J1")
-    g.deal(1, "T1 T1 T1 T2 T3 T4 T5 T6 T7 T8 T9 T9 T9")
-    g.deal(2, "B1 B1 B1 B2 B3 B4 B5 B6 B7 B8 B9 B9 B9")
-    g.deal(3, "F1 F1 F1 F2 F2 F2 F3 F3 F3 F4 F4 F4 J2")
-    g.discard(0, "J1")
+    _deal_hand_0(g)
     g.draw(1, "J3")
     g.discard(1, "J3")
 
