@@ -505,12 +505,7 @@ class _SqliteBulkAppend(BulkAppend):
             held.callback(_roll_back, conn)  # runs first on exit: a transaction left open is undone
             with _translated(store.path):
                 conn.execute("BEGIN IMMEDIATE")
-                log = store._log(conn)
-                ck = store._ckpt.read()
-                if ck is not None and ck.position > log.position:
-                    problem = store._compare(conn, ck, log)
-                    if problem is not None:
-                        raise problem
+                log = store._log_checked(conn)
         except BaseException:
             held.close()
             raise
@@ -968,6 +963,19 @@ class SqliteStore(EventStore):
                                                   f"{log.position}, where no event is stored")
         return tip
 
+    def _log_checked(self, conn: sqlite3.Connection) -> LogHead:
+        """The log's head as the write transaction open on ``conn`` sees it, after the
+        checkpoint's word on it: raises the :class:`LogTruncated` that :meth:`_compare` finds
+        when the checkpoint records committed events past it (no write goes on a lost tail)."""
+        assert self._ckpt is not None
+        log = self._log(conn)
+        ck = self._ckpt.read()
+        if ck is not None and ck.position > log.position:
+            problem = self._compare(conn, ck, log)
+            if problem is not None:
+                raise problem
+        return log
+
     def _compare(self, conn: sqlite3.Connection, c: Checkpoint, log: LogHead) -> LogTruncated | None:
         """The data loss the checkpoint ``c`` reveals in the database, or None."""
         where = str(self.path)
@@ -1092,12 +1100,7 @@ class SqliteStore(EventStore):
         assert self._ckpt is not None and self._anchor is not None
         with self._write_lock, self._ckpt.locked(), self._connection() as conn, _translated(self.path):
             with self._write(conn):
-                log = self._log(conn)
-                ck = self._ckpt.read()
-                if ck is not None and ck.position > log.position:
-                    problem = self._compare(conn, ck, log)
-                    if problem is not None:
-                        raise problem
+                log = self._log_checked(conn)
                 stored = self._rows_by_event_id(conn, batch.event_ids)
                 head = self._head(conn, batch.game_id)
                 plan = batch.plan(stored, head, log, self._clock())
