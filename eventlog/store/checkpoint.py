@@ -48,11 +48,12 @@ import contextlib
 import fcntl
 import os
 import struct
-import threading
 import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+
+from eventlog.store.background import BackgroundThread
 
 __all__ = ["Checkpoint", "CheckpointFile", "AnchorSync"]
 
@@ -160,23 +161,24 @@ class CheckpointFile:
         self._slot = 0
 
 
-class AnchorSync:
+class AnchorSync(BackgroundThread):
     """Makes the writes of a :class:`CheckpointFile` durable in a thread of its own, off the
     acknowledgement path (module doc: why that is safe). :meth:`written` after each write
     (it starts the thread on first use); :meth:`flush` waits for the syncs of the writes so
-    far; :meth:`close` makes every write so far durable and ends the thread. A failed ``fdatasync`` is raised by the next :meth:`written` (once; the
+    far; :meth:`close` (:class:`~eventlog.store.background.BackgroundThread`'s) makes every
+    write so far durable — the thread syncs what is left before it ends — and ends it. A failed ``fdatasync`` is raised by the next :meth:`written` (once; the
     next write is synced again: each write holds the whole checkpoint)."""
 
+    thread_name = "paipu-checkpoint-sync"
+
     def __init__(self, file: CheckpointFile) -> None:
+        super().__init__()
         self._file = file
-        self._cond = threading.Condition()
         self._written = 0  # the newest position written
         self._attempted = 0  # the newest position a sync has started for
         self._synced = 0  # the newest position known durable
         self._failed: OSError | None = None
         self._syncing = False
-        self._closing = False
-        self._thread: threading.Thread | None = None
 
     def written(self, position: int) -> None:
         """The checkpoint for ``position`` was written: sync it soon. Raises the OSError of
@@ -184,9 +186,7 @@ class AnchorSync:
         with self._cond:
             failed, self._failed = self._failed, None
             self._written = max(self._written, position)
-            if self._thread is None and not self._closing:
-                self._thread = threading.Thread(target=self._run, name="paipu-checkpoint-sync", daemon=True)
-                self._thread.start()
+            self._start()
             self._cond.notify_all()
         if failed is not None:
             raise failed
@@ -195,19 +195,9 @@ class AnchorSync:
         """Wait until every write so far has had its sync; return the newest position
         known durable."""
         with self._cond:
-            while self._thread is not None and self._thread.is_alive() and (
-                    self._attempted < self._written or self._syncing):
+            while self._alive() and (self._attempted < self._written or self._syncing):
                 self._cond.wait()
             return self._synced
-
-    def close(self) -> None:
-        """Sync what is written and end the thread (idempotent)."""
-        with self._cond:
-            self._closing = True
-            self._cond.notify_all()
-            thread = self._thread
-        if thread is not None:
-            thread.join()
 
     def _run(self) -> None:
         while True:

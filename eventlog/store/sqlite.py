@@ -76,6 +76,7 @@ from pathlib import Path
 from typing import Any
 
 from eventlog.hashing import GENESIS_HASH, log_hash
+from eventlog.store.background import BackgroundThread
 from eventlog.store.base import LINK_COLUMNS, BulkAppend, EventStore, utc_now
 from eventlog.store.checkpoint import AnchorSync, Checkpoint, CheckpointFile
 from eventlog.store.errors import (
@@ -334,7 +335,7 @@ WAL_MAX_FRAMES = 1000
 WAL_LIMIT_FRAMES = 10_000
 
 
-class _WalCheckpoints:
+class _WalCheckpoints(BackgroundThread):
     """Runs the store's WAL checkpoints in a thread of its own, off the commit path (the
     store's connections have SQLite's automatic checkpoint turned off). :meth:`committed`
     after each commit that wrote events (the thread starts on first use, and runs a
@@ -346,16 +347,16 @@ class _WalCheckpoints:
     fails (a disk error) leaves the WAL as it was — every commit is in it — and the next
     one due tries again."""
 
+    thread_name = "paipu-wal-checkpoint"
+
     def __init__(self, store: SqliteStore) -> None:
+        super().__init__()
         self._store = store
-        self._cond = threading.Condition()
         self._commits = 0
         self._events = 0
         self._made = 0  # commits since the thread began: did any happen during a checkpoint?
         self._due = False
         self._running = False
-        self._closing = False
-        self._thread: threading.Thread | None = None
 
     def committed(self, events: int) -> None:
         """A commit of ``events`` events was made (by this store)."""
@@ -367,25 +368,14 @@ class _WalCheckpoints:
                 return
             self._commits = self._events = 0
             self._due = True
-            if self._thread is None and not self._closing:
-                self._thread = threading.Thread(target=self._run, name="paipu-wal-checkpoint", daemon=True)
-                self._thread.start()
+            self._start()
             self._cond.notify_all()
 
     def settle(self) -> None:
         """Wait until no checkpoint is due or running (one asked for has ended)."""
         with self._cond:
-            while (self._due or self._running) and self._thread is not None and self._thread.is_alive():
+            while (self._due or self._running) and self._alive():
                 self._cond.wait()
-
-    def close(self) -> None:
-        """Stop the thread once a running checkpoint has ended (idempotent)."""
-        with self._cond:
-            self._closing = True
-            self._cond.notify_all()
-            thread = self._thread
-        if thread is not None:
-            thread.join()
 
     def _run(self) -> None:
         conn: sqlite3.Connection | None = None
