@@ -180,7 +180,9 @@ def penalty(ctx: Ctx, state: TableState, p: ev.Penalty) -> TableState:
 def referee_ruling(ctx: Ctx, state: TableState, p: ev.RefereeRuling) -> TableState:
     """A referee's ruling on event ``ref_seq`` (an earlier event of this game): score changes
     apply as they are given (a penalty may be awarded or removed from play); ``void_win``
-    also undoes the settlement the win at ``ref_seq`` made; ``dead_hand`` makes ``seat`` 相公
+    also undoes the settlement the win at ``ref_seq`` made, with what the rules settled for
+    it at later events (``WinRecord.later_changes``: Changsha's birds, which a voided win no
+    longer earns); ``dead_hand`` makes ``seat`` 相公
     for the rest of the hand (``SeatState.dead_hand``: it may not claim or win — docs/events.md
     ``referee_ruling``, competition.md §A9 "after certain penalties"). The ruled event must
     exist and come before the ruling."""
@@ -198,7 +200,12 @@ def referee_ruling(ctx: Ctx, state: TableState, p: ev.RefereeRuling) -> TableSta
         for e in won:
             back = Settlement(tuple(-c for c in e.changes), zero_sum=False)  # type: ignore[arg-type]
             state = apply_settlement(state, ctx.seq, "ruling", back, f"{what} — win voided")
-        state = replace(state, wins=tuple(replace(w, legal=False) if w.seq == p.ref_seq else w for w in state.wins))
+        for w in state.wins:  # what the rules settled for it at later events (Changsha's birds) goes too
+            if w.seq == p.ref_seq and any(w.later_changes):
+                back = Settlement(tuple(-c for c in w.later_changes), zero_sum=False)  # type: ignore[arg-type]
+                state = apply_settlement(state, ctx.seq, "ruling", back, f"{what} — its later payments voided")
+        state = replace(state, wins=tuple(replace(w, legal=False, later_changes=(0, 0, 0, 0))
+                                          if w.seq == p.ref_seq else w for w in state.wins))
     if p.kind == "dead_hand" and p.seat is None:
         ctx.breach("ruling_refers_to_no_event", "dead_hand: the ruling names no seat")
     elif p.kind == "dead_hand" and p.seat is not None and state.seats[p.seat].dead_hand is None:

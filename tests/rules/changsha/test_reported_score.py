@@ -106,3 +106,21 @@ def test_a_report_for_a_seat_without_a_win_says_why_in_words():
     assert msg == ("reported winner seat 2, but the replay has no legal win by that seat, so it computes no score "
                    "to compare (reported: score changes [-80, 40, 0, 40], total 1)")
 
+
+
+def test_a_voided_win_gives_back_its_birds():
+    """A referee voids Ex 3's win after its bird was turned (competition-style ruling,
+    docs/events.md ``referee_ruling`` ``void_win``: the win's settlement is undone): the bird
+    was part of that win's settlement (§5.1), so every score is back at 0, not at the bird's
+    extra (E −20, W +20)."""
+    payloads = new_game()
+    hand = scripted_hand(start=len(payloads), hand_number=0, dealer=0,
+                         hands={2: "W3 W4 W5 W8 W8 T1 T2 T3 T6 T6 T6 B7 B9"},
+                         turns=[("turn", 0, None, None), ("turn", 1, None, None), ("selfwin", 2, "B8")],
+                         birds=["B5"])
+    win = len(payloads) + next(i for i, p in enumerate(hand) if isinstance(p, ev.WinDeclared))
+    ruling = ev.RefereeRuling(ref_seq=win, ruling="the win is voided", kind="void_win")
+    res = run(as_events(payloads + hand[:-1] + [ruling, hand[-1]]), mode="audit")
+    assert res.state.scores == (0, 0, 0, 0)
+    [w] = res.state.wins
+    assert not w.legal and w.later_changes == (0, 0, 0, 0)
