@@ -399,10 +399,11 @@ def test_parsing_processes_exit_when_the_importer_is_killed(tmp_path):
     its importer is gone, also one that has parsed all its files and waits for them to be
     read (its games would be read by nobody; it holds the store's files and the importer's
     output open)."""
-    # 120 games a file: more rows than a parsing process's pipe holds (1 MiB), so a process that has
-    # parsed its file waits for it to be read (with 30 the whole file fitted and it could exit
-    # before it was counted)
-    files = [_corpus(tmp_path / f"games{i}.txt", 120) for i in range(2)]
+    # 200 games a file: chunks beyond the one read (eventlog.ingest.load._CHUNK games each) and
+    # more rows than a parsing process's pipe holds (1 MiB), so a process that has parsed its
+    # file waits for it to be read. With 30 (one chunk) the first process had sent all, once
+    # read, and could exit before it was counted: flaky under load, 1 process seen.
+    files = [_corpus(tmp_path / f"games{i}.txt", 200) for i in range(2)]
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     proc = subprocess.Popen([sys.executable, "-c", _PARSE_ONLY, *map(str, files)], env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
