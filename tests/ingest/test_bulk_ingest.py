@@ -351,7 +351,7 @@ def test_ctrl_c_on_an_import_with_a_parsing_process_says_only_interrupted(tmp_pa
     """Ctrl-C reaches the whole process group: the parsing process ignores it (the importer
     stops it), so what is printed is the one "interrupted" line (README: exit 130), no
     ``Process ForkProcess-1: Traceback … KeyboardInterrupt`` from the worker."""
-    f = _corpus(tmp_path / "games.txt", 600)  # still parsing at the first commit
+    f = _corpus(tmp_path / "games.txt", 3000)  # still parsing at the first commit, and half a second later (600 could all be stored by then)
     data = tmp_path / "data"
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     proc = subprocess.Popen([sys.executable, "-m", "paipu", "ingest", str(f), "--data", str(data), "--workers", "1"],
