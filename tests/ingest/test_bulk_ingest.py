@@ -347,16 +347,23 @@ def test_an_interrupted_import_leaves_whole_games_and_can_be_run_again(tmp_path,
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="forked parsers: Linux")
+def _sigint_default() -> None:
+    """In the child before exec: SIGINT as a terminal gives it. A test run started in the
+    background of a non-interactive shell (``cmd &``) inherits SIGINT ignored, and Python then
+    installs no KeyboardInterrupt handler: the import would run to its end (exit 0)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_ctrl_c_on_an_import_with_a_parsing_process_says_only_interrupted(tmp_path):
     """Ctrl-C reaches the whole process group: the parsing process ignores it (the importer
     stops it), so what is printed is the one "interrupted" line (README: exit 130), no
     ``Process ForkProcess-1: Traceback … KeyboardInterrupt`` from the worker."""
-    f = _corpus(tmp_path / "games.txt", 3000)  # still parsing at the first commit, and half a second later (600 could all be stored by then)
+    f = _corpus(tmp_path / "games.txt", 3000)  # still parsing at the first commit and half a second later
     data = tmp_path / "data"
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     proc = subprocess.Popen([sys.executable, "-m", "paipu", "ingest", str(f), "--data", str(data), "--workers", "1"],
                             env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True)
+                            start_new_session=True, preexec_fn=_sigint_default)
     deadline = time.monotonic() + 60
     while proc.poll() is None and _committed(data / "events.sqlite") == 0 and time.monotonic() < deadline:
         time.sleep(0.01)
