@@ -154,3 +154,18 @@ def glyph(tile: str) -> str:
     if s == "J":
         return chr(0x1F004 + r - 1)  # red, green, white
     return chr({"W": 0x1F007, "T": 0x1F010, "B": 0x1F019}[s] + r - 1)
+
+
+def tamper_pmn_event_50(log: Path) -> None:
+    """Edit event 50 of :data:`PMN_GAME` in the SQLite log ``log`` behind the store's back (its
+    append-only triggers dropped, J1 → J2 in the payload): its hash no longer matches."""
+    import sqlite3
+
+    con = sqlite3.connect(log)
+    for (trigger,) in con.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'").fetchall():
+        con.execute(f"DROP TRIGGER {trigger}")
+    cur = con.execute("UPDATE events SET payload = replace(payload, '\"J1\"', '\"J2\"') "
+                      "WHERE game_id = ? AND seq = 50 AND payload LIKE '%\"J1\"%'", (PMN_GAME,))
+    assert cur.rowcount == 1
+    con.commit()
+    con.close()

@@ -7,7 +7,6 @@ as damaged are counted on the Overview and by ``paipu stats``. Data: the bundled
 from __future__ import annotations
 
 import shutil
-import sqlite3
 from pathlib import Path
 
 import dash_sources as src
@@ -31,15 +30,7 @@ def tampered(data_dir, tmp_path) -> Path:
     """A data directory whose log has event 50 of the PMN game edited behind the store's
     back (its hash no longer matches), exported afterwards: the export names it damaged."""
     d = tmp_path / "tampered"
-    _copy_log(data_dir, d / "events.sqlite")
-    con = sqlite3.connect(d / "events.sqlite")
-    for (trigger,) in con.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'").fetchall():
-        con.execute(f"DROP TRIGGER {trigger}")
-    cur = con.execute("UPDATE events SET payload = replace(payload, '\"J1\"', '\"J2\"') "
-                      "WHERE game_id = ? AND seq = 50 AND payload LIKE '%\"J1\"%'", (src.PMN_GAME,))
-    assert cur.rowcount == 1
-    con.commit()
-    con.close()
+    src.tamper_pmn_event_50(_copy_log(data_dir, d / "events.sqlite"))
     return d
 
 

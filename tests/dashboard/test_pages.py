@@ -309,19 +309,10 @@ def test_damaged_export(data_dir, tmp_path, open_page):
 def test_tampered_game(data_dir, tmp_path, open_page):
     """An event edited behind the store's back (its triggers dropped) breaks the chain: the
     dispute page says where and does not replay; the replay page refuses the game."""
-    import sqlite3
-
     for name in ("events.sqlite", "events.sqlite-wal"):
         if (data_dir / name).exists():
             (tmp_path / name).write_bytes((data_dir / name).read_bytes())
-    con = sqlite3.connect(tmp_path / "events.sqlite")
-    for (trigger,) in con.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'").fetchall():
-        con.execute(f"DROP TRIGGER {trigger}")
-    cur = con.execute("UPDATE events SET payload = replace(payload, '\"J1\"', '\"J2\"') "
-                      "WHERE game_id = ? AND seq = 50 AND payload LIKE '%\"J1\"%'", (src.PMN_GAME,))
-    assert cur.rowcount == 1
-    con.commit()
-    con.close()
+    src.tamper_pmn_event_50(tmp_path / "events.sqlite")
     at = open_page(tmp_path, "dispute", game=src.PMN_GAME)
     errors = [e.value for e in at.error]
     assert len(errors) == 1 and errors[0].startswith("BROKEN at event 50")
