@@ -54,7 +54,7 @@ from replayer.accounting import wall_empty_for
 from replayer.rules.base import ClaimKind, PlayRules, Ruleset, WinContext, WinScore
 from replayer.state import SeatState, TableState
 
-__all__ = ["Action", "ActionKind", "legal_actions", "resolve_claims", "wall_empty_for"]
+__all__ = ["Action", "ActionKind", "WinningTile", "legal_actions", "resolve_claims", "wall_empty_for", "winning_tiles"]
 
 ActionKind = Literal[
     "discard", "flower", "concealed_kong", "added_kong", "self_drawn_win",
@@ -188,6 +188,67 @@ def _legal_actions(state: TableState, ruleset: Ruleset) -> list[Action]:
     if ph == "robbing" and state.pending_kong is not None:
         return _robbing_actions(state, ruleset)
     return []
+
+
+@dataclass(frozen=True)
+class WinningTile:
+    """A tile with which a seat's 13-tile hand wins legally (听牌 wait): ``self_drawn``
+    drawn from the wall, ``on_discard`` claimed off another seat's discard (at least one)."""
+
+    tile: str
+    self_drawn: bool
+    on_discard: bool
+
+    @property
+    def how(self) -> str:
+        """"" when both ways win, else "self-drawn only" / "on a discard only"."""
+        return "" if self.self_drawn == self.on_discard else "self-drawn only" if self.self_drawn else "on a discard only"
+
+
+def winning_tiles(state: TableState, ruleset: Ruleset, seat: int, concealed: Sequence[str],
+                  candidates: Iterable[str], *, discarded: str | None = None) -> tuple[WinningTile, ...]:
+    """Which of ``candidates`` (tile codes, e.g. the waits that complete the shape) win legally
+    for ``seat`` holding ``concealed`` (13 − 3 per declared set, flowers aside) and its
+    declared sets at ``state`` — the ruleset's own win test, as :func:`legal_actions` asks it:
+    :meth:`~replayer.rules.base.Ruleset.could_win`, then
+    :meth:`~replayer.rules.base.Ruleset.score_win` legal (its minimum met: MCR's 8 fans, the
+    chip format's 无番禁和牌 competition.md §A6.1, Sichuan's void suit sichuan.md §2 …). Each
+    tile is tried drawn from the wall and on a discard of each other seat still in the hand,
+    nearest first, until one is legal. ``discarded``: a tile the seat is about to discard (it
+    then lies face up: one more visible copy). A dead hand (相公) wins nothing. The table's
+    moment-only conditions (a kong replacement, the last tile) are taken as not met; the
+    ruleset's ``check_event`` hook is not asked (it judges an event at its moment, not a
+    hand). In ``candidates`` order, each tile once."""
+    st = state.seats[seat]
+    if st.dead_hand is not None:
+        return ()
+    held = [t for t in concealed if not ruleset.play.is_flower(t)]
+    base = [0] * 34
+    for t in held:
+        base[_tiles.index(t)] += 1
+    others = seats_after(seat, state.in_hand)
+    out: list[WinningTile] = []
+    for tile in dict.fromkeys(candidates):
+        i = _tiles.index(tile)
+        if i >= 34:
+            continue
+        base[i] += 1
+        shape = ruleset.could_win(tuple(base), len(st.melds))
+        base[i] -= 1
+        if not shape:
+            continue
+        visible = state.visible_count(tile) + (discarded == tile)
+
+        def legal(self_drawn: bool, from_seat: int | None) -> bool:
+            ctx = _context(state, ruleset, seat, tile, held, self_drawn=self_drawn, from_seat=from_seat,
+                           robbing=False, kong_related=False, last_of_wall=False, visible=visible)
+            return _win_score(state, ruleset, ctx) is not None
+
+        drawn = legal(True, None)
+        claimed = any(legal(False, s) for s in others)
+        if drawn or claimed:
+            out.append(WinningTile(tile, drawn, claimed))
+    return tuple(out)
 
 
 def resolve_claims(

@@ -19,6 +19,14 @@ What is measured, at each ``tile_discarded`` of the seat (the table just before 
   met, e.g. MCR's 8 fans, the chip format's 无番禁和牌, competition.md §A6.1). A complete
   shape that is no legal win (below the minimum, or right after a chow or pung) counts as its
   best discard's shanten, and ``no_win`` says so;
+* shanten 0 ("ready", 听牌) likewise only when some wait wins legally: each tile that completes
+  the shape is tried with the same win test (:func:`replayer.actions.winning_tiles`), drawn
+  and on a discard; the **waits** are those that win, each saying when it wins only one way
+  (e.g. MCR's 不求人 lifts a self-drawn win over 8 fans, competition.md Part B; a Sichuan hand
+  still holding its 定缺 suit wins with none, sichuan.md §2). A discard that leaves a
+  complete-shape wait with no legal win counts as shanten 1 (at least one more exchange) with
+  no improving tiles counted (which draws would make it legally ready is a search the review
+  does not make), and ``no_wait`` says so. Only hands a tile from the shape are asked;
 * for every distinct tile it could discard: the shanten after it and its **improving tiles**
   (有效牌: the kinds whose draw lowers the shanten) with the copies still unseen from the
   seat's view — the ruleset's copies minus those in the seat's hand, in every river (a
@@ -36,12 +44,12 @@ not reviewable with the reason.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from eventlog import tiles as _tiles
-from replayer.actions import legal_actions
+from replayer.actions import WinningTile, legal_actions, winning_tiles
 from replayer.replay import replay
 from replayer.rules.base import Ruleset, get_ruleset
 from replayer.rules.shared.winning_shapes import UNREACHABLE, WinningShapes, shanten
@@ -69,15 +77,26 @@ LABEL = ("Rules-based efficiency review — not an AI's opinion: shanten (向听
 #: :attr:`DiscardReview.no_win` of a complete shape that is no legal win.
 NO_WIN = "a complete shape, but no legal win under the ruleset here (below its minimum, or not after a draw)"
 
+#: :attr:`DiscardOption.no_wait` of a hand one tile from the shape whose waits win nothing.
+NO_WAIT = "one tile from a complete shape, but no wait wins legally under the ruleset (below its minimum): not ready"
+
+#: ``legal_waits(discard, shape_waits)``: the waits that win legally once ``discard`` is gone.
+LegalWaits = Callable[[str, Sequence[str]], Sequence[WinningTile]]
+
 
 @dataclass(frozen=True)
 class DiscardOption:
     """One possible discard: ``tile``; ``shanten`` after it; ``improving``: (tile, unseen
-    copies) of each improving kind, in tile order; ``count``: the unseen copies in all."""
+    copies) of each improving kind, in tile order; ``count``: the unseen copies in all.
+    At shanten 0 the improving kinds are the legal waits, and ``waits`` says how each wins
+    (drawn, on a discard); ``no_wait``: set (:data:`NO_WAIT`) when the shape is one tile away
+    but no wait wins legally — ``shanten`` is then 1 and no improving tile is counted."""
 
     tile: str
     shanten: int
     improving: tuple[tuple[str, int], ...]
+    waits: tuple[WinningTile, ...] = ()
+    no_wait: str = ""
 
     @property
     def count(self) -> int:
@@ -91,7 +110,9 @@ class DiscardReview:
     ``wildcards``: the wild kinds at that moment; ``options``: every distinct discard, best
     first; ``best``: the best discards' tiles; ``kept_best``: the played one is among them;
     ``no_win``: set when the hand before the discard is a complete shape the seat could not
-    declare as a legal win (it says why); its ``shanten_before`` is then its best discard's."""
+    declare as a legal win (it says why); its ``shanten_before`` is then its best discard's;
+    ``waits``: after the played discard, the tiles that win legally and how (ready: some);
+    ``no_wait``: the played discard leaves a shape one tile away that no wait wins legally."""
 
     seq: int
     hand_number: int | None
@@ -108,6 +129,8 @@ class DiscardReview:
     best: tuple[str, ...]
     kept_best: bool
     no_win: str = ""
+    waits: tuple[WinningTile, ...] = ()
+    no_wait: str = ""
 
     @property
     def improving_count(self) -> int:
@@ -195,12 +218,16 @@ def _option(counts: list[int], melds: tuple[tuple[int, ...], ...], shapes: Winni
 
 
 def review_position(counts: Sequence[int], melds: Sequence[Sequence[int]], shapes: WinningShapes,
-                    unseen: Sequence[int], *, playable: Sequence[int] | None = None) -> tuple[int, tuple[DiscardOption, ...]]:
+                    unseen: Sequence[int], *, playable: Sequence[int] | None = None,
+                    legal_waits: LegalWaits | None = None) -> tuple[int, tuple[DiscardOption, ...]]:
     """The shanten of a hand about to discard (``counts``: 34-count vector of its concealed
     tiles, 3n + 2; ``melds``: dense indices of each declared set) and every distinct discard,
     best first (lowest shanten after, most unseen improving copies, tile order).
     ``unseen``: copies of each kind not seen (34 entries); ``playable``: the kinds that exist
-    in the tile set (default: those with unseen copies or held). Raises ValueError for a
+    in the tile set (default: those with unseen copies or held); ``legal_waits``: the
+    ruleset's win test for a discard that leaves the shape one tile away (module docstring;
+    None: every shape wait counts). The shanten returned is the shape's, −1 for a complete
+    one (:func:`review_game` asks the ruleset whether that wins). Raises ValueError for a
     vector that is not 34 long."""
     if len(counts) != 34 or len(unseen) != 34:
         raise ValueError("counts and unseen are 34-count vectors")
@@ -215,9 +242,20 @@ def review_position(counts: Sequence[int], melds: Sequence[Sequence[int]], shape
         c[t] -= 1
         sh, imp = _option(c, m, shapes, tuple(unseen), kinds)
         c[t] += 1
-        options.append(DiscardOption(_tiles.code(t), sh, imp))
+        options.append(_legal(DiscardOption(_tiles.code(t), sh, imp), legal_waits))
     options.sort(key=lambda o: (o.shanten, -o.count, -len(o.improving), _tiles.index(o.tile)))
     return before, tuple(options)
+
+
+def _legal(o: DiscardOption, legal_waits: LegalWaits | None) -> DiscardOption:
+    """``o`` with only the waits that win legally (shanten 0 only: the review stays cheap)."""
+    if legal_waits is None or o.shanten != 0:
+        return o
+    wins = tuple(legal_waits(o.tile, [t for t, _n in o.improving]))
+    if not wins:
+        return DiscardOption(o.tile, 1, (), no_wait=NO_WAIT)
+    won = {w.tile for w in wins}
+    return DiscardOption(o.tile, 0, tuple(x for x in o.improving if x[0] in won), wins)
 
 
 def _best(options: Sequence[DiscardOption]) -> tuple[str, ...]:
@@ -294,12 +332,19 @@ def review_game(events: Iterable[Any], *, seats: Sequence[int] = (0, 1, 2, 3),
         unseen = unseen_copies(before, seat, ruleset)
         playable = [t for t in range(34) if ruleset.play.tile_copies[t]]
         melds = tuple(tuple(_tiles.index(t) for t in m.tiles[:3]) for m in st.melds)
-        sh_before, options = review_position(st.counts[:34], melds, shapes, unseen, playable=playable)
+        def legal_waits(discard: str, waits: Sequence[str], st=st, seat=seat, rs=ruleset) -> tuple[WinningTile, ...]:
+            k = st.tiles.index(discard)
+            return winning_tiles(before, rs, seat, st.tiles[:k] + st.tiles[k + 1:], waits, discarded=discard)
+
+        sh_before, options = review_position(st.counts[:34], melds, shapes, unseen, playable=playable,
+                                             legal_waits=legal_waits)
         no_win = ""
         if sh_before < 0 and not any(a.kind == "self_drawn_win" and a.seat == seat
                                      for a in legal_actions(before, ruleset)):
             no_win = NO_WIN
             sh_before = options[0].shanten if options else UNREACHABLE
+        elif sh_before >= 0 and options:
+            sh_before = max(sh_before, options[0].shanten)  # the best discard's, where no shape wait wins legally
         played = next(o for o in options if o.tile == e.payload.tile) if st.counts[_tiles.index(e.payload.tile)] else None
         best = _best(options)
         per.setdefault(seat, [])
@@ -310,6 +355,7 @@ def review_game(events: Iterable[Any], *, seats: Sequence[int] = (0, 1, 2, 3),
             shanten_before=sh_before, shanten_after=played.shanten if played else UNREACHABLE,
             improving=played.improving if played else (), options=options, best=best,
             kept_best=played is not None and played.tile in best, no_win=no_win,
+            waits=played.waits if played else (), no_wait=played.no_wait if played else "",
         ))
     if in_hand:
         close(tuple(sorted(won)))
@@ -338,7 +384,10 @@ def review_json(r: GameReview) -> dict[str, Any]:
 
     def option(o: DiscardOption) -> dict[str, Any]:
         return {"tile": o.tile, "shanten": o.shanten, "improving": [[t, n] for t, n in o.improving],
-                "improving_count": o.count}
+                "improving_count": o.count, "waits": [wait(w) for w in o.waits], "no_wait": o.no_wait}
+
+    def wait(w: WinningTile) -> dict[str, Any]:
+        return {"tile": w.tile, "self_drawn": w.self_drawn, "on_discard": w.on_discard}
 
     return {
         "label": r.label, "game_id": r.game_id, "ruleset": r.ruleset, "shape_sources": list(r.shape_sources),
@@ -350,7 +399,8 @@ def review_json(r: GameReview) -> dict[str, Any]:
                 "wildcards": list(d.wildcards), "played": d.played, "shanten_before": d.shanten_before,
                 "shanten_after": d.shanten_after, "improving": [[t, n] for t, n in d.improving],
                 "improving_count": d.improving_count, "best": list(d.best), "best_count": d.best_count,
-                "kept_best": d.kept_best, "no_win": d.no_win, "options": [option(o) for o in d.options],
+                "kept_best": d.kept_best, "no_win": d.no_win, "waits": [wait(w) for w in d.waits],
+                "no_wait": d.no_wait, "options": [option(o) for o in d.options],
             } for d in h.discards],
         } for h in r.hands],
         "seats": [summary(s) for s in r.seats],

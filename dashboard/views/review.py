@@ -102,6 +102,11 @@ st.dataframe(pd.DataFrame([
 ]), hide_index=True, width="stretch")
 
 
+def _waits(waits) -> str:
+    """The legal waits (replayer.actions.WinningTile), each saying when it wins one way only."""
+    return " ".join(f"{T.to_unicode(w.tile)} {w.tile}" + (f" ({w.how})" if w.how else "") for w in waits)
+
+
 def _sh(n: int) -> str:
     return "–" if n >= 99 else "win" if n < 0 else "ready" if n == 0 else str(n)
 
@@ -124,7 +129,8 @@ for h in mine:
         {"#": d.turn, "event": d.seq, "hand": "".join(T.to_unicode(t) for t in d.hand),
          "discard": f"{T.to_unicode(d.played)} {d.played}",
          "shanten": f"{_sh(d.shanten_before)}{' (complete, no legal win)' if d.no_win else ''} → "
-                    f"{_sh(d.shanten_after)}",
+                    f"{_sh(d.shanten_after)}{' (no wait wins legally)' if d.no_wait else ''}",
+         "waits (legal wins)": _waits(d.waits),
          "improving tiles kept": f"{d.improving_count} ({len(d.improving)} kinds)",
          "best": " ".join(f"{T.to_unicode(t)} {t}" for t in d.best) + f" ({d.best_count})",
          "kept the maximum": "✓" if d.kept_best else "✗"}
@@ -151,6 +157,7 @@ for h in mine:
         {"discard": f"{T.to_unicode(o.tile)} {o.tile}", "shanten after": _sh(o.shanten),
          "improving tiles (unseen)": o.count, "kinds": len(o.improving),
          "which": " ".join(f"{t}×{n}" for t, n in o.improving),
+         "wins": _waits(o.waits) or ("no wait wins legally" if o.no_wait else ""),
          "played": "◀" if o.tile == d.played else "", "best": "✓" if o.tile in d.best else ""}
         for o in d.options
     ]), hide_index=True, width="stretch")

@@ -73,6 +73,19 @@ def _summary_words(s) -> str:
     return f"{kept}; {ready}"
 
 
+def _waits_words(d) -> str:
+    """`` on 🀋 B5 (self-drawn only) 🀎 B8``: the tiles the hand wins with after the discard
+    (legal wins only), each saying when it wins one way only; or why a hand one tile from the
+    shape is not ready (no wait wins legally)."""
+    from eventlog import tiles as T
+
+    if d.no_wait:
+        return " (one tile from the shape, but no wait wins legally: not ready)"
+    if not d.waits:
+        return ""
+    return " on " + " ".join(f"{T.to_unicode(w.tile)} {w.tile}" + (f" ({w.how})" if w.how else "") for w in d.waits)
+
+
 def _sh(n: int) -> str:
     return "-" if n >= 99 else "win" if n < 0 else "ready" if n == 0 else str(n)
 
@@ -117,9 +130,10 @@ def review(
             mark = "best" if d.kept_best else f"best: {' '.join(T.to_unicode(t) + ' ' + t for t in d.best)}"
             wild = f" jing {' '.join(d.wildcards)}" if d.wildcards else ""
             no_win = " (a complete shape, no legal win)" if d.no_win else ""  # below the minimum
+            after = _sh(d.shanten_after) + _waits_words(d)
             say(f"  #{d.turn:<2} event {d.seq:<4} {''.join(T.to_unicode(t) for t in d.hand)}{wild}  "
                 f"discard {T.to_unicode(d.played)} {d.played}: shanten {_sh(d.shanten_before)}{no_win} -> "
-                f"{_sh(d.shanten_after)}, {_against_best(d)} — {mark}")
+                f"{after}, {_against_best(d)} — {mark}")
     summaries = list(r.seats) + ([r.total] if len(r.seats) > 1 else [])  # "all" only over several seats
     for s in summaries:
         who = "all reviewed seats" if s.seat < 0 else f"seat {s.seat}"

@@ -362,3 +362,71 @@ def test_a_complete_shape_under_mcrs_eight_points_is_not_a_win():
     d = _declined_wins("mcr", "W1 W2 W3 T4 T5 T6 B2 B3 B4 B6 B7 F3 F3", "B8")
     assert d[1].shanten_before == 0 and d[1].no_win
     assert d[2].shanten_before == -1 and not d[2].no_win
+
+
+# --- "ready" (听牌) is a legal win away, not only a shape away ----------------------------------
+
+# Seat 1 after discarding the drawn B8: W123 T456 B234 B67 F3F3, a shape waiting on B5 or B8.
+
+
+def test_a_shape_wait_under_mcrs_eight_points_is_not_ready():
+    # B8: W123 T456 B234 B678 + F3 pair — 不求人 4 self-drawn, 门前清 2 on a discard, nothing
+    # else (no 平和 with a wind pair; competition.md Part B "Minimum 8 points"); B5: the same
+    # plus 连六 B234 B567 (1). Every wait stays under 8 both ways: not ready, never ready.
+    d = _declined_wins("mcr", "W1 W2 W3 T4 T5 T6 B2 B3 B4 B6 B7 F3 F3", "B8")
+    assert d[1].played == "B8" and d[1].shanten_after == 1 and d[1].no_wait and d[1].waits == ()
+    assert d[1].improving == ()
+    # T6 instead leaves W123 T45 B234 B678 F3F3, waiting on T3 / T6: T3 makes W123 B234 T345,
+    # 三色三步高 6, + 门前清 2 on a discard = 8, + 不求人 4 self-drawn; T6 (W123 T456) has none.
+    opt = {o.tile: o for o in d[1].options}
+    assert opt["T6"].shanten == 0 and [(w.tile, w.self_drawn, w.on_discard) for w in opt["T6"].waits] == [("T3", True, True)]
+    assert dict(opt["T6"].improving) == {"T3": 4} and "T6" in d[1].best
+
+
+def test_a_wait_can_be_ready_self_drawn_only():
+    # the same hand with the minimum at 4 (option min_fans): self-drawn, 不求人 4 (B8) or 5
+    # (B5 with 连六) reach it; on a discard 门前清 2 (3 with 连六) does not (competition.md §B3)
+    d = _declined_wins("mcr", "W1 W2 W3 T4 T5 T6 B2 B3 B4 B6 B7 F3 F3", "B8", options={"min_fans": 4})
+    assert d[1].shanten_after == 0 and not d[1].no_wait
+    assert [(w.tile, w.self_drawn, w.on_discard, w.how) for w in d[1].waits] == [
+        ("B5", True, False, "self-drawn only"), ("B8", True, False, "self-drawn only")]
+
+
+def test_a_shape_wait_without_a_chip_pattern_is_not_ready():
+    # W234 W55 T123 B123 B67: B5 or B8 complete it with none of the 12 patterns of
+    # competition.md §A6.2 — 无番禁和牌 (§A6.1.2): not ready. Discarding W4 instead waits on
+    # W1 (W123 T123 B123: 全小, §A6.2 #9) and W4 (nothing): ready on W1 alone.
+    d = _declined_wins("cjm_chips", "W2 W3 W4 W5 W5 T1 T2 T3 B1 B2 B3 B6 B7", "B8",
+                       initial_scores=[100, 100, 100, 100])
+    assert d[1].shanten_after == 1 and d[1].no_wait and not d[1].waits
+    w4 = next(o for o in d[1].options if o.tile == "W4")
+    assert w4.shanten == 0 and [w.tile for w in w4.waits] == ["W1"] and d[1].best == ("W4",)
+
+
+def test_review_json_and_text_say_the_legal_waits(tmp_path):
+    from replayer.review import review_json
+
+    from replay_builder import GameBuilder
+
+    g = GameBuilder(ruleset="mcr", options={"min_fans": 4})
+    g.hand(0, dealer=0)
+    for seat, tiles in enumerate((_SEAT_0, "W1 W2 W3 T4 T5 T6 B2 B3 B4 B6 B7 F3 F3", _SEAT_2, _SEAT_3)):
+        g.deal(seat, tiles)
+    g.discard(0, "J3")
+    g.draw(1, "B8")
+    g.discard(1, "B8")
+    j = review_json(review_game(g.events(), seats=(1,)))
+    d = j["hands"][0]["discards"][0]
+    assert d["waits"] == [{"tile": "B5", "self_drawn": True, "on_discard": False},
+                          {"tile": "B8", "self_drawn": True, "on_discard": False}]
+    assert d["no_wait"] == "" and j["hands"][0]["ready_turn"] == 1
+    # the command line says the waits and that each wins self-drawn only
+    from typer.testing import CliRunner
+
+    from paipu.cli import app
+
+    _stored(tmp_path, "g1", g._with_walls())
+    res = CliRunner().invoke(app, ["review", "g1", "--seat", "1", "--data", str(tmp_path)], catch_exceptions=False)
+    assert res.exit_code == 0
+    line = next(x for x in res.stdout.splitlines() if "discard" in x and "B8:" in x)
+    assert "-> ready on 🀝 B5 (self-drawn only) 🀠 B8 (self-drawn only)," in line
