@@ -238,17 +238,20 @@ def winning_tiles(state: TableState, ruleset: Ruleset, seat: int, concealed: Seq
         if not shape:
             continue
         visible = state.visible_count(tile) + (discarded == tile)
-
-        def legal(self_drawn: bool, from_seat: int | None) -> bool:
-            ctx = _context(state, ruleset, seat, tile, held, self_drawn=self_drawn, from_seat=from_seat,
-                           robbing=False, kong_related=False, last_of_wall=False, visible=visible)
-            return _win_score(state, ruleset, ctx) is not None
-
-        drawn = legal(True, None)
-        claimed = any(legal(False, s) for s in others)
+        drawn = _wins_with(state, ruleset, seat, tile, held, None, visible)
+        claimed = any(_wins_with(state, ruleset, seat, tile, held, s, visible) for s in others)
         if drawn or claimed:
             out.append(WinningTile(tile, drawn, claimed))
     return tuple(out)
+
+
+def _wins_with(state: TableState, ruleset: Ruleset, seat: int, tile: str, held: Sequence[str],
+               from_seat: int | None, visible: int) -> bool:
+    """``seat`` holding ``held`` wins legally with ``tile``: self-drawn (``from_seat`` None) or
+    on ``from_seat``'s discard."""
+    ctx = _context(state, ruleset, seat, tile, held, self_drawn=from_seat is None, from_seat=from_seat,
+                   robbing=False, kong_related=False, last_of_wall=False, visible=visible)
+    return _win_score(state, ruleset, ctx) is not None
 
 
 def resolve_claims(

@@ -332,9 +332,10 @@ def review_game(events: Iterable[Any], *, seats: Sequence[int] = (0, 1, 2, 3),
         unseen = unseen_copies(before, seat, ruleset)
         playable = [t for t in range(34) if ruleset.play.tile_copies[t]]
         melds = tuple(tuple(_tiles.index(t) for t in m.tiles[:3]) for m in st.melds)
-        def legal_waits(discard: str, waits: Sequence[str], st=st, seat=seat, rs=ruleset) -> tuple[WinningTile, ...]:
+        def legal_waits(discard: str, waits: Sequence[str], at: TableState = before, st=st, seat: int = seat,
+                        rs: Ruleset = ruleset) -> tuple[WinningTile, ...]:
             k = st.tiles.index(discard)
-            return winning_tiles(before, rs, seat, st.tiles[:k] + st.tiles[k + 1:], waits, discarded=discard)
+            return winning_tiles(at, rs, seat, st.tiles[:k] + st.tiles[k + 1:], waits, discarded=discard)
 
         sh_before, options = review_position(st.counts[:34], melds, shapes, unseen, playable=playable,
                                              legal_waits=legal_waits)
