@@ -458,8 +458,10 @@ class EventLogClient:
         """Hash chain report and (when the chain is intact) the audit replay of ``game_id``:
         findings and, per win, computed vs reported fans and score changes (a
         ``paipu.v1.VerifyResponse``); with ``as_ruleset`` / ``options``, also the what-if
-        scoring (``what_if``). Raises GameNotFound, ValueError (unknown ruleset, bad
-        options), RemoteError."""
+        scoring (``what_if``; under another base ruleset ``what_if.start_after`` holds the
+        scores it starts from — that ruleset's own, e.g. 100-chip stacks, competition.md §A5 —
+        as ``paipu verify --as`` prints them; absent when they are the record's). Raises
+        GameNotFound, ValueError (unknown ruleset, bad options), RemoteError."""
         request = replay_service_pb2.VerifyRequest(game_id=game_id)
         if as_ruleset is not None:
             request.as_ruleset = as_ruleset

@@ -44,6 +44,7 @@ from eventlog.events import StoredEvent
 from eventlog.store.base import EventStore, GameNotFound
 from eventlog.verify import ChainReport, verify_game
 from eventlog.view import seat_view
+from replayer.actions import WinningTile
 from replayer.audit import GameAudit, WinAudit, audit_game
 from replayer.findings import Finding, RulesetError
 from replayer.review import DiscardOption, GameReview, SeatSummary, review_game
@@ -286,6 +287,8 @@ def what_if_message(w: WhatIf) -> pb.WhatIfComparison:
         findings_only_after=[finding_message(f) for f in w.findings_only_after],
         scores_before=_scores(w.scores_before), scores_after=_scores(w.scores_after), differs=w.differs,
     )
+    if w.start_after is not None:  # another base ruleset starts from its own scores (absent: the record's)
+        msg.start_after.CopyFrom(_scores(w.start_after))
     for x in w.wins:
         wm = msg.wins.add(
             seq=x.seq, seat=x.seat, tile=x.tile, legal_before=x.legal_before, legal_after=x.legal_after,
@@ -315,8 +318,13 @@ def _summary(s: SeatSummary) -> pb.ReviewSummary:
     return msg
 
 
+def _waits(waits: Sequence[WinningTile]) -> list[pb.WinningTile]:
+    return [pb.WinningTile(tile=w.tile, self_drawn=w.self_drawn, on_discard=w.on_discard) for w in waits]
+
+
 def _option(o: DiscardOption) -> pb.DiscardOption:
-    return pb.DiscardOption(tile=o.tile, shanten=o.shanten, improving=_improving(o.improving), improving_count=o.count)
+    return pb.DiscardOption(tile=o.tile, shanten=o.shanten, improving=_improving(o.improving), improving_count=o.count,
+                            waits=_waits(o.waits), no_wait=o.no_wait)
 
 
 def review_message(r: GameReview) -> pb.ReviewResponse:
@@ -336,6 +344,7 @@ def review_message(r: GameReview) -> pb.ReviewResponse:
                 shanten_before=d.shanten_before, shanten_after=d.shanten_after,
                 improving=_improving(d.improving), improving_count=d.improving_count, best=d.best,
                 best_count=d.best_count, kept_best=d.kept_best, options=[_option(o) for o in d.options],
+                no_win=d.no_win, waits=_waits(d.waits), no_wait=d.no_wait,
             )
     return msg
 

@@ -163,7 +163,7 @@ class WinComparison(_message.Message):
     def __init__(self, seq: _Optional[int] = ..., hand_number: _Optional[int] = ..., seat: _Optional[int] = ..., tile: _Optional[str] = ..., legal_before: _Optional[bool] = ..., legal_after: _Optional[bool] = ..., points_before: _Optional[int] = ..., points_after: _Optional[int] = ..., changes_before: _Optional[_Union[_events_pb2.SeatScores, _Mapping]] = ..., changes_after: _Optional[_Union[_events_pb2.SeatScores, _Mapping]] = ..., fans: _Optional[_Iterable[_Union[FanDifference, _Mapping]]] = ..., reasons_before: _Optional[_Iterable[_Union[Finding, _Mapping]]] = ..., reasons_after: _Optional[_Iterable[_Union[Finding, _Mapping]]] = ..., differs: _Optional[bool] = ...) -> None: ...
 
 class WhatIfComparison(_message.Message):
-    __slots__ = ("ruleset_before", "options_before_json", "ruleset_after", "options_after_json", "option_changes", "wins", "findings_only_before", "findings_only_after", "scores_before", "scores_after", "differs")
+    __slots__ = ("ruleset_before", "options_before_json", "ruleset_after", "options_after_json", "option_changes", "wins", "findings_only_before", "findings_only_after", "scores_before", "scores_after", "differs", "start_after")
     RULESET_BEFORE_FIELD_NUMBER: _ClassVar[int]
     OPTIONS_BEFORE_JSON_FIELD_NUMBER: _ClassVar[int]
     RULESET_AFTER_FIELD_NUMBER: _ClassVar[int]
@@ -175,6 +175,7 @@ class WhatIfComparison(_message.Message):
     SCORES_BEFORE_FIELD_NUMBER: _ClassVar[int]
     SCORES_AFTER_FIELD_NUMBER: _ClassVar[int]
     DIFFERS_FIELD_NUMBER: _ClassVar[int]
+    START_AFTER_FIELD_NUMBER: _ClassVar[int]
     ruleset_before: str
     options_before_json: str
     ruleset_after: str
@@ -186,7 +187,8 @@ class WhatIfComparison(_message.Message):
     scores_before: _events_pb2.SeatScores
     scores_after: _events_pb2.SeatScores
     differs: bool
-    def __init__(self, ruleset_before: _Optional[str] = ..., options_before_json: _Optional[str] = ..., ruleset_after: _Optional[str] = ..., options_after_json: _Optional[str] = ..., option_changes: _Optional[_Iterable[_Union[OptionChange, _Mapping]]] = ..., wins: _Optional[_Iterable[_Union[WinComparison, _Mapping]]] = ..., findings_only_before: _Optional[_Iterable[_Union[Finding, _Mapping]]] = ..., findings_only_after: _Optional[_Iterable[_Union[Finding, _Mapping]]] = ..., scores_before: _Optional[_Union[_events_pb2.SeatScores, _Mapping]] = ..., scores_after: _Optional[_Union[_events_pb2.SeatScores, _Mapping]] = ..., differs: _Optional[bool] = ...) -> None: ...
+    start_after: _events_pb2.SeatScores
+    def __init__(self, ruleset_before: _Optional[str] = ..., options_before_json: _Optional[str] = ..., ruleset_after: _Optional[str] = ..., options_after_json: _Optional[str] = ..., option_changes: _Optional[_Iterable[_Union[OptionChange, _Mapping]]] = ..., wins: _Optional[_Iterable[_Union[WinComparison, _Mapping]]] = ..., findings_only_before: _Optional[_Iterable[_Union[Finding, _Mapping]]] = ..., findings_only_after: _Optional[_Iterable[_Union[Finding, _Mapping]]] = ..., scores_before: _Optional[_Union[_events_pb2.SeatScores, _Mapping]] = ..., scores_after: _Optional[_Union[_events_pb2.SeatScores, _Mapping]] = ..., differs: _Optional[bool] = ..., start_after: _Optional[_Union[_events_pb2.SeatScores, _Mapping]] = ...) -> None: ...
 
 class ReviewRequest(_message.Message):
     __slots__ = ("game_id", "seats", "hand")
@@ -206,20 +208,34 @@ class ImprovingTile(_message.Message):
     unseen: int
     def __init__(self, tile: _Optional[str] = ..., unseen: _Optional[int] = ...) -> None: ...
 
+class WinningTile(_message.Message):
+    __slots__ = ("tile", "self_drawn", "on_discard")
+    TILE_FIELD_NUMBER: _ClassVar[int]
+    SELF_DRAWN_FIELD_NUMBER: _ClassVar[int]
+    ON_DISCARD_FIELD_NUMBER: _ClassVar[int]
+    tile: str
+    self_drawn: bool
+    on_discard: bool
+    def __init__(self, tile: _Optional[str] = ..., self_drawn: _Optional[bool] = ..., on_discard: _Optional[bool] = ...) -> None: ...
+
 class DiscardOption(_message.Message):
-    __slots__ = ("tile", "shanten", "improving", "improving_count")
+    __slots__ = ("tile", "shanten", "improving", "improving_count", "waits", "no_wait")
     TILE_FIELD_NUMBER: _ClassVar[int]
     SHANTEN_FIELD_NUMBER: _ClassVar[int]
     IMPROVING_FIELD_NUMBER: _ClassVar[int]
     IMPROVING_COUNT_FIELD_NUMBER: _ClassVar[int]
+    WAITS_FIELD_NUMBER: _ClassVar[int]
+    NO_WAIT_FIELD_NUMBER: _ClassVar[int]
     tile: str
     shanten: int
     improving: _containers.RepeatedCompositeFieldContainer[ImprovingTile]
     improving_count: int
-    def __init__(self, tile: _Optional[str] = ..., shanten: _Optional[int] = ..., improving: _Optional[_Iterable[_Union[ImprovingTile, _Mapping]]] = ..., improving_count: _Optional[int] = ...) -> None: ...
+    waits: _containers.RepeatedCompositeFieldContainer[WinningTile]
+    no_wait: str
+    def __init__(self, tile: _Optional[str] = ..., shanten: _Optional[int] = ..., improving: _Optional[_Iterable[_Union[ImprovingTile, _Mapping]]] = ..., improving_count: _Optional[int] = ..., waits: _Optional[_Iterable[_Union[WinningTile, _Mapping]]] = ..., no_wait: _Optional[str] = ...) -> None: ...
 
 class DiscardReview(_message.Message):
-    __slots__ = ("seq", "turn", "hand", "wildcards", "played", "shanten_before", "shanten_after", "improving", "improving_count", "best", "best_count", "kept_best", "options")
+    __slots__ = ("seq", "turn", "hand", "wildcards", "played", "shanten_before", "shanten_after", "improving", "improving_count", "best", "best_count", "kept_best", "options", "no_win", "waits", "no_wait")
     SEQ_FIELD_NUMBER: _ClassVar[int]
     TURN_FIELD_NUMBER: _ClassVar[int]
     HAND_FIELD_NUMBER: _ClassVar[int]
@@ -233,6 +249,9 @@ class DiscardReview(_message.Message):
     BEST_COUNT_FIELD_NUMBER: _ClassVar[int]
     KEPT_BEST_FIELD_NUMBER: _ClassVar[int]
     OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    NO_WIN_FIELD_NUMBER: _ClassVar[int]
+    WAITS_FIELD_NUMBER: _ClassVar[int]
+    NO_WAIT_FIELD_NUMBER: _ClassVar[int]
     seq: int
     turn: int
     hand: _containers.RepeatedScalarFieldContainer[str]
@@ -246,7 +265,10 @@ class DiscardReview(_message.Message):
     best_count: int
     kept_best: bool
     options: _containers.RepeatedCompositeFieldContainer[DiscardOption]
-    def __init__(self, seq: _Optional[int] = ..., turn: _Optional[int] = ..., hand: _Optional[_Iterable[str]] = ..., wildcards: _Optional[_Iterable[str]] = ..., played: _Optional[str] = ..., shanten_before: _Optional[int] = ..., shanten_after: _Optional[int] = ..., improving: _Optional[_Iterable[_Union[ImprovingTile, _Mapping]]] = ..., improving_count: _Optional[int] = ..., best: _Optional[_Iterable[str]] = ..., best_count: _Optional[int] = ..., kept_best: _Optional[bool] = ..., options: _Optional[_Iterable[_Union[DiscardOption, _Mapping]]] = ...) -> None: ...
+    no_win: str
+    waits: _containers.RepeatedCompositeFieldContainer[WinningTile]
+    no_wait: str
+    def __init__(self, seq: _Optional[int] = ..., turn: _Optional[int] = ..., hand: _Optional[_Iterable[str]] = ..., wildcards: _Optional[_Iterable[str]] = ..., played: _Optional[str] = ..., shanten_before: _Optional[int] = ..., shanten_after: _Optional[int] = ..., improving: _Optional[_Iterable[_Union[ImprovingTile, _Mapping]]] = ..., improving_count: _Optional[int] = ..., best: _Optional[_Iterable[str]] = ..., best_count: _Optional[int] = ..., kept_best: _Optional[bool] = ..., options: _Optional[_Iterable[_Union[DiscardOption, _Mapping]]] = ..., no_win: _Optional[str] = ..., waits: _Optional[_Iterable[_Union[WinningTile, _Mapping]]] = ..., no_wait: _Optional[str] = ...) -> None: ...
 
 class HandReview(_message.Message):
     __slots__ = ("hand_number", "seat", "won", "reviewable", "reason", "ready_turn", "ready_seq", "discards")

@@ -111,3 +111,24 @@ def test_review_over_grpc(client, server):
     with pytest.raises(grpc.RpcError) as e:
         stub.Review(rpb.ReviewRequest(game_id="no-such-game"), timeout=DEADLINE)
     assert e.value.code() == grpc.StatusCode.NOT_FOUND
+
+
+def test_verify_what_if_under_another_base_ruleset_says_its_starting_scores(client):
+    # the chip format starts every player with 100 chips (competition.md §A5): a what-if of the
+    # MCR game under it starts there, not from the record's scores — and says so on the wire
+    res = client.verify(PMN, as_ruleset="cjm_chips")
+    w = res.what_if
+    assert w.ruleset_after == "cjm_chips" and w.HasField("start_after")
+    assert list(w.start_after.values) == [100, 100, 100, 100]
+    # the same base ruleset (a preset of MCR) starts from the record's own: nothing to say
+    assert not client.verify(PMN, as_ruleset="mcr1998").what_if.HasField("start_after")
+
+
+def test_review_over_grpc_carries_the_legal_waits(client):
+    # a seat that won was ready after its last discard: its winning tile is a legal wait
+    # (听牌: a tile with which the hand wins under the ruleset), and the wire says how it wins
+    res = client.review(PMN, seats=[1, 3])
+    for h in res.hands:
+        last = h.discards[-1]
+        waits = {w.tile: w for w in last.waits}
+        assert "B3" in waits and waits["B3"].on_discard and not last.no_wait  # both won on seat 0's B3
