@@ -10,6 +10,7 @@ counted on. Read-only; ``?game=ID`` selects the game.
 from __future__ import annotations
 
 import html
+import shlex
 
 import pandas as pd
 import streamlit as st
@@ -243,10 +244,17 @@ same_base = [n for n, (b, _o) in presets().items() if b == base_of(own) and n no
 choices = ["(the game's own ruleset)"] + same_base + [r for r in known_rulesets() if r not in same_base]
 wc1, wc2 = st.columns([1, 2])
 target = wc1.selectbox("Re-score as", choices, index=1 if same_base else 0, key=f"wi_as_{game_id}")
-opt_text = wc2.text_input("Options (K=V, space-separated; e.g. knitted_straight_waits=false)", key=f"wi_opt_{game_id}")
+opt_text = wc2.text_input("Options (K=V, space-separated, quoted as in a shell where a value holds spaces; "
+                          "e.g. knitted_straight_waits=false cjm_fan_values='{\"mixed_straight\": 8}')",
+                          key=f"wi_opt_{game_id}")
 wi: WhatIf | None
 try:
-    wi_opts = dict(parse_option(t) for t in opt_text.split())
+    # shell-like words (shlex), as the same K=V typed after --option: a quoted JSON value may hold spaces
+    try:
+        words = shlex.split(opt_text)
+    except ValueError as e:  # an unclosed quote
+        raise ValueError(f"options {opt_text!r}: {e}") from None
+    wi_opts = dict(parse_option(t) for t in words)
     wi = what_if([s.event for s in steps], None if target.startswith("(") else target, wi_opts)
 except Exception as e:  # noqa: BLE001 - an unknown option or ruleset is said, not raised
     st.error(f"Cannot re-score: {e}")

@@ -199,3 +199,19 @@ def test_dispute_refuses_an_unknown_ruleset(data_dir, tmp_path):
     out = tmp_path / "d.html"
     res = runner.invoke(app, ["dispute", src.PMN_GAME, "--out", str(out), "--as", "no_such_ruleset", "--data", str(data_dir)])
     assert res.exit_code == 2 and not out.exists()
+
+
+def test_dispute_what_if_options_box_reads_quoted_json_values(data_dir, open_page):
+    # the options box reads NAME=VALUE words as a shell does (the same words as --option): a
+    # JSON value holding spaces is quoted. The chip format's pattern values are an option
+    # (cjm_fan_values, competition.md §A6.2: the seed lost them, so they are configuration)
+    at = open_page(data_dir, "dispute", game=src.PMN_GAME)
+    at.selectbox(key=f"wi_as_{src.PMN_GAME}").set_value("cjm_chips").run()
+    at.text_input(key=f"wi_opt_{src.PMN_GAME}").set_value(
+        """cjm_fan_values='{"mixed_straight": 9, "pure_straight": 17}' hold_off_table=false""").run()
+    assert not at.exception and not [e.value for e in at.error]
+    said = " ".join(w.value for w in (*at.warning, *at.success))
+    assert "As cjm_chips" in said and "'mixed_straight': 9, 'pure_straight': 17" in said
+    # an unclosed quote is said in one line, not raised
+    at.text_input(key=f"wi_opt_{src.PMN_GAME}").set_value("""cjm_fan_values='{"mixed_straight": 9}""").run()
+    assert not at.exception and any("Cannot re-score" in e.value and "quotation" in e.value for e in at.error)
