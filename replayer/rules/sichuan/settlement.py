@@ -248,6 +248,7 @@ class Ledger:
     checks: tuple[DrawCheck, ...] | None = None
     n: int = 0  # occurrences seen
     last_kong: int | None = None  # index in ``kongs`` of the kong just before (杠上花 / 杠上炮)
+    hujiao_to: tuple[int, int] | None = None  # (seat, kong index): 呼叫转移 of the current 一炮多响 (§12.11)
 
     # --- who is in ------------------------------------------------------------------------
     def still_in(self) -> tuple[int, ...]:
@@ -382,12 +383,28 @@ class Ledger:
         kongs = self.kongs
         last_kong = self.last_kong
         k = self.kongs[last_kong] if last_kong is not None else None
+        hujiao_to = self.hujiao_to if joins_previous else None
         if occ.after_kong and self.options.hujiao_zhuanyi and last_kong is not None and k is not None \
                 and k.seat == occ.discarder and not k.moved:
+            # §12.11: the kong's income goes to the first winner in turn order from the
+            # discarder, whatever order a log declares the winners of one discard in
+            first = min((w.seat for w in occ.winners), key=lambda s: (s - k.seat) % 4)
             total = sum(p.amount for p in k.income)
             if total:
-                payments += (("hujiao_zhuanyi", Payment(k.seat, occ.winners[0].seat, total, "hujiao_zhuanyi")),)
+                payments += (("hujiao_zhuanyi", Payment(k.seat, first, total, "hujiao_zhuanyi")),)
             kongs = _set(kongs, last_kong, replace(k, moved=True))
+            hujiao_to = (first, last_kong)
+        elif occ.after_kong and hujiao_to is not None:
+            # a winner of the same discard declared later sits nearer the discarder: it takes
+            # the moved income over (§12.11)
+            held, ki = hujiao_to
+            d = self.kongs[ki].seat
+            first = min((w.seat for w in occ.winners), key=lambda s: (s - d) % 4)
+            if (first - d) % 4 < (held - d) % 4:
+                total = sum(p.amount for p in self.kongs[ki].income)
+                if total:
+                    payments += (("hujiao_zhuanyi", Payment(held, first, total, "hujiao_zhuanyi")),)
+                hujiao_to = (first, ki)
         for w in occ.winners:
             out = _set(out, w.seat, True)
             passed = _set(passed, w.seat, -1)
@@ -399,7 +416,7 @@ class Ledger:
         elif not joins_previous:
             events += 1
         return replace(self, payments=payments, wins=wins, kongs=kongs, out=out, passed_fan=passed,
-                       first_win=first_win, first_win_from=first_from, win_events=events,
+                       first_win=first_win, first_win_from=first_from, win_events=events, hujiao_to=hujiao_to,
                        last_kong=self.last_kong if joins_previous else None,
                        n=self.n if joins_previous else self.n + 1)
 
