@@ -19,7 +19,7 @@ event id is taken — plans it as the :class:`Batch` it is, with the same outcom
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, NamedTuple, Protocol, overload
 
@@ -43,8 +43,8 @@ from eventlog.store.types import (
     normalize_expected,
 )
 
-__all__ = ["Batch", "SealedBatch", "SealedRows", "AppendPlan", "PlannedBatch", "EncodedEvent", "encode_event", "encode_payload",
-           "encode_metadata"]
+__all__ = ["Batch", "SealedBatch", "SealedRows", "AppendPlan", "PlannedBatch", "GroupPlan", "plan_group", "EncodedEvent",
+           "encode_event", "encode_payload", "encode_metadata"]
 
 
 class EncodedEvent(NamedTuple):
@@ -292,6 +292,61 @@ class Batch:
             duplicate=True,
         )
         return AppendPlan(result, (), None, None)
+
+
+@dataclass(frozen=True)
+class GroupPlan:
+    """What a backend writes for a group of appends committed in one transaction
+    (:func:`plan_group`): ``outcomes``, one per batch in order (its :class:`AppendResult`,
+    or the exception it raises, nothing of it written); ``rows``, every row written, by
+    position; ``heads``, the stream records to write (each stream's last, in the order
+    the streams were first written to); ``log``, the log's head after them (the one given
+    when nothing is written)."""
+
+    outcomes: tuple[AppendResult | Exception, ...]
+    rows: tuple[Row, ...]
+    heads: tuple[StreamHead, ...]
+    log: LogHead
+
+
+def plan_group(
+    batches: Sequence[PlannedBatch],
+    stored: Iterable[Row],
+    heads: Mapping[str, StreamHead],
+    log: LogHead,
+    clock: Callable[[], str],
+) -> GroupPlan:
+    """Plan ``batches`` as the same appends made one after the other in this order would be
+    planned, for one write transaction (group commit): each batch's ``plan`` sees the rows
+    and the stream head that the batches before it in the group write, besides ``stored``
+    (the stored rows whose event_id is in any of the batches) and ``heads`` (the stored
+    stream records of their games), and gets its own ``clock()`` reading. A batch whose
+    ``plan`` raises (:class:`WrongExpectedVersion`, :class:`IdempotencyConflict` …) writes
+    nothing — a plan is decided before anything is written — and has its exception as
+    its outcome; the others are planned as if it had not been made. So the rows, positions,
+    hash chains and the log's running hash are those of the sequential appends, byte for
+    byte."""
+    by_id = {r["event_id"]: r for r in stored}
+    current = dict(heads)
+    written: dict[str, StreamHead] = {}
+    outcomes: list[AppendResult | Exception] = []
+    rows: list[Row] = []
+    for batch in batches:
+        found = [by_id[i] for i in batch.event_ids if i in by_id]
+        try:
+            plan = batch.plan(found, current.get(batch.game_id), log, clock())
+        except Exception as e:  # noqa: BLE001 - the batch's own outcome: raised in its caller's thread
+            outcomes.append(e)
+            continue
+        if plan.rows:
+            assert plan.head is not None and plan.log is not None
+            rows += plan.rows
+            for r in plan.rows:
+                by_id[r["event_id"]] = r
+            current[batch.game_id] = written[batch.game_id] = plan.head
+            log = plan.log
+        outcomes.append(plan.result)
+    return GroupPlan(tuple(outcomes), tuple(rows), tuple(written.values()), log)
 
 
 #: A sealed row: :data:`~eventlog.store.types.COLUMNS` without ``position`` (the store's).

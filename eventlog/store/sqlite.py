@@ -13,9 +13,12 @@ Durability and order:
   frame; the checkpoint is what tells: on open, on every append and in ``paipu verify`` a
   log shorter than its checkpoint (or with another running hash at the checkpoint's
   position) raises :class:`LogTruncated` (gRPC DATA_LOSS).
-* Group commit (issue 19): appends made while another is committing wait, and are then
-  committed together by one of them — one transaction, a savepoint each, one WAL sync for
-  all (:meth:`SqliteStore._append_batch`); each gets the outcome it would get alone.
+* Group commit (issue 19, :mod:`eventlog.store.group`): appends made while another is
+  committing wait, and are then committed together by one of them — one transaction, one
+  WAL sync and one checkpoint write for all, every batch planned (the version and
+  idempotency checks) before anything is written, so a refused one leaves nothing and the
+  others are written as if it had not been made (:meth:`SqliteStore._commit_batches`);
+  each gets the outcome it would get alone.
 * WAL checkpoints (copying committed pages from the ``-wal`` into the database file, and
   syncing it) run in a thread of the store's own (:class:`_WalCheckpoints`), not in the
   commit that crossed SQLite's threshold: that commit's appends — and every append queued
@@ -89,7 +92,8 @@ from eventlog.store.errors import (
     StoreNotFound,
     WrongExpectedVersion,
 )
-from eventlog.store.planning import AppendPlan, PlannedBatch, SealedBatch
+from eventlog.store.group import GroupCommit
+from eventlog.store.planning import AppendPlan, PlannedBatch, SealedBatch, plan_group
 from eventlog.store.types import COLUMNS, AppendResult, LogHead, Row, StreamHead
 
 __all__ = ["SqliteStore", "SCHEMA_VERSION", "APPLICATION_ID", "checkpoint_path"]
@@ -418,32 +422,6 @@ class _WalCheckpoints(BackgroundThread):
                 conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
 
 
-class _Waiting:
-    """One append waiting for a group commit (SqliteStore._append_batch): its batch, then
-    its outcome — the result, or the exception to raise in the appender's thread."""
-
-    __slots__ = ("batch", "done", "_result", "_error")
-
-    def __init__(self, batch: PlannedBatch) -> None:
-        self.batch = batch
-        self.done = False
-        self._result: AppendResult | None = None
-        self._error: BaseException | None = None
-
-    def settle(self, outcome: AppendResult | BaseException) -> None:
-        if isinstance(outcome, BaseException):
-            self._error = outcome
-        else:
-            self._result = outcome
-        self.done = True
-
-    def outcome(self) -> AppendResult:
-        if self._error is not None:
-            raise self._error
-        assert self._result is not None
-        return self._result
-
-
 def _fsync_dir(path: Path) -> None:
     fd = os.open(path, os.O_RDONLY)
     try:
@@ -604,9 +582,7 @@ class SqliteStore(EventStore):
         self._ckpt: CheckpointFile | None = None
         self._anchor: AnchorSync | None = None  # syncs the checkpoint's writes (checkpoint.py)
         self._wal = _WalCheckpoints(self)  # WAL checkpoints, off the commit path
-        self._group = threading.Condition()  # group commit of concurrent appends (_append_batch)
-        self._waiting: list[_Waiting] = []
-        self._leading = False
+        self._group = GroupCommit(self._commit_batches)  # concurrent appends (_append_batch)
         #: The data loss found on open (``salvage=True`` only), else None.
         self.damage: LogTruncated | None = None
         #: Set when the checkpoint file was missing on open and the log was anchored as it was
@@ -1038,84 +1014,51 @@ class SqliteStore(EventStore):
     # ---- append ----------------------------------------------------------------------
 
     def _append_batch(self, batch: PlannedBatch) -> AppendResult:
-        """Group commit: an append waits while another thread commits; whoever commits next
-        takes every append waiting then and commits them together — one transaction, each
-        in its own savepoint (:meth:`append_batches`: a refused one leaves nothing), one
-        sync of the WAL for all. Each append gets its own outcome, exactly what it would
-        get alone (the batches are planned in arrival order, each seeing the ones before
-        it); when the transaction itself fails, each is committed alone again. A lone
-        append commits at once (:meth:`_commit_one`)."""
-        mine = _Waiting(batch)
-        with self._group:
-            self._waiting.append(mine)
-            while self._leading and not mine.done:
-                self._group.wait()
-            group: list[_Waiting] = []
-            if not mine.done:
-                self._leading = True
-                group, self._waiting = self._waiting, []
-        if group:
-            try:
-                self._commit_group(group)
-            finally:
-                with self._group:
-                    self._leading = False
-                    self._group.notify_all()
-        return mine.outcome()
+        """Group commit (:class:`~eventlog.store.group.GroupCommit`): an append made while
+        another thread commits waits, and is committed with every other append made
+        meanwhile in the next transaction (:meth:`_commit_batches`: one ``BEGIN IMMEDIATE``
+        … ``COMMIT``, one sync of the WAL, one checkpoint write for all); each gets the
+        outcome it would get alone. A lone append commits at once."""
+        return self._group.append(batch)
 
-    def _commit_group(self, group: list[_Waiting]) -> None:
-        try:
-            if len(group) > 1:
-                try:
-                    outcomes = self.append_batches([w.batch for w in group])
-                except Exception:  # noqa: BLE001 - the transaction failed: each alone, for its own outcome
-                    outcomes = None
-                if outcomes is not None:
-                    for w, out in zip(group, outcomes):
-                        w.settle(out)
-                    return
-            for w in group:
-                try:
-                    w.settle(self._commit_one(w.batch))
-                except Exception as e:  # noqa: BLE001 - the append's own outcome, raised in its thread
-                    w.settle(e)
-        finally:
-            for w in group:  # an interruption (KeyboardInterrupt …) leaves none waiting forever
-                if not w.done:
-                    w.settle(StoreError("the append was interrupted before it committed"))
-
-    def _commit_one(self, batch: PlannedBatch) -> AppendResult:
+    def _commit_batches(self, batches: Sequence[PlannedBatch]) -> list[AppendResult | BaseException]:
+        """Append ``batches`` in one write transaction, in order: one outcome each (its
+        result, or the exception it raises alone — nothing of it written), once the
+        transaction is durable and its checkpoint written. The reads come first (every
+        batch's event ids, every stream record, in two queries), then each batch is planned
+        seeing the ones before it (:func:`~eventlog.store.planning.plan_group`), then the
+        writes: one insert of every row, one of the stream records, the log's head. Raises
+        (nothing of it acknowledged) when the transaction fails."""
         self._check_open()
         self._check_writable()
         assert self._ckpt is not None and self._anchor is not None
         with self._write_lock, self._ckpt.locked(), self._connection() as conn, _translated(self.path):
             with self._write(conn):
                 log = self._log_checked(conn)
-                stored = self._rows_by_event_id(conn, batch.event_ids)
-                head = self._head(conn, batch.game_id)
-                plan = batch.plan(stored, head, log, self._clock())
-                if plan.rows:
-                    conn.executemany(_INSERT, [_row_tuple(r) for r in plan.rows])
-                    h, new_log = plan.head, plan.log
-                    assert h is not None and new_log is not None
-                    conn.execute(
-                        _UPSERT_HEAD,
-                        (h.game_id, h.version, h.first_position, h.last_position, h.last_hash, h.ruleset),
-                    )
-                    conn.execute(_UPSERT_LOG, (new_log.position, new_log.log_hash))
-                    tip = self._committed_tip(conn, new_log)
-            if plan.rows:
+                stored = self._rows_by_event_id(conn, list(dict.fromkeys(i for b in batches for i in b.event_ids)))
+                heads = self._heads(conn, list(dict.fromkeys(b.game_id for b in batches)))
+                group = plan_group(batches, stored, heads, log, self._clock)
+                if group.rows:
+                    conn.executemany(_INSERT, [_row_tuple(r) for r in group.rows])
+                    conn.executemany(_UPSERT_HEAD, [(h.game_id, h.version, h.first_position, h.last_position,
+                                                     h.last_hash, h.ruleset) for h in group.heads])
+                    conn.execute(_UPSERT_LOG, (group.log.position, group.log.log_hash))
+            outcomes: list[AppendResult | BaseException] = list(group.outcomes)
+            if group.rows:
+                # the tip: the last row written (the log's head), as planned — no read-back
+                tip = Checkpoint(group.log.position, group.log.log_hash, group.rows[-1]["hash"])
                 try:
                     self._ckpt.put(tip)
                     self._anchor.written(tip.position)  # synced off the acknowledgement path
                 except OSError as e:
-                    raise self._unanchored(plan, e) from e
-        if plan.rows:
-            self._wal.committed(len(plan.rows))
+                    outcomes = [self._unanchored(o, e) if isinstance(o, AppendResult) and not o.duplicate else o
+                                for o in outcomes]
+        if group.rows:
+            self._wal.committed(len(group.rows))
             with self._committed:
-                self._last_committed = max(self._last_committed, plan.result.last_position)
+                self._last_committed = max(self._last_committed, group.log.position)
                 self._committed.notify_all()
-        return plan.result
+        return outcomes
 
     def append_batches(self, batches: Sequence[PlannedBatch]) -> list[AppendResult | StoreError]:
         """Every batch in one write transaction, then one commit, one checkpoint write and
@@ -1252,10 +1195,10 @@ class SqliteStore(EventStore):
             f"could not be written ({e}); retry the same batches"
         )
 
-    def _unanchored(self, plan: Any, e: OSError) -> StoreError:
+    def _unanchored(self, result: AppendResult, e: OSError) -> StoreError:
         return StoreError(
-            f"{self.path}: the append committed (positions {plan.result.first_position}.."
-            f"{plan.result.last_position}) but its checkpoint could not be written ({e}); "
+            f"{self.path}: the append committed (positions {result.first_position}.."
+            f"{result.last_position}) but its checkpoint could not be written ({e}); "
             "retry the same batch"
         )
 
@@ -1275,6 +1218,19 @@ class SqliteStore(EventStore):
             marks = ", ".join("?" * len(chunk))
             rows += _fetch(conn, f"SELECT {_COLS} FROM events WHERE event_id IN ({marks})", chunk)
         return rows
+
+    def _heads(self, conn: sqlite3.Connection, game_ids: list[str]) -> dict[str, StreamHead]:
+        """The stream records of those of ``game_ids`` that have one."""
+        found: dict[str, StreamHead] = {}
+        for i in range(0, len(game_ids), _ID_CHUNK):
+            chunk = game_ids[i : i + _ID_CHUNK]
+            marks = ", ".join("?" * len(chunk))
+            for row in _fetch(conn, f"SELECT {_HEAD_COLS} FROM streams WHERE game_id IN ({marks})", chunk):
+                if not _typed(row, _STREAM_TYPES):
+                    raise CorruptDatabase(str(self.path), f"the stream record of game {str(row.get('game_id'))[:200]!r} "
+                                                          "is damaged (a value of the wrong type)")
+                found[row["game_id"]] = StreamHead(**row)
+        return found
 
     def _head(self, conn: sqlite3.Connection, game_id: str) -> StreamHead | None:
         rows = _fetch(conn, f"SELECT {_HEAD_COLS} FROM streams WHERE game_id = ?", (game_id,))
