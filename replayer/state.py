@@ -531,7 +531,9 @@ class TableState:
     ``wins`` (this hand), ``false_win`` (a false win happened this hand),
     ``exhaustive_draw``, ``reported`` (score_reported events with their comparison),
     ``score_log`` (every applied score change), ``wildcard_indicator``, ``game_over`` (the
-    ruleset's end of game reached), ``hand_start_scores``, ``rule_memory`` (what the ruleset
+    ruleset's end of game reached), ``hand_start_scores`` and ``hand_start_seq`` (the scores
+    and the event seq at this hand's hand_started: what the hand settled since is the hand's),
+    ``rule_memory`` (what the ruleset
     remembers across events through its optional ``observe`` hook — e.g. Nanchang 弃胡, 抄庄;
     None for rulesets without one), ``in_hand`` (per seat: still playing this hand; a winner
     leaves a hand that goes on after a win, ``PlayRules.hand_end``), ``unsettled`` (this
@@ -579,6 +581,7 @@ class TableState:
     wildcard_indicator: str | None = None
     game_over: bool = False
     hand_start_scores: tuple[int, int, int, int] = (0, 0, 0, 0)
+    hand_start_seq: int = -1
     rule_memory: Any = None
     in_hand: tuple[bool, bool, bool, bool] = (True, True, True, True)
     unsettled: tuple[Unsettled, ...] = ()

@@ -102,6 +102,7 @@ def hand_started(ctx: Ctx, state: TableState, p: ev.HandStarted) -> TableState:
         reported=(),
         wildcard_indicator=None,
         hand_start_scores=state.scores,
+        hand_start_seq=ctx.seq,
         in_hand=ALL_IN,
         deal_owed=0,
     )

@@ -10,6 +10,7 @@ from replayer.accounting import (
 from replayer.context import Ctx, need_game
 from replayer.state import (
     ReportedScore,
+    ScoreEntry,
     Settlement,
     TableState,
     Unsettled,
@@ -34,22 +35,25 @@ def score_reported(ctx: Ctx, state: TableState, p: ev.ScoreReported) -> TableSta
     winners = {w.seat for w in legal}
     hand = state.hand_number
     covered = [u for u in state.unsettled if u.hand_number == hand and u.winner is not None and u.winner in winners]
-    drawn = [u for u in state.unsettled if u.hand_number == hand and u.winner is None] \
-        if not legal and state.exhaustive_draw and p.winner is None else []
+    # with no winner named, the hand's exhaustive draw settles its part too (docs/events.md
+    # score_reported: "the exhaustive draw's"; e.g. sichuan.md §7 查花猪 / 查大叫)
+    with_draw = state.exhaustive_draw and p.winner is None
+    drawn = [u for u in state.unsettled if u.hand_number == hand and u.winner is None] if with_draw else []
     comp_changes: tuple[int, int, int, int] | None = None
     comp_total: int | None = None
-    if legal:
+    if legal or with_draw:
         ch = [0, 0, 0, 0]
         for w in legal:  # a win's whole settlement: what the rules settle for it later too
             whole = w.changes
             if whole is not None:
                 for i in range(4):
                     ch[i] += whole[i]
+        for e in draw_entries(state) if with_draw else ():
+            for i in range(4):
+                ch[i] += e.changes[i]
         comp_changes = (ch[0], ch[1], ch[2], ch[3])
         if len(legal) == 1:
             comp_total = legal[0].points
-    elif state.exhaustive_draw and p.winner is None:
-        comp_changes = (0, 0, 0, 0)
     elif p.winner is None and state.phase != "hand_over":
         # a hand cut short by an offence (a false win, a penalty): what it settled so far
         ch4 = tuple(a - b for a, b in zip(state.scores, state.hand_start_scores))
@@ -102,6 +106,14 @@ def score_reported(ctx: Ctx, state: TableState, p: ev.ScoreReported) -> TableSta
         unverifiable="; ".join(cannot),
     )
     return replace(state, reported=state.reported + (rec,))
+
+
+def draw_entries(state: TableState) -> tuple[ScoreEntry, ...]:
+    """What this hand's exhaustive draw settled (``ScoreEntry`` of kind ``exhaustive_draw``
+    since ``state.hand_start_seq``, in order): the ruleset's ``settle_exhaustive_draw``, the
+    part of it a record that hides hands cannot compute left out (``state.unsettled``)."""
+    start = state.hand_start_seq
+    return tuple(e for e in state.score_log if e.kind == "exhaustive_draw" and e.seq > start)
 
 
 def _why_not_computed(state: TableState, legal: list) -> str:

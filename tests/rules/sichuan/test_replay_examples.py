@@ -14,8 +14,8 @@ def replay(h: SichuanHand, options: dict | None = None):
     return run(h.events(), mode="strict", ruleset=build(options or {}))
 
 
-def test_example_9_exhaustive_draw_with_huazhu_cap_4():
-    opts = {"cap": 4}
+def example_9_hand(opts: dict) -> SichuanHand:
+    """§11 Ex 9: nobody wins; at the draw E and N are ready, S is not, W is 花猪."""
     h = SichuanHand({
         0: "T1 T1 T1 T2 T3 T7 T8 T9 B1 B1 B2 B3 B3 W7",   # E: ready on B2 (清一色? no: 2 fan best) + junk W7
         1: "W1 W2 W2 W4 W4 W4 W9 W9 T8 T8 T7 T7 W6",      # S: will pung T7, then not ready (two suits)
@@ -31,7 +31,12 @@ def test_example_9_exhaustive_draw_with_huazhu_cap_4():
     h.fill(2)
     h.g.add(ev.ExhaustiveDraw())
     h.g.end(0)
-    res = replay(h, opts)
+    return h
+
+
+def test_example_9_exhaustive_draw_with_huazhu_cap_4():
+    opts = {"cap": 4}
+    res = replay(example_9_hand(opts), opts)
     assert res.findings == ()
     assert res.state.scores == (20, 11, -48, 17)
     assert [(e.kind, e.changes) for e in res.state.score_log] == [("exhaustive_draw", (20, 11, -48, 17))]
