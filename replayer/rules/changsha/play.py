@@ -541,19 +541,20 @@ class ChangshaRuleset(RulesetDefaults):
         pend = before.pending
         if pend is None or before.phase != "claims":
             return hand
-        for s in range(4):
-            if s == pend.seat or s == taker or pend.tile in hand.blocked[s]:
-                continue
-            st = before.seats[s]
-            if st.hidden:
-                continue
-            counts = list(st.counts[:34])
-            counts[_tiles.index(pend.tile)] += 1
-            if not self.could_win(tuple(counts), len(st.melds)):
-                continue
-            wi = WinInput(tuple(t for t in st.tiles if not _tiles.is_flower(t)), st.melds, pend.tile, False, "plain")
-            if evaluate_win(wi, self.options).legal:
-                hand = self._block(hand, s, pend.tile)
+        for tile in pend.tiles:  # a 开杠 exposes two tiles "as if discarded" (§4)
+            for s in range(4):
+                if s == pend.seat or s == taker or tile in hand.blocked[s]:
+                    continue
+                st = before.seats[s]
+                if st.hidden:
+                    continue
+                counts = list(st.counts[:34])
+                counts[_tiles.index(tile)] += 1
+                if not self.could_win(tuple(counts), len(st.melds)):
+                    continue
+                wi = WinInput(tuple(t for t in st.tiles if not _tiles.is_flower(t)), st.melds, tile, False, "plain")
+                if evaluate_win(wi, self.options).legal:
+                    hand = self._block(hand, s, tile)
         return hand
 
     def _decide_dealer(self, state: TableState, hand: HandMemory) -> NextDealer:
