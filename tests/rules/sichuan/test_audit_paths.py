@@ -3,11 +3,16 @@ amounts worked out by hand from the spec text. Seats: E 0 (dealer), S 1, W 2, N 
 
 from __future__ import annotations
 
+import copy
+import json
+from pathlib import Path
+
 import pytest
 
 from eventlog import events as ev
 from replayer.replay import run
 from replayer.rules.sichuan.play import build
+from replayer.rules.sichuan.vectors import score_case
 from tests.rules.sichuan.hands import SichuanHand
 
 
@@ -53,3 +58,23 @@ def test_without_hujiao_zhuanyi_the_konger_keeps_its_income_s3():
     res = run(_cannon_with_two_winners((1, 0), {}).events(), mode="strict", ruleset=build({}))
     assert res.findings == ()
     assert res.state.scores == (0, 0, -2, 2)
+
+
+def _vector(case_id: str, options: dict) -> dict:
+    data = Path(__file__).resolve().parents[2] / "data" / "sichuan" / "settlement_vectors.jsonl"
+    case = next(c for c in (json.loads(x) for x in data.read_text(encoding="utf-8").splitlines() if x.strip())
+                if c["id"] == case_id)
+    case = copy.deepcopy(case)
+    case["options"] = {**case["options"], **options}
+    return score_case(case)
+
+
+@pytest.mark.parametrize("case_id, total", [
+    ("sc-ex03", [-3, 5, -1, -1]),     # §11 Ex 3: the three kong kinds
+    ("sc-ex09", [20, 11, -48, 17]),   # §11 Ex 9: 花猪 and 查大叫 (cap 4)
+    ("sc-g18", [-40, 57, 15, -32]),   # zimo_bonus = jiadi: + 1 底金 per payer
+])
+def test_every_payment_is_in_dijin_s6(case_id, total):
+    """§6 底金 (``dijin``): every payment — kongs (§3), wins and the jiadi bonus (§5.4), 花猪 and
+    查大叫 (§7) — is a multiple of 底金: with 底金 = 3 each total is 3 × the 底金 = 1 total."""
+    assert _vector(case_id, {"dijin": 3})["total"] == [3 * x for x in total]
