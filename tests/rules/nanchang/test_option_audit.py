@@ -14,6 +14,7 @@ from replayer.rules.nanchang.evaluate import WinInput, evaluate
 from replayer.rules.nanchang.jing import jing_kinds
 from replayer.rules.nanchang.options import parse_options
 from replayer.rules.nanchang.vectors import score_case
+from tests.rules.nanchang.test_legality import _with_wall, rules
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "nanchang" / "settlement_vectors.jsonl"
 CASES = {c["id"]: c for c in (json.loads(line) for line in DATA.read_text(encoding="utf-8").splitlines() if line.strip())}
@@ -236,3 +237,14 @@ def test_11_2_maidilei_counts_every_held_tile():
         case["lower_indicator"] = "T1"
     res = _score("nc-ex01", {"maidilei": True}, lower)
     assert res["components"]["lower_jing"] == [-22, 50, -18, -10]
+
+
+def test_3_1_tail_draw_order_places_the_indicator():
+    """§3.1, §4.1 ``tail_draw_order``: with dice 1 + 1 the indicator is the top tile of stack #2
+    from the tail. Tail draws top then bottom (default): that top tile is the 3rd tile from the
+    tail end; bottom then top: the 4th (the 3rd is then stack #2's bottom tile). The wall
+    below holds 3rd 白 and 4th 发 from the tail."""
+    assert rules(_with_wall("J3", "J3")) == []
+    bottom_first = {"tail_draw_order": "bottom_then_top"}
+    assert rules(_with_wall("J3", "J2", bottom_first)) == []
+    assert rules(_with_wall("J3", "J3", bottom_first)) == [(6, "indicator_position")]
