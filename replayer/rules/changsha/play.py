@@ -150,7 +150,8 @@ class HandMemory:
     (opening small wins declared and their settlement), ``start_bird`` (the rank of the bird at
     the start of the hand for dealer rule G), ``birds`` (bird tiles turned; None before),
     ``first_offered``/``decliners`` (海底漫游), ``kaigang`` (the open 开杠 reveal: seat, tiles,
-    event), ``locked`` (seats that made a 开杠: draw and discard only)."""
+    event), ``locked`` (seats that made a 开杠: draw and discard only), ``tail_odd`` (an odd
+    number of tiles taken singly from the tail: its last stack has lost its top, §4)."""
 
     discards: int = 0
     claimed: bool = False
@@ -166,6 +167,7 @@ class HandMemory:
     decliners: tuple[int, ...] = ()
     kaigang: tuple[int, tuple[str, ...], int] | None = None
     locked: tuple[int, ...] = ()
+    tail_odd: bool = False
 
 
 @dataclass(frozen=True)
@@ -434,7 +436,7 @@ class ChangshaRuleset(RulesetDefaults):
             from replayer.rules.changsha.table import kaigang_stack
 
             dice = [rng.randint(1, 6), rng.randint(1, 6)]
-            tiles = [state.wall[i] for i in kaigang_stack(len(state.wall), sum(dice))]
+            tiles = [state.wall[i] for i in kaigang_stack(len(state.wall), sum(dice), hand.tail_odd)]
             return (ev.KongTilesRevealed(seat=pk.seat, dice=dice, tiles=tiles),)  # a ready seat opens its kong
         pend = state.pending
         if ph == "claims" and pend is not None and pend.owner_may_win:
@@ -520,7 +522,8 @@ class ChangshaRuleset(RulesetDefaults):
         elif isinstance(p, ev.TileDrawn):
             if p.source == "wall":
                 hand = self._close_discard(before, hand, taker=None)
-            hand = replace(hand, blocked=_set(hand.blocked, p.seat, ()), kaigang=None)
+            hand = replace(hand, blocked=_set(hand.blocked, p.seat, ()), kaigang=None,
+                           tail_odd=hand.tail_odd != (p.source != "wall"))  # a 补张 takes one tail tile
             if after.wall_remaining == 0 and after.seat_walls is None:
                 if p.source == "wall":
                     hand = replace(hand, haidi_taker=p.seat)

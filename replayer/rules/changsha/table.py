@@ -76,16 +76,21 @@ def opening_wins_declared(ctx: Ctx, state: TableState, p: ev.OpeningWinsDeclared
     return rs.with_hand(state, hand)
 
 
-def kaigang_stack(remaining: int, dice_sum: int) -> tuple[int, ...]:
-    """Positions (indices into the remaining wall, front = next draw) of the stack a 开杠 takes
-    (§4): stacks of two counted from the tail, the ``dice_sum``-th; the last stack when the
-    dice exceed the stacks left; a stack missing its top tile gives its lower one."""
+def kaigang_stack(remaining: int, dice_sum: int, tail_odd: bool = False) -> tuple[int, ...]:
+    """Positions (indices into the remaining wall, front = next draw, back = next tail draw) of
+    the stack a 开杠 takes (§4): stacks of two counted from the tail, the ``dice_sum``-th; the
+    last stack when the dice exceed the stacks left; a stack missing its top tile gives its
+    lower one ("如果一墩牌的上面一张不存在则取下面一张", seed 001). ``tail_odd``: an odd number
+    of tiles has been taken singly from the tail (补张 replacements), so the tail stack has lost
+    its top and is one tile — stack #1 is that lower tile, the whole stacks come after it; the
+    front stack is one tile when the head has taken its top."""
     if remaining <= 0:
         return ()
-    stacks = (remaining + 1) // 2
+    virtual = remaining + (1 if tail_odd else 0)  # as if the tail stack's top were still there
+    stacks = (virtual + 1) // 2
     k = min(dice_sum, stacks)
-    hi = remaining - 2 * (k - 1)  # exclusive end of the k-th stack from the tail
-    return tuple(range(max(hi - 2, 0), hi))
+    lo = virtual - 2 * k
+    return tuple(i for i in range(lo, lo + 2) if 0 <= i < remaining)
 
 
 def kong_tiles_revealed(ctx: Ctx, state: TableState, p: ev.KongTilesRevealed) -> TableState:
@@ -107,18 +112,19 @@ def kong_tiles_revealed(ctx: Ctx, state: TableState, p: ev.KongTilesRevealed) ->
     tiles = tuple(p.tiles)
     n = state.wall_remaining
     wall = state.wall
+    odd = hand.tail_odd
     if wall is not None:
-        idx = kaigang_stack(len(wall), sum(p.dice))
+        idx = kaigang_stack(len(wall), sum(p.dice), odd)
         want = tuple(wall[i] for i in idx)
         if tiles != want:
             ctx.breach("wrong_kong_tiles", f"seat {seat} reveals {list(tiles)}; dice {sum(p.dice)} count the stack "
                                            f"{list(want)} from the tail", seat)
         wall = tuple(t for i, t in enumerate(wall) if i not in idx)
-    elif len(tiles) != len(kaigang_stack(n, sum(p.dice))):
+    elif len(tiles) != len(kaigang_stack(n, sum(p.dice), odd)):
         # a wall the record does not show (one seat's view): the stack's size is still known —
         # the last stack holds one tile when an odd number is left
         ctx.breach("wrong_kong_tiles", f"seat {seat} reveals {len(tiles)} tiles with {n} left in the wall; dice "
-                                       f"{sum(p.dice)} count a stack of {len(kaigang_stack(n, sum(p.dice)))}", seat)
+                                       f"{sum(p.dice)} count a stack of {len(kaigang_stack(n, sum(p.dice), odd))}", seat)
     seen = state.seen
     for t in tiles:
         seen = seen_plus(ctx, seen, t, seat)
@@ -131,7 +137,9 @@ def kong_tiles_revealed(ctx: Ctx, state: TableState, p: ev.KongTilesRevealed) ->
     state = replace(state, phase="claims", turn=state.next_seat(seat), pending_kong=None, last_draw=None,
                     pending=PendingDiscard(ctx.seq, seat, tiles[0], also=tiles[1:], owner_may_win=True)
                     if tiles else None)
-    hand = replace(hand, kaigang=(seat, tiles, ctx.seq), locked=hand.locked + (seat,),
+    # the lone lower tile at the tail taken: the tail is whole stacks again
+    tail_odd = odd and (n - 1) not in kaigang_stack(n, sum(p.dice), odd)
+    hand = replace(hand, kaigang=(seat, tiles, ctx.seq), locked=hand.locked + (seat,), tail_odd=tail_odd,
                    last_replacement=seat if remaining == 0 else hand.last_replacement)
     return rs.with_hand(state, hand)
 

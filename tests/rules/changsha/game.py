@@ -145,7 +145,7 @@ def scripted_hand(*, start: int, hand_number: int, dealer: int, hands: dict[int,
             tiles = T.parse(shown)
             start_i = 53 + len(front)
             remaining = 108 - start_i - len(back) - len(pinned)
-            for i, t in zip(kaigang_stack(remaining, sum(dice)), tiles):
+            for i, t in zip(kaigang_stack(remaining, sum(dice), len(back) % 2 == 1), tiles):
                 pinned[start_i + i] = t
             last_discard = seq()  # wins on the revealed tiles name the reveal
             out.append(ev.KongTilesRevealed(seat=s, dice=list(dice), tiles=tiles))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from eventlog import events as ev
 from replayer.replay import run
 
 from .game import as_events, new_game, scripted_hand
@@ -58,3 +59,30 @@ def test_kaigang_reveal_earthly_s8_17():
     [w] = res.state.wins
     assert [f.id for f in w.score.fans] == ["earthly", "kong_reveal_claim"]
     assert res.state.scores == (-130, 130, 0, 0)
+
+
+def _bu_zhang_then_open_kong() -> list:
+    """E's first move is a 补张 (暗杠 9p, one replacement from the tail: the tail stack loses its
+    top); later N opens its kong (开杠) with dice 1 + 1 = 2 and S wins on the revealed 9m."""
+    turns = [("kong", 0, "concealed", "B9"), ("replacement", 0, "W5"), ("discard", 0, "W5"),
+             ("turn", 1, None, None), ("turn", 2, "T7", "T7"), ("kong", 3, "melded", "T7"),
+             ("reveal", 3, (1, 1), "B3 W9"), ("win", 1, "W9", 3)]
+    return new_game() + scripted_hand(start=1, hand_number=0, dealer=0, hands={0: "B9 B9 B9 B9", 1: S_789, 3: N_KONG},
+                                      turns=turns, birds=["T4"])
+
+
+def test_open_kong_counts_stacks_after_a_bu_zhang_s4():
+    """§4 开杠: "take the two tiles of the d-th stack from the tail … if the top tile is missing
+    take the lower one". The 108-tile wall is 54 stacks; the deal and the draws take from the
+    head, so the tail stacks are whole: wall positions 106–107 are stack #1, 104–105 stack #2.
+    E's 补张 took position 107, the top of stack #1, whose lower tile 106 stands alone — so with
+    dice 2 the 开杠 reveals stack #2, positions 104 and 105 — not 103 and 104, as if the tiles
+    left still paired off from the tail end."""
+    payloads = _bu_zhang_then_open_kong()
+    wall = next(p for p in payloads if isinstance(p, ev.HandStarted)).wall
+    assert wall[104:106] == ["B3", "W9"]
+    res = run(as_events(payloads), mode="strict")
+    assert res.findings == () and res.state.scores == (0, 120, 0, -120)
+    k = next(i for i, p in enumerate(payloads) if isinstance(p, ev.KongTilesRevealed))
+    shifted = payloads[:k] + [payloads[k].model_copy(update={"tiles": [wall[103], wall[104]]})] + payloads[k + 1:]
+    assert "wrong_kong_tiles" in [f.rule_id for f in run(as_events(shifted), mode="audit").findings]
