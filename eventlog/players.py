@@ -13,19 +13,10 @@ from collections.abc import Iterable
 from typing import Any
 
 from eventlog.errors import InvalidArgument, validation_problem
+from eventlog.store.streams import LOG_STREAM_PREFIX, PLAYERS_STREAM, is_log_stream
 
 __all__ = ["PLAYERS_STREAM", "LOG_STREAM_PREFIX", "is_log_stream", "alias_map", "read_aliases", "add_alias",
-           "canonical"]
-
-#: Prefix of the log's own streams (not games).
-LOG_STREAM_PREFIX = "paipu:"
-#: The stream of player aliases.
-PLAYERS_STREAM = "paipu:players"
-
-
-def is_log_stream(game_id: str) -> bool:
-    """True for the log's own streams (``paipu:…``), which are not games."""
-    return game_id.startswith(LOG_STREAM_PREFIX)
+           "check_alias", "check_alias_batch", "canonical"]
 
 
 def alias_map(events: Iterable[Any]) -> dict[str, str]:
@@ -78,16 +69,7 @@ def add_alias(store: Any, alias: str, player: str) -> dict[str, str]:
         where, why = validation_problem(e)
         raise InvalidArgument(f"{where}: {why}" if where else why, where) from None
     head = store.stream_head(PLAYERS_STREAM)
-    current = read_aliases(store)
-    if alias != player:
-        if canonical(player, current) == alias:
-            raise InvalidArgument(f"{player!r} is already an alias of {alias!r}: that would be a cycle", "alias")
-        if alias in current.values():
-            others = sorted(a for a, p in current.items() if p == alias)
-            raise InvalidArgument(f"{alias!r} is the player of the aliases {', '.join(map(repr, others))}; alias "
-                                  f"those to {player!r} first, or pick the other name as the player", "alias")
-    elif alias not in current:
-        raise InvalidArgument(f"{alias!r} is not an alias", "alias")
+    check_alias(read_aliases(store), alias, player)
     from eventlog.store.types import NO_STREAM
 
     n = head.version + 1 if head is not None else 0
@@ -95,3 +77,32 @@ def add_alias(store: Any, alias: str, player: str) -> dict[str, str]:
                                               id_seed=f"{PLAYERS_STREAM}/{n}/{alias}/{player}")],
                  head.version if head is not None else NO_STREAM)
     return read_aliases(store)
+
+
+def check_alias(current: dict[str, str], alias: str, player: str, field: str = "alias") -> None:
+    """Raise InvalidArgument (naming ``field``) unless ``alias → player`` may follow the aliases
+    ``current`` (:func:`alias_map`): no cycle, no alias of a name others alias to, and a
+    withdrawal (``player == alias``) only of an alias that exists."""
+    if alias != player:
+        if canonical(player, current) == alias:
+            raise InvalidArgument(f"{player!r} is already an alias of {alias!r}: that would be a cycle", field)
+        if alias in current.values():
+            others = sorted(a for a, p in current.items() if p == alias)
+            raise InvalidArgument(f"{alias!r} is the player of the aliases {', '.join(map(repr, others))}; alias "
+                                  f"those to {player!r} first, or pick the other name as the player", field)
+    elif alias not in current:
+        raise InvalidArgument(f"{alias!r} is not an alias", field)
+
+
+def check_alias_batch(store: Any, payloads: list[Any], where: str = "events") -> None:
+    """Check ``payloads`` (``player_aliased`` payloads, in order) as ``paipu players alias``
+    would one after the other (:func:`check_alias`; the error names ``{where}[i]``) against the store's
+    aliases — what an Append to :data:`PLAYERS_STREAM` over gRPC must pass."""
+    stored = list(store.read_game(PLAYERS_STREAM)) if store.stream_head(PLAYERS_STREAM) is not None else []
+    done = [e.payload for e in stored if e.type == "player_aliased"]
+    for i, p in enumerate(payloads):
+        try:
+            check_alias(alias_map(done), p.alias, p.player)
+        except InvalidArgument as e:
+            raise InvalidArgument(f"{where}[{i}]: {e}", f"{where}[{i}]") from None
+        done.append(p)

@@ -1,5 +1,5 @@
 """The gRPC event-log service ``paipu.v1.EventLogService`` over an :class:`EventStore`
-(proto/paipu/v1/event_log_service.proto; shared/DESIGN.md §5, §9): Append / AppendStream /
+(proto/paipu/v1/event_log_service.proto; docs/reference/DESIGN.md §5, §9): Append / AppendStream /
 ReadGame / ListGames / Subscribe, each a thin translation between the contract (eventlog/convert.py)
 and the store.
 
@@ -39,6 +39,8 @@ from eventlog.store.base import (
     WrongExpectedVersion,
 )
 from eventlog.store.planning import Batch, PlannedBatch, SealedBatch
+from eventlog.store.streams import PLAYERS_STREAM, LogStreamRefused, check_log_stream, is_log_stream
+from eventlog.players import check_alias_batch
 from paipu.v1 import event_log_service_pb2 as pb
 from paipu.v1 import event_log_service_pb2_grpc as pb_grpc
 
@@ -86,7 +88,10 @@ class EventLogServicer(pb_grpc.EventLogServiceServicer):
         if not request.events:
             raise EventError("an append needs at least one event", "events")
         events = encoded_events_from_proto(request.events)
-        res = self._store.append_batch(Batch.of_encoded(request.game_id, events, _expected(request)))
+        batch = Batch.of_encoded(request.game_id, events, _expected(request))  # refuses a game event in paipu:…
+        if is_log_stream(request.game_id):
+            _check_log_stream_append(self._store, request)
+        res = self._store.append_batch(batch)
         return _appended(res)
 
     # ---- AppendStream -----------------------------------------------------------
@@ -116,6 +121,11 @@ class EventLogServicer(pb_grpc.EventLogServiceServicer):
                 raise
             if not _REFEREE_TYPES.isdisjoint([e.type for e in events]):
                 _refuse_referee_events(request.events, n)
+            if is_log_stream(request.game_id):  # the log's own streams: through Append, by a referee
+                check_log_stream(request.game_id, (e.type for e in events), f"requests[{n}].events")
+                raise LogStreamRefused(f"requests[{n}]: {request.game_id!r} is the log's own stream: write it "
+                                       "through Append (it needs the referee role), not AppendStream",
+                                       f"requests[{n}].game_id", request.game_id)
             try:
                 batch = Batch.of_encoded(request.game_id, events, _expected(request))
                 if not group:
@@ -326,6 +336,20 @@ def _refuse_referee_events(msgs: Any, n: int) -> None:
         if kind in _REFEREE_TYPES:
             raise EventError(f"requests[{n}].events[{i}]: a {kind} goes through Append (it needs the "
                              "referee role), not AppendStream", f"requests[{n}].events[{i}]")
+
+
+def _check_log_stream_append(store: EventStore, request: pb.AppendRequest) -> None:
+    """An Append to the log's own stream ``paipu:players`` (its events are ``player_aliased``
+    only: :meth:`Batch.of_encoded` checked that) must give its expected version (exact or
+    no_stream, as ``paipu players alias`` does: two writers cannot interleave) and pass the
+    rules ``paipu players alias`` applies (eventlog.players.check_alias_batch: no cycle …);
+    raises InvalidArgument naming the field."""
+    if request.WhichOneof("expected_version") not in ("exact", "no_stream"):
+        raise LogStreamRefused(f"an append to the log's own stream {request.game_id!r} must give its expected "
+                               "version (exact or no_stream), so that two writers cannot interleave",
+                               "expected_version", request.game_id)
+    if request.game_id == PLAYERS_STREAM:
+        check_alias_batch(store, [m.player_aliased for m in request.events])
 
 
 def _expected(request: pb.AppendRequest) -> Any:

@@ -280,6 +280,7 @@ def verify(
     games = []
     log_streams_broken: list[str] = []
     log_streams: list[dict] = []  # the log's own streams checked (paipu:players …): not games, nothing to replay
+    stray_problems: list[str] = []  # a log stream holding events that do not belong there (exit 1)
     try:
         damage = getattr(store, "damage", None)
         if damage is not None:  # said once: its message starts with DATA LOSS
@@ -299,16 +300,25 @@ def verify(
         if unreadable is not None:
             damage = damage or unreadable
             say(str(unreadable), err=True, style="bold red")
-        from eventlog.players import is_log_stream
+        from eventlog.store.streams import LOG_STREAMS, is_log_stream, stray_events
         from eventlog.verify import verify_game
 
-        # the log's own streams (paipu:players) are not games: their hash chain only
+        # the log's own streams (paipu:players) are not games: their hash chain, and that they
+        # hold only their own event types (a game event there was appended before it was refused)
         for gid in [g for g in ids if is_log_stream(g)]:
             own = verify_game(store, gid)
+            strays = stray_events(gid, store.read_game(gid)) if own.ok else []
             log_streams.append({"stream": gid, "ok": own.ok, "events": own.events,
-                                "first_bad_seq": own.first_bad_seq, "reason": own.reason})
+                                "first_bad_seq": own.first_bad_seq, "reason": own.reason,
+                                "not_belonging": [{"seq": q, "type": t} for q, t in strays]})
             if not own.ok:
                 log_streams_broken.append(f"{gid}: chain BROKEN at seq {own.first_bad_seq}: {own.reason}")
+            if strays:
+                holds = " and ".join(sorted(LOG_STREAMS.get(gid, ()))) or "nothing (no such log stream)"
+                stray_problems.append(
+                    f"{gid}: {plural(len(strays), 'event')} {'does' if len(strays) == 1 else 'do'} not belong there "
+                    f"(the log's own stream, not a game, holds {holds} only): " + ", ".join(f"seq {q} {t}" for q, t in strays[:10])
+                    + (f" … ({len(strays) - 10} more)" if len(strays) > 10 else ""))
         ids = [g for g in ids if not is_log_stream(g)]
         n_workers = default_workers(len(ids)) if workers is None else workers
 
@@ -349,12 +359,14 @@ def verify(
     log_damaged = damage is not None or (log is not None and not log.ok) or bool(log_streams_broken)
     for problem in log_streams_broken:
         say(f"log stream {problem}", err=True, style="bold red")
+    for problem in stray_problems:
+        say(f"log stream {problem}", err=True, style="bold red")
     if game_ids and not as_json:  # a log stream named: say what was checked (it has no game to replay)
         for ls in log_streams:
-            if ls["ok"]:
+            if ls["ok"] and not ls["not_belonging"]:
                 say(f"log stream {ls['stream']}: chain intact, {plural(ls['events'], 'event')} "
                     "(the log's own stream, not a game: nothing to replay)")
-    status = EXIT_INTEGRITY if broken or log_damaged else EXIT_FINDINGS if findings else EXIT_OK
+    status = EXIT_INTEGRITY if broken or log_damaged else EXIT_FINDINGS if findings or stray_problems else EXIT_OK
     if as_json:
         sys.stdout.write(json.dumps({
             "games": games,
