@@ -38,7 +38,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
-from typing import Annotated, Any, Literal, TypeVar, Union
+from typing import Annotated, Any, ClassVar, Literal, TypeVar, Union
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
@@ -50,6 +50,7 @@ from replayer.replay import replay
 __all__ = [
     "Created", "GameRecord", "TeamRecord", "PenaltyRecord", "PENALTY_LIMIT", "Tournament", "TournamentError",
     "TournamentArgument", "TournamentNotFound", "TournamentExists", "last_round", "check_round",
+    "check_penalty_points", "CJM_PENALTY_UNIT", "CJM_PENALTY_MAX",
     "GameResult", "Standing", "STANDINGS_COLUMNS", "add_game", "add_penalty", "add_team", "record", "results", "table_points", "standings",
     "standings_rows",
     "write_csv", "write_parquet",
@@ -59,14 +60,37 @@ _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 
 
 class TournamentError(PaipuError, ValueError):
-    """A bad tournament name, record, file or game; the message says where and why. This
-    class itself: a request the tournament's present state refuses (gRPC FAILED_PRECONDITION:
-    a game or seat already taken, a player not in the tournament)."""
+    """A bad tournament name, record, file or game; the message says where and why, in words a
+    gRPC client can read too: no server path, no command to run — those are the ``hint`` the
+    CLI prints after it. This class itself: a request the tournament's present state refuses
+    (gRPC FAILED_PRECONDITION: a game or seat already taken, a player not in the tournament).
+
+    Structured fields (gRPC ErrorInfo metadata, only those that apply): ``tournament`` (its
+    name), ``game_id``, ``player``, ``team``, ``line`` (of a damaged tournament file)."""
+
+    fields: ClassVar[tuple[str, ...]] = ("tournament", "game_id", "player", "team", "line")
+
+    def __init__(self, message: str, *, hint: str = "", **where: Any) -> None:
+        super().__init__(message)
+        self.hint = hint
+        for name in TournamentError.fields:
+            setattr(self, name, where.pop(name, None))
+        if where:
+            raise TypeError(f"TournamentError: no field {sorted(where)}")
+
+    def details(self) -> dict[str, Any]:
+        return {name: v for name in self.fields if (v := getattr(self, name, None)) is not None}
 
 
 class TournamentArgument(InvalidArgument, TournamentError):
     """A value given is refused (gRPC INVALID_ARGUMENT): a bad tournament name, a record field
     (``field`` names it: ``table``, ``points``, ``round``), a stream that is not a game."""
+
+    fields = ("field", *TournamentError.fields)
+
+    def __init__(self, message: str, field: str = "", *, hint: str = "", **where: Any) -> None:
+        TournamentError.__init__(self, message, hint=hint, **where)
+        self.field = field
 
 
 class TournamentNotFound(TournamentError):
@@ -170,7 +194,7 @@ class Tournament:
     def create(cls, data: Path, name: str, created: Created) -> Tournament:
         p = cls.path(data, name)
         if p.exists():
-            raise TournamentExists(f"tournament {name!r} already exists ({p})")
+            raise TournamentExists(f"tournament {name!r} already exists", hint=str(p), tournament=name)
         p.parent.mkdir(parents=True, exist_ok=True)
         _append(p, created)
         return cls(name, created)
@@ -179,7 +203,8 @@ class Tournament:
     def load(cls, data: Path, name: str) -> Tournament:
         p = cls.path(data, name)
         if not p.exists():
-            raise TournamentNotFound(f"no tournament {name!r} in {data} (create it with `paipu tournament create`)")
+            raise TournamentNotFound(f"no tournament {name!r}", tournament=name,
+                                     hint=f"in {data}; create it with `paipu tournament create`")
         recs = []
         for lineno, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1):
             if not line.strip():
@@ -187,9 +212,11 @@ class Tournament:
             try:
                 recs.append(_RECORD.validate_json(line))
             except ValidationError as e:
-                raise TournamentError(validation_line(e, f"{p}:{lineno}: ")) from None
+                raise TournamentError(validation_line(e, f"tournament {name!r}, line {lineno} of its file: "),
+                                      hint=f"{p}:{lineno}", tournament=name, line=lineno) from None
         if not recs or not isinstance(recs[0], Created):
-            raise TournamentError(f"{p}:1: the first record must be 'created'")
+            raise TournamentError(f"tournament {name!r}, line 1 of its file: the first record must be 'created'",
+                                  hint=f"{p}:1", tournament=name, line=1)
         return cls(name, recs[0],
                    tuple(r for r in recs if isinstance(r, GameRecord)),
                    tuple(r for r in recs if isinstance(r, TeamRecord)),
@@ -201,19 +228,22 @@ class Tournament:
         if isinstance(record, GameRecord):
             for g in self.games:
                 if g.game_id == record.game_id:
-                    raise TournamentError(f"game {record.game_id!r} is already in round {g.round}, table {g.table}")
+                    raise TournamentError(f"game {record.game_id!r} is already in round {g.round}, table {g.table}",
+                                          tournament=self.name, game_id=record.game_id)
                 if (g.round, g.table, g.session) == (record.round, record.table, record.session):
                     raise TournamentError(f"round {g.round}, table {g.table}, session {g.session} already holds "
-                                          f"game {g.game_id!r}")
+                                          f"game {g.game_id!r}", tournament=self.name, game_id=g.game_id)
         if isinstance(record, TeamRecord):
             for t in self.teams:
                 if t.team == record.team:
-                    raise TournamentError(f"team {record.team!r}: the name is taken")
+                    raise TournamentError(f"team {record.team!r}: the name is taken", tournament=self.name,
+                                          team=record.team)
                 taken = sorted(set(t.players) & set(record.players))
                 if taken:
                     who = ", ".join(taken)
                     raise TournamentError(f"team {record.team!r}: {who} {'is' if len(taken) == 1 else 'are'} "
-                                          f"already in team {t.team!r}")
+                                          f"already in team {t.team!r}", tournament=self.name, team=record.team,
+                                          player=taken[0])
         _append(self.path(data, self.name), record)
         return Tournament.load(data, self.name)
 
@@ -252,12 +282,13 @@ def check_game_stream(store: EventStore, game_id: str) -> None:
     when the log has no such stream."""
     first = next(iter(store.read_game(game_id, limit=1)), None)
     if first is None:
-        raise TournamentNotFound(f"game {game_id!r} is not in the event log (`paipu games` lists the games)")
+        raise TournamentNotFound(f"game {game_id!r} is not in the event log", hint="`paipu games` lists the games",
+                                 game_id=game_id)
     if is_log_stream(game_id) or first.type != "game_started":
         what = ("the log's own stream" if is_log_stream(game_id)
                 else f"its first event is {first.type}, not game_started")
-        raise TournamentArgument(f"game_id {game_id!r}: not a game ({what}); only games can be added "
-                                 f"(`paipu games` lists them)", "game_id")
+        raise TournamentArgument(f"game_id {game_id!r}: not a game ({what}); only games can be added", "game_id",
+                                 hint="`paipu games` lists them", game_id=game_id)
 
 
 def game_result(store: EventStore, record: GameRecord) -> GameResult:
@@ -296,7 +327,8 @@ def add_game(data: Path, store: EventStore, name: str, record: GameRecord) -> tu
                 raise TournamentError(
                     f"game {record.game_id!r}: {', '.join(both)} already "
                     f"{'sits' if len(both) == 1 else 'sit'} at table {g.table} in round {g.round} "
-                    f"(game {g.game_id!r}); a player sits at one table a round")
+                    f"(game {g.game_id!r}); a player sits at one table a round", tournament=t.name,
+                    game_id=record.game_id, player=both[0])
     return t.add(data, record), res
 
 
@@ -311,7 +343,7 @@ def _known_players(t: Tournament, store: EventStore) -> set[str]:
 def _unknown_player(t: Tournament, player: str, known: set[str]) -> TournamentError:
     return TournamentError(
         f"player {player!r} is not in tournament {t.name!r} (add their game or team first); "
-        f"known players: {', '.join(sorted(known)) or 'none yet'}")
+        f"known players: {', '.join(sorted(known)) or 'none yet'}", tournament=t.name, player=player)
 
 
 def add_team(data: Path, store: EventStore, name: str, record: TeamRecord) -> Tournament:
@@ -342,8 +374,33 @@ def add_penalty(data: Path, store: EventStore, name: str, record: PenaltyRecord)
         raise TournamentArgument(
             f"round {record.round}: no game of tournament {t.name!r} is in round {record.round} (rounds with "
             f"games: {', '.join(map(str, rounds)) or 'none yet'}); a penalty belongs to a round that holds "
-            f"games — add the round's games first", "round")
+            f"games — add the round's games first", "round", tournament=t.name)
+    check_penalty_points(t, record)
     return t.add(data, record)
+
+
+#: 罚分 of the chip format (competition.md §A9): "in units of 10, at most 50 per decision".
+CJM_PENALTY_UNIT, CJM_PENALTY_MAX = 10, 50
+
+
+def check_penalty_points(t: Tournament, record: PenaltyRecord) -> None:
+    """Refuse (TournamentArgument, field ``points``) a penalty the tournament's rules do not
+    allow. A ``cjm_standard`` tournament plays the chip format, whose 罚分 is "in units of 10, at
+    most 50 per decision" (docs/reference/rules/competition.md §A9; the same rule the replayer
+    checks inside a game, finding ``penalty_units``); one record is one decision, taken
+    (negative) or awarded to the disadvantaged player (positive, §A9), never doubled: 倍打
+    (§A6.4) doubles a hand's transfers, and a tournament penalty belongs to no hand. An
+    ``mcr_table_points`` tournament has no penalty scale in our rules texts: any amount up to
+    :data:`PENALTY_LIMIT` either way."""
+    if t.created.scoring != "cjm_standard":
+        return
+    points = record.points
+    if points % CJM_PENALTY_UNIT or abs(points) > CJM_PENALTY_MAX:
+        raise TournamentArgument(
+            f"points {points}: a penalty in a cjm_standard tournament is 罚分 in units of {CJM_PENALTY_UNIT}, at most "
+            f"{CJM_PENALTY_MAX} per decision (competition.md §A9): a multiple of {CJM_PENALTY_UNIT} from "
+            f"-{CJM_PENALTY_MAX} to {CJM_PENALTY_MAX}", "points",
+            tournament=t.name, player=record.player)
 
 
 def last_round(t: Tournament) -> int:
@@ -361,7 +418,8 @@ def check_round(t: Tournament, through_round: int | None, field: str = "through_
         return last
     if not 1 <= through_round <= last:
         have = f"rounds 1 to {last}" if last > 1 else "round 1 only" if last else "no games yet"
-        raise TournamentArgument(f"{field} {through_round}: tournament {t.name!r} has {have}", field)
+        raise TournamentArgument(f"{field} {through_round}: tournament {t.name!r} has {have}", field,
+                                 tournament=t.name)
     return through_round
 
 

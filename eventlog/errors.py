@@ -35,10 +35,15 @@ class PaipuError(Exception):
     ``grpc_code``: the ``grpc.StatusCode`` name a service answers with (default
     FAILED_PRECONDITION: the request cannot be served in the present state). ``fields``: the
     names of the attributes that are the error's structured fields. ``wire_names``: an
-    ErrorInfo metadata key per field when it differs from the attribute name."""
+    ErrorInfo metadata key per field when it differs from the attribute name. ``hint``: the
+    command line's advice, never part of the message (see the attribute)."""
 
     grpc_code: ClassVar[str] = "FAILED_PRECONDITION"
     fields: ClassVar[tuple[str, ...]] = ()
+    #: Advice only the command line can act on — a command to run, a file of the data
+    #: directory: the CLI prints it after the message (paipu/cli/errors.py); the services never
+    #: send it (a gRPC client has no shell on the server and must not learn its paths).
+    hint: str = ""
     wire_names: ClassVar[dict[str, str]] = {}
     _by_reason: ClassVar[dict[str, type[PaipuError]]] = {}
 
@@ -89,7 +94,7 @@ class InvalidArgument(PaipuError, ValueError):
     when unknown)."""
 
     grpc_code = "INVALID_ARGUMENT"
-    fields = ("field",)
+    fields: ClassVar[tuple[str, ...]] = ("field",)
 
     def __init__(self, message: str, field: str = "") -> None:
         super().__init__(message)

@@ -1,10 +1,12 @@
-"""Access control (shared/DESIGN.md §9) as one server interceptor with a method → role table.
+"""Access control (docs/reference/DESIGN.md §9) as one server interceptor with a method → role table.
 
 Off unless the server has tokens. A call carries ``authorization: Bearer TOKEN``; each token
 has a role (:data:`ROLES`, each allowed what the ones before it are). :data:`METHOD_ROLES`
 says which role each method of the paipu services needs; a method not in the table is
 refused (a new RPC must be given a role). Health checking and reflection stay open.
-UNAUTHENTICATED: no or unknown token; PERMISSION_DENIED: a role below the one needed.
+The scheme is matched without regard to case (RFC 6750: ``bearer TOKEN`` too).
+UNAUTHENTICATED: no token, a value not understood (said so), or an unknown token;
+PERMISSION_DENIED: a role below the one needed.
 """
 
 from __future__ import annotations
@@ -16,14 +18,16 @@ from typing import Any
 
 import grpc
 
+from eventlog.store.streams import LOG_STREAM_PREFIX
 from services.wrapping import Behaviour, wrap_handler
 
 __all__ = ["ROLES", "METHOD_ROLES", "PAIPU_PREFIX", "load_tokens", "AuthInterceptor"]
 
 #: Roles, each allowed what the ones before it are: a viewer reads (ReadGame, ListGames,
-#: Subscribe, every ReplayService call, tournament standings), a recorder also appends (Append,
-#: IngestService.IngestLog), a referee also appends ``referee_ruling`` and ``penalty`` events
-#: and writes tournaments (TournamentService).
+#: Subscribe, every ReplayService call, tournament standings), a recorder also appends games
+#: (Append, IngestService.IngestLog), a referee also appends ``referee_ruling`` and ``penalty``
+#: events and player aliases (the log's own stream ``paipu:players``) and writes tournaments
+#: (TournamentService).
 ROLES: tuple[str, ...] = ("viewer", "recorder", "referee")
 
 #: Methods under access control: every method of the ``paipu.v1`` services.
@@ -31,7 +35,11 @@ PAIPU_PREFIX = "/paipu.v1."
 
 
 def _append_role(request: Any) -> tuple[str, str]:
-    """A referee's rulings and penalties (competition.md §A9) need the referee role."""
+    """A referee's rulings and penalties (competition.md §A9) need the referee role, and so does
+    any append to the log's own streams (``paipu:players``: an alias merges two players in
+    every statistic, docs/events.md; a recorder appends games)."""
+    if request.game_id.startswith(LOG_STREAM_PREFIX):
+        return "referee", f"append to the log's own stream {request.game_id!r}"
     for m in request.events:
         kind = m.WhichOneof("payload")
         if kind in ("referee_ruling", "penalty"):
@@ -81,6 +89,25 @@ def load_tokens(path: str | Path) -> dict[str, str]:
     return tokens
 
 
+def _bearer_token(context: grpc.ServicerContext, auth: Any) -> str:
+    """The token of an ``authorization`` value ``Bearer TOKEN``; the scheme is matched without
+    regard to case (RFC 6750 §2.1, RFC 7235 §2.1: ``bearer``, ``BEARER`` are the same). Aborts
+    UNAUTHENTICATED: no value at all ("needs a token"), or one sent but not understood — another
+    scheme, no token, not text — saying so (never echoing what was sent)."""
+    if isinstance(auth, str) and not auth.strip():
+        context.abort(grpc.StatusCode.UNAUTHENTICATED, "this server needs a token (authorization: Bearer TOKEN)")
+    scheme, _, token = auth.strip().partition(" ") if isinstance(auth, str) else ("", "", "")
+    token = token.strip(" ")
+    if scheme.lower() != "bearer" or not token:
+        what = ("it is not text" if not isinstance(auth, str)
+                else "it has no token after the scheme" if scheme.lower() == "bearer"
+                else "its scheme is not Bearer")
+        context.abort(grpc.StatusCode.UNAUTHENTICATED,
+                      f"the authorization metadata was sent but not understood ({what}): send "
+                      "'authorization: Bearer TOKEN'")
+    return token
+
+
 class AuthInterceptor(grpc.ServerInterceptor):
     """Checks every call of a paipu service against :data:`METHOD_ROLES` and the bearer
     token's role. ``tokens``: ``{token: role}``; None = open (the loopback default)."""
@@ -122,9 +149,7 @@ class AuthInterceptor(grpc.ServerInterceptor):
         below ``role``) unless the call may do ``action``."""
         assert self._tokens is not None
         auth = dict(context.invocation_metadata()).get("authorization", "")
-        if not isinstance(auth, str) or not auth.startswith("Bearer "):
-            context.abort(grpc.StatusCode.UNAUTHENTICATED, "this server needs a token (authorization: Bearer TOKEN)")
-        given = auth[len("Bearer ") :].encode()
+        given = _bearer_token(context, auth).encode()
         found = None
         for token, r in self._tokens:  # compare with every token, in constant time each
             if hmac.compare_digest(token, given):

@@ -17,7 +17,7 @@ Errors (status codes and details as in services/server.py :func:`status_for`):
 INVALID_ARGUMENT with a BadRequest naming ``header`` (missing / repeated header),
 ``header.file_name`` (empty, no name, longer than 255 bytes) or ``header.format`` (unknown, or the file is in
 no known format: the message lists the known formats); UNAUTHENTICATED /
-PERMISSION_DENIED (recorder role needed, shared/DESIGN.md §9).
+PERMISSION_DENIED (recorder role needed, docs/reference/DESIGN.md §9).
 """
 
 from __future__ import annotations

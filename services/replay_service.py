@@ -1,6 +1,6 @@
 """The gRPC replay service ``paipu.v1.ReplayService`` (proto/paipu/v1/replay_service.proto).
 
-:class:`ReplayServicer` over an event store and the replayer (audit mode, shared/DESIGN.md §6):
+:class:`ReplayServicer` over an event store and the replayer (audit mode, docs/reference/DESIGN.md §6):
 
 * ``GetState(game_id, seq, seat?)`` — the table right after event ``seq``, with the event
   and its findings (:func:`table_state_message`);

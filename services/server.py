@@ -1,6 +1,6 @@
 """The composition root of the gRPC server: :func:`build_server` puts the services, the
 interceptors, health checking and reflection together; :func:`serve` runs them on a data
-directory (shared/DESIGN.md §5, §9).
+directory (docs/reference/DESIGN.md §5, §9).
 
 The parts, one module each:
 
@@ -80,7 +80,7 @@ def _address(host: str, port: int) -> str:
 def is_loopback(host: str) -> bool:
     """True when ``host`` names only the loopback interface: ``localhost`` or a loopback
     IPv4/IPv6 literal (brackets allowed). Any other name or address (``0.0.0.0``, ``::``, a
-    hostname) counts as reachable from outside (shared/DESIGN.md §9)."""
+    hostname) counts as reachable from outside (docs/reference/DESIGN.md §9)."""
     import ipaddress
 
     h = host.strip().strip("[]")
@@ -216,7 +216,7 @@ def serve(
     thread. ``tokens`` as in :func:`build_server`. Raises OSError when the address cannot
     be bound. A ``host`` that is not loopback (:func:`is_loopback`) without ``tokens`` would
     let anyone on the network write: ValueError unless ``insecure``, which prints a warning
-    instead (shared/DESIGN.md §9: loopback unless told otherwise, writes need a token).
+    instead (docs/reference/DESIGN.md §9: loopback unless told otherwise, writes need a token).
     Unexpected exceptions are logged to stderr with their traceback and request id;
     ``access_log`` adds one JSON line per call (:mod:`services.calls`).
     ``create``: make an empty store when ``data_dir`` has none (else :class:`StoreNotFound`).

@@ -97,6 +97,8 @@ def describe(e: BaseException) -> str:
     msg = str(e) or name
     if isinstance(e, OSError) and e.strerror and e.filename is not None:
         return f"{e.filename}: {e.strerror[:1].lower()}{e.strerror[1:]}"  # never "[Errno 2] …"
+    if isinstance(e, PaipuError) and e.hint:  # the command line's own advice (a command, a path)
+        return f"{msg} ({e.hint})"
     if isinstance(e, (PaipuError, ValueError, OSError)):
         return msg  # errors that describe bad input or state in words
     return f"internal error: {msg} ({name}); run `paipu --debug ...` for the traceback"

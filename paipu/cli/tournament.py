@@ -110,8 +110,9 @@ def penalty_cmd(
     name: Annotated[str, typer.Argument(help="Tournament name.")],
     player: Annotated[str, typer.Argument(help="The player, as named in game_started of one of the tournament's "
                                             "games or in a team (add the game or team first).")],
-    points: Annotated[int, typer.Argument(help="Points added to the player's score total (negative: taken; "
-                                              "at most 100000 either way).")],
+    points: Annotated[int, typer.Argument(help="Points added to the player's score total (negative: taken). "
+                                              "cjm_standard: 罚分 of competition.md §A9, a multiple of 10 from "
+                                              "-50 to 50; mcr_table_points: at most 100000 either way.")],
     rule: Annotated[str, typer.Option("--rule", help="The rule applied, e.g. 'competition.md §A9'.")],
     reason: Annotated[str, typer.Option("--reason", help="Why.")] = "",
     round_: Annotated[int, typer.Option("--round", min=1, help="The round it belongs to: a round that holds one of the tournament's games.")] = 1,

@@ -152,8 +152,9 @@ def test_records_are_checked(mcr_tournament):
     with pytest.raises(TournamentError, match="name"):
         Tournament.path(data, "../x")
     (data / "tournaments" / "bad.jsonl").write_text('{"kind": "created"}\n{"kind": "game", "round": 0}\n')
-    with pytest.raises(TournamentError, match=r"bad.jsonl:2:"):
+    with pytest.raises(TournamentError, match=r"^tournament 'bad', line 2 of its file: ") as exc:
         Tournament.load(data, "bad")
+    assert exc.value.hint.endswith("bad.jsonl:2") and exc.value.details() == {"tournament": "bad", "line": 2}
 
 
 # 竞技麻将 标准分 (§A10), first 1 and the best second across tables 1 per round:
@@ -286,8 +287,10 @@ def test_penalty_points_are_bounded(mcr_tournament):
     p = Tournament.path(data, "open")
     p.write_text(p.read_text() + '{"kind": "penalty", "player": "A", "points": -99999999999999999999999, '
                                  '"rule": "x", "round": 1}\n')
-    with pytest.raises(TournamentError, match=r"open.jsonl:11: penalty.points: must be at least -100000, got -99999999999999999999999$"):
+    with pytest.raises(TournamentError, match=r"^tournament 'open', line 11 of its file: penalty.points: must be at "
+                                              r"least -100000, got -99999999999999999999999$") as exc:
         Tournament.load(data, "open")
+    assert exc.value.hint.endswith("open.jsonl:11")
 
 
 def test_penalty_for_an_unknown_player_is_refused(mcr_tournament):
