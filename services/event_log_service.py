@@ -131,8 +131,10 @@ class EventLogServicer(pb_grpc.EventLogServiceServicer):
                 if not group:
                     recorded_at = self._store.now()
                 group.append(SealedBatch.seal(batch, recorded_at) if batch.expected == NO_STREAM else batch)
-            except InvalidArgument as e:
-                raise InvalidArgument(f"requests[{n}]: {e}", f"requests[{n}]" + (f".{e.field}" if e.field else "")) from None
+            except InvalidArgument as e:  # the same error (class, fields), placed in request n
+                e.args = (f"requests[{n}]: {e}",)
+                e.field = f"requests[{n}]" + (f".{e.field}" if e.field else "")
+                raise e from None
             events_in_group += len(events)
             if len(group) >= STREAM_GROUP_BATCHES or events_in_group >= STREAM_GROUP_EVENTS:
                 commit()

@@ -31,6 +31,7 @@ from eventlog.hashing import (
     GENESIS_HASH, canonical_text, chain_body_text, chain_links_logged, link_hash, log_hash, log_hash_run,
 )
 from eventlog.store.errors import IdempotencyConflict, StreamAlreadyExists, WrongExpectedVersion
+from eventlog.store.sizes import check_event_sizes
 from eventlog.store.streams import check_log_stream
 from eventlog.store.types import (
     COLUMNS,
@@ -130,7 +131,8 @@ class Batch:
     def encode(cls, game_id: str, events: Sequence[NewEvent], expected_version: Any) -> Batch:
         """Raises :class:`~eventlog.errors.InvalidArgument` (a ValueError) for an empty batch, a non-event, a repeated event id or a bad
         game id / expected version; :class:`~eventlog.store.streams.LogStreamRefused` for an event
-        a ``paipu:`` stream does not hold (a game event in the log's own stream)."""
+        a ``paipu:`` stream does not hold (a game event in the log's own stream);
+        :class:`~eventlog.store.sizes.EventTooLarge` for an event over 1 MiB."""
         check_game_id(game_id)
         expected = normalize_expected(expected_version)
         if isinstance(events, (NewEvent, StoredEvent)) or not isinstance(events, Sequence):
@@ -147,6 +149,7 @@ class Batch:
             seen.add(ev.event_id)
             encoded.append(EncodedEvent.of(ev))
         check_log_stream(game_id, (e.type for e in encoded))  # paipu:… streams hold their own types only
+        check_event_sizes(encoded)  # at most 1 MiB an event: every gRPC client can read it back
         return cls(game_id, expected, tuple(encoded))
 
     @classmethod
@@ -154,13 +157,14 @@ class Batch:
         """A batch of events already encoded (the gRPC path: :func:`eventlog.convert.encoded_from_proto`).
         Raises :class:`~eventlog.errors.InvalidArgument` like :meth:`encode`: a bad game id or
         expected version, an empty batch, a repeated event id, an event the log's own stream
-        does not hold."""
+        does not hold, an event over 1 MiB."""
         check_game_id(game_id)
         expected = normalize_expected(expected_version)
         if not events:
             raise InvalidArgument("an append needs at least one event", "events")
         _check_unique([e.event_id for e in events])
         check_log_stream(game_id, (e.type for e in events))  # paipu:… streams hold their own types only
+        check_event_sizes(events)  # at most 1 MiB an event: every gRPC client can read it back
         return cls(game_id, expected, tuple(events))
 
     def with_first_metadata(self, metadata: dict[str, Any]) -> Batch:

@@ -1,0 +1,52 @@
+"""The per-event size limit (docs/events.md "Event size"): an event whose payload and
+metadata, as stored (their canonical JSON texts, UTF-8), exceed :data:`MAX_EVENT_BYTES` is
+refused at append, wherever a batch is checked (:meth:`eventlog.store.planning.Batch.encode`
+and ``of_encoded``: the CLI, ingest, the Python API, the gRPC services).
+
+Why 1 MiB: every reader must be able to read back what was written. gRPC clients refuse a
+message over 4 MiB unless told otherwise (grpc-go, grpc-java, grpcurl, Python's default), and
+the services send an event inside a message: a ReadGame/Subscribe batch (at most about
+:data:`MAX_EVENT_BYTES` beyond its 1 MiB target), a GetState/StepThrough table (the event and
+the table). An event's wire form is never larger than its stored texts plus its envelope
+(ids, hashes, game id: under 2 KiB), so with this limit every response stays under 4 MiB.
+Table events are a few hundred bytes; the largest real ones (a game_started with a long
+source note, a hand_started with its wall) are a few KiB."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from eventlog.errors import InvalidArgument
+
+__all__ = ["MAX_EVENT_BYTES", "EventTooLarge", "check_event_sizes"]
+
+#: Largest payload + metadata of one event, in bytes of their stored (canonical JSON, UTF-8) texts.
+MAX_EVENT_BYTES = 1024 * 1024
+_SURELY_FITS = MAX_EVENT_BYTES // 4  # characters: UTF-8 takes at most 4 bytes a character
+
+
+class EventTooLarge(InvalidArgument):
+    """An event over :data:`MAX_EVENT_BYTES` (gRPC INVALID_ARGUMENT naming ``events[i]``,
+    ErrorInfo reason EVENT_TOO_LARGE {field, size, limit})."""
+
+    fields = ("field", "size", "limit")
+
+    def __init__(self, message: str, field: str, size: int, limit: int) -> None:
+        super().__init__(message, field)
+        self.size, self.limit = size, limit
+
+
+def check_event_sizes(events: Iterable[Any], where: str = "events") -> None:
+    """Raise :class:`EventTooLarge` naming ``{where}[i]`` for the first of ``events``
+    (:class:`~eventlog.store.planning.EncodedEvent`: ``payload`` and ``metadata`` texts) whose
+    texts exceed :data:`MAX_EVENT_BYTES` in UTF-8. One ``len`` an event for the usual ones."""
+    for i, e in enumerate(events):
+        if len(e.payload) + len(e.metadata) <= _SURELY_FITS:
+            continue
+        size = len(e.payload.encode("utf-8", "surrogatepass")) + len(e.metadata.encode("utf-8", "surrogatepass"))
+        if size > MAX_EVENT_BYTES:
+            raise EventTooLarge(
+                f"{where}[{i}]: the event is {size:,} bytes (its payload and metadata as stored, JSON); at most "
+                f"{MAX_EVENT_BYTES:,} (1 MiB) per event, so that any gRPC client, whose default limit is 4 MiB a "
+                f"message, can read it back (docs/events.md \"Event size\")", f"{where}[{i}]", size, MAX_EVENT_BYTES)
