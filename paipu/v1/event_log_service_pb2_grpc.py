@@ -84,7 +84,8 @@ class EventLogServiceServicer:
         version or idempotency rules gets its error in its result and the others are written;
         a malformed request fails the call with INVALID_ARGUMENT (the groups committed before
         it stay committed: sending the same stream again is safe, the retries are duplicates).
-        referee_ruling and penalty events go through Append (they need the referee role).
+        referee_ruling and penalty events, and the log's own streams ("paipu:players"), go
+        through Append (they need the referee role).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

@@ -60,7 +60,10 @@ class ReplayServiceServicer:
     """Missing associated documentation comment in .proto file."""
 
     def GetState(self, request, context):
-        """The table right after event `seq`, with that event and its findings.
+        """The table right after event `seq`, with that event and its findings. The event is at
+        most 1 MiB (event_log_service.proto, AppendRequest "Event size"), so the response stays
+        under the 4 MiB a gRPC client receives by default; StepThrough sends one such table per
+        message.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
