@@ -97,11 +97,27 @@ class GroupCommit:
             lead = not self._leading
             self._leading = True
         if not lead:
-            me.sleep()  # until the outcome is in, or the lead is handed over
+            try:
+                me.sleep()  # until the outcome is in, or the lead is handed over
+            except BaseException:  # interrupted (KeyboardInterrupt in the main thread)
+                self._abandon(me)
+                raise
             if not me.lead:
                 return me.result()
         self._lead(me)
         return me.result()
+
+    def _abandon(self, me: _Waiting) -> None:
+        """``me``'s thread stops waiting: still queued, its batch is taken out (never
+        committed); handed the lead, it commits the group all the same (the others wait
+        for it); taken by a leader, it is committed, unanswered."""
+        with self._lock:
+            if me in self._queue and not me.lead:
+                self._queue.remove(me)
+                return
+            lead = me.lead
+        if lead:
+            self._lead(me)
 
     def _lead(self, me: _Waiting) -> None:
         with self._lock:

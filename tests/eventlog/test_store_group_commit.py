@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import fcntl
 import os
+import signal
 import threading
 import time
 from collections.abc import Callable
@@ -211,3 +212,33 @@ def test_threads_appending_to_their_own_streams_and_to_one_shared_stream_each_ge
         assert len(events) == (1 + r % 2 if kind == "own" else 1 + w % 3)
     assert sorted(by_position) == list(range(1, len(by_position) + 1))
     assert all(r.ok for r in verify_all(store))
+
+
+def test_an_append_interrupted_while_it_waits_for_a_group_leaves_nothing_and_blocks_no_one(tmp_path, discards):
+    """Ctrl-C in a thread waiting for its group (the main thread, as in a script): the
+    append is taken out of the queue — never committed — and the appends behind it go on."""
+    with SqliteStore(tmp_path / "events.sqlite") as store:
+        group = store._group
+        fd = os.open(checkpoint_path(store.path), os.O_RDWR)
+        first: list[object] = []
+        leader = threading.Thread(target=lambda: first.append(_outcome(store, ("a", discards(1, tag="a"), ANY))))
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)  # the first append holds the lead, waiting for it
+            leader.start()
+            _wait_for(lambda: group.busy and group.queued == 0)
+
+            def interrupt() -> None:
+                _wait_for(lambda: group.queued == 1)  # the main thread waits for its group
+                signal.pthread_kill(threading.main_thread().ident, signal.SIGINT)
+
+            threading.Thread(target=interrupt).start()
+            with pytest.raises(KeyboardInterrupt):
+                store.append("b", discards(1, tag="b"), ANY)
+            assert group.queued == 0
+        finally:
+            fcntl.flock(fd, fcntl.LOCK_UN)
+            os.close(fd)
+            leader.join(timeout=60)
+        assert isinstance(first[0], AppendResult)
+        assert store.append("c", discards(1, tag="c")).last_position == 2  # nothing waits forever
+        assert [g.game_id for g in store.list_games()] == ["a", "c"]
