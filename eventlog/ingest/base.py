@@ -25,7 +25,7 @@ from typing import Any, NamedTuple, Protocol, runtime_checkable
 
 from eventlog.errors import InvalidArgument
 from eventlog.events import NewEvent, canonical_bytes
-from eventlog.store.planning import Batch, encode_metadata
+from eventlog.store.planning import Batch, SealedBatch, encode_metadata
 from eventlog.store.types import NO_STREAM
 
 __all__ = [
@@ -88,6 +88,8 @@ class BuiltGame(Protocol):
 
     def fingerprinted(self) -> FingerprintedGame: ...
 
+    def sealed(self, recorded_at: str, log: tuple[int, str] | None = None) -> tuple[SealedBatch, str]: ...
+
 
 class ImportedGame:
     """One game read from a source file.
@@ -147,6 +149,15 @@ class ImportedGame:
             e = events[0]
             events[0] = (e[0], e[1], e[2], e[3], encode_metadata({**meta, "fingerprint": fp}))
         return FingerprintedGame(iter(events), ruleset, fp)
+
+    def sealed(self, recorded_at: str, log: tuple[int, str] | None = None) -> tuple[SealedBatch, str]:
+        """``(batch, fingerprint)``: :meth:`fingerprinted`'s events sealed at ``recorded_at``
+        (:meth:`SealedBatch.of <eventlog.store.planning.SealedBatch.of>`, ``log`` as there);
+        the same errors."""
+        if self._built is not None:
+            return self._built.sealed(recorded_at, log)
+        events, ruleset, fp = self.fingerprinted()
+        return SealedBatch.of(self.game_id, events, recorded_at, ruleset, log), fp
 
     def __len__(self) -> int:
         return len(self._built) if self._events is None and self._built is not None else len(self.events)

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 from collections.abc import Callable, Iterator
 from datetime import datetime, timezone
 from pathlib import Path
@@ -277,6 +278,29 @@ _ONE_TILE_ACTIONS: dict[str, Callable[[GameBuilder, int, str], object]] = {
     "Hu": GameBuilder.win,  # and the block's winner is that seat
 }
 _WIN = GameBuilder.win
+#: "Player N <action> <tile>" lines read so far, by their text: ``(builder action, seat,
+#: tile)`` (:func:`_common_line`). A game's lines repeat (four seats, 34 tiles, eight
+#: actions): most are found here, by one lookup. Bounded: emptied when full.
+_COMMON_LINES: dict[str, tuple[Callable[[GameBuilder, int, str], object], int, str]] = {}
+_COMMON_LINES_MAX = 1 << 14
+
+
+def _common_line(text: str) -> tuple[Callable[[GameBuilder, int, str], object], int, str] | None:
+    """``(builder action, seat, tile)`` of a line ``Player <seat> <action> <tile>`` whose
+    action is one of :data:`_ONE_TILE_ACTIONS` (spelled as there) and whose tile is a tile
+    code — read as :meth:`_Block._player` reads it, the same builder call — kept in
+    :data:`_COMMON_LINES`; None for any other line (read the general way)."""
+    parts = text.split()
+    if len(parts) != 4:
+        return None
+    act, seat, tile = _ONE_TILE_ACTIONS.get(parts[2]), _SEATS.get(parts[1]), parts[3]
+    if (act is None or seat is None or parts[0] != "Player" or tile not in _TILES
+            or not text.lstrip().startswith("Player ")):
+        return None
+    if len(_COMMON_LINES) >= _COMMON_LINES_MAX:
+        _COMMON_LINES.clear()
+    made = _COMMON_LINES[text] = (act, seat, sys.intern(tile))
+    return made
 
 
 def _cut_line(path: Path) -> int | None:
@@ -318,26 +342,28 @@ class BotzoneTextImporter:
                 cut.append(_cut_line(path))
             return issue_reason(e) + (" (the file ends inside this line: truncated?)" if cut[0] == n else "")
         builder: GameBuilder | None = None  # the block's while it is playing (block.playing)
+        common_lines = _COMMON_LINES
         for n, text in lines:
             if builder is not None:
                 # the common line, "Player <seat> <action> <tile>", straight to the builder (what
-                # _Block._player does with it); nine lines in ten of a game
+                # _Block._player does with it); nine lines in ten of a game, read once a text
+                common = common_lines.get(text)
+                if common is None:
+                    common = _common_line(text)
+                if common is not None:
+                    act, seat, tile = common
+                    assert block is not None
+                    block.last_line = n
+                    try:
+                        act(builder.at_line(n), seat, tile)
+                        if act is _WIN:
+                            block.winner = seat
+                    except Exception as e:  # this game only (issue 12 item 5)
+                        yield ParseIssue(str(path), n, reason(n, e), block.game_id)
+                        block, builder, skipping = None, None, True
+                    continue
                 parts = text.split()
-                if len(parts) == 4:
-                    act, seat, tile = _ONE_TILE_ACTIONS.get(parts[2]), _SEATS.get(parts[1]), parts[3]
-                    if (act is not None and seat is not None and parts[0] == "Player" and tile in _TILES
-                            and text.lstrip().startswith("Player ")):
-                        assert block is not None
-                        block.last_line = n
-                        try:
-                            act(builder.at_line(n), seat, tile)
-                            if act is _WIN:
-                                block.winner = seat
-                        except Exception as e:  # this game only (issue 12 item 5)
-                            yield ParseIssue(str(path), n, reason(n, e), block.game_id)
-                            block, builder, skipping = None, None, True
-                        continue
-                elif (len(parts) > 3 and parts[2] == "Deal" and parts[0] == "Player" and parts[1] in _SEATS
+                if (len(parts) > 3 and parts[2] == "Deal" and parts[0] == "Player" and parts[1] in _SEATS
                       and _TILES.issuperset(parts[3:]) and text.lstrip().startswith("Player ")):
                     # "Player <seat> Deal <tile> …" (four lines a game), as _Block._player reads it
                     assert block is not None

@@ -458,8 +458,7 @@ def prepare_game(game: ImportedGame, recorded_at: str, log: tuple[int, str] | No
     out in the same pass (:meth:`SealedBatch.of`). Raises
     :class:`~eventlog.errors.InvalidArgument` for a game the store would refuse (no events,
     a repeated event id, a bad game id)."""
-    events, ruleset, fp = game.fingerprinted()
-    batch = SealedBatch.of(game.game_id, events, recorded_at, ruleset, log)
+    batch, fp = game.sealed(recorded_at, log)
     return PreparedGame(game.game_id, str(game.source_path), game.first_line, fp, batch)
 
 
