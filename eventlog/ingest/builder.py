@@ -26,14 +26,19 @@ not validated again: the builder keeps each validated payload with its canonical
 text (:func:`eventlog.hashing.canonical_text` of its JSON form) under the fields it was
 made from, so the thousands of identical draws and discards of a big import cost one
 validation each (pydantic's validation is a function of the fields: equal fields, one
-payload; fields it refuses are refused every time, with the same message). With the
+payload; fields it refuses are refused every time, with the same message). The payloads
+written once a hand — the deals, the reported score, the game's end — seldom repeat; when
+their fields are plainly valid (exact types, within range) the payload and its text are
+made directly (:data:`_PLAIN`: the model and the bytes validation and encoding give), and
+anything else is validated. With the
 payload it keeps what every event of it takes from it (:data:`Entry`: type, text, schema
 version, its part of the game's fingerprint), made once. The game is kept as records (the
 entry and the source location — a bare line number, the common case, or the location
 given); :class:`BuiltEvents` turns them into :class:`~eventlog.events.NewEvent` objects
 only when someone reads them, and into the store's encoded form
-(:meth:`BuiltEvents.encoded`, :meth:`BuiltEvents.fingerprinted`: the bulk import) without
-them, a game's metadata texts from one template per file.
+(:meth:`BuiltEvents.encoded`, :meth:`BuiltEvents.fingerprinted`) without them, a game's
+metadata texts from one template per file — or straight into its sealed rows, column by
+column (:meth:`BuiltEvents.sealed`: the bulk import).
 """
 
 from __future__ import annotations
