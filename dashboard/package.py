@@ -23,6 +23,7 @@ from typing import Any
 
 from eventlog.describe import describe_event, describe_words, hand_ordinal
 from eventlog.hashing import chain_body_text, canonical_text
+from replayer.itemized import breakdown
 from replayer.rules.base import ruleset_words_of, score_unit_of
 from dashboard.tiles import CSS as TILE_CSS
 from dashboard.tiles import tiles_html
@@ -179,6 +180,8 @@ def _scores_section(audit: Any, events: Sequence[Any]) -> str:
         out.append("<p>Every score the source reported, against the computed one:</p>"
                    + _table(("event", "winner", "reported changes", "computed changes", "reported total",
                              "computed total", "agrees"), rows, diff=[not r.agrees for r in audit.reported]))
+        for r in audit.reported:
+            out.append(_breakdown_section(r))
     else:
         out.append("<p>The source reported no scores for this game: nothing to compare.</p>")
     if not audit.wins:
@@ -205,6 +208,19 @@ def _scores_section(audit: Any, events: Sequence[Any]) -> str:
                           [("computed", _e(w.points), _changes(w.changes)), ("reported", _e(rt), _changes(rc))],
                           diff=[False, w.reported is not None and not agree]))
     return "".join(out)
+
+
+def _breakdown_section(r: Any) -> str:
+    """The computed changes of the report ``r`` by rule item, each with its rule source
+    (replayer/itemized.py): the rule that decides a disputed payment; "" when none."""
+    rows = breakdown(r)
+    if not rows:
+        return ""
+    verdict = "agrees with" if r.agrees else "DIFFERS from"
+    return (f"<h3>Event {r.seq}: the computed changes {_e(_changes(r.computed_changes))} by rule "
+            f"({verdict} the reported {_e(_changes(r.score_changes))})</h3>"
+            + _table(("rule", "rule source", "settled at event", "changes by seat", "payments (payer→payee amount)"),
+                     rows))
 
 
 def _win_hands(events: Sequence[Any], audit: Any) -> dict[int, str]:

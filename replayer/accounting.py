@@ -198,7 +198,7 @@ def check_size(ctx: Ctx, state: TableState, seat: int, expected: int, when: str)
 
 def apply_settlement(state: TableState, seq: int, kind: str, s: Settlement, reason: str) -> TableState:
     seats = tuple(replace(st, score=st.score + s.changes[i]) for i, st in enumerate(state.seats))
-    entry = ScoreEntry(seq, kind, s.changes, reason, s.parts)  # type: ignore[arg-type]
+    entry = ScoreEntry(seq, kind, s.changes, reason, s.parts, s.payments)  # type: ignore[arg-type]
     return replace(state, seats=seats, score_log=state.score_log + (entry,))
 
 

@@ -56,8 +56,12 @@ class Ctx:
         assert self.rs is not None  # guarded by need_game
         return self.rs
 
-    def breach(self, rule_id: str, message: str, seat: int | None = None) -> None:
+    def breach(self, rule_id: str, message: str, seat: int | None = None, *, also: str = "") -> None:
+        """A finding of ``rule_id`` at this event (strict mode: :class:`ReplayError`); its source
+        is the rule's (``also``: more rule text behind this finding, after it)."""
         source = self.rs.rule_source(rule_id) if self.rs else MECHANICS_SOURCES.get(rule_id, "docs/reference/DESIGN.md §4")
+        if also:
+            source = f"{source}; {also}"
         f = Finding(self.seq, rule_id, message, source, seat, self.hand_number)
         if self.mode == "strict":
             raise ReplayError(f)

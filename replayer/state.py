@@ -326,12 +326,28 @@ class LastDraw:
 @fast_init
 @dataclass(frozen=True)
 class Payment:
-    """One line of a settlement: ``payer`` pays ``amount`` points to ``payee``."""
+    """One line of a settlement: ``payer`` pays ``amount`` points to ``payee`` for ``reason``
+    (the ruleset's rule item, in words or as its component id). ``source``: the rule text that
+    makes the payment (``docs/reference/rules/<ruleset>.md §N (…)``, a seed), so a disputed
+    score names the rule that decides it; "" when the ruleset gives none."""
 
     payer: int
     payee: int
     amount: int
     reason: str
+    source: str = ""
+
+
+@fast_init
+@dataclass(frozen=True)
+class SettledPayment:
+    """One payment of a computed settlement with the event that settled it: ``seq``, ``kind``
+    (the :class:`ScoreEntry` kind: ``win``, ``exhaustive_draw``, ``bird`` …) and the
+    ``payment`` (with its rule item and source)."""
+
+    seq: int
+    kind: str
+    payment: Payment
 
 
 @fast_init
@@ -432,7 +448,7 @@ class WinRecord:
     ``later_changes``: what the rules settle for this win at a later event of its hand
     (Changsha's birds 扎鸟, turned after the win, docs/reference/rules/changsha.md §5.1) —
     part of the win's whole settlement (:attr:`changes`), which a reported score gives
-    (docs/events.md ``score_reported``)."""
+    (docs/events.md ``score_reported``); ``later_payments``: their payments, itemized."""
 
     seq: int
     seat: int
@@ -449,6 +465,7 @@ class WinRecord:
     context: Any = None
     unscored: bool = False
     later_changes: tuple[int, int, int, int] = (0, 0, 0, 0)
+    later_payments: tuple[SettledPayment, ...] = ()
 
     @property
     def changes(self) -> tuple[int, int, int, int] | None:
@@ -468,7 +485,9 @@ class ReportedScore:
     ``agrees``: nothing compared disagrees. ``unverifiable``: why a part of it could not be
     compared (empty: every part was) — it reads tiles the record hides ("the score changes
     cannot be checked: …"); ``computed_changes`` / ``computed_total`` are then None for the
-    part that could not be computed."""
+    part that could not be computed. ``computed_payments``: the payments that make up
+    ``computed_changes``, each with its rule item and source (empty when none was computed;
+    replayer/itemized.py lines them up by rule)."""
 
     seq: int
     winner: int | None
@@ -479,19 +498,23 @@ class ReportedScore:
     computed_total: int | None
     agrees: bool
     unverifiable: str = ""
+    computed_payments: tuple[SettledPayment, ...] = ()
 
 
 @fast_init
 @dataclass(frozen=True)
 class ScoreEntry:
     """A score change applied to the seats: a settled win, a penalty, a ruling. ``parts``:
-    the settlement's components (:attr:`Settlement.parts`; empty: all of it is ``kind``)."""
+    the settlement's components (:attr:`Settlement.parts`; empty: all of it is ``kind``);
+    ``payments``: the settlement's payments (:attr:`Settlement.payments`; empty for changes
+    given as a vector, e.g. a penalty event's)."""
 
     seq: int
     kind: Literal["win", "penalty", "ruling", "kong", "exhaustive_draw", "opening", "opening_bird", "bird"]
     changes: tuple[int, int, int, int]
     reason: str = ""
     parts: tuple[tuple[str, tuple[int, int, int, int]], ...] = ()
+    payments: tuple[Payment, ...] = ()
 
 
 @fast_init

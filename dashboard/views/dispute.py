@@ -20,6 +20,7 @@ from dashboard.common import game_links, need_games, read_game_log, start_page
 from dashboard.tiles import meld_html, tile_html, tiles_html
 from eventlog.describe import hand_ordinal
 from replayer.audit import fan_keys
+from replayer.itemized import breakdown
 from replayer.rules.base import score_unit_of
 
 PAGE = "views/dispute.py"
@@ -148,6 +149,16 @@ else:
         ),
         hide_index=True, width="stretch",
     )
+    # the computed changes by rule item, each with its source: the rule a disputed payment turns on
+    for r in reported:
+        by_rule = breakdown(r)
+        if by_rule:
+            st.markdown(f"**Event {r.seq}: the computed changes {_l(r.computed_changes)} by rule** "
+                        f"({'agrees with' if r.agrees else 'DIFFERS from'} the reported {_l(r.score_changes)})")
+            st.dataframe(pd.DataFrame([{"rule": x.rule, "rule source": x.source, "settled at event": x.events,
+                                        "changes by seat": x.changes, "payments (payer→payee amount)": x.payments}
+                                       for x in by_rule]),
+                         hide_index=True, width="stretch")
 
 # ---- each win: fans side by side, score changes, the hand and the tiles of each fan
 st.subheader(f"Wins ({len(audit.wins)})")

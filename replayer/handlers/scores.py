@@ -8,9 +8,11 @@ from replayer.accounting import (
     seats_words,
 )
 from replayer.context import Ctx, need_game
+from replayer.itemized import deciding_sources, settlement_words
 from replayer.state import (
     ReportedScore,
     ScoreEntry,
+    SettledPayment,
     Settlement,
     TableState,
     Unsettled,
@@ -41,6 +43,7 @@ def score_reported(ctx: Ctx, state: TableState, p: ev.ScoreReported) -> TableSta
     drawn = [u for u in state.unsettled if u.hand_number == hand and u.winner is None] if with_draw else []
     comp_changes: tuple[int, int, int, int] | None = None
     comp_total: int | None = None
+    paid: list[SettledPayment] = []  # the computed changes, payment by payment (replayer/itemized.py)
     if legal or with_draw:
         ch = [0, 0, 0, 0]
         for w in legal:  # a win's whole settlement: what the rules settle for it later too
@@ -48,9 +51,13 @@ def score_reported(ctx: Ctx, state: TableState, p: ev.ScoreReported) -> TableSta
             if whole is not None:
                 for i in range(4):
                     ch[i] += whole[i]
+                if w.settlement is not None:
+                    paid += [SettledPayment(w.seq, "win", q) for q in w.settlement.payments]
+                paid += w.later_payments
         for e in draw_entries(state) if with_draw else ():
             for i in range(4):
                 ch[i] += e.changes[i]
+            paid += [SettledPayment(e.seq, e.kind, q) for q in e.payments]
         comp_changes = (ch[0], ch[1], ch[2], ch[3])
         if len(legal) == 1:
             comp_total = legal[0].points
@@ -88,12 +95,6 @@ def score_reported(ctx: Ctx, state: TableState, p: ev.ScoreReported) -> TableSta
             problems.append(f"total reported {p.total}, "
                             + (f"computed {comp_total}" if comp_total is not None
                                else f"not computed ({_why_not_computed(state, legal)})"))
-    if problems:
-        ctx.breach("reported_score_mismatch", "; ".join(problems + cannot) + _scoring_note(state, p), p.winner)
-    elif cannot:
-        ctx.breach("reported_score_unverifiable", "; ".join(cannot), p.winner)
-    if covered:
-        state = _take_reported(ctx, state, covered, p.score_changes, p.winner)
     rec = ReportedScore(
         seq=ctx.seq,
         winner=p.winner,
@@ -104,7 +105,17 @@ def score_reported(ctx: Ctx, state: TableState, p: ev.ScoreReported) -> TableSta
         computed_total=comp_total,
         agrees=not problems,
         unverifiable="; ".join(cannot),
+        computed_payments=tuple(paid) if comp_changes is not None else (),
     )
+    if problems:
+        # the computed changes by rule item, so the finding names the rules that decide it
+        words = settlement_words(rec)
+        ctx.breach("reported_score_mismatch", "; ".join(problems + cannot) + (f"; computed {words}" if words else "")
+                   + _scoring_note(state, p), p.winner, also="; ".join(deciding_sources(rec)))
+    elif cannot:
+        ctx.breach("reported_score_unverifiable", "; ".join(cannot), p.winner)
+    if covered:
+        state = _take_reported(ctx, state, covered, p.score_changes, p.winner)
     return replace(state, reported=state.reported + (rec,))
 
 
@@ -216,7 +227,7 @@ def referee_ruling(ctx: Ctx, state: TableState, p: ev.RefereeRuling) -> TableSta
             if w.seq == p.ref_seq and any(w.later_changes):
                 back = Settlement(tuple(-c for c in w.later_changes), zero_sum=False)  # type: ignore[arg-type]
                 state = apply_settlement(state, ctx.seq, "ruling", back, f"{what} — its later payments voided")
-        state = replace(state, wins=tuple(replace(w, legal=False, later_changes=(0, 0, 0, 0))
+        state = replace(state, wins=tuple(replace(w, legal=False, later_changes=(0, 0, 0, 0), later_payments=())
                                           if w.seq == p.ref_seq else w for w in state.wins))
     if p.kind == "dead_hand" and p.seat is None:
         ctx.breach("ruling_refers_to_no_event", "dead_hand: the ruling names no seat")

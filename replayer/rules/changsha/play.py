@@ -342,7 +342,7 @@ class ChangshaRuleset(RulesetDefaults):
         for name, vec in ex.components.parts:
             for s in range(4):
                 if s != win.seat and vec[s] < 0:
-                    pays.append(Payment(s, win.seat, -vec[s], f"{name} ({_SPEC} §5)"))
+                    pays.append(Payment(s, win.seat, -vec[s], f"{name} ({_SPEC} §5)", f"{_SPEC} §5"))
         return Settlement.from_payments(pays)
 
     def settle_kong(self, state: TableState, seat: int, meld: DeclaredMeld) -> Settlement | None:
@@ -350,7 +350,7 @@ class ChangshaRuleset(RulesetDefaults):
         amount = self.options.kong_pay.an if kind == "concealed" else self.options.kong_pay.ming
         if not amount:
             return None
-        return Settlement.from_payments([Payment(s, seat, amount, f"kong money ({_SPEC} §4)") for s in range(4) if s != seat])
+        return Settlement.from_payments([Payment(s, seat, amount, f"kong money ({_SPEC} §4)", f"{_SPEC} §4") for s in range(4) if s != seat])
 
     def settle_exhaustive_draw(self, state: TableState) -> Settlement | None:
         return None  # nothing is paid at an exhaustive draw (kong money stays, §8.14)

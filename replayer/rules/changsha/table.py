@@ -18,6 +18,7 @@ from replayer.state import (
     Discard,
     Payment,
     PendingDiscard,
+    SettledPayment,
     Settlement,
     TableState,
     Unsettled,
@@ -33,9 +34,11 @@ __all__ = ["HANDLERS", "birds_turned", "expected_birds", "kaigang_stack", "kong_
 _SPEC = "docs/reference/rules/changsha.md"
 
 
-def _settlement(vec: tuple[int, int, int, int], seat: int, reason: str) -> Settlement:
-    return Settlement.from_payments([Payment(s, seat, -vec[s], reason) for s in range(4) if s != seat and vec[s] < 0]
-                                    + [Payment(seat, s, vec[s], reason) for s in range(4) if s != seat and vec[s] > 0])
+def _settlement(vec: tuple[int, int, int, int], seat: int, reason: str, source: str) -> Settlement:
+    """``vec`` as payments to and from ``seat`` for ``reason``; ``source``: the rule text."""
+    return Settlement.from_payments(
+        [Payment(s, seat, -vec[s], reason, source) for s in range(4) if s != seat and vec[s] < 0]
+        + [Payment(seat, s, vec[s], reason, source) for s in range(4) if s != seat and vec[s] > 0])
 
 
 def opening_wins_declared(ctx: Ctx, state: TableState, p: ev.OpeningWinsDeclared) -> TableState:
@@ -66,11 +69,12 @@ def opening_wins_declared(ctx: Ctx, state: TableState, p: ev.OpeningWinsDeclared
         return state
     res = settle_opening(seat, units, dealer=state.dealer or 0, dice=dice, options=rs.options)
     shown = ", ".join(f"{u.kind.chinese} ×{u.count}" if u.count > 1 else u.kind.chinese for u in units)
-    state = apply_settlement(state, ctx.seq, "opening", _settlement(res.opening, seat, f"opening small wins ({_SPEC} §3.2)"),
+    state = apply_settlement(state, ctx.seq, "opening", _settlement(res.opening, seat, f"opening small wins ({_SPEC} §3.2)", f"{_SPEC} §3.2, §5"),
                              f"opening small wins of seat {seat}: {shown}")
     if any(res.opening_bird):
         state = apply_settlement(state, ctx.seq, "opening_bird",
-                                 _settlement(res.opening_bird, seat, f"opening dice bird ({_SPEC} §8.11)"),
+                                 _settlement(res.opening_bird, seat, f"opening dice bird ({_SPEC} §8.11)",
+                                             f"{_SPEC} §8.11"),
                                  f"opening dice bird of seat {seat}'s opening wins: dice {dice}→seat {res.bird_seat}")
     hand = replace(hand, declared=hand.declared + (seat,), openings=hand.openings + (res,))
     return rs.with_hand(state, hand)
@@ -222,10 +226,12 @@ def birds_turned(ctx: Ctx, state: TableState, p: ev.BirdsTurned) -> TableState:
                             dealer=dealer, birds=tiles, options=rs.options)
         if any(res.bird):
             hits = ", ".join(f"{t}→seat {s}" for t, s in zip(tiles, res.bird_seats))
-            state = apply_settlement(state, ctx.seq, "bird", _settlement(res.bird, w.seat, f"birds ({_SPEC} §5.1)"),
-                                     f"birds of seat {w.seat}'s win: {hits}")
+            birds = _settlement(res.bird, w.seat, f"birds ({_SPEC} §5.1)", f"{_SPEC} §5.1")
+            state = apply_settlement(state, ctx.seq, "bird", birds, f"birds of seat {w.seat}'s win: {hits}")
             # part of the win's whole settlement, which its reported score gives
-            state = replace(state, wins=tuple(replace(x, later_changes=add(x.later_changes, res.bird))
+            paid = tuple(SettledPayment(ctx.seq, "bird", q) for q in birds.payments)
+            state = replace(state, wins=tuple(replace(x, later_changes=add(x.later_changes, res.bird),
+                                                      later_payments=x.later_payments + paid)
                                               if x.seq == w.seq else x for x in state.wins))
         if evaluation.units and any(u.id == "heavenly" for u in evaluation.units) \
                 and start_bird is None and tiles:

@@ -104,7 +104,7 @@ class HandMemory:
 class CjmMemory:
     hand: HandMemory = field(default_factory=HandMemory)
     #: off-table (盘外) payments (payer, payee, amount, reason), paid (capped) at the end of the 局
-    held: tuple[tuple[int, int, int, str], ...] = ()
+    held: tuple[tuple[int, int, int, str, str], ...] = ()
     #: off-table penalties (score changes, reason): added as they are when the 局 ends
     held_penalties: tuple[tuple[tuple[int, int, int, int], str], ...] = ()
 
@@ -301,7 +301,7 @@ class CjmRuleset(RulesetDefaults):
             return after, mem
         if (self.options.hold_off_table and ends_session(after.scores, s.changes, self.options.jujie_zero_players)
                 and not first_after(after.scores, s.changes, receiver)):
-            held = mem.held + tuple((q.payer, q.payee, q.amount, f"{q.reason} (held 盘外)") for q in s.payments)
+            held = mem.held + tuple((q.payer, q.payee, q.amount, f"{q.reason} (held 盘外)", q.source) for q in s.payments)
             return after, replace(mem, held=held)
         return apply_settlement(after, before.seq + 1, "kong", s, what), mem
 

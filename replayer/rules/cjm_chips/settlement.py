@@ -22,6 +22,24 @@ from collections.abc import Sequence
 from replayer.state import Payment, Settlement
 
 Chips = Sequence[int]
+#: a payment to make: (payer, payee, amount, reason, source — the rule text behind it)
+Due = tuple[int, int, int, str, str]
+
+_SPEC = "docs/reference/rules/competition.md"
+#: the rule text behind each kind of payment (a payment's ``source``: a disputed score names
+#: the rule that decides it, replayer/itemized.py)
+SOURCES = {
+    "win": f"{_SPEC} §A6.4 (payment: the discarder pays 2T, a self-draw T from each)",
+    "baopai": f"{_SPEC} §A8 (包牌: the liable player pays alone)",
+    "robbed_kong": f"{_SPEC} §A6.4 (抢杠和: the konger pays 3T)",
+    "zero_chip": f"{_SPEC} §A5 (a win on a zero-chip player's discard)",
+    "instant": f"{_SPEC} §A7 (现场汇: instant payments)",
+}
+
+
+def _x(source: str, multiplier: int) -> str:
+    """``source`` with the 倍打 doubling's rule when a continuing dealer's hand doubles it."""
+    return f"{source}; {_SPEC} §A6.4 (倍打)" if multiplier > 1 else source
 
 #: §A7 instant payments: (who pays, amount each).
 KONG_PAYMENTS = {"added": ("each", 4), "melded": ("discarder", 12), "concealed": ("each", 6)}
@@ -29,12 +47,12 @@ FLOWER_KONG = 8
 CHASE = 4  # 追牌
 
 
-def capped(chips: Chips, payments: Sequence[tuple[int, int, int, str]]) -> Settlement:
-    """The settlement of ``payments`` (payer, payee, amount, reason) made in order, each
-    capped by the payer's chips at that moment (a payment of 0 is dropped)."""
+def capped(chips: Chips, payments: Sequence[Due]) -> Settlement:
+    """The settlement of ``payments`` (payer, payee, amount, reason, source) made in order,
+    each capped by the payer's chips at that moment (a payment of 0 is dropped)."""
     left = list(chips)
     out = []
-    for payer, payee, amount, reason in payments:
+    for payer, payee, amount, reason, source in payments:
         if payer == payee:
             raise ValueError(f"seat {payer} cannot pay itself")
         paid = max(0, min(amount, left[payer]))
@@ -42,13 +60,13 @@ def capped(chips: Chips, payments: Sequence[tuple[int, int, int, str]]) -> Settl
             left[payer] -= paid
             left[payee] += paid
             note = reason if paid == amount else f"{reason}: {paid} of {amount} (chips run out)"
-            out.append(Payment(payer, payee, paid, note))
+            out.append(Payment(payer, payee, paid, note, source))
     return Settlement.from_payments(out) if out else Settlement((0, 0, 0, 0))
 
 
 def win_payments(winner: int, total: int, *, self_drawn: bool, discarder: int | None,
                  robbed_konger: int | None = None, liable: int | None = None,
-                 liable_discard_amount: str = "3T", multiplier: int = 1) -> list[tuple[int, int, int, str]]:
+                 liable_discard_amount: str = "3T", multiplier: int = 1) -> list[Due]:
     """The payments of a win worth T = ``total`` before caps (§A6.4, §A8)."""
     if total < 0:
         raise ValueError(f"T cannot be negative, got {total}")
@@ -56,45 +74,53 @@ def win_payments(winner: int, total: int, *, self_drawn: bool, discarder: int | 
     x = f" ×{multiplier} 倍打" if multiplier > 1 else ""
     if liable is not None and liable != winner:
         share = 2 if (not self_drawn and robbed_konger is None and liable_discard_amount == "2T") else 3
-        return [(liable, winner, share * t, f"包牌: {share}T{x}")]
+        return [(liable, winner, share * t, f"包牌: {share}T{x}", _x(SOURCES["baopai"], multiplier))]
     if robbed_konger is not None:
-        return [(robbed_konger, winner, 3 * t, f"robbed kong 抢杠和: 3T{x}")]
+        return [(robbed_konger, winner, 3 * t, f"robbed kong 抢杠和: 3T{x}", _x(SOURCES["robbed_kong"], multiplier))]
+    win = _x(SOURCES["win"], multiplier)
     if self_drawn:
-        return [(s, winner, t, f"self-drawn: T{x}") for s in _after(winner)]
+        return [(s, winner, t, f"self-drawn: T{x}", win) for s in _after(winner)]
     if discarder is None or discarder == winner:
         raise ValueError("a win on a discard needs a discarder other than the winner")
-    return [(discarder, winner, 2 * t, f"discard: 2T{x}")]
+    return [(discarder, winner, 2 * t, f"discard: 2T{x}", win)]
 
 
 def zero_chip_penalty(winner: int, zero_seat: int, would_be: int, each: int,
-                      multiplier: int = 1) -> list[tuple[int, int, int, str]]:
+                      multiplier: int = 1) -> list[Due]:
     """§A5: a win on a zero-chip player's discard: the winner pays ``would_be`` to that
     player and ``each`` to each of the three others, that player included ("向无分者罚分和牌
     得分并向三家各赔付10分", seed 000)."""
-    out = [(winner, zero_seat, would_be * multiplier, "win on a zero-chip discard (盘面无分者点炮，禁止和牌)")]
-    out += [(winner, s, each * multiplier, "win on a zero-chip discard: penalty") for s in _after(winner)]
+    src = _x(SOURCES["zero_chip"], multiplier)
+    out: list[Due] = [(winner, zero_seat, would_be * multiplier, "win on a zero-chip discard (盘面无分者点炮，禁止和牌)", src)]
+    out += [(winner, s, each * multiplier, "win on a zero-chip discard: penalty", src) for s in _after(winner)]
     return out
 
 
-def kong_payments(konger: int, kind: str, discarder: int | None, multiplier: int = 1) -> list[tuple[int, int, int, str]]:
+def kong_payments(konger: int, kind: str, discarder: int | None, multiplier: int = 1) -> list[Due]:
     """§A7 instant kong payments."""
     who, amount = KONG_PAYMENTS[kind]
     x = f" ×{multiplier}" if multiplier > 1 else ""
     if who == "discarder":
         if discarder is None:
             raise ValueError("a kong on a discard names its discarder")
-        return [(discarder, konger, amount * multiplier, f"点杠 {amount}{x}")]
+    src = _x(SOURCES["instant"], multiplier)
+    if who == "discarder":
+        if discarder is None:
+            raise ValueError("a kong on a discard names its discarder")
+        return [(discarder, konger, amount * multiplier, f"点杠 {amount}{x}", src)]
     label = "补杠" if kind == "added" else "暗杠"
-    return [(s, konger, amount * multiplier, f"{label} {amount}{x}") for s in _after(konger)]
+    return [(s, konger, amount * multiplier, f"{label} {amount}{x}", src) for s in _after(konger)]
 
 
-def flower_kong_payments(seat: int, multiplier: int = 1) -> list[tuple[int, int, int, str]]:
-    return [(s, seat, FLOWER_KONG * multiplier, f"花杠 {FLOWER_KONG}") for s in _after(seat)]
+def flower_kong_payments(seat: int, multiplier: int = 1) -> list[Due]:
+    src = _x(SOURCES["instant"], multiplier)
+    return [(s, seat, FLOWER_KONG * multiplier, f"花杠 {FLOWER_KONG}", src) for s in _after(seat)]
 
 
-def chase_payments(first: int, multiplier: int = 1) -> list[tuple[int, int, int, str]]:
+def chase_payments(first: int, multiplier: int = 1) -> list[Due]:
     """追牌: the first of four players who discarded the same tile in a row pays each other."""
-    return [(first, s, CHASE * multiplier, f"追牌 {CHASE}") for s in _after(first)]
+    src = _x(SOURCES["instant"], multiplier)
+    return [(first, s, CHASE * multiplier, f"追牌 {CHASE}", src) for s in _after(first)]
 
 
 def _after(seat: int) -> list[int]:

@@ -19,6 +19,10 @@ from __future__ import annotations
 from replayer.state import Payment, Settlement
 
 BASE_POINTS = 8  # 底分 (seed 001)
+#: the rule text behind a win's payments and a false win's (a payment's ``source``: a
+#: disputed score names the rule that decides it, replayer/itemized.py)
+WIN_SOURCE = "docs/reference/rules/competition.md §B2 (seed 001: 底分 8 + 基本分 P)"
+FALSE_WIN_SOURCE = "docs/reference/rules/competition.md §B1, §A9 (错和; the amount: option false_win_penalty_points)"
 
 
 def settle_win(
@@ -36,14 +40,14 @@ def settle_win(
     if self_drawn:
         if discarder is not None:
             raise ValueError("a self-drawn win has no discarder")
-        pays = [Payment(s, winner, base + points, f"self-drawn: {base} + {points}") for s in others]
+        pays = [Payment(s, winner, base + points, f"self-drawn: {base} + {points}", WIN_SOURCE) for s in others]
     else:
         if discarder is None or discarder == winner or not 0 <= discarder <= 3:
             raise ValueError(f"a win on a discard needs a discarder other than the winner, got {discarder}")
         pays = [
-            Payment(s, winner, base + points, f"discarder: {base} + {points}")
+            Payment(s, winner, base + points, f"discarder: {base} + {points}", WIN_SOURCE)
             if s == discarder
-            else Payment(s, winner, base, f"base: {base}")
+            else Payment(s, winner, base, f"base: {base}", WIN_SOURCE)
             for s in others
         ]
     return Settlement.from_payments(pays)
@@ -55,5 +59,5 @@ def false_win_penalty(offender: int, per_player: int) -> Settlement:
     if per_player < 0:
         raise ValueError(f"penalty points cannot be negative, got {per_player}")
     return Settlement.from_payments(
-        [Payment(offender, s, per_player, "false win (错和)") for s in range(4) if s != offender]
+        [Payment(offender, s, per_player, "false win (错和)", FALSE_WIN_SOURCE) for s in range(4) if s != offender]
     )

@@ -825,6 +825,15 @@ def _meld_info(m: DeclaredMeld) -> MeldInfo:
     return MeldInfo(m.kind, tuple(m.tiles), m.kong_kind, m.from_seat, m.claimed_tile)
 
 
+#: the rule text behind each component's payments (a payment's ``source``: a disputed score
+#: names the rule that decides it, replayer/itemized.py)
+_COMPONENT_SOURCES = {
+    "jing": f"{SPEC} §9.1 (精牌分: jing bonus, win or draw)", "gangjing": f"{SPEC} §9.2 (杠精)",
+    "kong": f"{SPEC} §9.3 (槓牌分: kong bonus)", "chaozhuang": f"{SPEC} §9.4 (抄庄)",
+    "early_show": f"{JX} §5, §13.12 (六对摊牌, option qidui_early_show)", "win": f"{SPEC} §9.5 (胡牌分: win score)",
+    "penalty": f"{SPEC} §8.2, §8.3 (罚分: the draw penalty draw_dealer_pays, the 诈胡 penalty zhahu_penalty)",
+    "lower_jing": f"{SPEC} §11.1, §11.2 (下精)", "look_back": f"{SPEC} §11.3 (回头一笑)",
+}
 _COMPONENT_NAMES = {
     "jing": ("Jing bonus", "精分"), "gangjing": ("Jing kong", "杠精"), "kong": ("Kong bonus", "杠分"),
     "chaozhuang": ("Dealer copied", "抄庄"), "early_show": ("Six pairs shown", "六对摊牌"), "win": ("Win", "胡牌分"), "penalty": ("Penalty", "罚分"),
@@ -878,7 +887,8 @@ def _settlement(comps: Components, reads: tuple[Reading, ...] = ()) -> Settlemen
             for d in debt:
                 amount = min(c[0], d[0])
                 if amount > 0:
-                    pays.append(Payment(d[1], c[1], amount, _COMPONENT_NAMES.get(name, (name,))[0]))
+                    pays.append(Payment(d[1], c[1], amount, _COMPONENT_NAMES.get(name, (name,))[0],
+                                        _COMPONENT_SOURCES.get(name, "")))
                     c[0] -= amount
                     d[0] -= amount
     s = Settlement.from_payments(pays)

@@ -54,6 +54,22 @@ __all__ = [
 ]
 
 COMPONENTS = ("kong", "win", "hujiao_zhuanyi", "huazhu", "chajiao", "tuishui")
+#: the rule text behind each component's payments (a payment's ``source``: a disputed score
+#: names the rule that decides it, replayer/itemized.py)
+_SPEC = "docs/reference/rules/sichuan.md"
+SOURCES = {
+    "kong": f"{_SPEC} §3 (下雨 / 刮风: kong payments)",
+    "win": f"{_SPEC} §5.4, §6 (who pays a win: 底金 × 2^fan)",
+    "hujiao_zhuanyi": f"{_SPEC} §3, §12.11 (呼叫转移: the kong's income moves to the winner)",
+    "huazhu": f"{_SPEC} §7 (查花猪: a 花猪 pays every other player still in)",
+    "chajiao": f"{_SPEC} §7, §12.7 (查大叫: a player not ready pays each ready one)",
+    "tuishui": f"{_SPEC} §3, §7, §12.12 (退税: kong income returned)",
+}
+
+
+def _pay(payer: int, payee: int, amount: int, component: str) -> Payment:
+    """A payment of ``component`` (its reason) with the component's rule source."""
+    return Payment(payer, payee, amount, component, SOURCES[component])
 KongKind = Literal["concealed", "melded", "added"]
 
 #: §3: 直杠 (melded) 2 × 底金 from the discarder; 补杠 (added) 1 × 底金 and 暗杠 (concealed)
@@ -289,7 +305,7 @@ class Ledger:
         if not self.options.xiayu:
             return ()
         amount = KONG_FACTOR[occ.kind] * self.options.dijin
-        return tuple(Payment(p, occ.seat, amount, "kong") for p in payers)
+        return tuple(_pay(p, occ.seat, amount, "kong") for p in payers)
 
     def kong(self, occ: KongOcc) -> Ledger:
         """Pay a kong now (§3); the replacement draw lifts the konger's 过水不胡 (§12.13)."""
@@ -378,7 +394,7 @@ class Ledger:
         passed = self.passed_fan
         for w, v in values:
             payers = (occ.discarder,) if occ.discarder is not None else tuple(s for s in self.still_in() if s != w.seat)
-            payments += tuple(("win", Payment(p, w.seat, v.per_payer, "win")) for p in payers)
+            payments += tuple(("win", _pay(p, w.seat, v.per_payer, "win")) for p in payers)
             wins += (SettledWin(idx, w.seat, v, tuple(payers), v.per_payer * len(payers)),)
         kongs = self.kongs
         last_kong = self.last_kong
@@ -391,7 +407,7 @@ class Ledger:
             first = min((w.seat for w in occ.winners), key=lambda s: (s - k.seat) % 4)
             total = sum(p.amount for p in k.income)
             if total:
-                payments += (("hujiao_zhuanyi", Payment(k.seat, first, total, "hujiao_zhuanyi")),)
+                payments += (("hujiao_zhuanyi", _pay(k.seat, first, total, "hujiao_zhuanyi")),)
             kongs = _set(kongs, last_kong, replace(k, moved=True))
             hujiao_to = (first, last_kong)
         elif occ.after_kong and hujiao_to is not None:
@@ -403,7 +419,7 @@ class Ledger:
             if (first - d) % 4 < (held - d) % 4:
                 total = sum(p.amount for p in self.kongs[ki].income)
                 if total:
-                    payments += (("hujiao_zhuanyi", Payment(held, first, total, "hujiao_zhuanyi")),)
+                    payments += (("hujiao_zhuanyi", _pay(held, first, total, "hujiao_zhuanyi")),)
                 hujiao_to = (first, ki)
         for w in occ.winners:
             out = _set(out, w.seat, True)
@@ -466,7 +482,7 @@ class Ledger:
         pig_amount = d * 2 ** self.options.effective_huazhu_fan
         for p in pigs:
             for c in clean:
-                pays.append(("huazhu", Payment(p.seat, c.seat, pig_amount, "huazhu")))
+                pays.append(("huazhu", _pay(p.seat, c.seat, pig_amount, "huazhu")))
         for nr in clean:
             if nr.ready:
                 continue
@@ -474,12 +490,12 @@ class Ledger:
                 if r.ready:
                     assert r.wait is not None
                     amt = d * 2 ** self.options.capped(r.wait.best_fan)
-                    pays.append(("chajiao", Payment(nr.seat, r.seat, amt, "chajiao")))
+                    pays.append(("chajiao", _pay(nr.seat, r.seat, amt, "chajiao")))
         if self.options.tuishui:
             not_ready = {c.seat for c in checks if not c.ready}
             for k in self.kongs:
                 if k.seat in not_ready and not k.moved:
-                    pays += [("tuishui", Payment(k.seat, p.payer, p.amount, "tuishui")) for p in k.income]
+                    pays += [("tuishui", _pay(k.seat, p.payer, p.amount, "tuishui")) for p in k.income]
         return replace(self, payments=self.payments + tuple(pays), checks=checks, n=self.n + 1)
 
     # --- results --------------------------------------------------------------------------

@@ -1,0 +1,157 @@
+"""A computed settlement broken down by rule item: what a reported-score dispute turns on.
+
+``paipu verify``'s ``reported_score_mismatch`` finding, ``paipu dispute``'s page and the
+dashboard's Dispute page show the computed score changes of a report
+(:attr:`~replayer.state.ReportedScore.computed_payments`) by the rule that makes each payment
+and that rule's source section — 包牌 (competition.md §A8), 呼叫转移 (sichuan.md §3, §12.11),
+查花猪 / 查大叫 (sichuan.md §7) — so a disagreement names the rule that decides it. The
+rulesets give each :class:`~replayer.state.Payment` its ``reason`` and ``source``; nothing here
+names a ruleset.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from replayer.state import ReportedScore, SettledPayment
+
+__all__ = ["RuleShare", "by_rule", "short_source", "bare_source", "payment_words", "rule_words", "settlement_words",
+           "deciding_sources", "BreakdownRow", "breakdown"]
+
+#: how long the breakdown may be inside a one-line finding; a longer one points to the pages
+ONE_LINE = 320
+
+
+@dataclass(frozen=True)
+class RuleShare:
+    """One rule item of a computed settlement: its ``rule`` (the payments' reason), ``source``
+    (the rule text, "" when the ruleset gives none), the net ``changes`` per seat 0..3 of its
+    payments and the ``payments`` themselves, in the order the rules made them. A share with
+    no payments is what the computed changes hold beyond the itemized payments
+    (``rule`` = ``"not itemized"``)."""
+
+    rule: str
+    source: str
+    changes: tuple[int, int, int, int]
+    payments: tuple[SettledPayment, ...]
+
+
+def by_rule(payments: Iterable[SettledPayment], changes: Sequence[int] | None = None) -> tuple[RuleShare, ...]:
+    """``payments`` grouped by (reason, source), in order of first appearance, each with its
+    net changes. With ``changes`` (the computed changes they make up): a last share
+    ``not itemized`` holds what the payments do not account for (none when they add up)."""
+    groups: dict[tuple[str, str], list[SettledPayment]] = {}
+    for sp in payments:
+        groups.setdefault((sp.payment.reason, sp.payment.source), []).append(sp)
+    out = [RuleShare(rule, source, _net(group), tuple(group)) for (rule, source), group in groups.items()]
+    if changes is not None:
+        total = [0, 0, 0, 0]
+        for share in out:
+            for i in range(4):
+                total[i] += share.changes[i]
+        rest = tuple(c - t for c, t in zip(changes, total))
+        if any(rest):
+            out.append(RuleShare("not itemized", "", (rest[0], rest[1], rest[2], rest[3]), ()))
+    return tuple(out)
+
+
+def _net(group: Iterable[SettledPayment]) -> tuple[int, int, int, int]:
+    ch = [0, 0, 0, 0]
+    for sp in group:
+        ch[sp.payment.payer] -= sp.payment.amount
+        ch[sp.payment.payee] += sp.payment.amount
+    return (ch[0], ch[1], ch[2], ch[3])
+
+
+def short_source(source: str) -> str:
+    """``sichuan.md §7 (查大叫)`` for ``docs/reference/rules/sichuan.md §7 (查大叫: a player not
+    ready pays each ready one)``: where a line must stay short, the rules' directory left out
+    and each part's words cut at their first colon (several parts: ``; `` between)."""
+    out = []
+    for part in source.split("; "):
+        part = part.replace("docs/reference/rules/", "")
+        head, sep, words = part.partition(" (")
+        name = words.split(":")[0].rstrip(")")
+        out.append(f"{head} ({name})" if sep and name else head)
+    return "; ".join(out)
+
+
+def bare_source(source: str) -> str:
+    """``docs/reference/rules/sichuan.md §7`` for ``docs/reference/rules/sichuan.md §7 (查大叫:
+    …)``: each part's file and sections only."""
+    return "; ".join(part.partition(" (")[0] for part in source.split("; "))
+
+
+def _signed(v: Sequence[int]) -> str:
+    return "[" + ", ".join(f"{x:+d}" if x else "0" for x in v) + "]"
+
+
+def rule_words(share: RuleShare, *, short: bool = False) -> str:
+    """``huazhu [+16, +16, -48, +16] (sichuan.md §7 (查花猪))``: a share's rule, net changes
+    and source (left out when the reason already quotes it, or there is none)."""
+    source = short_source(share.source) if short else share.source
+    said = share.source and share.source not in share.rule
+    return f"{share.rule} {_signed(share.changes)}" + (f" ({source})" if said else "")
+
+
+def payment_words(sp: SettledPayment) -> str:
+    """``event 117: seat 2 pays seat 0 16 — huazhu (docs/reference/rules/sichuan.md §7 (查花猪))``."""
+    p = sp.payment
+    said = p.source and p.source not in p.reason
+    return (f"event {sp.seq}: seat {p.payer} pays seat {p.payee} {p.amount} — {p.reason}"
+            + (f" ({p.source})" if said else ""))
+
+
+def settlement_words(report: ReportedScore) -> str:
+    """The computed changes of ``report`` by rule item, on one line: ``by rule: 包牌: 3T
+    [-78, +78, 0, 0] (competition.md §A8)``; when that is longer than a line, a pointer to
+    the pages that list it; "" when nothing was computed or itemized."""
+    if report.computed_changes is None or not report.computed_payments:
+        return ""
+    shares = by_rule(report.computed_payments, report.computed_changes)
+    line = "by rule: " + "; ".join(rule_words(s, short=True) for s in shares)
+    if len(line) <= ONE_LINE:
+        return line
+    sources = sorted({short_source(s.source) for s in shares if s.source})
+    return (f"{len(shares)} rule items ({'; '.join(sources)}): each payment with its rule is on "
+            "`paipu dispute` and the dashboard's Dispute page")
+
+
+def deciding_sources(report: ReportedScore) -> tuple[str, ...]:
+    """The distinct sections (:func:`bare_source`) of the rules behind ``report``'s computed
+    changes, in order."""
+    seen: dict[str, None] = {}
+    for sp in report.computed_payments:
+        for part in bare_source(sp.payment.source).split("; ") if sp.payment.source else ():
+            seen.setdefault(part, None)
+    return tuple(seen)
+
+
+class BreakdownRow(NamedTuple):
+    """One row of a report's computed settlement by rule item, as the dispute pages show it:
+    the ``rule``, its ``source``, the ``events`` that settled it (``117`` or ``32, 40``), its
+    net ``changes`` per seat (``+16 +16 -48 +16``) and its ``payments`` (``2→0 16, 2→1 16``:
+    payer→payee amount)."""
+
+    rule: str
+    source: str
+    events: str
+    changes: str
+    payments: str
+
+
+def breakdown(report: ReportedScore) -> tuple[BreakdownRow, ...]:
+    """``report``'s computed changes by rule item (:func:`by_rule`), as rows; () when nothing
+    was computed or itemized."""
+    if report.computed_changes is None or not report.computed_payments:
+        return ()
+    rows = []
+    for share in by_rule(report.computed_payments, report.computed_changes):
+        seqs = sorted({sp.seq for sp in share.payments})
+        rows.append(BreakdownRow(
+            share.rule, share.source or "–", ", ".join(str(s) for s in seqs) or "–",
+            " ".join(f"{x:+d}" for x in share.changes),
+            ", ".join(f"{sp.payment.payer}→{sp.payment.payee} {sp.payment.amount}" for sp in share.payments) or "–"))
+    return tuple(rows)
