@@ -10,11 +10,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from eventlog import events as ev
+from replayer.replay import run
 from replayer.rules.nanchang.evaluate import WinInput, evaluate
 from replayer.rules.nanchang.jing import jing_kinds
 from replayer.rules.nanchang.options import parse_options
 from replayer.rules.nanchang.vectors import score_case
-from tests.rules.nanchang.test_legality import _with_wall, rules
+from tests.rules.nanchang.game import as_events
+from tests.rules.nanchang.test_legality import DEAL, _with_wall, rules, start
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "nanchang" / "settlement_vectors.jsonl"
 CASES = {c["id"]: c for c in (json.loads(line) for line in DATA.read_text(encoding="utf-8").splitlines() if line.strip())}
@@ -248,3 +251,27 @@ def test_3_1_tail_draw_order_places_the_indicator():
     bottom_first = {"tail_draw_order": "bottom_then_top"}
     assert rules(_with_wall("J3", "J2", bottom_first)) == []
     assert rules(_with_wall("J3", "J3", bottom_first)) == [(6, "indicator_position")]
+
+
+def _s_wins_on_its_first_draw(options: dict[str, Any]):
+    """E (dealer) discards 1p; S (123m 456s 789p 东西北 + 5p, no jing) self-draws 5p on its
+    first draw, nothing claimed before. Jing (I = 白): E holds 白 (n = 2), N 中 (n = 1)."""
+    deal = dict(DEAL)
+    deal[1] = "W1 W2 W3 T4 T5 T6 B7 B8 B9 F1 F3 F4 B5"
+    ps = start(options, deal=deal) + [ev.TileDiscarded(seat=0, tile="B1"), ev.TileDrawn(seat=1, tile="B5"),
+                                      ev.WinDeclared(seat=1, tile="B5", self_drawn=True)]
+    return run(as_events(ps), mode="strict")
+
+
+def test_6_11_dihu_includes_first_selfdraw():
+    """§6.11 ``dihu_includes_first_selfdraw``. Default: an ordinary self-draw 德国 (E and N hold
+    jing: not 德中德), M = 2·2 = 4: E (dealer) 8 + 5 = 13, W 9, N 9 → S +31. With the option:
+    地胡, 20 from each → S +60. Jing either way: s = E 2, N 1 → E +5, S −3, W −3, N +1."""
+    res = _s_wins_on_its_first_draw({})
+    [w] = res.state.wins
+    assert w.score.evaluation.shape == "standard" and w.score.evaluation.conditions == ("self_drawn", "deguo")
+    assert res.state.scores == (5 - 13, -3 + 31, -3 - 9, 1 - 9)
+    res = _s_wins_on_its_first_draw({"dihu_includes_first_selfdraw": True})
+    [w] = res.state.wins
+    assert w.score.evaluation.shape == "earthly"
+    assert res.state.scores == (5 - 20, -3 + 60, -3 - 20, 1 - 20)
