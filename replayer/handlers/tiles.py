@@ -22,6 +22,7 @@ from replayer.accounting import (
     with_seat,
 )
 from replayer.context import Ctx, check_in_hand, check_turn, in_phase, in_place, need_game
+from replayer.handlers.wins import left_after_false_win
 from replayer.state import (
     Discard,
     LastDraw,
@@ -148,8 +149,10 @@ def tile_drawn(ctx: Ctx, state: WorkingState, p: ev.TileDrawn) -> TableState:
     """A draw: the seat's tiles and the tile accounting change in place (a working state)."""
     if not need_game(ctx, state):
         return state
-    check_in_hand(ctx, state, p.seat, "draws a tile")
     play = ctx.play
+    if p.source == "wall":  # the table let a false winner leave (血战): play goes on without it
+        state = left_after_false_win(state, play, p.seat)
+    check_in_hand(ctx, state, p.seat, "draws a tile")
     seat = p.seat
     st = state.seat_now(seat)
     replacement = p.source != "wall"

@@ -22,6 +22,7 @@ from replayer.state import (
     TableState,
     Unsettled,
     WinRecord,
+    evolve,
     fast_init,
     replace,
 )
@@ -273,6 +274,35 @@ def _false_win(ctx: Ctx, state: TableState, rec: WinRecord) -> TableState:
     if pen is not None:
         state = settle(ctx, state, "penalty", pen, f"false win by seat {rec.seat}")
     return state
+
+
+def left_after_false_win(state: TableState, play: PlayRules, seat: int) -> TableState:
+    """The table after a false win (诈胡, a win that is not legal) in a hand that winners
+    leave (``PlayRules.hand_end`` other than first_win: 血战), as the record shows it: the
+    declaration does not remove the seat (it has not won), but when the next draw from the
+    wall is by ``seat``, the seat after the false winner as though it had left (the turn it
+    would take after a legal win, :func:`_after_win`) — not the seat whose turn it is — the
+    table took the win: the false winner leaves the hand, without a settlement, and play is
+    judged from there. One mistake is one finding (the false win's): not one
+    ``wrong_seat_to_act`` at every later draw. A seat whose hand is dead (相公) plays on;
+    anything else: ``state`` unchanged."""
+    if play.hand_end == "first_win" or not state.wins:
+        return state
+    w = state.wins[-1]
+    if w.legal or w.seat == seat or not state.in_hand[w.seat] or state.seats[w.seat].dead_hand is not None:
+        return state
+    if w.self_drawn:
+        if state.phase != "discard" or state.turn != w.seat:
+            return state
+    elif state.phase != "claims" or state.pending is None or state.pending.seq != w.discard_seq:
+        return state
+    flags = list(state.in_hand)
+    flags[w.seat] = False
+    in_hand = (flags[0], flags[1], flags[2], flags[3])
+    if seat == state.turn or seat != next_seat(w.seat, in_hand) or not in_hand[seat]:
+        return state
+    return evolve(state, in_hand=in_hand, phase="claims", turn=seat, last_draw=None,
+                  pending=None if w.self_drawn else state.pending)
 
 
 def _dead_hand_win(ctx: Ctx, state: TableState, p: ev.WinDeclared, src: _WinSource, wc: WinContext) -> TableState:

@@ -501,7 +501,10 @@ class SichuanRuleset(RulesetDefaults):
                 joins = rec.discard_seq is not None and hm.last_win_discard == rec.discard_seq
                 ledger = ledger.unscored_win(rec.seat, None if rec.self_drawn else rec.from_seat, joins_previous=joins)
                 hm = replace(hm, last_win_discard=rec.discard_seq if not rec.self_drawn else None)
-        elif isinstance(p, ev.ExhaustiveDraw):
+        for s in range(4):  # a seat the table let leave after its false win (§4: no longer in the hand)
+            if before.in_hand[s] and not after.in_hand[s] and not ledger.out[s]:
+                ledger = ledger.leave(s)
+        if isinstance(p, ev.ExhaustiveDraw):
             try:
                 ledger = ledger.exhaust(tuple(seat_hand(before, s) for s in ledger.still_in()))
             except ValueError:
@@ -544,11 +547,13 @@ class SichuanRuleset(RulesetDefaults):
                 ledger.check_win(hand, occ)
             except LedgerError:
                 continue  # could not win on it (过水不胡, false win): no new pass
+            pass_ = PassOcc(s, tile, hand, offerer, before.wall_remaining, robbed, occ.after_kong)
             try:
-                ledger = ledger.pass_(PassOcc(s, tile, hand, offerer, before.wall_remaining, robbed, occ.after_kong))
+                ledger = ledger.pass_(pass_)
             except LedgerError as e:
                 found.append((e.illegal.rule, e.illegal.message + (f" (it took the tile by {type(p).__name__.lower()})"
                                                                    if s == taker else ""), s))
+                ledger = ledger.passed(pass_)  # it passed all the same: 过水不胡 holds until it draws
         return ledger, found
 
     def _self_draw_pass(self, before: TableState, ledger: Ledger, p: ev.TileDiscarded) -> list:

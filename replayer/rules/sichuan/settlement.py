@@ -325,12 +325,19 @@ class Ledger:
 
     def pass_(self, occ: PassOcc) -> Ledger:
         """§5.2: remember the passed fan (过水不胡); a pass with ≤ 4 tiles left is illegal
-        (后4张必胡, §12.14)."""
+        (后4张必胡, §12.14): :class:`LedgerError` (:meth:`passed` records it all the same)."""
         self._require_in(occ.seat, "pass")
         if occ.wall_left <= 4:
             raise LedgerError(Illegal("hou4zhang_bihu", self.n, occ.seat,
                                       f"seat {occ.seat} passed a win on {occ.tile} with {occ.wall_left} tiles left "
                                       "in the wall (后4张必胡, §5.2)"))
+        return self.passed(occ)
+
+    def passed(self, occ: PassOcc) -> Ledger:
+        """A pass as it happened, legal or not: the passed fan is remembered (过水不胡, §5.2),
+        so a pass that broke 后4张必胡 still bars the seat's later discard wins until it draws
+        — it cannot break §5.2 again before then (one mistake, one finding)."""
+        self._require_in(occ.seat, "pass")
         passed = self.passed_fan
         if occ.discarder is not None:
             value = self.value(occ.hand, occ.tile, WinFacts(after_kong=occ.after_kong, robbed_kong=occ.robbed_kong))
@@ -451,6 +458,13 @@ class Ledger:
                        first_win=first_win, first_win_from=first_from, win_events=events,
                        last_kong=self.last_kong if joins_previous else None,
                        n=self.n if joins_previous else self.n + 1)
+
+    def leave(self, seat: int) -> Ledger:
+        """``seat`` leaves the hand without a win the rules count (the table took its false
+        win, :func:`replayer.handlers.wins.left_after_false_win`): it pays and is paid nothing
+        more (§3, §5.4 "still in the hand"), is no winner for the next dealer (§1), and §7
+        does not read its hand."""
+        return replace(self, out=_set(self.out, seat, True), passed_fan=_set(self.passed_fan, seat, -1))
 
     def draw_checks(self, hands: tuple[SeatHand, ...]) -> tuple[DrawCheck, ...]:
         """§7 readings of the players still in: 花猪, ready, best wait (memoised on counts)."""
