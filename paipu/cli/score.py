@@ -231,6 +231,7 @@ def score(
     # who pays what: the ruleset's settlement of the win at this table (dealer, discarder, caps …)
     settlement = rs.settle_win(table, ctx, verdict) if verdict.legal else None
     payments = [p for p in (settlement.payments if settlement is not None else ()) if p.amount]
+    penalty = None if verdict.legal else _false_win_penalty(rs, table, ctx, verdict)
     dealer = table.dealer if table.dealer is not None else 0
     if as_json:
         print(json.dumps({
@@ -242,6 +243,11 @@ def score(
             "payments": [{"payer": p.payer, "payee": p.payee, "amount": p.amount, "reason": p.reason,
                           "roles": _roles(p.payer, ctx, dealer)} for p in payments],
             "changes": list(settlement.changes) if settlement is not None else None,
+            "penalty": None if penalty is None else {
+                "rule_source": rs.rule_source(verdict.rule_id or "false_win"),
+                "payments": [{"payer": p.payer, "payee": p.payee, "amount": p.amount, "reason": p.reason}
+                             for p in penalty.payments if p.amount],
+                "changes": list(penalty.changes)},
             "assumed": assumed,
         }, ensure_ascii=False))
         if not verdict.legal:
@@ -269,7 +275,26 @@ def score(
             + "; ".join(f"{k}={v} ({CONTEXT_DEFAULTS[k][1]})" for k, v in assumed.items()))
     if not verdict.legal:
         say(f"not a legal win: {reason}", err=True, style="red")
+        if penalty is not None:
+            say(f"declared all the same, it is a false win; the penalty ({rs.rule_source(verdict.rule_id or 'false_win')}):")
+            for p in penalty.payments:
+                if p.amount:
+                    say(f"  {p.reason}: seat {p.payer} pays seat {p.payee} {p.amount}")
+            say(f"score changes (seats 0-3): {list(penalty.changes)}")
         raise typer.Exit(1)
+
+
+def _false_win_penalty(rs: Any, table: Any, ctx: Any, verdict: Any) -> Any:
+    """What the ruleset settles when seat 0 declares this hand that is not a legal win all
+    the same (``Ruleset.false_win_penalty`` at this table, the declared win on record: e.g.
+    cjm_chips §A5, a win on a zero-chip player's discard); None when it settles nothing."""
+    import dataclasses as dc
+
+    from replayer.state import WinRecord
+
+    declared = WinRecord(0, 0, ctx.tile, ctx.self_drawn, ctx.from_seat, ctx.robbing_kong, False,
+                         verdict.situation, verdict.explained, verdict.points, None, None, ctx)
+    return rs.false_win_penalty(dc.replace(table, wins=table.wins + (declared,)), 0)
 
 
 def _roles(seat: int, ctx: Any, dealer: int) -> list[str]:

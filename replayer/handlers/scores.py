@@ -16,6 +16,7 @@ from replayer.state import (
     Settlement,
     TableState,
     Unsettled,
+    WinRecord,
     replace,
 )
 
@@ -80,7 +81,20 @@ def score_reported(ctx: Ctx, state: TableState, p: ev.ScoreReported) -> TableSta
         if total_unknown and p.total is not None:
             cannot.append(f"total cannot be checked: {_reads(total_unknown)}")
     problems = []
-    if p.winner is not None and not legal:
+    penalised = _false_win_penalty(state, p.winner) if p.winner is not None and not legal else None
+    if penalised is not None:
+        # a declared win that is none, whose false win the ruleset penalises (cjm_chips §A5:
+        # a win on a zero-chip player's discard): what the table settled for it is the penalty
+        false_win, comp_changes, entries = penalised
+        comp_total = false_win.points
+        paid = [SettledPayment(e.seq, e.kind, q) for e in entries for q in e.payments]
+        what = (f"(seat {p.winner}'s win at event {false_win.seq} is not legal: the table settles its "
+                f"false-win penalty)")
+        if p.score_changes is not None and tuple(p.score_changes) != comp_changes:
+            problems.append(f"score changes reported {list(p.score_changes)}, computed {list(comp_changes)} {what}")
+        if p.total is not None and comp_total is not None and p.total != comp_total:
+            problems.append(f"total reported {p.total}, computed {comp_total} {what}")
+    elif p.winner is not None and not legal:
         # nothing computed to compare: the one reason, with what was reported
         said = [f"score changes {list(p.score_changes)}"] if p.score_changes is not None else []
         said += [f"total {p.total}"] if p.total is not None else []
@@ -125,6 +139,22 @@ def draw_entries(state: TableState) -> tuple[ScoreEntry, ...]:
     part of it a record that hides hands cannot compute left out (``state.unsettled``)."""
     start = state.hand_start_seq
     return tuple(e for e in state.score_log if e.kind == "exhaustive_draw" and e.seq > start)
+
+
+def _false_win_penalty(state: TableState, winner: int) -> tuple[WinRecord, tuple[int, int, int, int],
+                                                                  tuple[ScoreEntry, ...]] | None:
+    """``winner``'s latest declared win this hand that is not legal, with the false-win
+    penalty the ruleset settled for it at that event (``Ruleset.false_win_penalty``:
+    ``ScoreEntry`` kind penalty — the changes and the entries); None when it has none."""
+    for w in reversed(state.wins):
+        if w.seat != winner or w.legal:
+            continue
+        entries = tuple(e for e in state.score_log if e.seq == w.seq and e.kind == "penalty")
+        if not entries:
+            return None
+        ch = tuple(sum(e.changes[i] for e in entries) for i in range(4))
+        return w, (ch[0], ch[1], ch[2], ch[3]), entries
+    return None
 
 
 def _why_not_computed(state: TableState, legal: list) -> str:

@@ -356,6 +356,35 @@ def test_example_8_chip_cap_whole_hands():
     assert res.state.scores == (15 + 10, 355 - 36 - 30, 0 + 36 + 10, 30 + 10)
 
 
+def _zero_chip_win_reported(changes: list[int]):
+    """Example 8's table, S wins on W's discard all the same (T = 混一色 6 + 门清 8 + single
+    wait 4 = 18), and the table reports ``changes`` for it."""
+    from eventlog import events as ev
+
+    g, d = _example_8()
+    g.win(1, "W9", from_seat=2, dseq=d)
+    g.add(ev.ScoreReported(winner=1, score_changes=changes))
+    return run(g.events(), mode="audit", ruleset=get_ruleset("cjm_chips", EXAMPLE_8))
+
+
+def test_a_reported_zero_chip_penalty_agrees_a5():
+    """§A5: the win is not legal, and what the table settles for it is the penalty — 2T = 36
+    to W, the zero-chip player, and 10 to each of the three others: E +10, S −66, W +46, N +10.
+    A report of exactly that agrees: the one finding is the win's."""
+    res = _zero_chip_win_reported([10, -66, 46, 10])
+    assert [f.rule_id for f in res.findings] == ["win_on_zero_chip_discard"]
+    rep = res.state.reported[-1]
+    assert rep.agrees and rep.computed_changes == (10, -66, 46, 10)
+
+
+def test_a_reported_zero_chip_penalty_that_differs_is_a_mismatch_a5():
+    """A report of the would-be win (2T = 36 from W) instead of the §A5 penalty disagrees,
+    and the finding names the penalty's changes."""
+    res = _zero_chip_win_reported([0, 36, -36, 0])
+    bad = [f for f in res.findings if f.rule_id == "reported_score_mismatch"]
+    assert len(bad) == 1 and "computed [10, -66, 46, 10]" in bad[0].message
+
+
 def _hung_single(*, swap: bool) -> GameBuilder:
     """S claims four sets from E, W, N, E (never three in a row from one player: no 包牌 by
     claims) and is left with J1 alone, which is hung (全求独钓, §A8.2). Without ``swap`` W then

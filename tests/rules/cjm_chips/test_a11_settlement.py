@@ -147,3 +147,23 @@ def test_a_win_that_ends_the_session_with_the_winner_not_first_is_refused():
     assert not verdict.legal and verdict.rule_id == "non_winning_session_end"
     richer = TableState(dealer=0, seats=tuple(SeatState(score=c) for c in (0, 300, 10, 90)))
     assert rs.score_win(richer, win).legal
+
+
+def test_score_shows_the_zero_chip_penalty_a5():
+    """``paipu score`` of a win on a zero-chip player's discard (seat 3 holds 0): not a legal
+    win (§A5, §A6.1.3), and the penalty if it is declared all the same: T = 清一色 24 + 门清 8
+    = 32 (§A6.2 provisional, §A6.3), would-be score 2T = 64 (§A6.4) to seat 3, and 10 to each
+    of the three others — seat 0 −94, seats 1, 2 +10, seat 3 +74."""
+    import json
+
+    from tests.cli_run import run as cli
+
+    args = ["score", "--ruleset", "cjm_chips", "--hand", "B1 B1 B1 B2 B2 B3 B3 B4 B6 B7 B8 B9 B9", "--win", "B4",
+            "--context", "scores=134,133,133,0"]
+    res = cli(*args)
+    assert res.exit_code == 1
+    assert "not a legal win" in res.output and "§A5" in res.output
+    assert "score changes (seats 0-3): [-94, 10, 10, 74]" in res.output
+    out = json.loads(cli(*args, "--json").output)
+    assert out["legal"] is False and out["penalty"]["changes"] == [-94, 10, 10, 74]
+    assert {(p["payee"], p["amount"]) for p in out["penalty"]["payments"]} == {(3, 64), (1, 10), (2, 10), (3, 10)}
