@@ -269,3 +269,36 @@ def test_flags_a_ruleset_does_not_read_are_refused():
     assert "海底捞月" in [i["name_zh"] for i in obj["items"]]
     res = run(*CS_KONG_HAND, "--win", "B8", "--seat-wind", "S")
     assert res.exit_code == 2 and "--seat-wind: changsha scores a hand without it" in one_error(res)
+
+
+# A win robbing seat 3's added kong, per ruleset (every one of them may rob a kong): the hand
+# and the extra flags each needs.
+_ROBBED = {
+    "cjm_chips": ["--hand", "W1 W2 W3 W4 W6 W7 W8 W9 J1 J1", "--meld", "pung:F1F1F1@2"],
+    "mcr": ["--hand", "W1 W2 W3 W4 W6 W7 W8 W9 J1 J1", "--meld", "pung:F1F1F1@2"],
+    "sichuan": ["--hand", "W1 W2 W3 W4 W6 W7 W8 W9 B1 B1", "--meld", "pung:B2B2B2@2"],
+    "changsha": ["--hand", "W1 W2 W3 W4 W6 W7 W8 W9 B2 B2", "--meld", "pung:B1B1B1@2"],
+    "nanchang": ["--hand", "W1 W2 W3 W4 W6 W7 W8 W9 B2 B2", "--meld", "pung:B1B1B1@2",
+                 "--context", "wildcard_indicator=T5"],
+}
+
+
+@pytest.mark.parametrize("ruleset", sorted(_ROBBED))
+def test_a_robbed_konger_is_named_as_such_not_as_a_discarder(ruleset):
+    """抢杠: the payer discarded nothing — its added kong was robbed (competition.md §A6.4
+    "the robbed konger alone pays 3T"; sichuan.md §5.3 "the robbed player pays as a
+    discarder"): its role is ``robbed konger``, in the table and in --json."""
+    args = ["score", "--ruleset", ruleset, *_ROBBED[ruleset], "--win", "W5", "--kong"]
+    obj = json.loads(run(*args, "--json").output)
+    assert obj["legal"], obj
+    assert {tuple(p["roles"]) for p in obj["payments"] if p["payer"] == 3} == {("robbed konger",)}
+    out = run(*args).output
+    assert "seat 3 (robbed konger)" in out and "(discarder)" not in out
+
+
+def test_cjm_robbed_kong_pays_3t():
+    """competition.md §A6.4: 抢杠和 — the robbed konger alone pays 3T; T = 清龙 16 + 混一色 6
+    (provisional, §A6.2) + single wait 4 (§A6.3) = 26 → 78 (example 3's shape, §A11.3)."""
+    obj = json.loads(run("score", "--ruleset", "cjm_chips", *_ROBBED["cjm_chips"], "--win", "W5", "--kong",
+                         "--json").output)
+    assert obj["changes"] == [78, 0, 0, -78]

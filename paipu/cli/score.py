@@ -298,9 +298,11 @@ def _false_win_penalty(rs: Any, table: Any, ctx: Any, verdict: Any) -> Any:
 
 
 def _roles(seat: int, ctx: Any, dealer: int) -> list[str]:
-    """What a paying seat is to the win: ``discarder`` (the discard or robbed kong came from
-    it), ``dealer``."""
-    return [r for r, on in (("discarder", seat == ctx.from_seat), ("dealer", seat == dealer)) if on]
+    """What a paying seat is to the win: ``discarder`` (the winning tile was its discard),
+    ``robbed konger`` (the win robbed its added kong, 抢杠: it pays as the ruleset says,
+    often as a discarder would — but it discarded nothing), ``dealer``."""
+    taken = "robbed konger" if ctx.robbing_kong else "discarder"
+    return [r for r, on in ((taken, seat == ctx.from_seat), ("dealer", seat == dealer)) if on]
 
 
 def _roles_words(seat: int, ctx: Any, dealer: int) -> str:

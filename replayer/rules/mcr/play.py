@@ -279,7 +279,7 @@ class McrRuleset(RulesetDefaults):
     def settle_win(self, state: TableState, win: WinContext, score: WinScore) -> Settlement:
         return _settlement.settle_win(
             win.seat, score.points, self_drawn=win.self_drawn,
-            discarder=None if win.self_drawn else win.from_seat,
+            discarder=None if win.self_drawn else win.from_seat, robbed_kong=win.robbing_kong,
         )
 
     def settle_kong(self, state: TableState, seat: int, meld: DeclaredMeld) -> Settlement | None:

@@ -26,12 +26,14 @@ FALSE_WIN_SOURCE = "docs/reference/rules/competition.md §B1, §A9 (错和; the 
 
 
 def settle_win(
-    winner: int, points: int, *, self_drawn: bool, discarder: int | None, base: int = BASE_POINTS
+    winner: int, points: int, *, self_drawn: bool, discarder: int | None, base: int = BASE_POINTS,
+    robbed_kong: bool = False,
 ) -> Settlement:
     """Score changes of an MCR win worth ``points`` (P, flowers included).
 
     ``discarder``: the seat that discarded the winning tile (or whose added kong was
-    robbed); None when self-drawn. Raises ValueError for inconsistent seats."""
+    robbed, ``robbed_kong``: it pays as the discarder, and its payment says so); None when
+    self-drawn. Raises ValueError for inconsistent seats."""
     if not 0 <= winner <= 3:
         raise ValueError(f"winner must be a seat 0..3, got {winner}")
     if points < 0:
@@ -45,7 +47,8 @@ def settle_win(
         if discarder is None or discarder == winner or not 0 <= discarder <= 3:
             raise ValueError(f"a win on a discard needs a discarder other than the winner, got {discarder}")
         pays = [
-            Payment(s, winner, base + points, f"discarder: {base} + {points}", WIN_SOURCE)
+            Payment(s, winner, base + points,
+                    f"{'robbed kong (as the discarder)' if robbed_kong else 'discarder'}: {base} + {points}", WIN_SOURCE)
             if s == discarder
             else Payment(s, winner, base, f"base: {base}", WIN_SOURCE)
             for s in others
