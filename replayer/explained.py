@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
-__all__ = ["ScoreLine", "ExplainedScore", "Vec4"]
+__all__ = ["ScoreLine", "ExplainedScore", "Vec4", "payment_steps"]
 
 Vec4 = tuple[int, int, int, int]
 
@@ -67,3 +67,12 @@ class ExplainedScore(Protocol):
         """The win's settlement split by component (``("jing", changes per seat)`` …), when
         the ruleset settles in components; () otherwise."""
         ...
+
+
+def payment_steps(score: object) -> tuple[str, ...]:
+    """How an explained score's total becomes what each payer pays, step by step in words
+    (a cap 封顶, a base 底金 and its doubling, a self-draw bonus 加底 …), when the ruleset's
+    explained score says (an optional ``payment_steps()`` method beside the three of
+    :class:`ExplainedScore`); () otherwise — the total is then the payment's own unit."""
+    steps = getattr(score, "payment_steps", None)
+    return tuple(steps()) if callable(steps) else ()

@@ -168,6 +168,7 @@ def score(
         raise CliError(f"--out {out} is where --vectors writes its results; with --hand the result is "
                        "printed (--json for a JSON line)")
     from eventlog import tiles as T
+    from replayer.explained import payment_steps
     from replayer.rules.base import WinContext, base_of, get_spec, score_unit_of
 
     if not hand or not win:
@@ -232,6 +233,7 @@ def score(
     settlement = rs.settle_win(table, ctx, verdict) if verdict.legal else None
     payments = [p for p in (settlement.payments if settlement is not None else ()) if p.amount]
     penalty = None if verdict.legal else _false_win_penalty(rs, table, ctx, verdict)
+    steps = payment_steps(verdict.explained) if verdict.legal else ()
     dealer = table.dealer if table.dealer is not None else 0
     if as_json:
         print(json.dumps({
@@ -243,6 +245,7 @@ def score(
             "payments": [{"payer": p.payer, "payee": p.payee, "amount": p.amount, "reason": p.reason,
                           "roles": _roles(p.payer, ctx, dealer)} for p in payments],
             "changes": list(settlement.changes) if settlement is not None else None,
+            "payment_steps": list(steps),
             "penalty": None if penalty is None else {
                 "rule_source": rs.rule_source(verdict.rule_id or "false_win"),
                 "payments": [{"payer": p.payer, "payee": p.payee, "amount": p.amount, "reason": p.reason}
@@ -262,6 +265,8 @@ def score(
                       "  ".join(" ".join(g) for g in f.tiles) or "(the win)")
         console.print(t)
         say(f"total {unit.amount(verdict.points)}" + (f" ({unit.source})" if unit.source else ""))
+        if steps:
+            say("to payment: " + " → ".join(steps))
         if payments:
             how = "self-drawn" if ctx.self_drawn else f"on seat {ctx.from_seat}'s {'kong' if ctx.robbing_kong else 'discard'}"
             say(f"payments: seat 0{' (dealer)' if dealer == 0 else ''} wins {how}; dealer seat {dealer}")

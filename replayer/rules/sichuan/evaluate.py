@@ -221,6 +221,24 @@ class WinValue:
     items: tuple[ScoreItem, ...] = ()
     rule_id: str | None = None
     message: str = ""
+    cap: int | None = None  # the 封顶 option the win was priced with (§6)
+    dijin: int = 1  # 底金 (§6)
+    jiadi: int = 0  # 加底 added per payer (zimo_bonus = jiadi on a self-draw, §5.4, §12.9)
+
+    def payment_steps(self) -> tuple[str, ...]:
+        """From fan to what each payer pays (§5.4, §6, §12.9): the fan, the cap (封顶) when it
+        cuts, 底金 × 2^fan, and 加底 on a self-draw with ``zimo_bonus = jiadi``."""
+        if not self.legal:
+            return ()
+        steps = [f"{self.fan} fan"]
+        if self.paid_fan != self.fan:
+            steps.append(f"capped at {self.paid_fan} fan (封顶, option cap = {self.cap}, §6)")
+        base = self.dijin * 2 ** self.paid_fan
+        steps.append(f"底金 {self.dijin} × 2^{self.paid_fan} = {base} (§6)")
+        if self.jiadi:
+            steps.append(f"+ 加底 {self.jiadi} on a self-draw (option zimo_bonus = jiadi, §5.4, §12.9) = {base + self.jiadi}")
+        steps[-1] += " per payer (§5.4)"
+        return tuple(steps)
 
     # the explained-score interface (replayer/explained.py)
     def lines(self) -> tuple[ScoreLine, ...]:
@@ -313,8 +331,10 @@ def price(reading: Reading, melds: tuple[MeldKey, ...], win_tile: str, facts: Wi
         else:
             items.append(ScoreItem(aid, en, zh, f, 1, ((win_tile,),)))
     paid = options.capped(fan)
-    per = options.dijin * (2 ** paid) + (options.dijin if facts.self_drawn and options.zimo_bonus == "jiadi" else 0)
-    return WinValue(True, reading, tuple(adds), fan, paid, per, tuple(items))
+    jiadi = options.dijin if facts.self_drawn and options.zimo_bonus == "jiadi" else 0
+    per = options.dijin * (2 ** paid) + jiadi
+    return WinValue(True, reading, tuple(adds), fan, paid, per, tuple(items), cap=options.cap, dijin=options.dijin,
+                    jiadi=jiadi)
 
 
 @dataclass(frozen=True)

@@ -68,3 +68,32 @@ def test_rulesets_json_lists_every_ruleset_with_its_options():
     assert opts["mode"]["default"] == "xuezhan" and "§4" in opts["mode"]["source"]
     assert opts["cap"]["default"] is None and opts["huazhu_fan"]["default"] is None
     assert {"dingque_declared", "zimo_bonus", "tuishui", "hujiao_zhuanyi", "draw_dealer"} <= set(opts)
+
+
+def test_score_shows_every_step_from_fan_to_payment_s6_s12_9():
+    """sichuan.md §12.9: 天胡 is a self-draw, the cap applies to it, and ``jiadi`` is added after
+    the cap: 天胡 (5 fan, §6.2) with cap = 3 → 底金 1 × 2^3 = 8, + 加底 1 = 9 from each of the
+    three (§5.4). The explanation shows the cap (封顶) and 加底, not only "total 5 fan"."""
+    import json
+
+    from tests.cli_run import run as cli
+
+    args = ["score", "--ruleset", "sichuan", "--hand", "W1 W2 W3 W4 W5 W6 W7 W8 W9 B2 B3 B4 B5", "--win", "B5",
+            "--self-drawn", "--context", "first_draw=yes", "--option", "cap=3", "--option", "zimo_bonus=jiadi"]
+    out = cli(*args).output
+    assert "5 fan → capped at 3 fan (封顶" in out
+    assert "底金 1 × 2^3 = 8" in out and "加底 1" in out and "= 9 per payer" in out
+    obj = json.loads(cli(*args, "--json").output)
+    assert obj["changes"] == [27, -9, -9, -9]
+    assert len(obj["payment_steps"]) == 4
+
+
+def test_score_steps_without_cap_or_bonus_s6():
+    """No cap, no bonus: 平胡 0 fan on a discard → 底金 1 × 2^0 = 1 (§6, §11 Ex 1)."""
+    import json
+
+    from tests.cli_run import run as cli
+
+    obj = json.loads(cli("score", "--ruleset", "sichuan", "--hand", "W1 W2 W3 W4 W5 W6 W7 W8 W9 B2 B3 B4 B5",
+                         "--win", "B5", "--json").output)
+    assert obj["payment_steps"] == ["0 fan", "底金 1 × 2^0 = 1 (§6) per payer (§5.4)"]
