@@ -54,7 +54,7 @@ class ChangshaOptions(BaseModel):
     haidi_passer_may_win: bool = Field(
         True, description="a player who passed the 海底 may win on it once exposed (海底炮) (§4, §8.17; spec silent)")
     hands_per_game: int = Field(
-        8, ge=1, le=64, description="hands in a game (spec silent; online Changsha tables play 8 局) (§2, §6)")
+        8, ge=1, le=64, description="hands in a game (spec silent; online Changsha tables play 8 局) (§2)")
     kaigang_reveal_earthly: bool = Field(
         False, description="a tile revealed by the dealer's 开杠 before his first discard counts as the first discard for 地胡 (§3.3 #2, §8.17; spec silent)")
 
@@ -80,7 +80,7 @@ OPTION_SOURCES: dict[str, str] = {
     "extra_opening_wins": "docs/reference/rules/changsha.md §6, §8.15",
     "haidi_passer_may_win": "docs/reference/rules/changsha.md §4, §8.17",
     "kaigang_reveal_earthly": "docs/reference/rules/changsha.md §3.3, §8.17",
-    "hands_per_game": "docs/reference/rules/changsha.md §2 (spec silent on the length of a game)",
+    "hands_per_game": "docs/reference/rules/changsha.md §2 (dealer rotation; the spec is silent on the length of a game)",
 }
 
 DEFAULT_OPTIONS = ChangshaOptions()

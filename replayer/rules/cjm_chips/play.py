@@ -73,7 +73,7 @@ SOURCES: dict[str, str] = {
     "chow_wrong_seat": f"{_SPEC} §A3 (chi only from the 上家)",
     "claim_priority": f"{_SPEC} §A3 (pon beats chi)",
     "settlement": f"{_SPEC} §A6.4, §A7, §A8",
-    "chip_stacks": f"{_SPEC} §A5 (每人每局开始持有100分筹码)",
+    "chip_stacks": f"{_SPEC} §A5 (each player starts each 局 with 100 points of chips: 每人每局开始持有100分筹码)",
     "penalty_units": f"{_SPEC} §A9 (罚分限定为10分一个单位限于50分以内), §A6.4 (倍打 doubles penalties)",
 }
 

@@ -64,7 +64,7 @@ RULESET_ID = "sichuan"
 #: the components of the exhaustive draw (§7): each reads the hands of the players still in
 _DRAW_COMPONENTS = ("huazhu", "chajiao", "tuishui")
 
-_SHAPE_SOURCES = ("docs/reference/rules/sichuan.md §2 (缺一门, 定缺), §4 (winning shapes: 平胡, 七对)",)
+_SHAPE_SOURCES = ("docs/reference/rules/sichuan.md §2 (缺一门, 定缺), §5.1 (winning shapes: four sets and a pair, 七对)",)
 
 SOURCES: dict[str, str] = {
     "tile_count_exceeded": f"{SPEC} §1 (108 tiles: three suits × 9 × 4, no honors, no flowers)",
@@ -104,7 +104,7 @@ SOURCES: dict[str, str] = {
     "seat_out_of_hand": f"{SPEC} §4 (a player who has won takes no further part; seed 002 五.4)",
     "winner_already_won": f"{SPEC} §4 (a player who has won takes no further part)",
     "dealer_rotation": f"{SPEC} §1 (the first winner deals; after 一炮多响 the discarder)",
-    "game_over": f"{SPEC} §1 (game length from the log)",
+    "game_over": f"{SPEC} §1 (next dealer; the spec gives no game length: it comes from the log)",
     "settlement": f"{SPEC} §3, §5.4, §7, §8",
 }
 
