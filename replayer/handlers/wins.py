@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TypeVar
 
 from eventlog import events as ev
 from eventlog.seats import distance, next_seat
@@ -26,6 +27,9 @@ from replayer.state import (
     fast_init,
     replace,
 )
+
+
+_S = TypeVar("_S", bound=TableState)  # a frozen state, or the batch replay's working state
 
 
 @fast_init
@@ -276,7 +280,7 @@ def _false_win(ctx: Ctx, state: TableState, rec: WinRecord) -> TableState:
     return state
 
 
-def left_after_false_win(state: TableState, play: PlayRules, seat: int) -> TableState:
+def left_after_false_win(state: _S, play: PlayRules, seat: int) -> _S:
     """The table after a false win (诈胡, a win that is not legal) in a hand that winners
     leave (``PlayRules.hand_end`` other than first_win: 血战), as the record shows it: the
     declaration does not remove the seat (it has not won), but when the next draw from the
