@@ -432,17 +432,24 @@ def _utf8_pieces(path: Path) -> Iterator[list[str]]:
             if not piece:
                 break
             held = text.endswith("\r")  # maybe the first half of a CRLF
-            parts = _LINE_END.split(text[:-1] if held else text)
+            parts = _split_lines(text[:-1] if held else text)
             carry = parts.pop() + ("\r" if held else "")  # the line still open
             yield parts
     yield [line for _, line in lines_of(text)]
+
+
+def _split_lines(text: str) -> list[str]:
+    """``text`` split at every line end (LF, CRLF, CR): ``_LINE_END.split(text)``, by
+    ``str.split`` when the text has no CR (a file written on Linux or macOS; the regular
+    expression took a tenth of a big import's parsing)."""
+    return text.split("\n") if "\r" not in text else _LINE_END.split(text)
 
 
 def lines_of(text: str) -> Iterator[tuple[int, str]]:
     """``(line_number, line)`` of ``text``, 1-based, any line ending (LF, CRLF, CR)."""
     if not text:
         return
-    parts = _LINE_END.split(text)
+    parts = _split_lines(text)
     if parts and parts[-1] == "":
         parts.pop()
     yield from enumerate(parts, start=1)

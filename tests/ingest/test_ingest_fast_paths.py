@@ -137,3 +137,15 @@ def test_the_text_parser_reads_a_common_line_as_the_general_reading_does(tmp_pat
         mine = [g.sealed(FIXED_CLOCK) for g in parse_file(TEXT_SAMPLE)]
         general = [g.sealed(FIXED_CLOCK) for g in parse_file(f)]
         assert mine == general and len(mine) == 16
+
+
+@pytest.mark.parametrize("text", [
+    "", "\n", "a\nb\n", "a\n\nb", "中文\n牌谱\n\u2028x\x0b\x0c\x1c\x85y\n", "no end",
+    "a\r\nb\rc\n", "\r", "\r\n", "x\n\r\n\ry",
+])
+def test_lines_are_split_at_lf_crlf_and_cr_only_with_or_without_a_cr_in_the_text(text):
+    """Lines split by ``str.split`` when the text holds no CR: what the line-end expression
+    gives (a Unicode line separator, a form feed … stay inside their line)."""
+    from eventlog.ingest.base import _split_lines
+
+    assert _split_lines(text) == re.split(r"\r\n|\r|\n", text)
