@@ -160,6 +160,7 @@ def chain_links_logged(
     events: Iterable[tuple[str, str, int, str, str]],
     first_seq: int = 0,
     log: tuple[int, str] | None = None,
+    canonical_ids: bool = False,
 ) -> tuple[list[str], str | None]:
     """``(hashes, after)``: the chain hash of each event (:func:`chain_rows`' ``hash``, from
     the same arguments: :func:`link_hash` of :func:`chain_body_text`, the parts every event
@@ -168,23 +169,42 @@ def chain_links_logged(
     the log's running hash once these events follow a log whose head is at ``position``
     with running hash ``running`` (:func:`log_hash_run` of their hashes from
     ``position + 1``), worked out in the same pass (else None): what a bulk import's lone
-    parsing process hands the storing one (:meth:`eventlog.store.planning.SealedBatch.of`)."""
+    parsing process hands the storing one (:meth:`eventlog.store.planning.SealedBatch.of`).
+
+    ``canonical_ids``: the caller vouches that every event id is a canonical UUID
+    (lower-case hex digits and hyphens, as :func:`eventlog.events.game_event_ids` makes
+    them: its JSON string is the id between quotes) and every schema version an ``int`` —
+    the same bytes, a fifth less work per event (a game's ids made by the importers)."""
     s = _json_string
     game = f',"game_id":{s(game_id)},"metadata":'
     recorded = f',"recorded_at":{s(recorded_at)},"schema_version":'
-    types: dict[str, str] = {}
+    tails: dict[str, str] = {}  # type -> ',"type":<its JSON string>}'
     sha256 = hashlib.sha256
     out: list[str] = []
     append = out.append
     seq = first_seq
     logged = log is not None
     position, running = log if log is not None else (0, "")
+    if canonical_ids:
+        game = '"' + game
+        for event_id, type_, schema_version, payload_text, metadata_text in events:
+            tail = tails.get(type_)
+            if tail is None:
+                tail = tails[type_] = f',"type":{s(type_)}}}'
+            prev_hash = sha256(f'{prev_hash}\n{{"event_id":"{event_id}{game}{metadata_text},"payload":{payload_text}'
+                               f'{recorded}{schema_version},"seq":{seq}{tail}'.encode()).hexdigest()
+            append(prev_hash)
+            seq += 1
+            if logged:
+                position += 1
+                running = sha256(f"{running}\n{position}\n{prev_hash}".encode()).hexdigest()  # = log_hash
+        return out, (running if logged else None)
     for event_id, type_, schema_version, payload_text, metadata_text in events:
-        t = types.get(type_)
-        if t is None:
-            t = types[type_] = s(type_)
+        tail = tails.get(type_)
+        if tail is None:
+            tail = tails[type_] = f',"type":{s(type_)}}}'
         prev_hash = sha256(f'{prev_hash}\n{{"event_id":{s(event_id)}{game}{metadata_text},"payload":{payload_text}'
-                           f'{recorded}{int(schema_version)},"seq":{seq},"type":{t}}}'.encode()).hexdigest()
+                           f'{recorded}{int(schema_version)},"seq":{seq}{tail}'.encode()).hexdigest()
         append(prev_hash)
         seq += 1
         if logged:

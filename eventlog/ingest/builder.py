@@ -353,10 +353,10 @@ class BuiltEvents:
         fp = fingerprint_of_parts([e[4] for e in entries])
         if not records:
             return SealedBatch.of(self.game_id, [], recorded_at, self._ruleset(), log), fp
-        ids = game_event_ids(self.game_id, len(records))
+        ids = game_event_ids(self.game_id, len(records))  # canonical UUIDs; a payload class's version is an int
         return SealedBatch.of_columns(self.game_id, ids, [e[0] for e in entries], [e[3] for e in entries],
                                       [e[2] for e in entries], self._metadata_texts(fp), recorded_at,
-                                      self._ruleset(), log), fp
+                                      self._ruleset(), log, canonical_ids=True), fp
 
     def _ruleset(self) -> str | None:
         first = self.records[0][0] if self.records else None

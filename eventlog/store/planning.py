@@ -482,17 +482,19 @@ class SealedBatch:
     @classmethod
     def of_columns(cls, game_id: str, event_ids: Sequence[str], types: Sequence[str], versions: Sequence[int],
                    payloads: Sequence[str], metadata: Sequence[str], recorded_at: str, ruleset: str | None,
-                   log: tuple[int, str] | None = None) -> SealedBatch:
+                   log: tuple[int, str] | None = None, canonical_ids: bool = False) -> SealedBatch:
         """:meth:`of` of the events given as columns (one sequence per field, seq order, of
         one length): what a builder that keeps its events as records hands over without making
         a tuple per event (:meth:`eventlog.ingest.builder.BuiltEvents.sealed`). The same
-        checks, the same rows."""
+        checks, the same rows. ``canonical_ids``: the caller vouches for canonical UUIDs and
+        int versions (:func:`~eventlog.hashing.chain_links_logged`)."""
         check_game_id(game_id)
         if not event_ids:
             raise InvalidArgument("an append needs at least one event", "events")
         _check_unique(event_ids)
         hashes, after = chain_links_logged(GENESIS_HASH, game_id=game_id, recorded_at=recorded_at,
-                                           events=zip(event_ids, types, versions, payloads, metadata), log=log)
+                                           events=zip(event_ids, types, versions, payloads, metadata), log=log,
+                                           canonical_ids=canonical_ids)
         rows = SealedRows(game_id, recorded_at, GENESIS_HASH, event_ids, types, versions, payloads, metadata, hashes)
         return cls(game_id, rows, ruleset, None if log is None or after is None else (log[0], log[1], after))
 

@@ -5,8 +5,9 @@
   same fields and encoding the model, for every such event of every bundled game and of
   simulated games of several rulesets, and for fields at and past every bound;
 * a game built by an importer is sealed from its records as columns
-  (``ImportedGame.sealed``) — compared with sealing the same game's validated events one
-  by one (``Batch.encode``, then ``SealedBatch.of``), log hash included;
+  (``ImportedGame.sealed``; its ids hashed as the canonical UUIDs they are) — compared with
+  sealing the same game's validated events one by one (``Batch.encode``, then
+  ``SealedBatch.of``: every id and version encoded), log hash included;
 * the Botzone text parser reads a common line once per text — compared with the general
   reading of every line (the same lines with the action words upper-case).
 
