@@ -42,6 +42,7 @@ from eventlog.convert import to_proto
 from eventlog.errors import PaipuError
 from eventlog.events import StoredEvent
 from eventlog.store.base import EventStore, GameNotFound
+from eventlog.store.streams import LOG_STREAMS, is_log_stream, stray_events
 from eventlog.verify import ChainReport, verify_game
 from eventlog.view import seat_view
 from replayer.actions import WinningTile
@@ -349,6 +350,26 @@ def review_message(r: GameReview) -> pb.ReviewResponse:
     return msg
 
 
+def _log_stream_verdict(store: EventStore, stream: str) -> pb.VerifyResponse:
+    """Verify of one of the log's own streams (``paipu:players``, eventlog/store/streams.py):
+    its hash chain, and — a stream that is no game is not replayed — one finding
+    ``event_not_in_log_stream`` per stored event it does not hold (a game event appended before
+    such appends were refused), as ``paipu verify`` names them."""
+    chain = verify_game(store, stream)  # GameNotFound when the log has no such stream
+    msg = verify_message(chain, None)
+    if not chain.ok:
+        return msg
+    holds = " and ".join(sorted(LOG_STREAMS.get(stream, ()))) or "nothing (no such log stream)"
+    findings = [pb.Finding(seq=seq, rule_id="event_not_in_log_stream",
+                           message=f"a {kind} event does not belong in {stream}: the log's own stream, not a game, "
+                                   f"holds {holds} only",
+                           source="docs/events.md (player_aliased: the log's own streams)")
+                for seq, kind in stray_events(stream, store.read_game(stream))]
+    msg.audit.CopyFrom(pb.GameAudit(events=chain.events, findings=findings, ok=not findings))
+    msg.ok = not findings
+    return msg
+
+
 # ----------------------------------------------------------------------------- service
 class ReplayServicer(pb_grpc.ReplayServiceServicer):
     """``paipu.v1.ReplayService`` over ``store`` (thread-safe; shared with the other
@@ -422,6 +443,12 @@ class ReplayServicer(pb_grpc.ReplayServiceServicer):
             raise BadArgument(f"as_ruleset {request.as_ruleset!r}: unknown ruleset or preset (known: "
                               f"{', '.join(known_ids())})", "as_ruleset")
         asked = request.HasField("as_ruleset") or bool(options)
+        if is_log_stream(request.game_id):  # the log's own stream: its chain and its event types, no replay
+            if asked:
+                raise BadArgument(f"{request.game_id!r} is the log's own stream, not a game: there is nothing to "
+                                  "score (as_ruleset, options_json)", "as_ruleset" if request.HasField(
+                                      "as_ruleset") else "options_json")
+            return _log_stream_verdict(self._store, request.game_id)
         chain = verify_game(self._store, request.game_id)
         audit = audit_game(self._store.read_game(request.game_id)) if chain.ok else None
         msg = verify_message(chain, audit)

@@ -190,3 +190,33 @@ def test_bearer_scheme_in_any_case_and_a_value_not_understood_is_said(server, va
     with pytest.raises(grpc.RpcError) as exc:  # nothing sent: the server needs a token
         stub.ListGames(pb.ListGamesRequest(), timeout=DEADLINE)
     assert exc.value.details() == "this server needs a token (authorization: Bearer TOKEN)"
+
+
+def test_grpc_verify_of_the_log_stream_names_what_does_not_belong(tmp_path):
+    """ReplayService.Verify of paipu:players replays nothing (it is no game: it said
+    "player_alias_in_game" and "game_not_started"); it names the stray game event."""
+    from paipu.v1 import replay_service_pb2 as rpb
+    from paipu.v1 import replay_service_pb2_grpc as rpb_grpc
+
+    store = open_store(tmp_path / "d")
+    add_alias(store, "Player0", "Player 0")
+    srv, port = build_server(store, port=0)
+    srv.start()
+    try:
+        with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
+            stub = rpb_grpc.ReplayServiceStub(channel)
+            got = stub.Verify(rpb.VerifyRequest(game_id="paipu:players"), timeout=DEADLINE)
+            assert got.ok and got.chain.ok and got.audit.events == 1 and list(got.audit.findings) == []
+            stray = EncodedEvent.of(NewEvent.of(TilesDealt(seat=1, tiles=[]), id_seed="s/1"))
+            store.append_batch(Batch("paipu:players", 0, (stray,)))  # as stored before the rule
+            got = stub.Verify(rpb.VerifyRequest(game_id="paipu:players"), timeout=DEADLINE)
+            assert not got.ok and got.chain.ok
+            assert [(f.seq, f.rule_id, f.message) for f in got.audit.findings] == [
+                (1, "event_not_in_log_stream", "a tiles_dealt event does not belong in paipu:players: the log's own "
+                                               "stream, not a game, holds player_aliased only")]
+            with pytest.raises(grpc.RpcError) as exc:
+                stub.Verify(rpb.VerifyRequest(game_id="paipu:players", as_ruleset="mcr"), timeout=DEADLINE)
+            assert exc.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    finally:
+        srv.stop(None)
+        store.close()
