@@ -83,6 +83,7 @@ from eventlog.store.base import (
 )
 from eventlog.store.types import LogHead
 from eventlog.store.planning import SealedBatch, SealedRows
+from eventlog.store.streams import LOG_STREAM_PREFIX, LogStreamRefused, is_log_stream
 
 __all__ = [
     "GAMES_PER_COMMIT",
@@ -140,12 +141,24 @@ class Stored:
         return self.written
 
 
+def refuse_log_stream(game_id: str) -> None:
+    """An imported file holds games: a game id naming one of the log's own streams
+    (``paipu:players``, eventlog/store/streams.py) is refused — even with the events that
+    stream holds, which only ``paipu players alias`` (or a referee's Append) writes, with its
+    rules. Raises :class:`~eventlog.store.streams.LogStreamRefused` (field ``game_id``)."""
+    if is_log_stream(game_id):
+        raise LogStreamRefused(f"game_id {game_id!r}: an imported file holds games, and streams named "
+                               f"'{LOG_STREAM_PREFIX}…' are the log's own (player aliases are not imported)",
+                               "game_id", game_id)
+
+
 def store_game(store: EventStore, game: ImportedGame) -> Stored:
     """Append ``game`` as a new stream. Written, or not when the same game is already
     stored (:func:`same_game`) — whatever id or file it was stored from: a stored game with
     the same fingerprint (:func:`fingerprint`) that :func:`same_game` confirms, or the same
     game under the same id. Raises :class:`GameConflict` when the id is taken by a
     different game (the message names both sources)."""
+    refuse_log_stream(game.game_id)
     game = with_fingerprint(game)
     fp = game.events[0].metadata["fingerprint"] if game.events else None
     if fp is not None:
@@ -458,6 +471,7 @@ def prepare_game(game: ImportedGame, recorded_at: str, log: tuple[int, str] | No
     out in the same pass (:meth:`SealedBatch.of`). Raises
     :class:`~eventlog.errors.InvalidArgument` for a game the store would refuse (no events,
     a repeated event id, a bad game id)."""
+    refuse_log_stream(game.game_id)
     batch, fp = game.sealed(recorded_at, log)
     return PreparedGame(game.game_id, str(game.source_path), game.first_line, fp, batch)
 

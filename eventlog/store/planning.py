@@ -149,7 +149,7 @@ class Batch:
             seen.add(ev.event_id)
             encoded.append(EncodedEvent.of(ev))
         check_log_stream(game_id, (e.type for e in encoded))  # paipu:… streams hold their own types only
-        check_event_sizes(encoded)  # at most 1 MiB an event: every gRPC client can read it back
+        check_event_sizes((e.payload, e.metadata) for e in encoded)  # at most 1 MiB an event: every gRPC client can read it back
         return cls(game_id, expected, tuple(encoded))
 
     @classmethod
@@ -164,7 +164,7 @@ class Batch:
             raise InvalidArgument("an append needs at least one event", "events")
         _check_unique([e.event_id for e in events])
         check_log_stream(game_id, (e.type for e in events))  # paipu:… streams hold their own types only
-        check_event_sizes(events)  # at most 1 MiB an event: every gRPC client can read it back
+        check_event_sizes((e.payload, e.metadata) for e in events)  # at most 1 MiB an event: every gRPC client can read it back
         return cls(game_id, expected, tuple(events))
 
     def with_first_metadata(self, metadata: dict[str, Any]) -> Batch:
@@ -469,7 +469,7 @@ class SealedBatch:
         """From ``(event_id, type, schema_version, payload_text, metadata_text)`` per event
         (canonical JSON texts, read once: an iterator will do; an :class:`EncodedEvent`
         will do too, its ``ruleset`` is not read), checked like :meth:`Batch.encode` checks
-        them (a game id, events, ids unique) and chained (:func:`~eventlog.hashing.chain_rows`).
+        them (a game id, events, ids unique, the log's own streams, event sizes) and chained (:func:`~eventlog.hashing.chain_rows`).
         ``log``: ``(position, running)`` — the :attr:`log` worked out in the same pass (what
         :meth:`after_log` gives)."""
         check_game_id(game_id)
@@ -492,6 +492,8 @@ class SealedBatch:
         if not event_ids:
             raise InvalidArgument("an append needs at least one event", "events")
         _check_unique(event_ids)
+        check_log_stream(game_id, types)  # as Batch.encode: an importer's game never lands in paipu:…
+        check_event_sizes(zip(payloads, metadata))
         hashes, after = chain_links_logged(GENESIS_HASH, game_id=game_id, recorded_at=recorded_at,
                                            events=zip(event_ids, types, versions, payloads, metadata), log=log,
                                            canonical_ids=canonical_ids)

@@ -15,8 +15,6 @@ source note, a hand_started with its wall) are a few KiB."""
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
-
 from eventlog.errors import InvalidArgument
 
 __all__ = ["MAX_EVENT_BYTES", "EventTooLarge", "check_event_sizes"]
@@ -37,14 +35,14 @@ class EventTooLarge(InvalidArgument):
         self.size, self.limit = size, limit
 
 
-def check_event_sizes(events: Iterable[Any], where: str = "events") -> None:
-    """Raise :class:`EventTooLarge` naming ``{where}[i]`` for the first of ``events``
-    (:class:`~eventlog.store.planning.EncodedEvent`: ``payload`` and ``metadata`` texts) whose
-    texts exceed :data:`MAX_EVENT_BYTES` in UTF-8. One ``len`` an event for the usual ones."""
-    for i, e in enumerate(events):
-        if len(e.payload) + len(e.metadata) <= _SURELY_FITS:
+def check_event_sizes(texts: Iterable[tuple[str, str]], where: str = "events") -> None:
+    """Raise :class:`EventTooLarge` naming ``{where}[i]`` for the first of ``texts`` (each
+    event's ``(payload, metadata)`` canonical JSON texts, in order) whose texts exceed
+    :data:`MAX_EVENT_BYTES` in UTF-8. One ``len`` an event for the usual ones."""
+    for i, (payload, metadata) in enumerate(texts):
+        if len(payload) + len(metadata) <= _SURELY_FITS:
             continue
-        size = len(e.payload.encode("utf-8", "surrogatepass")) + len(e.metadata.encode("utf-8", "surrogatepass"))
+        size = len(payload.encode("utf-8", "surrogatepass")) + len(metadata.encode("utf-8", "surrogatepass"))
         if size > MAX_EVENT_BYTES:
             raise EventTooLarge(
                 f"{where}[{i}]: the event is {size:,} bytes (its payload and metadata as stored, JSON); at most "

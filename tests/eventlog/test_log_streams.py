@@ -146,11 +146,28 @@ def test_the_store_and_ingest_refuse_game_events_in_the_log_stream(tmp_path):
     src.write_text(json.dumps({"game_id": "paipu:players", "event_id": "3f0e8a52-5b7c-4d3e-9a41-0c6f2b1d7e01",
                                "type": "game_started", "payload": {"ruleset": "mcr", "players": list("ABCD")}}) + "\n",
                    encoding="utf-8")
-    res = cli("ingest", src, "--data", data)
-    assert res.exit_code == 1
-    assert "a game_started event cannot be appended to 'paipu:players'" in res.stderr
+    aliases = tmp_path / "a.jsonl"  # even the stream's own events: an imported file holds games
+    aliases.write_text(json.dumps({"game_id": "paipu:players", "event_id": "3f0e8a52-5b7c-4d3e-9a41-0c6f2b1d7e31",
+                                   "type": "player_aliased", "payload": {"alias": "B", "player": "A"}}) + "\n",
+                       encoding="utf-8")
+    refused = "game_id 'paipu:players': an imported file holds games, and streams named 'paipu:…' are the log's own"
+    for workers in ("0", "1"):  # parsed here, or in a parsing process (sealed batches)
+        res = cli("ingest", src, aliases, "--data", data, "--workers", workers)
+        assert res.exit_code == 1 and res.stderr.count(refused) == 2, res.stderr
     with open_store(data) as store:
         assert [e.type for e in store.read_game("paipu:players")] == ["player_aliased"]
+        srv, port = build_server(store, port=0, tokens=TOKENS)  # a recorder's upload: the same refusal
+        srv.start()
+        try:
+            from services.client import EventLogClient
+
+            with EventLogClient(f"127.0.0.1:{port}", timeout=DEADLINE, token="t-rec") as client:
+                report = client.ingest_log(aliases)
+            assert report.stored == [] and [e.reason for e in report.errors] == [
+                refused + " (player aliases are not imported)"]
+        finally:
+            srv.stop(None)
+        assert read_aliases(store) == {"Player0": "Player 0"}
 
 
 def test_verify_names_game_events_stored_in_the_log_stream(tmp_path):
