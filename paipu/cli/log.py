@@ -63,6 +63,11 @@ def append(
     data: DataOpt = DEFAULT_DATA,
 ) -> None:
     """Append the events of FILE to GAME_ID atomically (all or nothing)."""
+    from eventlog.players import is_log_stream
+
+    if is_log_stream(game_id):  # paipu:players: aliases go through their own rules (no cycle …)
+        raise CliError(f"{game_id!r} is the log's own stream, not a game: player aliases are written with "
+                       "`paipu players alias ALIAS PLAYER`")
     events = read_jsonl_events(file)
     exp = _expected(expected_version)
     with open_log(data, server) as log:

@@ -154,6 +154,10 @@ def test_the_store_and_ingest_refuse_game_events_in_the_log_stream(tmp_path):
     for workers in ("0", "1"):  # parsed here, or in a parsing process (sealed batches)
         res = cli("ingest", src, aliases, "--data", data, "--workers", workers)
         assert res.exit_code == 1 and res.stderr.count(refused) == 2, res.stderr
+    res = cli("append", "paipu:players", aliases, "--data", data)  # nor `paipu append`: aliases have their rules
+    assert res.exit_code == 2 and res.stderr.strip() == (
+        "error: 'paipu:players' is the log's own stream, not a game: player aliases are written with "
+        "`paipu players alias ALIAS PLAYER`")
     with open_store(data) as store:
         assert [e.type for e in store.read_game("paipu:players")] == ["player_aliased"]
         srv, port = build_server(store, port=0, tokens=TOKENS)  # a recorder's upload: the same refusal
