@@ -254,15 +254,24 @@ def latency(n: int, base: Path, clients: list[int]) -> None:
                            for c in range(k)]
                     for name, method in (("peer: gRPC echo", f"/{ECHO_SERVICE}/Append"),
                                          ("gRPC Append", "/paipu.v1.EventLogService/Append")):
-                        c = cpu_seconds()
+                        c, groups = cpu_seconds(), _groups(store)
                         times, wall = pool.submit(_timed_calls, port, method, per).result()
                         server_cpu = (cpu_seconds() - c) / len(times) * 1e6
                         target = "; target p99 <= 5 ms" if name == "gRPC Append" else ""
+                        after = _groups(store)
+                        if name == "gRPC Append" and after[0] > groups[0]:
+                            target += f"; {(after[1] - groups[1]) / (after[0] - groups[0]):.2f} appends a commit"
                         print(f"single-event append, {k} client(s), {name:16s} {_pct(times)}  "
                               f"({len(times)} appends, {len(times) / wall:,.0f}/s, server cpu {server_cpu:,.0f} us "
                               f"each{target})")
         finally:
             server.stop(None)
+
+
+def _groups(store: object) -> tuple[int, int]:
+    """The store's group commits so far: (groups, batches) — 0, 0 for a store without."""
+    group = getattr(store, "_group", None)
+    return (getattr(group, "groups", 0), getattr(group, "batches", 0))
 
 
 def _timed_calls(port: int, method: str, per_client: list[list[bytes]]) -> tuple[list[float], float]:
