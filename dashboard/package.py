@@ -111,7 +111,10 @@ def _script_json(obj: Any) -> str:
 def _chain_section(game_id: str, events: Sequence[Any], chain: Any) -> str:
     verdict = (f'<p class="ok">Intact: {chain.events} events; every seq is dense, every prev_hash links and every '
                "hash re-computes.</p>" if chain.ok else
-               f'<p class="bad">BROKEN at event {_e(chain.first_bad_seq)}: {_e(chain.reason)}</p>')
+               f'<p class="bad">BROKEN at event {_e(chain.first_bad_seq)}: {_e(chain.reason)}</p>'
+               + (f"<p>Only the {len(events)} events before it (seq 0–{len(events) - 1}) re-hash and link: they are "
+                  "the ones listed here and trusted; the later ones are not shown and the game is not replayed.</p>"
+                  if events else "<p>No event is trusted: none is shown and the game is not replayed.</p>"))
     lines = "\n".join(json.dumps(e.model_dump_json_dict(), ensure_ascii=False, sort_keys=True) for e in events)
     href = "data:application/x-ndjson;charset=utf-8," + _quote(lines + "\n")
     chain_data = [{"seq": e.seq, "prev_hash": e.prev_hash, "hash": e.hash, "body": _body(e)} for e in events]
@@ -310,7 +313,8 @@ def _states_after(events: Sequence[Any]) -> list[Any]:
 
 def dispute_html(events: Sequence[Any], chain: Any, audit: Any, whatifs: Sequence[Any] = (),
                  failed: Sequence[tuple[str, str]] = ()) -> str:
-    """The dispute page of one game: ``events`` (stored events in seq order), ``chain``
+    """The dispute page of one game: ``events`` (stored events in seq order; when the chain is
+    broken, only those before its first bad seq — the trusted ones), ``chain``
     (eventlog.verify.ChainReport), ``audit`` (replayer.audit.GameAudit, None when the chain is
     broken), ``whatifs`` (replayer.whatif.WhatIf results), ``failed``: (ruleset, why) of the
     what-ifs that could not be made. Returns the whole HTML document."""

@@ -12,7 +12,7 @@ from typing import Annotated, Optional
 import typer
 
 from paipu.cli.console import ordinal_mean, plural, say
-from paipu.cli.errors import CliError
+from paipu.cli.errors import EXIT_INTEGRITY, CliError
 from paipu.cli.options import DEFAULT_DATA, DataOpt, open_store, output_file
 from paipu.cli.root import command
 
@@ -164,12 +164,18 @@ def dispute(
     opts = what_if_options(option)
     # a bad --as or --option is 2 before anything is read
     per_target = options_per_ruleset(list(as_ruleset or ()), opts, "--option", "--as")
+    from eventlog.store.errors import GameNotFound
+
     store = open_store(data, must_exist=True)
     try:
-        events = list(store.read_game(game_id))
-        if not events:
+        try:
+            chain = verify_game(store, game_id)  # never raises on bad data: says where it breaks
+        except GameNotFound:
+            raise CliError(f"there is no game {game_id!r} in {data}") from None
+        # a broken chain: only the events before the break are trusted (and shown)
+        events = list(store.read_game(game_id)) if chain.ok else _trusted_events(store, game_id, chain)
+        if chain.ok and not events:
             raise CliError(f"there is no game {game_id!r} in {data}")
-        chain = verify_game(store, game_id)
     finally:
         store.close()
     audit = audit_game(events) if chain.ok else None
@@ -192,5 +198,39 @@ def dispute(
                 failed.append((target or audit.ruleset, str(e)))
                 say(f"what-if as {target or audit.ruleset}: {e}", err=True)
     output_file("--out", out).write_text(dispute_html(events, chain, audit, whatifs, failed), encoding="utf-8")
-    say(f"wrote {out}: {plural(len(events), 'event')}, chain {'intact' if chain.ok else 'BROKEN'}, "
+    if not chain.ok:  # the page says what can be said; the status says the log is damaged (3)
+        say(f"game {game_id}: {broken_chain_words(chain, len(events))}; wrote {out} with the chain check and "
+            f"the trusted {plural(len(events), 'event')}", err=True)
+        raise typer.Exit(EXIT_INTEGRITY)
+    say(f"wrote {out}: {plural(len(events), 'event')}, chain intact, "
         f"{plural(len(audit.findings) if audit else 0, 'finding')}, {plural(len(whatifs), 'what-if result')}")
+
+
+def _trusted_events(store, game_id: str, chain) -> list:
+    """The events before a broken chain's first bad seq, as far as they still read (the
+    store checks each one it reads; none when even those do not)."""
+    from eventlog.errors import PaipuError
+
+    first = chain.first_bad_seq or 0
+    out: list = []
+    if not first:
+        return out
+    try:
+        for e in store.read_game(game_id, limit=first):
+            out.append(e)
+    except PaipuError:
+        pass  # what read before the damage is still trusted; the rest is not
+    return out
+
+
+def broken_chain_words(chain, trusted: int) -> str:
+    """One line on a broken chain: where it breaks, why, and which events are still trusted
+    (those before the break, re-hashed and linked) — the events are not replayed."""
+    at = chain.first_bad_seq
+    if trusted:
+        kept = (f"events 0–{trusted - 1} re-hash and link, so they are trusted; event {at} and every later one "
+                "are not")
+    else:
+        kept = "no event is trusted"
+    return (f"the hash chain is broken at event {at} ({chain.reason}): {kept}, so the game is not replayed "
+            "(corrupt data is never scored)")

@@ -215,3 +215,24 @@ def test_dispute_what_if_options_box_reads_quoted_json_values(data_dir, open_pag
     # an unclosed quote is said in one line, not raised
     at.text_input(key=f"wi_opt_{src.PMN_GAME}").set_value("""cjm_fan_values='{"mixed_straight": 9}""").run()
     assert not at.exception and any("Cannot re-score" in e.value and "quotation" in e.value for e in at.error)
+
+
+def test_dispute_on_a_broken_chain_says_which_events_are_trusted(data_dir, tmp_path):
+    # event 50 of the PMN game edited behind the store's back: its hash no longer matches, so
+    # the chain is broken at 50 — events 0..49 still re-hash and link (trusted), the rest is
+    # not and nothing is replayed (shared/DESIGN.md §5: corruption is never served as good
+    # data). The page is still written, and the status says the log is damaged (README: 3).
+    for name in ("events.sqlite", "events.sqlite-wal", "events.sqlite-checkpoint"):
+        if (data_dir / name).exists():
+            (tmp_path / name).write_bytes((data_dir / name).read_bytes())
+    src.tamper_pmn_event_50(tmp_path / "events.sqlite")
+    page = tmp_path / "d.html"
+    res = runner.invoke(app, ["dispute", src.PMN_GAME, "--out", str(page), "--data", str(tmp_path)])
+    assert res.exit_code == 3, res.output
+    lines = [x for x in res.output.splitlines() if x.strip()]
+    assert len(lines) == 1, lines
+    line = lines[0]
+    assert "broken at event 50" in line and "events 0–49" in line and "trusted" in line and str(page) in line
+    html = page.read_text(encoding="utf-8")
+    assert "BROKEN at event 50" in html and "seq 0–49" in html
+    assert html.count('"seq": ') == 50  # the trusted events' hashes, for the in-page re-check
