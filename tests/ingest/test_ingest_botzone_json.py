@@ -213,3 +213,18 @@ def test_a_deal_other_than_the_wall_gives_is_stored_and_found(tmp_path):
     (f,) = [f for f in run(game.events, mode="audit").findings if f.rule_id == "wall_mismatch"]
     assert f.seq == game.events.index(dealt) and f.seat == 1
     assert f"is dealt {hand[0]} where its own wall gives {given}" in f.message
+
+
+def test_one_account_in_every_seat_is_a_real_botzone_match(tmp_path):
+    """A Botzone bot-vs-bot match may seat one account's bots in all four seats: the shared
+    sample's originals did (data/real/botzone-mcr-matchlog-json/README.txt: "same account on
+    all 4 seats", replaced by Player0..3 before they were shared). The format allows it, so
+    the importer keeps the names as written (eventlog/ingest/README.md, quirks)."""
+    src = JSON_DIR / "6a20231658ebe27b197daaa8_lite.json"
+    data = json.loads(src.read_text(encoding="utf-8"))
+    for p in data["players"]:
+        p["name"] = "owner"
+    path = tmp_path / src.name
+    path.write_text(json.dumps(data), encoding="utf-8")
+    (game,), issues = load(path)
+    assert issues == [] and game.events[0].payload.players == ["owner"] * 4
