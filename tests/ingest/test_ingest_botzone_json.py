@@ -217,7 +217,7 @@ def test_a_deal_other_than_the_wall_gives_is_stored_and_found(tmp_path):
 
 def test_one_account_in_every_seat_is_a_real_botzone_match(tmp_path):
     """A Botzone bot-vs-bot match may seat one account's bots in all four seats: the shared
-    sample's originals did (data/real/botzone-mcr-matchlog-json/README.txt: "same account on
+    sample's originals did (paipu/samples/botzone-mcr-matchlog-json/README.txt: "same account on
     all 4 seats", replaced by Player0..3 before they were shared). The format allows it, so
     the importer keeps the names as written (eventlog/ingest/README.md, quirks)."""
     src = JSON_DIR / "6a20231658ebe27b197daaa8_lite.json"
