@@ -59,28 +59,47 @@ def _three_dragon_pungs(r: Reading) -> bool:
 
 @dataclass(frozen=True)
 class Pattern:
-    """One 技术型番种 of §A6.2: id, English and Chinese name, and when it counts on a reading."""
+    """One 技术型番种 of §A6.2: its row ``number`` in the §A6.2 table, id, English and Chinese
+    name, and when it counts on a reading."""
 
+    number: int
     id: str
     name_en: str
     name_zh: str
     counts: Callable[[Reading], bool]
 
+    @property
+    def section(self) -> str:
+        """Where it is written: ``§A6.2 #n`` of docs/reference/rules/competition.md."""
+        return f"§A6.2 #{self.number}"
+
 
 PATTERNS: tuple[Pattern, ...] = (
-    Pattern("mixed_straight", "Mixed Straight", "花龙", _fan("mixed_straight")),
-    Pattern("pure_straight", "Pure Straight", "清龙", _fan("pure_straight")),
-    Pattern("knitted_straight", "Knitted Straight", "组合龙", _fan("knitted_straight")),
-    Pattern("half_flush", "Half Flush", "混一色", _fan("half_flush")),
-    Pattern("all_pungs", "All Pungs", "对对和", _fan("all_pungs")),
-    Pattern("honors_and_knitted", "Honors and Knitted Tiles", "大乱", lambda r: r.shape == "honors_knitted"),
-    Pattern("melded_single_wait", "Melded Hand, Single Wait", "全求独钓", _melded_single_wait),
-    Pattern("closed_last_tile", "Single Wait on the Last Copy", "夹绝张", _closed_last_tile),
-    Pattern("three_chows_of_a_range", "Three Chows of One Range", "全大/全中/全小", _range_chows),
-    Pattern("full_flush", "Full Flush", "清一色", _fan("full_flush")),
-    Pattern("seven_pairs", "Seven Pairs", "七对", lambda r: r.shape == "seven_pairs"),
-    Pattern("three_dragon_pungs", "Three Dragon Pungs", "三箭刻", _three_dragon_pungs),
+    Pattern(1, "mixed_straight", "Mixed Straight", "花龙", _fan("mixed_straight")),
+    Pattern(2, "pure_straight", "Pure Straight", "清龙", _fan("pure_straight")),
+    Pattern(3, "knitted_straight", "Knitted Straight", "组合龙", _fan("knitted_straight")),
+    Pattern(4, "half_flush", "Half Flush", "混一色", _fan("half_flush")),
+    Pattern(5, "all_pungs", "All Pungs", "对对和", _fan("all_pungs")),
+    Pattern(6, "honors_and_knitted", "Honors and Knitted Tiles", "大乱", lambda r: r.shape == "honors_knitted"),
+    Pattern(7, "melded_single_wait", "Melded Hand, Single Wait", "全求独钓", _melded_single_wait),
+    Pattern(8, "closed_last_tile", "Single Wait on the Last Copy", "夹绝张", _closed_last_tile),
+    Pattern(9, "three_chows_of_a_range", "Three Chows of One Range", "全大/全中/全小", _range_chows),
+    Pattern(10, "full_flush", "Full Flush", "清一色", _fan("full_flush")),
+    Pattern(11, "seven_pairs", "Seven Pairs", "七对", lambda r: r.shape == "seven_pairs"),
+    Pattern(12, "three_dragon_pungs", "Three Dragon Pungs", "三箭刻", _three_dragon_pungs),
 )
+
+#: Where each scoring item is written in docs/reference/rules/competition.md: a pattern's row
+#: of the §A6.2 table (with its name), a bonus's row of the §A6.3 附加分 table.
+SECTIONS: dict[str, str] = {p.id: f"{p.section} ({p.name_zh})" for p in PATTERNS} | {
+    "flower": "§A6.3 (花牌: each flower)",
+    "single_tile_win": "§A6.3 (单张和牌)",
+    "flower_replacement_win": "§A6.3 (补花和牌)",
+    "out_with_replacement_tile": "§A6.3 (杠上开花)",
+    "last_tile_draw": "§A6.3 (妙手回春)",
+    "last_tile_claim": "§A6.3 (海底捞月)",
+    "concealed_hand": "§A6.3 (门清)",
+}
 
 #: English names of the patterns and of the 附加分 of §A6.3, by id.
 NAMES_EN: dict[str, str] = {p.id: p.name_en for p in PATTERNS} | {

@@ -55,7 +55,7 @@ from replayer.state import DeclaredMeld, Settlement, TableState, replace
 
 from .settlement import capped, chase_payments, ends_session, first_after, flower_kong_payments, kong_payments, win_payments, zero_chip_penalty
 from .options import CjmOptions
-from .patterns import CjmScore, WinFlags, score
+from .patterns import SECTIONS, CjmScore, WinFlags, score
 
 RULESET_ID = "cjm_chips"
 _SHAPES = WinningShapes(special=("seven_pairs", "honors_and_knitted", "knitted_straight"),
@@ -278,6 +278,9 @@ class CjmRuleset(RulesetDefaults):
         return None  # 荒牌: nothing is paid; the deal passes (§A2)
 
     def rule_source(self, rule_id: str) -> str:
+        """The section of a rule id; a pattern or bonus id gives its row (§A6.2 #n, §A6.3)."""
+        if rule_id in SECTIONS:
+            return f"{_SPEC} {SECTIONS[rule_id]}"
         return SOURCES.get(rule_id) or MECHANICS_SOURCES.get(rule_id) or f"{_SPEC} Part A"
 
     # -- the hooks: chip stacks, penalty units, and what the rules remember ---------------

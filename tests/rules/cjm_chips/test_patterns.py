@@ -91,3 +91,28 @@ def test_confirmed_values_are_not_provisional():
     s = WinSituation(hand=H("W2 W3 W4 W5 W6 W7 F1 F1 F1 F2 F2 F2 W9"), win_tile="W9", self_drawn=True)
     res = score(s, conf)
     assert res.total == 5 + 8 + 4 and not res.provisional_values
+
+
+def test_each_pattern_and_bonus_cites_its_row_of_the_rules():
+    """Every scoring item names its own section: a pattern its row of the §A6.2 table (read
+    from docs/reference/rules/competition.md itself), a bonus the §A6.3 附加分 table — never
+    just "Part A"."""
+    import re
+    from pathlib import Path
+
+    from replayer.rules.base import get_ruleset
+    from replayer.rules.cjm_chips.patterns import NAMES_EN, PATTERNS
+
+    text = (Path(__file__).resolve().parents[3] / "docs/reference/rules/competition.md").read_text(encoding="utf-8")
+    table = text.split("### A6.2", 1)[1].split("###", 1)[0]
+    # "大乱 (十四不靠)" → 大乱, "全大 / 全中 / 全小" → 全大/全中/全小
+    rows = {re.sub(r"\s*\(.*\)", "", m[2]).replace(" ", ""): int(m[1])
+            for m in re.finditer(r"^\| (\d+) \| ([^|]+?) \|", table, re.M)}
+    assert len(rows) == 12
+    rs = get_ruleset("cjm_chips")
+    for p in PATTERNS:
+        assert rs.rule_source(p.id) == f"docs/reference/rules/competition.md §A6.2 #{rows[p.name_zh]} ({p.name_zh})"
+    bonuses = set(NAMES_EN) - {p.id for p in PATTERNS}
+    assert len(bonuses) == 7
+    for b in bonuses:
+        assert rs.rule_source(b).startswith("docs/reference/rules/competition.md §A6.3 ("), b
