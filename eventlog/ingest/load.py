@@ -9,7 +9,8 @@ The bulk path (:func:`ingest_files`) is a pipeline:
 
 1. **parse** — files are read by ``workers`` processes (a file at a time each, in file
    order); each game is built (``GameBuilder``: every distinct payload validated and
-   encoded once), given its content fingerprint
+   encoded once, a deal or a score made directly when its fields are plainly valid), given
+   its content fingerprint
    (:func:`~eventlog.ingest.base.fingerprint_of_texts`) and **sealed**: its rows encoded
    and hash-chained (:class:`eventlog.store.planning.SealedBatch`) — a
    :class:`PreparedGame`, only strings and ints, cheap to send to the storing process;

@@ -31,7 +31,7 @@ from eventlog.hashing import (
     GENESIS_HASH, canonical_text, chain_body_text, chain_links_logged, link_hash, log_hash, log_hash_run,
 )
 from eventlog.store.errors import IdempotencyConflict, StreamAlreadyExists, WrongExpectedVersion
-from eventlog.store.sizes import check_event_sizes
+from eventlog.store.sizes import check_event_size_columns, check_event_sizes
 from eventlog.store.streams import check_log_stream
 from eventlog.store.types import (
     COLUMNS,
@@ -493,7 +493,7 @@ class SealedBatch:
             raise InvalidArgument("an append needs at least one event", "events")
         _check_unique(event_ids)
         check_log_stream(game_id, types)  # as Batch.encode: an importer's game never lands in paipu:…
-        check_event_sizes(zip(payloads, metadata))
+        check_event_size_columns(payloads, metadata)
         hashes, after = chain_links_logged(GENESIS_HASH, game_id=game_id, recorded_at=recorded_at,
                                            events=zip(event_ids, types, versions, payloads, metadata), log=log,
                                            canonical_ids=canonical_ids)

@@ -150,3 +150,29 @@ def test_lines_are_split_at_lf_crlf_and_cr_only_with_or_without_a_cr_in_the_text
     from eventlog.ingest.base import _split_lines
 
     assert _split_lines(text) == re.split(r"\r\n|\r|\n", text)
+
+
+def _refusal(check, *args):
+    try:
+        check(*args)
+    except Exception as e:  # compared, whatever it is
+        return type(e), str(e), getattr(e, "size", None)
+    return None
+
+
+@pytest.mark.parametrize("sizes", [
+    [10, 20, 30],  # every event small
+    [10, 300_000, 10],  # one long text that fits in bytes (ASCII)
+    [10, 20, 1_100_000],  # the third event too large
+    [400_000, 400_000],  # long payloads with metadata of ordinary length
+])
+@pytest.mark.parametrize("char", ["x", "中"])
+def test_a_sealed_games_event_sizes_are_checked_as_each_event_alone(sizes, char):
+    """A sealed game's columns are checked at once (the longest texts surely fit) or event by
+    event: the same refusal, naming the same event, as checking each event's texts alone."""
+    from eventlog.store.sizes import check_event_size_columns, check_event_sizes
+
+    payloads = [f'{{"t":"{char * n}"}}' for n in sizes]
+    metadata = ['{"line":1}'] * len(sizes)
+    assert (_refusal(check_event_size_columns, payloads, metadata)
+            == _refusal(check_event_sizes, list(zip(payloads, metadata))))
