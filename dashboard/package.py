@@ -23,7 +23,7 @@ from typing import Any
 
 from eventlog.describe import describe_event, describe_words, hand_ordinal
 from eventlog.hashing import chain_body_text, canonical_text
-from replayer.itemized import breakdown
+from replayer.itemized import breakdown, payments_breakdown
 from replayer.rules.base import ruleset_words_of, score_unit_of
 from dashboard.tiles import CSS as TILE_CSS
 from dashboard.tiles import tiles_html
@@ -188,7 +188,9 @@ def _scores_section(audit: Any, events: Sequence[Any]) -> str:
     else:
         out.append("<p>The source reported no scores for this game: nothing to compare.</p>")
     if not audit.wins:
-        out.append("<p>No win in this game.</p>")
+        out.append(f"<p>{_e(audit.no_win_words)}</p>")
+    for d in audit.exhaustive_draws:
+        out.append(_draw_section(d))
     hands = _win_hands(events, audit)
     for w in audit.wins:
         how = "self-drawn" if w.self_drawn else f"on the discard of seat {w.from_seat}"
@@ -224,6 +226,15 @@ def _breakdown_section(r: Any) -> str:
             f"({verdict} the reported {_e(_changes(r.score_changes))})</h3>"
             + _table(("rule", "rule source", "settled at event", "changes by seat", "payments (payer→payee amount)"),
                      rows))
+
+
+def _draw_section(d: Any) -> str:
+    """A hand that ended in an exhaustive draw (replayer.audit.DrawAudit): what the ruleset's
+    draw settlement paid, by rule item with each rule's source (replayer/itemized.py)."""
+    rows = payments_breakdown(d.payments, d.changes)
+    return (f"<h3>{_e(d.title)}</h3>"
+            + (_table(("rule", "rule source", "settled at event", "changes by seat", "payments (payer→payee amount)"),
+                      rows) if rows else ""))
 
 
 def _win_hands(events: Sequence[Any], audit: Any) -> dict[int, str]:

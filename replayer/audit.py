@@ -22,9 +22,9 @@ from replayer.explained import ScoreLine
 from replayer.findings import Finding, RulesetError
 from replayer.replay import ReplayStep, replay_steps
 from replayer.rules.base import Ruleset, ScoreUnit
-from replayer.state import ReportedScore, TableState, WinRecord, WorkingState
+from replayer.state import ReportedScore, SettledPayment, TableState, WinRecord, WorkingState
 
-__all__ = ["WinAudit", "GameAudit", "AuditCollector", "audit_game", "fan_key", "fan_keys", "FanKeys"]
+__all__ = ["WinAudit", "DrawAudit", "GameAudit", "AuditCollector", "audit_game", "fan_key", "fan_keys", "FanKeys"]
 
 
 @dataclass(frozen=True)
@@ -65,8 +65,31 @@ class WinAudit:
 
 
 @dataclass(frozen=True)
+class DrawAudit:
+    """A hand that ended in an exhaustive draw (流局 / 荒庄): its ``hand_number`` (0-based),
+    the ``seq`` of its exhaustive_draw event, what the ruleset's ``settle_exhaustive_draw``
+    settled there (``changes`` per seat 0..3, points; all 0 when nothing is paid) and its
+    ``payments``, each with its rule item and source (replayer/itemized.py shows them by rule)."""
+
+    hand_number: int | None
+    seq: int
+    changes: tuple[int, int, int, int]
+    payments: tuple[SettledPayment, ...]
+
+    @property
+    def title(self) -> str:
+        """``Hand 1, event 40: exhaustive draw (流局/荒庄) — the draw settles +20 +11 -48 +17``,
+        or ``… — nothing is paid at the draw``; hands counted from 1."""
+        n = "?" if self.hand_number is None else str(self.hand_number + 1)
+        paid = ("nothing is paid at the draw" if not any(self.changes) else
+                "the draw settles " + " ".join(f"{x:+d}" for x in self.changes))
+        return f"Hand {n}, event {self.seq}: exhaustive draw (流局/荒庄) — {paid}"
+
+
+@dataclass(frozen=True)
 class GameAudit:
-    """Everything checked about one game. ``ok``: no finding and every reported score agrees."""
+    """Everything checked about one game. ``ok``: no finding and every reported score agrees.
+    ``exhaustive_draws``: each hand that ended in an exhaustive draw, with its settlement."""
 
     game_id: str
     ruleset: str | None
@@ -77,6 +100,20 @@ class GameAudit:
     findings: tuple[Finding, ...]
     state: TableState
     reported: tuple[ReportedScore, ...] = ()
+    exhaustive_draws: tuple[DrawAudit, ...] = ()
+
+    @property
+    def no_win_words(self) -> str:
+        """What a game with no win says instead of its wins: ``No win in this game: hand 1
+        ended in an exhaustive draw (流局/荒庄).`` (hands counted from 1), else ``No win in
+        this game.``; "" when there is a win."""
+        if self.wins:
+            return ""
+        if not self.exhaustive_draws:
+            return "No win in this game."
+        hands = ["?" if d.hand_number is None else str(d.hand_number + 1) for d in self.exhaustive_draws]
+        which = f"hand {hands[0]}" if len(hands) == 1 else f"hands {', '.join(hands)}"
+        return f"No win in this game: {which} ended in an exhaustive draw (流局/荒庄)."
 
     @property
     def ok(self) -> bool:
@@ -188,6 +225,7 @@ class AuditCollector:
         self.reported: list[ReportedScore] = []
         self.events = 0
         self.draws = 0
+        self.draw_audits: list[DrawAudit] = []
 
     def step(self, step: ReplayStep) -> None:
         self.take(step.event, step.state, step.findings)
@@ -208,6 +246,7 @@ class AuditCollector:
             self._refresh_wins(state)
         elif t == "exhaustive_draw":
             self.draws += 1
+            self.draw_audits.append(_draw_audit(event.seq, state))
 
     def _refresh_wins(self, state: TableState) -> None:
         """The hand's wins as they stand now: what its later events settle for a win (e.g.
@@ -252,7 +291,26 @@ class AuditCollector:
             findings=tuple(self.findings),
             state=state,
             reported=tuple(self.reported),
+            exhaustive_draws=tuple(self.draw_audits),
         )
+
+
+def _draw_audit(seq: int, state: TableState) -> DrawAudit:
+    """What the exhaustive draw at event ``seq`` settled: the ``exhaustive_draw`` score entries
+    of that event (replayer/handlers/wins.py ``exhaustive_draw``)."""
+    ch = [0, 0, 0, 0]
+    paid: list[SettledPayment] = []
+    entries = []
+    for e in reversed(state.score_log):  # the newest entries are this event's: stop before them
+        if e.seq < seq:
+            break
+        if e.kind == "exhaustive_draw" and e.seq == seq:
+            entries.append(e)
+    for e in reversed(entries):
+        for i in range(4):
+            ch[i] += e.changes[i]
+        paid += [SettledPayment(e.seq, e.kind, q) for q in e.payments]
+    return DrawAudit(state.hand_number, seq, (ch[0], ch[1], ch[2], ch[3]), tuple(paid))
 
 
 def audit_game(

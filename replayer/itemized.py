@@ -18,7 +18,7 @@ from typing import NamedTuple
 from replayer.state import ReportedScore, SettledPayment
 
 __all__ = ["RuleShare", "by_rule", "short_source", "bare_source", "payment_words", "rule_words", "settlement_words",
-           "deciding_sources", "BreakdownRow", "breakdown"]
+           "deciding_sources", "BreakdownRow", "breakdown", "payments_breakdown"]
 
 #: how long the breakdown may be inside a one-line finding; a longer one points to the pages
 ONE_LINE = 320
@@ -147,8 +147,15 @@ def breakdown(report: ReportedScore) -> tuple[BreakdownRow, ...]:
     was computed or itemized."""
     if report.computed_changes is None or not report.computed_payments:
         return ()
+    return payments_breakdown(report.computed_payments, report.computed_changes)
+
+
+def payments_breakdown(payments: Sequence[SettledPayment], changes: Sequence[int]) -> tuple[BreakdownRow, ...]:
+    """``payments`` (making up ``changes``, points per seat 0..3) by rule item (:func:`by_rule`),
+    as rows — e.g. an exhaustive draw's settlement (replayer.audit.DrawAudit); () when there
+    are no payments and ``changes`` are all 0."""
     rows = []
-    for share in by_rule(report.computed_payments, report.computed_changes):
+    for share in by_rule(payments, changes):
         seqs = sorted({sp.seq for sp in share.payments})
         rows.append(BreakdownRow(
             share.rule, share.source or "–", ", ".join(str(s) for s in seqs) or "–",

@@ -20,7 +20,7 @@ from dashboard.common import game_links, need_games, read_game_log, start_page
 from dashboard.tiles import meld_html, tile_html, tiles_html
 from eventlog.describe import hand_ordinal
 from replayer.audit import fan_keys
-from replayer.itemized import breakdown
+from replayer.itemized import breakdown, payments_breakdown
 from replayer.rules.base import score_unit_of
 
 PAGE = "views/dispute.py"
@@ -163,7 +163,16 @@ else:
 # ---- each win: fans side by side, score changes, the hand and the tiles of each fan
 st.subheader(f"Wins ({len(audit.wins)})")
 if not audit.wins:
-    st.write("No win in this game.")
+    st.write(audit.no_win_words)
+# each hand that ended in an exhaustive draw (流局/荒庄): its settlement by rule item, with sources
+for d in audit.exhaustive_draws:
+    st.markdown(f"**{d.title}**")
+    draw_rows = payments_breakdown(d.payments, d.changes)
+    if draw_rows:
+        st.dataframe(pd.DataFrame([{"rule": x.rule, "rule source": x.source, "settled at event": x.events,
+                                    "changes by seat": x.changes, "payments (payer→payee amount)": x.payments}
+                                   for x in draw_rows]),
+                     hide_index=True, width="stretch")
 for w in audit.wins:
     how = "self-drawn" if w.self_drawn else f"on the discard of seat {w.from_seat}"
     verdict = ("agrees with the source" if w.fans_agree is not False and w.score_agrees is not False
