@@ -23,7 +23,9 @@ tiles; a ruleset's own type declares its own) is withheld; ``TableState.redacted
 (docs/reference/DESIGN.md §6, §8 "one seat's view").
 
 Errors: NOT_FOUND (GAME_NOT_FOUND) for a game with no events; INVALID_ARGUMENT with a
-BadRequest naming ``seq`` / ``from_seq`` / ``to_seq`` / ``seat`` and the valid range;
+BadRequest naming ``seq`` / ``from_seq`` / ``to_seq`` / ``seat`` and the valid range, or
+``game_id`` for one of the log's own streams (``paipu:players``, eventlog/store/streams.py:
+no game to replay or review);
 DATA_LOSS for a damaged stored event; FAILED_PRECONDITION (STATE_NOT_CARRIED {game_id, seq})
 for a table holding a number the messages cannot carry (a game stored before the number
 ranges were checked, docs/events.md "Number ranges"); the viewer role is needed when tokens
@@ -42,7 +44,7 @@ from eventlog.convert import to_proto
 from eventlog.errors import PaipuError
 from eventlog.events import StoredEvent
 from eventlog.store.base import EventStore, GameNotFound
-from eventlog.store.streams import LOG_STREAMS, is_log_stream, stray_events
+from eventlog.store.streams import LOG_STREAMS, is_log_stream, log_stream_words, stray_events
 from eventlog.verify import ChainReport, verify_game
 from eventlog.view import seat_view
 from replayer.actions import WinningTile
@@ -380,6 +382,11 @@ class ReplayServicer(pb_grpc.ReplayServiceServicer):
         self._snapshots = SnapshotCache()  # this servicer's own, locked: gRPC threads share it
 
     def _events(self, game_id: str) -> list[StoredEvent]:
+        """The events of the game ``game_id``; INVALID_ARGUMENT (``game_id``) for one of the
+        log's own streams (``paipu:players``: player aliases, no game to replay or review)."""
+        if is_log_stream(game_id):
+            raise BadArgument(f"game_id {log_stream_words(game_id)}: there is nothing to replay or review "
+                              "(its chain: Verify)", "game_id")
         events = list(self._store.read_game(game_id))  # the store checks seqs are 0..n-1 (index = seq)
         if not events:
             raise GameNotFound(game_id)

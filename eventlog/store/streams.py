@@ -14,8 +14,8 @@ from typing import Any
 
 from eventlog.errors import InvalidArgument
 
-__all__ = ["LOG_STREAM_PREFIX", "PLAYERS_STREAM", "LOG_STREAMS", "LogStreamRefused", "is_log_stream",
-           "check_log_stream", "stray_events"]
+__all__ = ["LOG_STREAM_PREFIX", "PLAYERS_STREAM", "LOG_STREAMS", "LOG_STREAM_WORDS", "LogStreamRefused",
+           "is_log_stream", "log_stream_words", "check_log_stream", "stray_events"]
 
 #: Prefix of the log's own streams (not games).
 LOG_STREAM_PREFIX = "paipu:"
@@ -23,6 +23,8 @@ LOG_STREAM_PREFIX = "paipu:"
 PLAYERS_STREAM = "paipu:players"
 #: The log's own streams and the event types each holds; no other ``paipu:`` stream exists.
 LOG_STREAMS: dict[str, frozenset[str]] = {PLAYERS_STREAM: frozenset({"player_aliased"})}
+#: What each of the log's own streams is, in words.
+LOG_STREAM_WORDS: dict[str, str] = {PLAYERS_STREAM: "the log's stream of player aliases"}
 
 
 class LogStreamRefused(InvalidArgument):
@@ -40,6 +42,17 @@ class LogStreamRefused(InvalidArgument):
 def is_log_stream(game_id: str) -> bool:
     """True for the log's own streams (``paipu:…``), which are not games."""
     return game_id.startswith(LOG_STREAM_PREFIX)
+
+
+def log_stream_words(game_id: str) -> str:
+    """Why ``game_id`` (a ``paipu:…`` stream, :func:`is_log_stream`) is no game, in words, for a
+    request that asks for a game: ``'paipu:players' is the log's stream of player aliases
+    (player_aliased events), not a game``; a ``paipu:`` stream the log does not have is named so."""
+    what = LOG_STREAM_WORDS.get(game_id)
+    if what is None:
+        return (f"{game_id!r} is not a game: streams named '{LOG_STREAM_PREFIX}…' are the log's own, and the log "
+                f"has no stream {game_id!r} (its streams: {', '.join(sorted(LOG_STREAMS))})")
+    return f"{game_id!r} is {what} ({' and '.join(sorted(LOG_STREAMS[game_id]))} events), not a game"
 
 
 def check_log_stream(game_id: str, types: Iterable[str], where: str = "events") -> None:
