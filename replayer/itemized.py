@@ -15,10 +15,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from replayer.state import ReportedScore, SettledPayment
+from replayer.state import HandResult, ReportedScore, SettledPayment, TableState
 
 __all__ = ["RuleShare", "by_rule", "short_source", "bare_source", "payment_words", "rule_words", "settlement_words",
-           "deciding_sources", "BreakdownRow", "breakdown", "payments_breakdown"]
+           "deciding_sources", "BreakdownRow", "breakdown", "payments_breakdown", "HandSettlement", "by_hand",
+           "final_scores_words"]
 
 #: how long the breakdown may be inside a one-line finding; a longer one points to the pages
 ONE_LINE = 320
@@ -162,3 +163,91 @@ def payments_breakdown(payments: Sequence[SettledPayment], changes: Sequence[int
             " ".join(f"{x:+d}" for x in share.changes),
             ", ".join(f"{sp.payment.payer}→{sp.payment.payee} {sp.payment.amount}" for sp in share.payments) or "–"))
     return tuple(rows)
+
+
+class HandSettlement(NamedTuple):
+    """What one hand of the game settled: the ``hand`` (its :class:`HandResult`), its net
+    ``changes`` per seat 0..3 (points: every score-log entry from its hand_started to the next
+    hand's) and their ``payments``, each with its rule item and source."""
+
+    hand: HandResult
+    changes: tuple[int, int, int, int]
+    payments: tuple[SettledPayment, ...]
+
+
+def by_hand(state: TableState) -> tuple[HandSettlement, ...]:
+    """The game's computed score changes (``state.score_log``) hand by hand (``state.hands``,
+    in order); () when a hand's first event is unknown (``HandResult.start_seq`` -1)."""
+    hands = state.hands
+    if not hands or any(h.start_seq < 0 for h in hands):
+        return ()
+    out = []
+    for i, h in enumerate(hands):
+        end = hands[i + 1].start_seq if i + 1 < len(hands) else None
+        ch = [0, 0, 0, 0]
+        paid: list[SettledPayment] = []
+        for e in state.score_log:
+            if e.seq < h.start_seq or (end is not None and e.seq >= end):
+                continue
+            for k in range(4):
+                ch[k] += e.changes[k]
+            paid += [SettledPayment(e.seq, e.kind, q) for q in e.payments]
+        out.append(HandSettlement(h, (ch[0], ch[1], ch[2], ch[3]), tuple(paid)))
+    return tuple(out)
+
+
+def _hand(h: HandResult) -> str:
+    return f"hand {h.hand_number + 1}"
+
+
+def final_scores_words(state: TableState) -> tuple[str, tuple[str, ...]]:
+    """Where reported final scores that disagree with ``state.scores`` part from the computed
+    ones, on one line, with the rule sections behind it (:func:`bare_source`): the hands' own
+    score reports that disagree (``hand 2's reported changes disagree (event 57: reported [..],
+    computed [..])``) when there are any; else the computed changes by hand and rule item
+    (``computed by hand: hand 1 [+20, +11, -48, +17] (huazhu … ; chajiao …)``), each hand's net
+    changes only when that is longer than a line, as many as a line holds. ("", ()) when the
+    game has no hand."""
+    bad = [(h, r) for h in state.hands for r in h.reported if not r.agrees]
+    if bad:
+        parts = [f"{_hand(h)}'s reported changes disagree (event {r.seq}: reported "
+                 f"{_plain(r.score_changes)}, computed {_plain(r.computed_changes)})" for h, r in bad]
+        sources: dict[str, None] = {}
+        for _, r in bad:
+            for src in deciding_sources(r):
+                sources.setdefault(src, None)
+        line = "where: " + "; ".join(parts)
+        if len(line) > ONE_LINE:
+            line = (f"{len(bad)} hands' reported changes disagree: "
+                    + ", ".join(f"{_hand(h)} (event {r.seq})" for h, r in bad))
+        return line + " (each a reported_score_mismatch finding naming its rules)", tuple(sources)
+    hands = by_hand(state)
+    if not hands:
+        return "", ()
+    agreed = any(h.reported for h in state.hands)
+    head = ("every hand's reported changes agree; " if agreed else "") + "computed by hand: "
+    full, nets = [], []
+    seen: dict[str, None] = {}
+    for hs in hands:
+        shares = by_rule(hs.payments, hs.changes)
+        for sp in hs.payments:
+            for part in bare_source(sp.payment.source).split("; ") if sp.payment.source else ():
+                seen.setdefault(part, None)
+        net = f"{_hand(hs.hand)} {_signed(hs.changes)}"
+        nets.append(net)
+        full.append(net + (" (" + "; ".join(rule_words(x, short=True) for x in shares) + ")" if shares else ""))
+    line = head + "; ".join(full)
+    if len(line) > ONE_LINE:
+        line = head + "; ".join(nets)
+    if len(line) > ONE_LINE:
+        kept: list[str] = []
+        for net in nets:
+            if len(head) + len("; ".join(kept + [net])) > ONE_LINE - 40:
+                break
+            kept.append(net)
+        line = head + "; ".join(kept) + f"; … ({len(nets) - len(kept)} more hands)"
+    return line, tuple(seen)
+
+
+def _plain(v: Sequence[int] | None) -> str:
+    return "–" if v is None else "[" + ", ".join(str(x) for x in v) + "]"

@@ -531,6 +531,11 @@ class HandResult:
     #: 平盘: the hand does not count (three seats robbed one kong, seed 003); the same
     #: dealer deals again and it is no continuation (PlayRules.robbers_void).
     void: bool = False
+    #: the seq of the hand's hand_started: what the score log holds from it to the next hand's
+    #: is this hand's (replayer/itemized.py, the game's changes by hand); -1 when unknown
+    start_seq: int = -1
+    #: the hand's score_reported events with their comparison (TableState.reported at its end)
+    reported: tuple[ReportedScore, ...] = ()
 
 
 @fast_init

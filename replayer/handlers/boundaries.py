@@ -7,6 +7,7 @@ from eventlog import tiles as _tiles
 from eventlog.seats import ALL_IN
 from replayer.accounting import seats_words
 from replayer.context import Ctx, need_game
+from replayer.itemized import final_scores_words
 from replayer.state import (
     HandResult,
     SeatState,
@@ -130,6 +131,8 @@ def hand_ended(ctx: Ctx, state: TableState, p: ev.HandEnded) -> TableState:
         exhaustive_draw=state.exhaustive_draw,
         void=state.void_hand,
         changes=changes,  # type: ignore[arg-type]
+        start_seq=state.hand_start_seq,
+        reported=state.reported,
     )
     new = replace(state, phase="idle", hands=state.hands + (result,), turn=None, pending=None,
                   pending_kong=None, last_draw=None)
@@ -148,8 +151,12 @@ def game_ended(ctx: Ctx, state: TableState, p: ev.GameEnded) -> TableState:
                        f"{u.what} (hand {u.hand_number}) read{'s' if ' components ' not in u.what else ''} "
                        f"hidden tiles of {seats_words(u.seats)}" for u in state.unsettled))
     elif p.final_scores is not None and tuple(p.final_scores) != state.scores:
+        # where it disagrees: the hands' own reports that disagree, else the game by hand and
+        # rule item (replayer/itemized.py), as a hand's reported-score mismatch names its rules
+        words, sources = final_scores_words(state)
         ctx.breach("reported_score_mismatch",
-                   f"reported final scores {list(p.final_scores)}, computed {list(state.scores)}")
+                   f"reported final scores {list(p.final_scores)}, computed {list(state.scores)}"
+                   + (f"; {words}" if words else ""), also="; ".join(sources))
     # the game is over when the log says so, whether or not the ruleset's schedule ran out
     # (a real game may stop early): game_over follows phase game_over
     return replace(state, phase="game_over", game_over=True, turn=None, pending=None, pending_kong=None)
