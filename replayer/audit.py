@@ -246,7 +246,7 @@ class AuditCollector:
             self._refresh_wins(state)
         elif t == "exhaustive_draw":
             self.draws += 1
-            self.draw_audits.append(_draw_audit(event.seq, state))
+            self.draw_audits.append(_draw_audit(state.seq, state))  # the seq replay gave it (a NewEvent has none)
 
     def _refresh_wins(self, state: TableState) -> None:
         """The hand's wins as they stand now: what its later events settle for a win (e.g.
