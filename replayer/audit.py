@@ -20,6 +20,7 @@ from typing import Any, NamedTuple
 
 from replayer.explained import ScoreLine
 from replayer.findings import Finding, RulesetError
+from replayer.itemized import entries_settled
 from replayer.replay import ReplayStep, replay_steps
 from replayer.rules.base import Ruleset, ScoreUnit
 from replayer.state import ReportedScore, SettledPayment, TableState, WinRecord, WorkingState
@@ -298,19 +299,14 @@ class AuditCollector:
 def _draw_audit(seq: int, state: TableState) -> DrawAudit:
     """What the exhaustive draw at event ``seq`` settled: the ``exhaustive_draw`` score entries
     of that event (replayer/handlers/wins.py ``exhaustive_draw``)."""
-    ch = [0, 0, 0, 0]
-    paid: list[SettledPayment] = []
     entries = []
     for e in reversed(state.score_log):  # the newest entries are this event's: stop before them
         if e.seq < seq:
             break
         if e.kind == "exhaustive_draw" and e.seq == seq:
             entries.append(e)
-    for e in reversed(entries):
-        for i in range(4):
-            ch[i] += e.changes[i]
-        paid += [SettledPayment(e.seq, e.kind, q) for q in e.payments]
-    return DrawAudit(state.hand_number, seq, (ch[0], ch[1], ch[2], ch[3]), tuple(paid))
+    changes, paid = entries_settled(reversed(entries))
+    return DrawAudit(state.hand_number, seq, changes, paid)
 
 
 def audit_game(

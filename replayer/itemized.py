@@ -15,10 +15,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from replayer.state import HandResult, ReportedScore, SettledPayment, TableState
+from replayer.state import HandResult, ReportedScore, ScoreEntry, SettledPayment, TableState
 
 __all__ = ["RuleShare", "by_rule", "short_source", "bare_source", "payment_words", "rule_words", "settlement_words",
-           "deciding_sources", "BreakdownRow", "breakdown", "payments_breakdown", "HandSettlement", "by_hand",
+           "deciding_sources", "entries_settled", "BreakdownRow", "breakdown", "payments_breakdown", "HandSettlement", "by_hand",
            "final_scores_words"]
 
 #: how long the breakdown may be inside a one-line finding; a longer one points to the pages
@@ -64,6 +64,25 @@ def _net(group: Iterable[SettledPayment]) -> tuple[int, int, int, int]:
         ch[sp.payment.payer] -= sp.payment.amount
         ch[sp.payment.payee] += sp.payment.amount
     return (ch[0], ch[1], ch[2], ch[3])
+
+
+def entries_settled(entries: Iterable[ScoreEntry]) -> tuple[tuple[int, int, int, int], tuple[SettledPayment, ...]]:
+    """What score-log ``entries`` settled together: their summed ``changes`` per seat 0..3
+    (points) and their payments, each with the event and kind that settled it, in order."""
+    ch = [0, 0, 0, 0]
+    paid: list[SettledPayment] = []
+    for e in entries:
+        for i in range(4):
+            ch[i] += e.changes[i]
+        paid += [SettledPayment(e.seq, e.kind, q) for q in e.payments]
+    return (ch[0], ch[1], ch[2], ch[3]), tuple(paid)
+
+
+def _parts_of(payments: Iterable[SettledPayment], seen: dict[str, None]) -> None:
+    """Add to ``seen`` the distinct sections (:func:`bare_source`) of ``payments``' rules."""
+    for sp in payments:
+        for part in bare_source(sp.payment.source).split("; ") if sp.payment.source else ():
+            seen.setdefault(part, None)
 
 
 def short_source(source: str) -> str:
@@ -124,9 +143,7 @@ def deciding_sources(report: ReportedScore) -> tuple[str, ...]:
     """The distinct sections (:func:`bare_source`) of the rules behind ``report``'s computed
     changes, in order."""
     seen: dict[str, None] = {}
-    for sp in report.computed_payments:
-        for part in bare_source(sp.payment.source).split("; ") if sp.payment.source else ():
-            seen.setdefault(part, None)
+    _parts_of(report.computed_payments, seen)
     return tuple(seen)
 
 
@@ -184,15 +201,9 @@ def by_hand(state: TableState) -> tuple[HandSettlement, ...]:
     out = []
     for i, h in enumerate(hands):
         end = hands[i + 1].start_seq if i + 1 < len(hands) else None
-        ch = [0, 0, 0, 0]
-        paid: list[SettledPayment] = []
-        for e in state.score_log:
-            if e.seq < h.start_seq or (end is not None and e.seq >= end):
-                continue
-            for k in range(4):
-                ch[k] += e.changes[k]
-            paid += [SettledPayment(e.seq, e.kind, q) for q in e.payments]
-        out.append(HandSettlement(h, (ch[0], ch[1], ch[2], ch[3]), tuple(paid)))
+        changes, paid = entries_settled(e for e in state.score_log
+                                        if e.seq >= h.start_seq and (end is None or e.seq < end))
+        out.append(HandSettlement(h, changes, paid))
     return tuple(out)
 
 
@@ -214,8 +225,7 @@ def final_scores_words(state: TableState) -> tuple[str, tuple[str, ...]]:
                  f"{_plain(r.score_changes)}, computed {_plain(r.computed_changes)})" for h, r in bad]
         sources: dict[str, None] = {}
         for _, r in bad:
-            for src in deciding_sources(r):
-                sources.setdefault(src, None)
+            _parts_of(r.computed_payments, sources)
         line = "where: " + "; ".join(parts)
         if len(line) > ONE_LINE:
             line = (f"{len(bad)} hands' reported changes disagree: "
@@ -230,9 +240,7 @@ def final_scores_words(state: TableState) -> tuple[str, tuple[str, ...]]:
     seen: dict[str, None] = {}
     for hs in hands:
         shares = by_rule(hs.payments, hs.changes)
-        for sp in hs.payments:
-            for part in bare_source(sp.payment.source).split("; ") if sp.payment.source else ():
-                seen.setdefault(part, None)
+        _parts_of(hs.payments, seen)
         net = f"{_hand(hs.hand)} {_signed(hs.changes)}"
         nets.append(net)
         full.append(net + (" (" + "; ".join(rule_words(x, short=True) for x in shares) + ")" if shares else ""))

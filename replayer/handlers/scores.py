@@ -8,7 +8,7 @@ from replayer.accounting import (
     seats_words,
 )
 from replayer.context import Ctx, need_game
-from replayer.itemized import deciding_sources, settlement_words
+from replayer.itemized import deciding_sources, entries_settled, settlement_words
 from replayer.state import (
     ReportedScore,
     ScoreEntry,
@@ -55,10 +55,11 @@ def score_reported(ctx: Ctx, state: TableState, p: ev.ScoreReported) -> TableSta
                 if w.settlement is not None:
                     paid += [SettledPayment(w.seq, "win", q) for q in w.settlement.payments]
                 paid += w.later_payments
-        for e in draw_entries(state) if with_draw else ():
+        if with_draw:
+            drawn_changes, drawn_paid = entries_settled(draw_entries(state))
             for i in range(4):
-                ch[i] += e.changes[i]
-            paid += [SettledPayment(e.seq, e.kind, q) for q in e.payments]
+                ch[i] += drawn_changes[i]
+            paid += drawn_paid
         comp_changes = (ch[0], ch[1], ch[2], ch[3])
         if len(legal) == 1:
             comp_total = legal[0].points
@@ -85,9 +86,9 @@ def score_reported(ctx: Ctx, state: TableState, p: ev.ScoreReported) -> TableSta
     if penalised is not None:
         # a declared win that is none, whose false win the ruleset penalises (cjm_chips §A5:
         # a win on a zero-chip player's discard): what the table settled for it is the penalty
-        false_win, comp_changes, entries = penalised
+        false_win, comp_changes, penalty_paid = penalised
         comp_total = false_win.points
-        paid = [SettledPayment(e.seq, e.kind, q) for e in entries for q in e.payments]
+        paid = list(penalty_paid)
         what = (f"(seat {p.winner}'s win at event {false_win.seq} is not legal: the table settles its "
                 f"false-win penalty)")
         if p.score_changes is not None and tuple(p.score_changes) != comp_changes:
@@ -142,18 +143,18 @@ def draw_entries(state: TableState) -> tuple[ScoreEntry, ...]:
 
 
 def _false_win_penalty(state: TableState, winner: int) -> tuple[WinRecord, tuple[int, int, int, int],
-                                                                  tuple[ScoreEntry, ...]] | None:
+                                                                  tuple[SettledPayment, ...]] | None:
     """``winner``'s latest declared win this hand that is not legal, with the false-win
     penalty the ruleset settled for it at that event (``Ruleset.false_win_penalty``:
-    ``ScoreEntry`` kind penalty — the changes and the entries); None when it has none."""
+    ``ScoreEntry`` kind penalty — the changes and the payments); None when it has none."""
     for w in reversed(state.wins):
         if w.seat != winner or w.legal:
             continue
         entries = tuple(e for e in state.score_log if e.seq == w.seq and e.kind == "penalty")
         if not entries:
             return None
-        ch = tuple(sum(e.changes[i] for e in entries) for i in range(4))
-        return w, (ch[0], ch[1], ch[2], ch[3]), entries
+        changes, paid = entries_settled(entries)
+        return w, changes, paid
     return None
 
 
