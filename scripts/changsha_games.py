@@ -1,7 +1,8 @@
 """Simulate Changsha games and replay each from its JSON Lines form in audit mode: prints the
 findings (there must be none), the hands, wins by unit, birds hit, kongs and draws.
 
-Run: python scripts/changsha_games.py [--games 1000] [--seed 1] [--options '{"birds": 2}']
+Run: python scripts/changsha_games.py [--games 1000] [--seed 1] [--hands 8] [--options '{"birds": 2}']
+(the rules fix no game length: ``--hands`` stops each game, as ``paipu simulate --hands-per-game``)
 
 Exit status 1 when any replayed game has a finding or a non-zero-sum settlement (the issue's
 "1,000 simulated games replay with no finding"; tests/rules/changsha run a smaller count).
@@ -27,9 +28,10 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--games", type=int, default=1000)
     ap.add_argument("--seed", default="1")
+    ap.add_argument("--hands", type=int, default=8, help="hands per game (the rules fix none)")
     ap.add_argument("--options", default="{}", help="Changsha options as JSON")
     a = ap.parse_args()
-    cfg = SimulationConfig(ruleset="changsha", seed=a.seed, options=json.loads(a.options))
+    cfg = SimulationConfig(ruleset="changsha", seed=a.seed, options=json.loads(a.options), hands_per_game=a.hands)
     t0 = time.process_time()
     findings: Counter[str] = Counter()
     units: Counter[str] = Counter()

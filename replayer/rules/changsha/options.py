@@ -53,8 +53,9 @@ class ChangshaOptions(BaseModel):
         (), description="extra opening small wins (节节高, 三同 ...): refused until specified (§6, §8.15)")
     haidi_passer_may_win: bool = Field(
         True, description="a player who passed the 海底 may win on it once exposed (海底炮) (§4, §8.17; spec silent)")
-    hands_per_game: int = Field(
-        8, ge=1, le=64, description="hands in a game (spec silent; online Changsha tables play 8 局) (§2)")
+    hands_per_game: int | None = Field(
+        None, ge=1, le=64,
+        description="hands in a game; null (default): no fixed number, the log's game_ended ends it (spec silent) (§2)")
     kaigang_reveal_earthly: bool = Field(
         False, description="a tile revealed by the dealer's 开杠 before his first discard counts as the first discard for 地胡 (§3.3 #2, §8.17; spec silent)")
 

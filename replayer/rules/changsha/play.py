@@ -11,8 +11,9 @@
   exchanged — the taker "discards" exactly that tile and only wins may claim it; a last tile
   taken as a kong replacement loses its 海底 function.
 * Payments at once: the win with its birds (§5, §5.1; the birds are the next wall tiles, known
-  when the wall is recorded), kong money (§4). Next dealer by §2 A–G; a game is
-  ``hands_per_game`` hands (spec silent).
+  when the wall is recorded), kong money (§4). Next dealer by §2 A–G; the spec is silent on the
+  length of a game: by default the log's game_ended ends it (never over before), or option
+  ``hands_per_game`` fixes a number of hands.
 """
 
 from __future__ import annotations
@@ -243,8 +244,10 @@ class ChangshaRuleset(RulesetDefaults):
     def next_hand(self, state: TableState) -> HandPlan | None:
         """§2: the first dealer from the log (A), then the decision of B–G recorded at the end
         of each hand; no prevalent wind in Changsha (F1 throughout). None after
-        ``hands_per_game`` hands."""
-        if len(state.hands) >= self.options.hands_per_game:
+        ``hands_per_game`` hands when that option is set; by default never (the spec gives no
+        game length: the log's game_ended ends the game)."""
+        limit = self.options.hands_per_game
+        if limit is not None and len(state.hands) >= limit:
             return None
         mem = self._memory(state)
         if not state.hands or not mem.next_dealers:

@@ -136,6 +136,34 @@ def test_game_over_after_hands_per_game():
     assert [f.rule_id for f in res.findings] == ["game_over"]
 
 
+def _hands_won_in_turn(count: int, options=None):
+    """``count`` hands: in hand k the dealer is seat k % 4 and the next seat wins on a discard,
+    so it deals the next hand (§2 B)."""
+    payloads = new_game(options)
+    for k in range(count):
+        d = k % 4
+        payloads += scripted_hand(start=len(payloads), hand_number=k, dealer=d, hands={(d + 1) % 4: S_HAND},
+                                  turns=[("turn", d, None, None), ("turn", (d + 1) % 4, None, None),
+                                         ("turn", (d + 2) % 4, "W5", "W5"), ("win", (d + 1) % 4, "W5", (d + 2) % 4)],
+                                  birds=["B7"])
+    return run(as_events(payloads), mode="audit")
+
+
+def test_a_game_has_no_fixed_number_of_hands_by_default():
+    # changsha.md §2 (and its seed's rules A-G) say who deals next, never how many hands a
+    # game has: a real log of nine hands is no breach, and the game is not over before its
+    # game_ended
+    res = _hands_won_in_turn(9)
+    assert res.findings == ()
+    assert len(res.state.hands) == 9 and not res.state.game_over
+
+
+def test_a_table_may_still_fix_the_number_of_hands():
+    res = _hands_won_in_turn(9, {"hands_per_game": 8})
+    [f] = res.findings  # the ninth hand (hand_number 8) starts after the end
+    assert f.rule_id == "game_over" and "hand 8 " in f.message
+
+
 def test_a_wall_with_honors_is_not_changsha():
     payloads = new_game() + [ev.HandStarted(hand_number=0, prevalent_wind="F1", dealer=0,
                                             wall=["F1"] + ["W1"] * 107)]

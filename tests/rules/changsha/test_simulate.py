@@ -20,7 +20,9 @@ OPTIONS = [
 
 @pytest.mark.parametrize("options", OPTIONS, ids=["defaults", "birds2-winner-kongpay", "birds6-multiply"])
 def test_simulated_games_replay_without_findings(options):
-    cfg = SimulationConfig(ruleset="changsha", seed="cs-test", options=options)
+    # the spec fixes no game length (hands_per_game unset: the simulation stops itself after 8)
+    cfg = SimulationConfig(ruleset="changsha", seed="cs-test", options=options,
+                           hands_per_game=None if "hands_per_game" in options else 8)
     games = list(simulate(cfg, 3))
     hands = 0
     for g in games:
