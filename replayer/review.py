@@ -67,12 +67,38 @@ __all__ = [
     "review_position",
     "unseen_copies",
     "review_json",
+    "shanten_words",
+    "shanten_change_words",
 ]
 
 #: How every view of the review introduces it.
 LABEL = ("Rules-based efficiency review — not an AI's opinion: shanten (向听数) and improving tiles "
          "(有效牌) under the game's own winning shapes, counted from the rules alone; it ignores "
          "defence, hand value and strategy.")
+
+def shanten_words(shanten: int) -> str:
+    """A shanten (向听数) in the words every view of the review uses: ``"a winning hand"``
+    (−1: a legal win could be declared), ``"ready (听牌)"`` (0), ``"1 from ready"``,
+    ``"2 from ready"`` … (一向听, 二向听: the tiles still to exchange before the hand is
+    ready), ``"no winning shape in reach"`` (:data:`UNREACHABLE`). Data (``--json``, the
+    proto) keeps the number."""
+    if shanten >= UNREACHABLE:
+        return "no winning shape in reach"
+    if shanten < 0:
+        return "a winning hand"
+    if shanten == 0:
+        return "ready (听牌)"
+    return f"{shanten} from ready"
+
+
+def shanten_change_words(before: int, after: int, arrow: str = "→") -> str:
+    """A discard's shanten before and after in words: ``"stays ready (听牌)"``, ``"stays 2 from
+    ready"`` when it does not change, else ``"2 from ready → 1 from ready"`` (see
+    :func:`shanten_words`; ``arrow`` as the view draws it)."""
+    if before == after:
+        return f"stays {shanten_words(after)}"
+    return f"{shanten_words(before)} {arrow} {shanten_words(after)}"
+
 
 #: :attr:`DiscardReview.no_win` of a complete shape that is no legal win.
 NO_WIN = "a complete shape, but no legal win under the ruleset here (below its minimum, or not after a draw)"

@@ -136,8 +136,25 @@ def test_review_compares_improving_tiles_at_one_shanten(data):
                 line = next(ln for ln in text.splitlines() if re.search(rf"event {d['seq']}\b", ln))
                 if d["options"][0]["shanten"] != d["shanten_after"]:
                     seen += 1
-                    assert "the best discards reach shanten" in line and " at best" not in line, line
+                    assert "from ready; the best discards reach " in line and " at best" not in line, line
     assert seen  # the sample holds discards that raise the shanten
+
+
+def test_review_says_how_far_from_ready_in_words(data):
+    # a number in words, as the review's docs define it: shanten 0 is ready (听牌), n is n tiles
+    # to exchange before the hand is ready (一向听 …); never "shanten ready -> ready"
+    from replayer.review import shanten_change_words, shanten_words
+
+    assert [shanten_words(n) for n in (0, 1, 2)] == ["ready (听牌)", "1 from ready", "2 from ready"]
+    assert shanten_change_words(0, 0) == "stays ready (听牌)"
+    assert shanten_change_words(2, 1, arrow="->") == "2 from ready -> 1 from ready"
+    for seat in range(4):
+        text = run("review", PMN, "--seat", seat, "--data", data).output
+        assert not re.search(r"shanten (ready|win|-|\d)|ready -> ready|-> ready(?! \(听牌\))", text), text
+    # the sample's Play: seat 1 declares mahjong on seat 0's 🀛 B3, so its last discard left it ready on B3
+    text = run("review", PMN, "--seat", "1", "--data", data).output
+    last = [ln for ln in text.splitlines() if ln.lstrip().startswith("#")][-1]
+    assert ": stays ready (听牌) on 🀛 B3," in last or "-> ready (听牌) on 🀛 B3," in last, last
 
 
 def test_review_summary_never_says_0_of_0():

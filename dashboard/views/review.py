@@ -20,7 +20,7 @@ from dashboard.common import bad_param, game_links, need_games, read_game_log, s
 from dashboard.tiles import tiles_html
 from eventlog import tiles as T
 from eventlog.describe import hand_ordinal
-from replayer.review import LABEL
+from replayer.review import LABEL, shanten_change_words, shanten_words
 
 PAGE = "views/review.py"
 ss = st.session_state
@@ -107,10 +107,6 @@ def _waits(waits) -> str:
     return " ".join(f"{T.to_unicode(w.tile)} {w.tile}" + (f" ({w.how})" if w.how else "") for w in waits)
 
 
-def _sh(n: int) -> str:
-    return "–" if n >= 99 else "win" if n < 0 else "ready" if n == 0 else str(n)
-
-
 # ---- the seat's discards
 mine = [h for h in r.hands if h.seat == seat and (hand == "all" or h.hand_number == hand)]
 st.subheader(f"Seat {seat}'s discards")
@@ -128,8 +124,9 @@ for h in mine:
     st.dataframe(pd.DataFrame([
         {"#": d.turn, "event": d.seq, "hand": "".join(T.to_unicode(t) for t in d.hand),
          "discard": f"{T.to_unicode(d.played)} {d.played}",
-         "shanten": f"{_sh(d.shanten_before)}{' (complete, no legal win)' if d.no_win else ''} → "
-                    f"{_sh(d.shanten_after)}{' (no wait wins legally)' if d.no_wait else ''}",
+         "shanten": (shanten_change_words(d.shanten_before, d.shanten_after) if not d.no_win else
+                     f"{shanten_words(d.shanten_before)} (complete, no legal win) → {shanten_words(d.shanten_after)}")
+                    + (" (no wait wins legally)" if d.no_wait else ""),
          "waits (legal wins)": _waits(d.waits),
          "improving tiles kept": f"{d.improving_count} ({len(d.improving)} kinds)",
          "best": " ".join(f"{T.to_unicode(t)} {t}" for t in d.best) + f" ({d.best_count})",
@@ -154,7 +151,7 @@ for h in mine:
                 + (f'<span class="pp-label">jing (wild): {" ".join(d.wildcards)}</span>' if d.wildcards else ""),
                 unsafe_allow_html=True)
     st.dataframe(pd.DataFrame([
-        {"discard": f"{T.to_unicode(o.tile)} {o.tile}", "shanten after": _sh(o.shanten),
+        {"discard": f"{T.to_unicode(o.tile)} {o.tile}", "shanten after": shanten_words(o.shanten),
          "improving tiles (unseen)": o.count, "kinds": len(o.improving),
          "which": " ".join(f"{t}×{n}" for t, n in o.improving),
          "wins": _waits(o.waits) or ("no wait wins legally" if o.no_wait else ""),

@@ -48,12 +48,14 @@ def _against_best(d) -> str:
     """The played discard's improving tiles against the best discards' — compared only at the
     same shanten: a best discard that reaches a lower shanten is said so, not counted against
     tiles that improve another shanten."""
+    from replayer.review import shanten_words
+
     played = _tiles_n(d.improving_count, len(d.improving))
     best = d.options[0] if d.options else None
     if best is None or best.shanten == d.shanten_after:
         return f"{played} vs {d.best_count} at best"  # the best: most unseen copies at that shanten
-    return (f"{played} at shanten {_sh(d.shanten_after)}; the best discards reach shanten {_sh(best.shanten)} "
-            f"with {_tiles_n(best.count, len(best.improving))}")
+    return (f"{played} at {shanten_words(d.shanten_after)}; the best discards reach "
+            f"{shanten_words(best.shanten)} with {_tiles_n(best.count, len(best.improving))}")
 
 
 def _summary_words(s) -> str:
@@ -86,10 +88,6 @@ def _waits_words(d) -> str:
     return " on " + " ".join(f"{T.to_unicode(w.tile)} {w.tile}" + (f" ({w.how})" if w.how else "") for w in d.waits)
 
 
-def _sh(n: int) -> str:
-    return "-" if n >= 99 else "win" if n < 0 else "ready" if n == 0 else str(n)
-
-
 @command()
 def review(
     game_id: Annotated[str, typer.Argument(help="The game to review.")],
@@ -107,7 +105,7 @@ def review(
     Exit 0; 2 when the command could not run (no such game, bad arguments)."""
     from eventlog import tiles as T
     from eventlog.describe import hand_ordinal
-    from replayer.review import review_game, review_json
+    from replayer.review import review_game, review_json, shanten_change_words, shanten_words
 
     events = _events(data, game_id)
     r = review_game(events, seats=seat, hand=None if hand is None else hand - 1)
@@ -129,11 +127,13 @@ def review(
         for d in h.discards:
             mark = "best" if d.kept_best else f"best: {' '.join(T.to_unicode(t) + ' ' + t for t in d.best)}"
             wild = f" jing {' '.join(d.wildcards)}" if d.wildcards else ""
-            no_win = " (a complete shape, no legal win)" if d.no_win else ""  # below the minimum
-            after = _sh(d.shanten_after) + _waits_words(d)
+            if d.no_win:  # a complete shape below the minimum: said beside the hand before the discard
+                change = (f"{shanten_words(d.shanten_before)} (a complete shape, no legal win) -> "
+                          f"{shanten_words(d.shanten_after)}")
+            else:  # "stays ready (听牌) on …", "2 from ready -> 1 from ready"
+                change = shanten_change_words(d.shanten_before, d.shanten_after, arrow="->")
             say(f"  #{d.turn:<2} event {d.seq:<4} {''.join(T.to_unicode(t) for t in d.hand)}{wild}  "
-                f"discard {T.to_unicode(d.played)} {d.played}: shanten {_sh(d.shanten_before)}{no_win} -> "
-                f"{after}, {_against_best(d)} — {mark}")
+                f"discard {T.to_unicode(d.played)} {d.played}: {change}{_waits_words(d)}, {_against_best(d)} — {mark}")
     summaries = list(r.seats) + ([r.total] if len(r.seats) > 1 else [])  # "all" only over several seats
     for s in summaries:
         who = "all reviewed seats" if s.seat < 0 else f"seat {s.seat}"

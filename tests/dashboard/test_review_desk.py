@@ -44,7 +44,8 @@ def test_review_page(data_dir, open_page):
     assert any("not an AI's opinion" in i.value for i in at.info)
     assert at.selectbox[0].value == src.PMN_GAME and at.selectbox[1].value == 1
     table = _df(at, "shanten", "kept the maximum")
-    assert table["shanten"].iloc[-1].endswith("→ ready")  # seat 1 won: ready after its last discard
+    assert table["shanten"].iloc[-1].endswith("ready (听牌)")  # seat 1 won: ready after its last discard
+    assert not any(re.search(r"ready → ready|(^|→ )(\d+|win|ready)( →|$)", s) for s in table["shanten"])  # in words
     assert set(table["kept the maximum"]) <= {"✓", "✗"}
     options = _df(at, "discard", "shanten after", "improving tiles (unseen)")
     assert (options["played"] == "◀").sum() == 1

@@ -429,4 +429,4 @@ def test_review_json_and_text_say_the_legal_waits(tmp_path):
     res = CliRunner().invoke(app, ["review", "g1", "--seat", "1", "--data", str(tmp_path)], catch_exceptions=False)
     assert res.exit_code == 0
     line = next(x for x in res.stdout.splitlines() if "discard" in x and "B8:" in x)
-    assert "-> ready on 🀝 B5 (self-drawn only) 🀠 B8 (self-drawn only)," in line
+    assert "-> ready (听牌) on 🀝 B5 (self-drawn only) 🀠 B8 (self-drawn only)," in line, line
