@@ -8,7 +8,7 @@ at random, with values drawn from hostile pools: integers at and past every 32/6
 bound, empty, huge (70,000 characters), control-character, non-ASCII and deeply nested
 JSON strings, unknown enum numbers, random bytes; nested messages and oneofs recursively
 (bounded depth). Each method (Append, AppendStream, ReadGame, ListGames, Subscribe,
-IngestLog, GetState, StepThrough, Verify and the TournamentService's five) gets the same
+IngestLog, GetState, StepThrough, Verify, VerifyStream and the TournamentService's five) gets the same
 share of calls; a third of the requests name a stored game so they get past the "no such
 game" check. The server is ``paipu serve``'s: the store's services and the tournaments in
 the data directory.
@@ -185,6 +185,7 @@ def _calls(channel: grpc.Channel, fz: Fuzzer, timeout: float) -> list[tuple[str,
         ("GetState", lambda: replay.GetState(fz.message(rp.GetStateRequest), timeout=timeout)),
         ("StepThrough", lambda: stream_some(replay.StepThrough(fz.message(rp.StepThroughRequest), timeout=timeout))),
         ("Verify", lambda: replay.Verify(fz.message(rp.VerifyRequest), timeout=timeout)),
+        ("VerifyStream", lambda: stream_some(replay.VerifyStream(fz.message(rp.VerifyRequest), timeout=timeout))),
         ("CreateTournament", lambda: tour.CreateTournament(fz.message(tn.CreateTournamentRequest), timeout=timeout)),
         ("AddGame", lambda: tour.AddGame(fz.message(tn.AddGameRequest), timeout=timeout)),
         ("AddTeam", lambda: tour.AddTeam(fz.message(tn.AddTeamRequest), timeout=timeout)),

@@ -460,13 +460,24 @@ class EventLogClient:
         ``paipu.v1.VerifyResponse``); with ``as_ruleset`` / ``options``, also the what-if
         scoring (``what_if``; under another base ruleset ``what_if.start_after`` holds the
         scores it starts from — that ruleset's own, e.g. 100-chip stacks, competition.md §A5 —
-        as ``paipu verify --as`` prints them; absent when they are the record's). Raises
-        GameNotFound, ValueError (unknown ruleset, bad options), RemoteError."""
+        as ``paipu verify --as`` prints them; absent when they are the record's). The whole
+        verdict, however many findings the game has: read through ``VerifyStream`` (messages
+        under the server's reply limit, merged here); from a server without it, ``Verify``,
+        whose reply may then hold only the first items (``truncated``; the totals count them
+        all). Raises GameNotFound, ValueError (unknown ruleset, bad options), RemoteError."""
         request = replay_service_pb2.VerifyRequest(game_id=game_id)
         if as_ruleset is not None:
             request.as_ruleset = as_ruleset
         if options:
             request.options_json = json.dumps(options, ensure_ascii=False, sort_keys=True)
+        whole = replay_service_pb2.VerifyResponse()
+        try:
+            for part in self._replay.VerifyStream(request, timeout=self.timeout, metadata=self._md):
+                whole.MergeFrom(part)  # repeated fields append: the parts' lists in order
+            return whole
+        except grpc.RpcError as e:
+            if e.code() != grpc.StatusCode.UNIMPLEMENTED:  # an older server: one Verify reply
+                raise error_from_rpc(e) from None
         try:
             return self._replay.Verify(request, timeout=self.timeout, metadata=self._md)
         except grpc.RpcError as e:

@@ -8,7 +8,10 @@
 * ``Verify(game_id, as_ruleset?, options_json?)`` — hash chain (eventlog/verify.py) and, when
   intact, the audit replay (replayer/audit.py): findings and, per win, computed vs reported
   fans and scores; with a what-if ruleset or options, both scorings side by side
-  (replayer/whatif.py);
+  (replayer/whatif.py); the reply kept under the reply limit (``reply_bytes``, by default
+  4 MiB less 64 KiB: services/verify_reply.py), its long lists cut to their first items with
+  ``truncated`` set and every total kept;
+* ``VerifyStream`` — the same verdict in parts, each under the limit, never cut;
 * ``Review(game_id, seats, hand?)`` — the rules-based decision review of the seats' discards
   (replayer/review.py).
 
@@ -35,12 +38,13 @@ are on.
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from typing import Any
 
 import grpc
 
-from eventlog.convert import to_proto
+from eventlog.convert import MAX_JSON_DEPTH, json_depth, to_proto
 from eventlog.errors import PaipuError
 from eventlog.events import StoredEvent
 from eventlog.store.base import EventStore, GameNotFound
@@ -61,6 +65,7 @@ from paipu.v1 import events_pb2
 from paipu.v1 import replay_service_pb2 as pb
 from paipu.v1 import replay_service_pb2_grpc as pb_grpc
 from services.status import BadArgument
+from services.verify_reply import REPLY_BYTES, fit_reply, reply_parts
 
 __all__ = [
     "SERVICE_NAME",
@@ -217,6 +222,7 @@ def _reported(r: ReportedScore) -> pb.ReportedScoreComparison:
         score_changes=_scores(r.score_changes),
         computed_changes=_scores(r.computed_changes),
         agrees=r.agrees,
+        unverifiable=r.unverifiable,
     )
     for name, points, count in r.fans:
         fan = msg.fans.add(name=name, count=count)
@@ -270,9 +276,17 @@ def verify_message(chain: ChainReport, audit: GameAudit | None) -> pb.VerifyResp
                 draws=audit.draws,
                 findings=[finding_message(f) for f in audit.findings],
                 ok=audit.ok,
+                wins_total=len(audit.wins),
             )
         )
+        _count_findings(msg.audit, [f.rule_id for f in audit.findings])
     return msg
+
+
+def _count_findings(audit: pb.GameAudit, rule_ids: Sequence[str]) -> None:
+    """``findings_total`` and ``findings_by_rule`` (in rule_id order) of ``audit``."""
+    audit.findings_total = len(rule_ids)
+    audit.findings_by_rule.extend(pb.RuleCount(rule_id=r, count=n) for r, n in sorted(Counter(rule_ids).items()))
 
 
 def what_if_message(w: WhatIf) -> pb.WhatIfComparison:
@@ -289,6 +303,8 @@ def what_if_message(w: WhatIf) -> pb.WhatIfComparison:
         findings_only_before=[finding_message(f) for f in w.findings_only_before],
         findings_only_after=[finding_message(f) for f in w.findings_only_after],
         scores_before=_scores(w.scores_before), scores_after=_scores(w.scores_after), differs=w.differs,
+        wins_total=len(w.wins), findings_only_before_total=len(w.findings_only_before),
+        findings_only_after_total=len(w.findings_only_after),
     )
     if w.start_after is not None:  # another base ruleset starts from its own scores (absent: the record's)
         msg.start_after.CopyFrom(_scores(w.start_after))
@@ -368,6 +384,7 @@ def _log_stream_verdict(store: EventStore, stream: str) -> pb.VerifyResponse:
                            source="docs/events.md (player_aliased: the log's own streams)")
                 for seq, kind in stray_events(stream, store.read_game(stream))]
     msg.audit.CopyFrom(pb.GameAudit(events=chain.events, findings=findings, ok=not findings))
+    _count_findings(msg.audit, [f.rule_id for f in findings])
     msg.ok = not findings
     return msg
 
@@ -375,10 +392,13 @@ def _log_stream_verdict(store: EventStore, stream: str) -> pb.VerifyResponse:
 # ----------------------------------------------------------------------------- service
 class ReplayServicer(pb_grpc.ReplayServiceServicer):
     """``paipu.v1.ReplayService`` over ``store`` (thread-safe; shared with the other
-    services; access control and error statuses are the server's interceptors)."""
+    services; access control and error statuses are the server's interceptors).
+    ``reply_bytes``: the largest Verify reply and VerifyStream message (bytes; default
+    :data:`services.verify_reply.REPLY_BYTES`, under a gRPC client's default 4 MiB)."""
 
-    def __init__(self, store: EventStore) -> None:
+    def __init__(self, store: EventStore, reply_bytes: int = REPLY_BYTES) -> None:
         self._store = store
+        self._reply_bytes = reply_bytes
         self._snapshots = SnapshotCache()  # this servicer's own, locked: gRPC threads share it
 
     def _events(self, game_id: str) -> list[StoredEvent]:
@@ -438,8 +458,22 @@ class ReplayServicer(pb_grpc.ReplayServiceServicer):
             yield pb.StepThroughResponse(state=table_state_message(state, event, findings, seat=seat))
 
     def Verify(self, request: pb.VerifyRequest, context: grpc.ServicerContext) -> pb.VerifyResponse:
+        return fit_reply(self._verdict(request), self._reply_bytes)
+
+    def VerifyStream(self, request: pb.VerifyRequest, context: grpc.ServicerContext) -> Iterator[pb.VerifyResponse]:
+        for part in reply_parts(self._verdict(request), self._reply_bytes):
+            if not context.is_active():
+                return
+            yield part
+
+    def _verdict(self, request: pb.VerifyRequest) -> pb.VerifyResponse:
+        """The whole verdict of Verify, of any size."""
         options: dict[str, Any] = {}
         if request.options_json:
+            depth = json_depth(request.options_json)  # a hostile nesting must not exhaust the parser's stack
+            if depth > MAX_JSON_DEPTH:
+                raise BadArgument(f"options_json: nested {depth} levels deep; at most {MAX_JSON_DEPTH} are allowed",
+                                  "options_json")
             try:
                 options = json.loads(request.options_json)
             except ValueError as e:

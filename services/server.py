@@ -46,6 +46,7 @@ from services.ingest_service import IngestServicer
 from services.replay_service import SERVICE_NAME as REPLAY_SERVICE_NAME
 from services.replay_service import ReplayServicer
 from services.status import ERROR_DOMAIN, status_for
+from services.verify_reply import REPLY_BYTES as VERIFY_REPLY_BYTES
 
 __all__ = [
     "SERVICE_NAME",
@@ -140,6 +141,7 @@ def build_server(
     tokens: Mapping[str, str] | None = None,
     access_log: bool = False,
     extra_services: Sequence[ExtraService] = (),
+    verify_reply_bytes: int = VERIFY_REPLY_BYTES,
 ) -> tuple[grpc.Server, int]:
     """A gRPC server over ``store`` with EventLogService, IngestService
     (services/ingest_service.py) and ReplayService (services/replay_service.py), health
@@ -158,6 +160,9 @@ def build_server(
     store and the grpc server, adds its servicer and returns its full service name (health
     and reflection list it; :data:`services.auth.METHOD_ROLES` must give its methods a role).
 
+    ``verify_reply_bytes``: the largest ReplayService Verify reply / VerifyStream message
+    (default 4 MiB less 64 KiB, so that any gRPC client reads it: services/verify_reply.py).
+
     Returns ``(server, bound_port)``; the server is NOT started: call ``server.start()``,
     and ``server.stop(grace)`` when done (it also ends open subscriptions). The store stays
     the caller's to close. Raises OSError when the address cannot be bound."""
@@ -174,7 +179,7 @@ def build_server(
     servicer = EventLogServicer(store, poll_interval=poll_interval)
     event_log_service_pb2_grpc.add_EventLogServiceServicer_to_server(servicer, server)
     ingest_service_pb2_grpc.add_IngestServiceServicer_to_server(IngestServicer(store), server)
-    replay_service_pb2_grpc.add_ReplayServiceServicer_to_server(ReplayServicer(store), server)
+    replay_service_pb2_grpc.add_ReplayServiceServicer_to_server(ReplayServicer(store, verify_reply_bytes), server)
     services = (SERVICE_NAME, INGEST_SERVICE_NAME, REPLAY_SERVICE_NAME,
                 *(add(store, server) for add in extra_services))
     health_servicer = health.HealthServicer(experimental_non_blocking=True)

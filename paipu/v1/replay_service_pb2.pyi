@@ -87,18 +87,20 @@ class VerifyRequest(_message.Message):
     def __init__(self, game_id: _Optional[str] = ..., as_ruleset: _Optional[str] = ..., options_json: _Optional[str] = ...) -> None: ...
 
 class VerifyResponse(_message.Message):
-    __slots__ = ("game_id", "ok", "chain", "audit", "what_if")
+    __slots__ = ("game_id", "ok", "chain", "audit", "what_if", "truncated")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     OK_FIELD_NUMBER: _ClassVar[int]
     CHAIN_FIELD_NUMBER: _ClassVar[int]
     AUDIT_FIELD_NUMBER: _ClassVar[int]
     WHAT_IF_FIELD_NUMBER: _ClassVar[int]
+    TRUNCATED_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     ok: bool
     chain: ChainReport
     audit: GameAudit
     what_if: WhatIfComparison
-    def __init__(self, game_id: _Optional[str] = ..., ok: _Optional[bool] = ..., chain: _Optional[_Union[ChainReport, _Mapping]] = ..., audit: _Optional[_Union[GameAudit, _Mapping]] = ..., what_if: _Optional[_Union[WhatIfComparison, _Mapping]] = ...) -> None: ...
+    truncated: bool
+    def __init__(self, game_id: _Optional[str] = ..., ok: _Optional[bool] = ..., chain: _Optional[_Union[ChainReport, _Mapping]] = ..., audit: _Optional[_Union[GameAudit, _Mapping]] = ..., what_if: _Optional[_Union[WhatIfComparison, _Mapping]] = ..., truncated: _Optional[bool] = ...) -> None: ...
 
 class OptionChange(_message.Message):
     __slots__ = ("name", "before", "after", "meaning", "source")
@@ -163,7 +165,7 @@ class WinComparison(_message.Message):
     def __init__(self, seq: _Optional[int] = ..., hand_number: _Optional[int] = ..., seat: _Optional[int] = ..., tile: _Optional[str] = ..., legal_before: _Optional[bool] = ..., legal_after: _Optional[bool] = ..., points_before: _Optional[int] = ..., points_after: _Optional[int] = ..., changes_before: _Optional[_Union[_events_pb2.SeatScores, _Mapping]] = ..., changes_after: _Optional[_Union[_events_pb2.SeatScores, _Mapping]] = ..., fans: _Optional[_Iterable[_Union[FanDifference, _Mapping]]] = ..., reasons_before: _Optional[_Iterable[_Union[Finding, _Mapping]]] = ..., reasons_after: _Optional[_Iterable[_Union[Finding, _Mapping]]] = ..., differs: _Optional[bool] = ...) -> None: ...
 
 class WhatIfComparison(_message.Message):
-    __slots__ = ("ruleset_before", "options_before_json", "ruleset_after", "options_after_json", "option_changes", "wins", "findings_only_before", "findings_only_after", "scores_before", "scores_after", "differs", "start_after")
+    __slots__ = ("ruleset_before", "options_before_json", "ruleset_after", "options_after_json", "option_changes", "wins", "findings_only_before", "findings_only_after", "scores_before", "scores_after", "differs", "start_after", "wins_total", "findings_only_before_total", "findings_only_after_total")
     RULESET_BEFORE_FIELD_NUMBER: _ClassVar[int]
     OPTIONS_BEFORE_JSON_FIELD_NUMBER: _ClassVar[int]
     RULESET_AFTER_FIELD_NUMBER: _ClassVar[int]
@@ -176,6 +178,9 @@ class WhatIfComparison(_message.Message):
     SCORES_AFTER_FIELD_NUMBER: _ClassVar[int]
     DIFFERS_FIELD_NUMBER: _ClassVar[int]
     START_AFTER_FIELD_NUMBER: _ClassVar[int]
+    WINS_TOTAL_FIELD_NUMBER: _ClassVar[int]
+    FINDINGS_ONLY_BEFORE_TOTAL_FIELD_NUMBER: _ClassVar[int]
+    FINDINGS_ONLY_AFTER_TOTAL_FIELD_NUMBER: _ClassVar[int]
     ruleset_before: str
     options_before_json: str
     ruleset_after: str
@@ -188,7 +193,10 @@ class WhatIfComparison(_message.Message):
     scores_after: _events_pb2.SeatScores
     differs: bool
     start_after: _events_pb2.SeatScores
-    def __init__(self, ruleset_before: _Optional[str] = ..., options_before_json: _Optional[str] = ..., ruleset_after: _Optional[str] = ..., options_after_json: _Optional[str] = ..., option_changes: _Optional[_Iterable[_Union[OptionChange, _Mapping]]] = ..., wins: _Optional[_Iterable[_Union[WinComparison, _Mapping]]] = ..., findings_only_before: _Optional[_Iterable[_Union[Finding, _Mapping]]] = ..., findings_only_after: _Optional[_Iterable[_Union[Finding, _Mapping]]] = ..., scores_before: _Optional[_Union[_events_pb2.SeatScores, _Mapping]] = ..., scores_after: _Optional[_Union[_events_pb2.SeatScores, _Mapping]] = ..., differs: _Optional[bool] = ..., start_after: _Optional[_Union[_events_pb2.SeatScores, _Mapping]] = ...) -> None: ...
+    wins_total: int
+    findings_only_before_total: int
+    findings_only_after_total: int
+    def __init__(self, ruleset_before: _Optional[str] = ..., options_before_json: _Optional[str] = ..., ruleset_after: _Optional[str] = ..., options_after_json: _Optional[str] = ..., option_changes: _Optional[_Iterable[_Union[OptionChange, _Mapping]]] = ..., wins: _Optional[_Iterable[_Union[WinComparison, _Mapping]]] = ..., findings_only_before: _Optional[_Iterable[_Union[Finding, _Mapping]]] = ..., findings_only_after: _Optional[_Iterable[_Union[Finding, _Mapping]]] = ..., scores_before: _Optional[_Union[_events_pb2.SeatScores, _Mapping]] = ..., scores_after: _Optional[_Union[_events_pb2.SeatScores, _Mapping]] = ..., differs: _Optional[bool] = ..., start_after: _Optional[_Union[_events_pb2.SeatScores, _Mapping]] = ..., wins_total: _Optional[int] = ..., findings_only_before_total: _Optional[int] = ..., findings_only_after_total: _Optional[int] = ...) -> None: ...
 
 class ReviewRequest(_message.Message):
     __slots__ = ("game_id", "seats", "hand")
@@ -477,7 +485,7 @@ class TileGroup(_message.Message):
     def __init__(self, tiles: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class ReportedScoreComparison(_message.Message):
-    __slots__ = ("seq", "winner", "score_changes", "total", "fans", "computed_changes", "computed_total", "agrees")
+    __slots__ = ("seq", "winner", "score_changes", "total", "fans", "computed_changes", "computed_total", "agrees", "unverifiable")
     SEQ_FIELD_NUMBER: _ClassVar[int]
     WINNER_FIELD_NUMBER: _ClassVar[int]
     SCORE_CHANGES_FIELD_NUMBER: _ClassVar[int]
@@ -486,6 +494,7 @@ class ReportedScoreComparison(_message.Message):
     COMPUTED_CHANGES_FIELD_NUMBER: _ClassVar[int]
     COMPUTED_TOTAL_FIELD_NUMBER: _ClassVar[int]
     AGREES_FIELD_NUMBER: _ClassVar[int]
+    UNVERIFIABLE_FIELD_NUMBER: _ClassVar[int]
     seq: int
     winner: int
     score_changes: _events_pb2.SeatScores
@@ -494,7 +503,8 @@ class ReportedScoreComparison(_message.Message):
     computed_changes: _events_pb2.SeatScores
     computed_total: int
     agrees: bool
-    def __init__(self, seq: _Optional[int] = ..., winner: _Optional[int] = ..., score_changes: _Optional[_Union[_events_pb2.SeatScores, _Mapping]] = ..., total: _Optional[int] = ..., fans: _Optional[_Iterable[_Union[_events_pb2.ReportedFan, _Mapping]]] = ..., computed_changes: _Optional[_Union[_events_pb2.SeatScores, _Mapping]] = ..., computed_total: _Optional[int] = ..., agrees: _Optional[bool] = ...) -> None: ...
+    unverifiable: str
+    def __init__(self, seq: _Optional[int] = ..., winner: _Optional[int] = ..., score_changes: _Optional[_Union[_events_pb2.SeatScores, _Mapping]] = ..., total: _Optional[int] = ..., fans: _Optional[_Iterable[_Union[_events_pb2.ReportedFan, _Mapping]]] = ..., computed_changes: _Optional[_Union[_events_pb2.SeatScores, _Mapping]] = ..., computed_total: _Optional[int] = ..., agrees: _Optional[bool] = ..., unverifiable: _Optional[str] = ...) -> None: ...
 
 class WinAudit(_message.Message):
     __slots__ = ("hand_number", "seq", "seat", "tile", "self_drawn", "from_seat", "legal", "fans", "points", "changes", "reported", "fans_agree", "score_agrees")
@@ -527,7 +537,7 @@ class WinAudit(_message.Message):
     def __init__(self, hand_number: _Optional[int] = ..., seq: _Optional[int] = ..., seat: _Optional[int] = ..., tile: _Optional[str] = ..., self_drawn: _Optional[bool] = ..., from_seat: _Optional[int] = ..., legal: _Optional[bool] = ..., fans: _Optional[_Iterable[_Union[FanLine, _Mapping]]] = ..., points: _Optional[int] = ..., changes: _Optional[_Union[_events_pb2.SeatScores, _Mapping]] = ..., reported: _Optional[_Union[ReportedScoreComparison, _Mapping]] = ..., fans_agree: _Optional[bool] = ..., score_agrees: _Optional[bool] = ...) -> None: ...
 
 class GameAudit(_message.Message):
-    __slots__ = ("ruleset", "hands", "events", "wins", "draws", "findings", "ok")
+    __slots__ = ("ruleset", "hands", "events", "wins", "draws", "findings", "ok", "findings_total", "wins_total", "findings_by_rule")
     RULESET_FIELD_NUMBER: _ClassVar[int]
     HANDS_FIELD_NUMBER: _ClassVar[int]
     EVENTS_FIELD_NUMBER: _ClassVar[int]
@@ -535,6 +545,9 @@ class GameAudit(_message.Message):
     DRAWS_FIELD_NUMBER: _ClassVar[int]
     FINDINGS_FIELD_NUMBER: _ClassVar[int]
     OK_FIELD_NUMBER: _ClassVar[int]
+    FINDINGS_TOTAL_FIELD_NUMBER: _ClassVar[int]
+    WINS_TOTAL_FIELD_NUMBER: _ClassVar[int]
+    FINDINGS_BY_RULE_FIELD_NUMBER: _ClassVar[int]
     ruleset: str
     hands: int
     events: int
@@ -542,4 +555,15 @@ class GameAudit(_message.Message):
     draws: int
     findings: _containers.RepeatedCompositeFieldContainer[Finding]
     ok: bool
-    def __init__(self, ruleset: _Optional[str] = ..., hands: _Optional[int] = ..., events: _Optional[int] = ..., wins: _Optional[_Iterable[_Union[WinAudit, _Mapping]]] = ..., draws: _Optional[int] = ..., findings: _Optional[_Iterable[_Union[Finding, _Mapping]]] = ..., ok: _Optional[bool] = ...) -> None: ...
+    findings_total: int
+    wins_total: int
+    findings_by_rule: _containers.RepeatedCompositeFieldContainer[RuleCount]
+    def __init__(self, ruleset: _Optional[str] = ..., hands: _Optional[int] = ..., events: _Optional[int] = ..., wins: _Optional[_Iterable[_Union[WinAudit, _Mapping]]] = ..., draws: _Optional[int] = ..., findings: _Optional[_Iterable[_Union[Finding, _Mapping]]] = ..., ok: _Optional[bool] = ..., findings_total: _Optional[int] = ..., wins_total: _Optional[int] = ..., findings_by_rule: _Optional[_Iterable[_Union[RuleCount, _Mapping]]] = ...) -> None: ...
+
+class RuleCount(_message.Message):
+    __slots__ = ("rule_id", "count")
+    RULE_ID_FIELD_NUMBER: _ClassVar[int]
+    COUNT_FIELD_NUMBER: _ClassVar[int]
+    rule_id: str
+    count: int
+    def __init__(self, rule_id: _Optional[str] = ..., count: _Optional[int] = ...) -> None: ...

@@ -49,6 +49,11 @@ class ReplayServiceStub:
                 request_serializer=paipu_dot_v1_dot_replay__service__pb2.VerifyRequest.SerializeToString,
                 response_deserializer=paipu_dot_v1_dot_replay__service__pb2.VerifyResponse.FromString,
                 _registered_method=True)
+        self.VerifyStream = channel.unary_stream(
+                '/paipu.v1.ReplayService/VerifyStream',
+                request_serializer=paipu_dot_v1_dot_replay__service__pb2.VerifyRequest.SerializeToString,
+                response_deserializer=paipu_dot_v1_dot_replay__service__pb2.VerifyResponse.FromString,
+                _registered_method=True)
         self.Review = channel.unary_unary(
                 '/paipu.v1.ReplayService/Review',
                 request_serializer=paipu_dot_v1_dot_replay__service__pb2.ReviewRequest.SerializeToString,
@@ -82,6 +87,26 @@ class ReplayServiceServicer:
         findings and, per win, computed vs reported fans and score changes. With `as_ruleset`
         or `options_json`: also the what-if scoring under that ruleset / those options, side by
         side (replayer/whatif.py).
+
+        Reply size: the reply stays under the server's reply limit (by default 4 MiB less 64 KiB,
+        so that any gRPC client reads it with its default 4 MiB receive limit). A game whose
+        findings, wins or what-if lists would make it larger — a long log full of breaches — gets
+        the first of them that fit, in order, with `truncated` set; the totals
+        (GameAudit.findings_total, findings_by_rule, wins_total; WhatIfComparison's *_total) always
+        count every one. VerifyStream gives every item.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def VerifyStream(self, request, context):
+        """Verify in parts, for a reply of any size: each message stays under the reply limit, and
+        merging them in order (protobuf MergeFrom: repeated fields are appended) gives the whole
+        VerifyResponse, never truncated. The first message is the verdict: game_id, ok, chain,
+        the audit's and what-if's counts and totals, with no list items; the next ones carry only
+        game_id and list items, in this order: audit.findings, audit.wins, what_if.wins,
+        what_if.findings_only_before, what_if.findings_only_after (an item is never split: one
+        larger than the limit travels alone). Same request, errors and role as Verify.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -110,6 +135,11 @@ def add_ReplayServiceServicer_to_server(servicer, server):
             ),
             'Verify': grpc.unary_unary_rpc_method_handler(
                     servicer.Verify,
+                    request_deserializer=paipu_dot_v1_dot_replay__service__pb2.VerifyRequest.FromString,
+                    response_serializer=paipu_dot_v1_dot_replay__service__pb2.VerifyResponse.SerializeToString,
+            ),
+            'VerifyStream': grpc.unary_stream_rpc_method_handler(
+                    servicer.VerifyStream,
                     request_deserializer=paipu_dot_v1_dot_replay__service__pb2.VerifyRequest.FromString,
                     response_serializer=paipu_dot_v1_dot_replay__service__pb2.VerifyResponse.SerializeToString,
             ),
@@ -198,6 +228,33 @@ class ReplayService:
             request,
             target,
             '/paipu.v1.ReplayService/Verify',
+            paipu_dot_v1_dot_replay__service__pb2.VerifyRequest.SerializeToString,
+            paipu_dot_v1_dot_replay__service__pb2.VerifyResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def VerifyStream(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_stream(
+            request,
+            target,
+            '/paipu.v1.ReplayService/VerifyStream',
             paipu_dot_v1_dot_replay__service__pb2.VerifyRequest.SerializeToString,
             paipu_dot_v1_dot_replay__service__pb2.VerifyResponse.FromString,
             options,
