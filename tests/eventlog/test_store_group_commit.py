@@ -216,7 +216,17 @@ def test_threads_appending_to_their_own_streams_and_to_one_shared_stream_each_ge
 
 def test_an_append_interrupted_while_it_waits_for_a_group_leaves_nothing_and_blocks_no_one(tmp_path, discards):
     """Ctrl-C in a thread waiting for its group (the main thread, as in a script): the
-    append is taken out of the queue — never committed — and the appends behind it go on."""
+    append is taken out of the queue — never committed — and the appends behind it go on.
+    Ctrl-C is Python's own for the test: a run started with SIGINT ignored (a background job,
+    e.g. a merge train) would never see it and wait forever."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        _interrupted_append(tmp_path, discards)
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def _interrupted_append(tmp_path, discards) -> None:
     with SqliteStore(tmp_path / "events.sqlite") as store:
         group = store._group
         fd = os.open(checkpoint_path(store.path), os.O_RDWR)
