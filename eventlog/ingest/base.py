@@ -44,6 +44,9 @@ __all__ = [
     "text_lines",
     "issue_reason",
     "decode_text",
+    "decode_by_line",
+    "text_decoding",
+    "TextDecoding",
     "fingerprint",
     "fingerprint_of_texts",
     "fingerprint_part",
@@ -103,7 +106,7 @@ class ImportedGame:
     :class:`~eventlog.events.NewEvent` objects only when ``events`` is first read; the bulk
     import takes :meth:`encoded` and never makes them."""
 
-    __slots__ = ("game_id", "source_path", "first_line", "format", "_events", "_built")
+    __slots__ = ("game_id", "source_path", "first_line", "format", "_events", "_built", "warnings")
 
     def __init__(self, game_id: str, events: list[NewEvent], source_path: str, first_line: int,
                  format: str = "") -> None:
@@ -113,6 +116,9 @@ class ImportedGame:
         self.format = format
         self._events: list[NewEvent] | None = events
         self._built: BuiltGame | None = None
+        #: ``(line, words)`` of what a person should hear of although the game was read
+        #: (bytes that had to be replaced: :meth:`TextDecoding.damage_note`).
+        self.warnings: tuple[tuple[int, str], ...] = ()
 
     @classmethod
     def built(cls, game_id: str, built: BuiltGame, source_path: str, first_line: int, format: str = "") -> ImportedGame:
@@ -198,7 +204,7 @@ class ParseIssue:
             where += f":{self.line}"
         if self.record is not None:
             where += f" record {self.record}"
-        game = f" [game {self.game_id}]" if self.game_id else ""
+        game = f" [game {self.game_id}]" if self.game_id and self.game_id not in self.reason else ""  # named once
         return f"{where}: {self.reason}{game}"
 
 
@@ -384,6 +390,121 @@ def decode_text(raw: bytes) -> tuple[str, str]:
         except UnicodeDecodeError:
             continue
     return damaged, "utf-8 (damaged)"
+
+
+class TextDecoding:
+    """How a source file's text was decoded: one ``encoding`` for the whole file (what
+    :func:`decode_text` gives), or, for a file whose parts are in different encodings (a
+    game in GBK inside a UTF-8 file; UTF-8 with damaged bytes), line by line
+    (:func:`decode_by_line`): each line's encoding and the characters that had to be
+    replaced (U+FFFD) in it, read per game with :meth:`of_lines` / :meth:`replaced_in`."""
+
+    __slots__ = ("encoding", "_labels", "_replaced")
+
+    def __init__(self, encoding: str, labels: list[str] | None = None,
+                 replaced: dict[int, int] | None = None) -> None:
+        self.encoding = encoding
+        self._labels = labels
+        self._replaced = replaced or {}
+
+    @property
+    def by_line(self) -> bool:
+        """Whether the file was decoded line by line (its games may differ)."""
+        return self._labels is not None
+
+    def of_lines(self, first: int, end: int | None = None) -> str:
+        """The encoding of lines ``first`` .. ``end - 1`` (1-based; ``end`` None: to the
+        file's end), as a game's metadata records it: ``"utf-8 (damaged)"`` when a line had
+        bytes replaced, else the other encoding one of them is in (``"gb18030"``), else
+        ``"utf-8"``; the file's when it was decoded whole."""
+        if self._labels is None:
+            return self.encoding
+        found = set(self._labels[first - 1: None if end is None else end - 1])
+        if DAMAGED in found:
+            return DAMAGED
+        return next((enc for enc in FALLBACK_ENCODINGS if enc in found), "utf-8")
+
+    def replaced_in(self, first: int, end: int | None = None) -> list[tuple[int, int]]:
+        """``(line, characters replaced)`` of each line ``first`` .. ``end - 1`` that had
+        bytes no encoding could read (replaced by U+FFFD), in line order."""
+        return [(n, k) for n, k in sorted(self._replaced.items()) if n >= first and (end is None or n < end)]
+
+    def damage_note(self, first: int, end: int | None = None) -> tuple[int, str] | None:
+        """``(line, words)`` for a game on lines ``first`` .. ``end - 1`` whose bytes had to be
+        replaced (its first such line), or None."""
+        hit = self.replaced_in(first, end)
+        if not hit:
+            return None
+        chars = sum(k for _, k in hit)
+        more = f" (on {len(hit)} lines, the first here)" if len(hit) > 1 else ""
+        return hit[0][0], (f"not UTF-8, GB18030 or Big5: {chars} character{'s' if chars != 1 else ''} replaced "
+                           f"by U+FFFD{more} (stored so: verify compares its fan totals only; fix the source file "
+                           "to keep the names)")
+
+
+#: The encoding recorded for text that had bytes replaced by U+FFFD.
+DAMAGED = "utf-8 (damaged)"
+
+_RAW_LINE_END = re.compile(rb"\r\n|\r|\n")
+
+
+def _decode_line(raw: bytes) -> tuple[str, str, int]:
+    """``(encoding, text, characters replaced)`` of one line's bytes: UTF-8; mostly UTF-8
+    with damaged bytes (as :func:`decode_text` judges a file); the first of
+    :data:`FALLBACK_ENCODINGS` that reads every byte; else damaged UTF-8."""
+    try:
+        return "utf-8", raw.decode("utf-8"), 0
+    except UnicodeDecodeError:
+        pass
+    damaged = raw.decode("utf-8", errors="replace")
+    bad = damaged.count("\ufffd")
+    good = sum(1 for c in damaged if ord(c) > 127 and c != "\ufffd")
+    if good > bad:
+        return DAMAGED, damaged, bad
+    for enc in FALLBACK_ENCODINGS:
+        try:
+            return enc, raw.decode(enc), 0
+        except UnicodeDecodeError:
+            continue
+    return DAMAGED, damaged, bad
+
+
+def decode_by_line(raw: bytes) -> tuple[str, TextDecoding]:
+    """``(text, decoding)`` of a source file's bytes: as :func:`decode_text` decodes it —
+    UTF-8, UTF-16, or one other encoding for the whole file (a GBK file) — unless its lines
+    are in different encodings: a file that is not UTF-8 but has a line that is (with a
+    character of three UTF-8 bytes, as CJK text is: no accident of GBK bytes), or that
+    :func:`decode_text` could only read as damaged UTF-8. Such a file is decoded line by
+    line (:func:`_decode_line`; line ends are bytes below 0x80 in UTF-8, GB18030 and Big5),
+    so a game in GBK inside a UTF-8 file reads as GBK and the clean games as UTF-8, and the
+    lines whose bytes still had to be replaced are known (:class:`TextDecoding`).
+    The text's lines (:func:`lines_of`) are the file's, numbered as the file numbers them."""
+    text, encoding = decode_text(raw)
+    if encoding in ("utf-8", "utf-16"):
+        return text, TextDecoding(encoding)
+    parts = _RAW_LINE_END.split(raw[len(codecs.BOM_UTF8):] if raw.startswith(codecs.BOM_UTF8) else raw)
+    decoded = [_decode_line(part) for part in parts]
+    proof = any(enc == "utf-8" and any(ord(c) > 0x7FF for c in line) for enc, line, _ in decoded)
+    if encoding != DAMAGED and not proof:
+        return text, TextDecoding(encoding)  # one other encoding throughout: as it always was
+    labels = [enc for enc, _, _ in decoded]
+    replaced = {n: k for n, (_, _, k) in enumerate(decoded, 1) if k}
+    return "\n".join(line for _, line, _ in decoded), TextDecoding(encoding, labels, replaced)
+
+
+def text_decoding(path: Path) -> tuple[TextDecoding, Iterator[tuple[int, str]]]:
+    """:func:`text_lines` with the file's :class:`TextDecoding` (line by line for a file of
+    mixed encodings: :func:`decode_by_line`)."""
+    check = codecs.getincrementaldecoder("utf-8")("strict")
+    try:
+        with open(path, "rb") as f:
+            while piece := f.read(READ_BYTES):
+                check.decode(piece)
+        check.decode(b"", final=True)
+    except UnicodeDecodeError:
+        text, decoding = decode_by_line(path.read_bytes())
+        return decoding, lines_of(text)
+    return TextDecoding("utf-8"), _utf8_lines(path)
 
 
 def read_lines(path: Path) -> Iterator[tuple[int, str]]:

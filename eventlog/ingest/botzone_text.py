@@ -28,6 +28,7 @@ words are read case-insensitively.
 
 from __future__ import annotations
 
+import bisect
 import os
 import re
 import sys
@@ -40,11 +41,12 @@ from eventlog.ingest.base import (
     ImportedGame,
     IngestError,
     ParseIssue,
+    TextDecoding,
     decode_text,
     issue_reason,
     lines_of,
     register,
-    text_lines,
+    text_decoding,
 )
 from eventlog.ingest.builder import GameBuilder, check_tile, chow_run
 from eventlog.tiles import ALL_TILES as TILE_CODES
@@ -52,14 +54,15 @@ from eventlog.tiles import ALL_TILES as TILE_CODES
 NAME = "botzone-text"
 WINDS = ("F1", "F2", "F3", "F4")
 DEALER = 0  # data/README.md: Player 0 is East; East deals and draws first
-_PLAYER = re.compile(r"^Player\s+(\d+)\s+(\w+)(?:\s+(.*))?$")
+_PLAYER = re.compile(r"^Player\s+([-+]?\d+)\s+(\w+)(?:\s+(.*))?$")  # a signed seat: "not a seat"
 _IGNORE = re.compile(r"\s+Ignore\s+", re.IGNORECASE)
-_IGNORED = re.compile(r"^Player\s+(\d+)\s+(\w+)(?:\s+(\S+))?$", re.IGNORECASE)
+_IGNORED = re.compile(r"^Player\s+([-+]?\d+)\s+(\w+)(?:\s+(\S+))?$", re.IGNORECASE)
 _CLAIM_OF = {"chi": "chow", "peng": "pung", "gang": "kong", "hu": "win"}
 # read once a game (Score, Fan, Match lines), compiled once
 _INT = re.compile(r"[-+]?[0-9]{1,9}")
 _FAN_TOTAL = re.compile(r"-?[0-9]{1,9}")
 _FAN_COUNT = re.compile(r"[0-9]{1,6}")
+_WHOLE = re.compile(r"[-+]?[0-9]+")
 _NUMBER = re.compile(r"[-+]?[0-9]+(?:\.[0-9]*)?")
 _OBJECT_ID = re.compile(r"[0-9a-fA-F]{24}")
 
@@ -90,6 +93,8 @@ def _one_tile(arg: str | None, action: str) -> str:
 def _ints(text: str, n: int, what: str) -> list[int]:
     parts = text.split()
     if not all(_INT.fullmatch(p) for p in parts):
+        if all(_WHOLE.fullmatch(p) for p in parts):  # integers, too long for a score
+            raise IngestError(f"{what}: out of range (at most 9 digits): {text[:60]!r}")
         raise IngestError(f"{what}: not integers: {text[:60]!r}")
     values = [int(p) for p in parts]
     if len(values) != n:
@@ -332,7 +337,17 @@ class BotzoneTextImporter:
     def parse(self, path: Path) -> Iterator[ImportedGame | ParseIssue]:
         block: _Block | None = None
         skipping = False  # inside a block already reported, or stray lines already reported
-        encoding, lines = text_lines(path)
+        decoding, lines = text_decoding(path)
+        starts: list[int] = []  # a file of mixed encodings: the Match lines, where games end
+        if decoding.by_line:
+            listed = list(lines)
+            starts = [n for n, t in listed if t.strip() == "Match" or t.strip().startswith("Match ")]
+            lines = iter(listed)
+
+        def end_of(first: int) -> int | None:
+            """The line after the game that starts at ``first`` (the next Match line)."""
+            i = bisect.bisect_right(starts, first)
+            return starts[i] if i < len(starts) else None
         cut: list[int | None] = []  # the last line's number when the file ends inside it (once)
 
         def reason(n: int, e: Exception) -> str:
@@ -377,7 +392,7 @@ class BotzoneTextImporter:
             stripped = text.strip()
             if stripped.startswith("Match ") or stripped == "Match":
                 if block is not None:
-                    yield self._close(path, block)
+                    yield self._close(path, block, decoding, end_of)
                 block, builder, skipping = None, None, False
                 match_id = stripped[5:].strip()
                 if not match_id or " " in match_id:
@@ -385,7 +400,7 @@ class BotzoneTextImporter:
                     skipping = True
                 else:
                     try:
-                        block = _Block(path, match_id, n, encoding)
+                        block = _Block(path, match_id, n, decoding.of_lines(n, end_of(n)))
                     except Exception as e:
                         yield ParseIssue(str(path), n, issue_reason(e), f"botzone-{match_id[:40]}")
                         skipping = True
@@ -404,14 +419,20 @@ class BotzoneTextImporter:
                 block, skipping = None, True
             builder = block.b if block is not None and block.playing else None
         if block is not None:
-            yield self._close(path, block)
+            yield self._close(path, block, decoding, end_of)
 
     @staticmethod
-    def _close(path: Path, block: _Block) -> ImportedGame | ParseIssue:
+    def _close(path: Path, block: _Block, decoding: TextDecoding,
+               end_of: Callable[[int], int | None]) -> ImportedGame | ParseIssue:
         try:
-            return block.finish(path)
+            game = block.finish(path)
         except Exception as e:
             return ParseIssue(str(path), block.last_line, issue_reason(e), block.game_id)
+        if decoding.by_line:
+            note = decoding.damage_note(block.first_line, end_of(block.first_line))
+            if note is not None:
+                game.warnings = (note,)
+        return game
 
 
 IMPORTER = register(BotzoneTextImporter())

@@ -55,6 +55,7 @@ import multiprocessing
 import os
 import queue
 import signal
+import stat
 import sys
 import threading
 import time
@@ -96,6 +97,7 @@ __all__ = [
     "GameConflict",
     "IngestReport",
     "expand_paths",
+    "walk_directory",
     "ingest_files",
     "store_game",
     "same_game",
@@ -113,6 +115,8 @@ class IngestReport:
     duplicates: list[str] = field(default_factory=list)
     errors: list[ParseIssue] = field(default_factory=list)
     events: int = 0
+    #: games read with something to hear of (bytes replaced: ``FILE:LINE: …``), in file order
+    warnings: list[ParseIssue] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -355,23 +359,42 @@ def _same_game(store: EventStore, game: ImportedGame | PreparedGame) -> bool:
     return mine.same(stored)
 
 
-def _difference(store: EventStore, game: ImportedGame | PreparedGame) -> str | None:
-    """Where ``game`` first differs from the stored game of its id, in words ("event 87
+def _difference(store: EventStore, game: ImportedGame | PreparedGame) -> tuple[str | None, int | None]:
+    """Where ``game`` first differs from the stored game of its id: in words ("event 87
     (hand_ended): scores [1, 2, 3, -6] here, [8, 8, 8, -24] stored"), or None when it is the
-    same game (:func:`same_game`)."""
+    same game (:func:`same_game`), and the line of ``game``'s file that event was read from
+    (its ``line`` metadata; None when the format has no lines)."""
     try:
         stored = list(store.read_game(game.game_id))
     except GameNotFound:
-        return "no game is stored under its id"
+        return "no game is stored under its id", None
     if isinstance(game, PreparedGame):
         mine = [(e.type, e.payload) for e in game.batch.events]
-        my_meta = json.loads(game.batch.rows[0][6]) if game.batch.rows else {}
+        metas = [row[6] for row in game.batch.rows]
+
+        def meta_of(seq: int) -> dict[str, Any]:
+            return json.loads(metas[seq]) if seq < len(metas) else {}
     else:
         mine = [(e.type, canonical_text(e.payload_json())) for e in game.events]
-        my_meta = dict(game.events[0].metadata) if game.events else {}
+
+        def meta_of(seq: int) -> dict[str, Any]:
+            return dict(game.events[seq].metadata) if seq < len(game.events) else {}
+    my_meta = meta_of(0)
+
+    def line_of(seq: int) -> int | None:
+        line = meta_of(min(seq, len(mine) - 1)).get("line") if mine else None
+        return line if isinstance(line, int) and not isinstance(line, bool) and line > 0 else None
+
+    found = _first_difference(stored, mine, my_meta)
+    return (None, None) if found is None else (found[0], line_of(found[1]))
+
+
+def _first_difference(stored: Sequence[Any], mine: Sequence[tuple[str, str]],
+                      my_meta: dict[str, Any]) -> tuple[str, int] | None:
+    """:func:`_difference`'s words and the seq of the first event that differs, or None."""
     for seq, (s, (t, p)) in enumerate(zip(stored, mine)):
         if s.type != t:
-            return f"event {seq} is {t} here, {s.type} in the stored game"
+            return f"event {seq} is {t} here, {s.type} in the stored game", seq
         theirs = canonical_text(s.payload_json())
         if (theirs == p and t != "game_started") or (t == "hand_started" and _same_hand_start(p, theirs)):
             continue  # (a game_started's metadata tells the game's date)
@@ -386,12 +409,25 @@ def _difference(store: EventStore, game: ImportedGame | PreparedGame) -> str | N
             keys = sorted(k for k in set(a) | set(b) if a.get(k) != b.get(k))
         if len(keys) == 1:
             k = keys[0]
-            return f"event {seq} ({t}): {k} {json.dumps(b.get(k), ensure_ascii=False)} here, " \
-                   f"{json.dumps(a.get(k), ensure_ascii=False)} stored"
-        return f"event {seq} ({t}): {', '.join(keys)} differ"
+            return (f"event {seq} ({t}): {k} {_shortened(json.dumps(b.get(k), ensure_ascii=False))} here, "
+                    f"{_shortened(json.dumps(a.get(k), ensure_ascii=False))} stored"), seq
+        return f"event {seq} ({t}): {_shortened(', '.join(keys))} differ", seq
     if len(stored) != len(mine):
-        return f"{len(mine)} events here, {len(stored)} in the stored game"
+        return f"{len(mine)} events here, {len(stored)} in the stored game", min(len(stored), len(mine))
     return None
+
+
+#: The longest value a conflict's words quote whole (a game's differences are shortened in
+#: the middle, so that the line keeps its remedy at the end; breaker9 F3).
+_QUOTED = 60
+
+
+def _shortened(text: str, limit: int = _QUOTED) -> str:
+    """``text``, or its start and end around ``…`` when longer than ``limit`` characters."""
+    if len(text) <= limit:
+        return text
+    head = (limit - 1) * 2 // 3
+    return text[:head] + "…" + text[len(text) - (limit - 1 - head):]
 
 
 #: File name endings a directory is searched for (``paipu ingest DIR``).
@@ -399,24 +435,90 @@ KNOWN_EXTENSIONS = (".txt", ".json", ".log", ".pmn", ".jsonl")
 
 
 def expand_paths(paths: Iterable[Path]) -> list[Path]:
-    """Files as given, and for each directory every file below it (recursively) whose
-    name ends in one of :data:`KNOWN_EXTENSIONS` (case-insensitive), in sorted path order;
-    hidden files and directories (``.name``) are skipped. Raises FileNotFoundError for a
-    path that does not exist."""
+    """Files as given, and for each directory the files below it that
+    :func:`walk_directory` finds (its notes dropped). Raises FileNotFoundError for a path
+    that does not exist."""
     out: list[Path] = []
     for p in map(Path, paths):
         if p.is_dir():
-            found = [
-                f for f in p.rglob("*")
-                if f.is_file() and f.name.lower().endswith(KNOWN_EXTENSIONS)
-                and not any(part.startswith(".") for part in f.relative_to(p).parts)
-            ]
-            out.extend(sorted(found))
+            out.extend(walk_directory(p)[0])
         elif p.exists():
             out.append(p)
         else:
             raise FileNotFoundError(f"no such file or directory: {p}")
     return out
+
+
+def _kind(mode: int) -> str:
+    """What a file that is neither a regular file nor a directory is, in words."""
+    return ("a FIFO (named pipe)" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode)
+            else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "not a regular file")
+
+
+def walk_directory(root: Path) -> tuple[list[Path], list[tuple[Path, str]]]:
+    """``(files, skipped)``: every regular file below the directory ``root`` (recursively)
+    whose name ends in one of :data:`KNOWN_EXTENSIONS` (case-insensitive), in sorted path
+    order, and the entries left out that a person should hear of, each with why.
+
+    Hidden files and directories (``.name``) are left out silently. Symbolic links are
+    followed, to files and to directories (a corpus directory made of links to data sets);
+    each real directory is searched once — a second way into one (a link to a directory
+    already searched, a link to an ancestor: a cycle) is skipped with a note, the first
+    way in, in sorted order, is the one searched. Skipped with a note: a link that leads
+    nowhere (dangling, or a loop), a FIFO, socket or device with a known ending, a
+    directory or file that cannot be read (no permission)."""
+    files: list[Path] = []
+    skipped: list[tuple[Path, str]] = []
+    seen: dict[tuple[int, int], Path] = {}
+    try:
+        st = root.stat()
+        seen[(st.st_dev, st.st_ino)] = root
+    except OSError as e:
+        return [], [(root, f"cannot read the directory: {(e.strerror or str(e)).lower()}")]
+    todo = [root]
+    while todo:
+        d = todo.pop()
+        try:
+            names = sorted(os.listdir(d))
+        except OSError as e:
+            skipped.append((d, f"cannot read the directory: {(e.strerror or str(e)).lower()}"))
+            continue
+        below: list[Path] = []
+        for name in names:
+            if name.startswith("."):
+                continue
+            f = d / name
+            known = name.lower().endswith(KNOWN_EXTENSIONS)
+            try:
+                st = f.stat()  # follows links
+            except OSError as e:
+                if f.is_symlink():
+                    try:
+                        target = os.readlink(f)
+                    except OSError:
+                        target = "?"
+                    skipped.append((f, f"a symbolic link to {target}, which does not exist or cannot be reached"
+                                       f" ({(e.strerror or str(e)).lower()})"))
+                elif known:
+                    skipped.append((f, f"cannot read: {(e.strerror or str(e)).lower()}"))
+                continue
+            if stat.S_ISDIR(st.st_mode):
+                key = (st.st_dev, st.st_ino)
+                if key in seen:
+                    skipped.append((f, f"the same directory as {seen[key]}, searched once"))
+                    continue
+                seen[key] = f
+                below.append(f)
+            elif not known:
+                continue
+            elif not stat.S_ISREG(st.st_mode):
+                skipped.append((f, f"{_kind(st.st_mode)}, not a file to read"))
+            elif not os.access(f, os.R_OK):
+                skipped.append((f, "cannot read: permission denied"))
+            else:
+                files.append(f)
+        todo.extend(reversed(below))  # depth first, in name order
+    return sorted(files), skipped
 
 
 #: Games per durable transaction of a bulk import (one commit, one checkpoint sync).
@@ -458,6 +560,8 @@ class PreparedGame:
     first_line: int
     fingerprint: str | None
     batch: SealedBatch
+    #: ``(line, words)``: what the parser warned of (:attr:`ImportedGame.warnings`)
+    warnings: tuple[tuple[int, str], ...] = ()
 
     @property
     def events(self) -> int:
@@ -474,7 +578,7 @@ def prepare_game(game: ImportedGame, recorded_at: str, log: tuple[int, str] | No
     a repeated event id, a bad game id)."""
     refuse_log_stream(game.game_id)
     batch, fp = game.sealed(recorded_at, log)
-    return PreparedGame(game.game_id, str(game.source_path), game.first_line, fp, batch)
+    return PreparedGame(game.game_id, str(game.source_path), game.first_line, fp, batch, game.warnings)
 
 
 def default_workers(paths: Sequence[Path]) -> int:
@@ -631,7 +735,7 @@ def _to_wire(index: int, items: list[PreparedGame | ParseIssue], last: bool) -> 
     ten fields a row)."""
     return marshal.dumps((index, last, [
         (0, g.game_id, g.source_path, g.first_line, g.fingerprint, g.batch.game_id, g.batch.rows.columns(),
-         g.batch.ruleset, g.batch.log)
+         g.batch.ruleset, g.batch.log, g.warnings)
         if isinstance(g, PreparedGame) else (1, g.path, g.line, g.reason, g.game_id, g.record)
         for g in items
     ]))
@@ -640,7 +744,7 @@ def _to_wire(index: int, items: list[PreparedGame | ParseIssue], last: bool) -> 
 def _from_wire(data: bytes) -> tuple[int, list[PreparedGame | ParseIssue], bool]:
     index, last, items = marshal.loads(data)
     return index, [
-        PreparedGame(t[1], t[2], t[3], t[4], SealedBatch(t[5], SealedRows(*t[6]), t[7], t[8])) if t[0] == 0
+        PreparedGame(t[1], t[2], t[3], t[4], SealedBatch(t[5], SealedRows(*t[6]), t[7], t[8]), t[9]) if t[0] == 0
         else ParseIssue(*t[1:])
         for t in items
     ], last
@@ -806,7 +910,8 @@ def ingest_files(
                 if _same_game(store, game):
                     report.duplicates.append(game.game_id)
                 else:
-                    report.errors.append(ParseIssue(game.source_path, game.first_line, _conflict(store, game), game.game_id))
+                    why, line = _conflict_at(store, game)
+                    report.errors.append(ParseIssue(game.source_path, line, why, game.game_id))
             elif isinstance(res, Exception):
                 report.errors.append(ParseIssue(game.source_path, game.first_line, str(res), game.game_id))
             elif res.duplicate:
@@ -832,6 +937,8 @@ def ingest_files(
                     if on_game is not None:
                         on_game(item)
                     continue
+                for line, words in item.warnings:  # said whatever becomes of the game (fix the source)
+                    report.warnings.append(ParseIssue(item.source_path, line, words, item.game_id))
                 fp = item.fingerprint
                 if fp is not None:
                     alike = pending_fps.setdefault(fp, [])
@@ -862,10 +969,16 @@ def ingest_files(
 def _conflict(store: EventStore, game: ImportedGame | PreparedGame) -> str:
     """The one line for a game whose id is stored with other content: both sources and what
     differs first (:func:`_difference`)."""
-    what = _difference(store, game) or "other metadata"
+    return _conflict_at(store, game)[0]
+
+
+def _conflict_at(store: EventStore, game: ImportedGame | PreparedGame) -> tuple[str, int]:
+    """:func:`_conflict`'s line and the line of ``game``'s file where it first differs from
+    the stored game (its first line when that is not known: a JSON record, a start)."""
+    what, line = _difference(store, game)
     return (
         f"game {game.game_id} from {game.source_path}"
         f"{f':{game.first_line}' if game.first_line > 1 else ''} differs from the stored game "
-        f"{game.game_id} (from {_stored_source(store, game.game_id)}): {what}; "
+        f"{game.game_id} (from {_stored_source(store, game.game_id)}): {what or 'other metadata'}; "
         f"nothing was changed (`paipu read {game.game_id}` shows what is stored)"
-    )
+    ), line or game.first_line

@@ -49,7 +49,8 @@ from eventlog.ingest.base import (
     ImportedGame,
     IngestError,
     ParseIssue,
-    decode_text,
+    TextDecoding,
+    decode_by_line,
     issue_reason,
     lines_of,
     register,
@@ -279,7 +280,7 @@ class PmnImporter:
         tags: dict[str, tuple[int, str]] = {}
         bad: tuple[int, str] | None = None
         index = 0
-        source, encoding = decode_text(path.read_bytes())
+        source, decoding = decode_by_line(path.read_bytes())  # a record in another encoding: its own
         for n, text in lines_of(source):
             s = text.strip()
             if s.startswith("%"):
@@ -287,7 +288,7 @@ class PmnImporter:
             m = _TAG.match(s)
             if (not s or (m and m.group(1) in tags)) and (tags or bad):
                 index += 1
-                yield self._record(path, tags, bad, index, encoding)
+                yield self._record(path, tags, bad, index, decoding)
                 tags, bad = {}, None
             if not s:
                 continue
@@ -297,12 +298,12 @@ class PmnImporter:
                 bad = (n, f"not a PMN tag pair: {s[:60]!r}")
         if tags or bad:
             index += 1
-            yield self._record(path, tags, bad, index, encoding)
+            yield self._record(path, tags, bad, index, decoding)
 
     @staticmethod
     def _record(
         path: Path, tags: dict[str, tuple[int, str]], bad: tuple[int, str] | None, index: int,
-        encoding: str = "utf-8",
+        decoding: TextDecoding | None = None,
     ) -> ImportedGame | ParseIssue:
         try:
             game_id = _game_id(tags, path, index) if tags else None
@@ -314,9 +315,15 @@ class PmnImporter:
         first = min(n for n, _ in tags.values())
         assert game_id is not None
         b = GameBuilder(game_id, {"source": path.name, "format": NAME})
+        end = max(n for n, _ in tags.values()) + 1
+        decoding = decoding or TextDecoding("utf-8")
         try:
-            _build(b, path, tags, encoding)
-            return b.build(str(path), first)
+            _build(b, path, tags, decoding.of_lines(first, end))
+            game = b.build(str(path), first)
+            note = decoding.damage_note(first, end) if decoding.by_line else None
+            if note is not None:
+                game.warnings = (note,)
+            return game
         except Exception as e:  # this record only (issue 12 item 5)
             loc = b.location
             where = f"Play token {loc['token']} ({_token_text(tags, loc['token'])}): " \

@@ -9,15 +9,21 @@ from rich.console import Console
 
 from eventlog.words import plural
 
-__all__ = ["console", "err_console", "say", "progress", "clipped", "plural", "ordinal_mean"]
+__all__ = ["console", "err_console", "say", "progress", "clipped", "ERROR_CLIP", "ERROR_END", "plural", "ordinal_mean"]
 
 #: Longest line of someone else's text (a log file's content in an error) printed as is.
 CLIP = 300
+#: An error line of ``ingest``: cut in the middle past this many characters, its last
+#: :data:`ERROR_END` kept (the advice, the game it names).
+ERROR_CLIP = 400
+ERROR_END = 160
 
 
-def clipped(text: str, limit: int = CLIP) -> str:
+def clipped(text: str, limit: int = CLIP, *, keep_end: int = 0) -> str:
     """``text`` safe to print on one line: control characters escaped (``\x1b``, ``\n``),
-    cut to ``limit`` characters with ``…`` — garbage input is never echoed raw."""
+    cut to ``limit`` characters with ``…`` — garbage input is never echoed raw. ``keep_end``:
+    that many characters of the end are kept (the middle is cut), so an error line keeps
+    the remedy it ends with."""
     out = []
     for ch in text:
         if ch == "\t":
@@ -27,7 +33,10 @@ def clipped(text: str, limit: int = CLIP) -> str:
         else:
             out.append(ch)
     line = "".join(out)
-    return line if len(line) <= limit else line[: limit - 1] + "…"
+    if len(line) <= limit:
+        return line
+    end = min(keep_end, limit - 1)
+    return line[: limit - 1 - end] + "…" + (line[len(line) - end:] if end else "")
 
 
 def ordinal_mean(x: float, digits: int = 1) -> str:
@@ -54,11 +63,13 @@ def say(text: str, *, err: bool = False, style: str | None = None) -> None:
     (err_console if err else console).print(text, markup=False, highlight=False, style=style)
 
 
-def progress(*, quiet: bool = False, unit: str = "games") -> Any:
+def progress(*, quiet: bool = False, unit: str = "games", counted: str | None = None) -> Any:
     """A Rich progress bar on stderr (shown on a terminal only, never with ``quiet``): the
     description, the bar, done/total, the rate in ``unit`` per second (the task's
-    ``rate_count`` field when set — e.g. games while the bar counts lines — else its
-    completed count), the time elapsed and the time remaining (from the bar)."""
+    ``rate_count`` field when set, else its completed count), the time elapsed and the time
+    remaining (from the bar). ``counted``: what the bar counts when it is not what the
+    rate names, written after done/total (``"196,128/327,124 lines"``); the task's
+    ``games`` field, when set, is shown after the rate (``"3,000 games"``)."""
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,
@@ -78,11 +89,22 @@ def progress(*, quiet: bool = False, unit: str = "games") -> Any:
                 return Text(f"- {unit}/s", style="progress.data.speed")
             return Text(f"{done / elapsed:,.0f} {unit}/s", style="progress.data.speed")
 
+    class CountColumn(ProgressColumn):
+        def render(self, task: Any) -> Text:
+            total = f"{task.total:,.0f}" if task.total is not None else "?"
+            return Text(f"{task.completed:,.0f}/{total} {counted}", style="progress.download")
+
+    class GamesColumn(ProgressColumn):
+        def render(self, task: Any) -> Text:
+            games = task.fields.get("games")
+            return Text("" if games is None else f"{games:,} game{'' if games == 1 else 's'}", style="progress.data.speed")
+
     return Progress(
         TextColumn("{task.description}", markup=False),  # file names as written
         BarColumn(),
-        MofNCompleteColumn(),
+        MofNCompleteColumn() if counted is None else CountColumn(),
         RateColumn(),
+        *([GamesColumn()] if counted is not None else []),
         TimeElapsedColumn(),
         TextColumn("ETA"),
         TimeRemainingColumn(),

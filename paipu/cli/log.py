@@ -12,7 +12,7 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from paipu.cli.console import clipped, console, progress, say
+from paipu.cli.console import ERROR_CLIP, ERROR_END, clipped, console, progress, say
 from paipu.cli.errors import CliError
 from paipu.cli.options import DEFAULT_DATA, STORE, DataOpt, ServerOpt, know_ruleset_events, open_log
 from paipu.cli.root import command
@@ -148,100 +148,146 @@ def _count_lines(path: Path) -> int:
     return max(n, 1)
 
 
+#: The closing hint of ``ingest`` (not with ``--quiet`` / ``--json``): what it checked and
+#: what it leaves to ``verify`` (DESIGN.md §6: the log keeps what was played).
+CHECKED = ("ingest checked the format, the tile codes and that each game is whole, not that the play is "
+           "legal (a tile not held): run `paipu verify` to judge it")
+
+
 @command()
 def ingest(
-    files: Annotated[list[Path], typer.Argument(help="Game log files or directories (searched recursively for .txt .json .log .pmn .jsonl; there a file that is empty or of no known format, e.g. a README, is skipped with a note); format sniffed per file unless --format.", exists=True)],
+    files: Annotated[list[Path], typer.Argument(help="Game log files or directories (searched recursively for .txt .json .log .pmn .jsonl, following symbolic links, each real directory once; there a file that is empty or of no known format, e.g. a README, a link that leads nowhere, a FIFO or an unreadable entry is skipped with a note); format sniffed per file unless --format.", exists=True)],
     format: Annotated[Optional[str], typer.Option("--format", help="botzone-text | botzone-json | pmn | jsonl")] = None,
     server: Annotated[Optional[str], typer.Option("--server", help="Upload the files to a running `paipu serve` at HOST:PORT (IngestService; needs a recorder token in $PAIPU_TOKEN when the server has tokens) instead of the data directory.")] = None,
     workers: Annotated[Optional[int], typer.Option("--workers", min=0, help="Processes parsing the files (0: in this process); default: one per core but the one storing, from 2 MiB of input on, else 0. The log is the same for any number.")] = None,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar; print only the summary and the errors.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar; print only the summary, the warnings and the errors.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="The run's summary as one JSON object on stdout (nothing on stderr): stored, already_stored, events, refused games (file, line, record, game_id, reason), skipped files (file, reason), warnings, exit_status; same exit status.")] = False,
     data: DataOpt = DEFAULT_DATA,
 ) -> None:
     """Import game logs. Each game is stored whole or not at all; re-importing stores
     nothing twice; a bad game is reported with file and line and the others still load.
     Many games go into one durable transaction; an interrupted import keeps whole games
-    only and can be run again."""
+    only and can be run again.
+
+    Checked here: the format, the tile codes, each game whole (a game that cannot be
+    read is refused with file and line). Not checked: whether the play is legal (a tile
+    not held, a wrong hand) — the log keeps what was played; run `paipu verify` to replay
+    and judge every game."""
     from eventlog.ingest import known_formats
     from eventlog.ingest.load import IngestReport
 
     if format is not None and format not in known_formats():
         raise CliError(f"--format {format}: unknown format; known formats: {', '.join(known_formats())}")
     files, skipped, refused = _files_to_ingest(files, format)
-    for f, why in skipped:
-        say(f"note: skipped {f}: {why}", err=True)
+    if not as_json:
+        for f, why in skipped:
+            say(f"note: skipped {f}: {why}", err=True)
     if not files and not refused:
         raise CliError("no game log files found (a directory is searched for "
                        ".txt .json .log .pmn .jsonl; files of no known format are skipped)")
     creates = server is None and not STORE["url"] and not (data / "events.sqlite").exists()
     data_existed = data.exists()
-    report = _ingest(files, format, server, workers, quiet, data) if files else IngestReport()
+    report = _ingest(files, format, server, workers, quiet or as_json, data) if files else IngestReport()
     report.errors[:0] = refused
     if creates and not report.stored and not report.duplicates:
         _remove_empty_store(data, remove_dir=not data_existed)  # nothing imported: leave nothing behind
+    status = 1 if report.errors else 0
+    warnings = report.warnings
+    if as_json:
+        sys.stdout.write(json.dumps({
+            "stored": len(report.stored), "already_stored": len(report.duplicates), "events": report.events,
+            "refused": [_issue_json(i) for i in report.errors],
+            "skipped": [{"file": str(f), "reason": why} for f, why in skipped],
+            "warnings": [_issue_json(i) for i in warnings],
+            "exit_status": status,
+        }, ensure_ascii=False, sort_keys=True) + "\n")
+        if status:
+            raise typer.Exit(status)
+        return
     say(
         f"{plural(len(report.stored), 'game')} stored ({plural(report.events, 'event')}), "
         f"{len(report.duplicates)} already stored{_as_stored(report.duplicates)}, {plural(len(report.errors), 'error')}"
         + (f", {plural(len(skipped), 'file')} skipped" if skipped else "")
+        + (f", {plural(len(warnings), 'warning')}" if warnings else "")
     )
+    for issue in warnings:
+        say(f"warning: {clipped(str(issue), ERROR_CLIP, keep_end=ERROR_END)}", err=True, style="yellow")
     for issue in report.errors:
-        say(f"error: {clipped(str(issue))}", err=True, style="red")
-    if report.errors:
-        raise typer.Exit(1)
+        say(f"error: {clipped(str(issue), ERROR_CLIP, keep_end=ERROR_END)}", err=True, style="red")
+    if report.stored and not quiet:
+        say(f"note: {CHECKED}", err=True)
+    if status:
+        raise typer.Exit(status)
 
 
-def _kept_since(log: Any, before: Any) -> str:
-    """Words for an interrupted import: the games committed since the log's head was
-    ``before`` (``"3 games kept (stored and committed) so far"``); the interrupted
-    transaction's games are not in the log. Empty when a second Ctrl-C stops the count."""
+def _issue_json(issue: Any) -> dict[str, Any]:
+    """A :class:`~eventlog.ingest.base.ParseIssue` as ``ingest --json`` gives it."""
+    return {"file": issue.path, "line": issue.line, "record": issue.record, "game_id": issue.game_id,
+            "reason": issue.reason}
+
+
+def _kept_since(log: Any, before: int) -> str:
+    """Words for an interrupted import: the games committed since the log's head was at
+    position ``before`` (``"3 games kept (stored and committed) so far"``); the interrupted
+    transaction's games are not in the log. Empty when a second Ctrl-C stops the count or
+    the log cannot be asked (a server gone)."""
+    from eventlog.errors import PaipuError
     from eventlog.players import is_log_stream
 
     try:
-        kept = sum(1 for g in log.list_games() if g.first_position > before.position and not is_log_stream(g.game_id))
-    except KeyboardInterrupt:
+        kept = sum(1 for g in log.list_games() if g.first_position > before and not is_log_stream(g.game_id))
+    except (KeyboardInterrupt, PaipuError, OSError):
         return ""
     return f"{plural(kept, 'game')} kept (stored and committed) so far; run it again to import the rest"
 
 
-def _as_stored(ids: list[str], shown: int = 5) -> str:
+def _as_stored(ids: list[str], shown: int = 3) -> str:
     """`` (as GAME_ID, …)``: the stored games that the duplicates matched (by content, whatever
-    id the file gave), the first ``shown`` of them."""
+    id the file gave): a few of them — the count is said before."""
     if not ids:
         return ""
-    more = f" and {len(ids) - shown} more" if len(ids) > shown else ""
-    return f" (as {', '.join(ids[:shown])}{more})"
+    return f" (as {', '.join(ids[:shown])}{', …' if len(ids) > shown else ''})"
 
 
 def _files_to_ingest(paths: list[Path], format: str | None) -> tuple[list[Path], list[tuple[Path, str]], list[Any]]:
     """The files to import: those named, and for each directory the files below it whose
-    format is known (:func:`eventlog.ingest.load.expand_paths`) and recognised — a file of
-    a directory walk that is empty or of no known format (a README.txt beside the logs) is
+    format is known (:func:`eventlog.ingest.load.walk_directory`: links followed, each real
+    directory once) and recognised — a file of a directory walk that is empty, of no known
+    format (a README.txt beside the logs) or cannot be read, a dangling link, a FIFO, is
     skipped with a note, not an error. Returns (files, skipped (file, why), errors: a named
     file that is empty)."""
     from eventlog.ingest.base import ParseIssue, UnknownFormatError, sniff
-    from eventlog.ingest.load import expand_paths
+    from eventlog.ingest.load import walk_directory
 
     files: list[Path] = []
     skipped: list[tuple[Path, str]] = []
     refused: list[Any] = []
     for p in paths:
-        walked = p.is_dir()
-        for f in expand_paths([p]):
-            empty = f.stat().st_size == 0
-            if not walked:
-                if empty:
-                    refused.append(ParseIssue(str(f), None, "empty file"))
-                else:
-                    files.append(f)
-                continue
+        if not p.is_dir():
+            try:
+                empty = p.stat().st_size == 0
+            except OSError:
+                empty = False  # the import says why it cannot read it
             if empty:
-                skipped.append((f, "empty file"))
-                continue
-            if format is None:
-                try:
-                    sniff(f)
-                except UnknownFormatError:
-                    skipped.append((f, "not a game log of a known format"))
+                refused.append(ParseIssue(str(p), None, "empty file"))
+            else:
+                files.append(p)
+            continue
+        found, notes = walk_directory(p)
+        skipped.extend(notes)
+        for f in found:
+            try:
+                if f.stat().st_size == 0:
+                    skipped.append((f, "empty file"))
                     continue
+                if format is None:
+                    sniff(f)
+            except UnknownFormatError:
+                skipped.append((f, "not a game log of a known format"))
+                continue
+            except OSError as e:
+                skipped.append((f, f"cannot read: {(e.strerror or str(e)).lower()}"))
+                continue
             files.append(f)
     return files, skipped, refused
 
@@ -273,24 +319,30 @@ def _ingest(files: list[Path], format: str | None, server: str | None, workers: 
     with open_log(data, server) as log:
         if server:
             report = IngestReport()
+            # the head before: the games the server kept when interrupted are counted after it
+            before = max((g.last_position for g in log.list_games()), default=0)
             with progress(quiet=quiet, unit="files") as bar:
                 task = bar.add_task("uploading", total=len(files))
-                for f in files:  # one upload per file; the server parses and stores it
-                    part = log.ingest_log(f, format=format)
-                    report.stored += part.stored
-                    report.duplicates += part.duplicates
-                    report.errors += part.errors
-                    report.events += part.events
-                    bar.advance(task)
+                try:
+                    for f in files:  # one upload per file; the server parses and stores it
+                        part = log.ingest_log(f, format=format)
+                        report.stored += part.stored
+                        report.duplicates += part.duplicates
+                        report.errors += part.errors
+                        report.events += part.events
+                        bar.advance(task)
+                except KeyboardInterrupt:
+                    raise KeyboardInterrupt(_kept_since(log, before)) from None
         else:
-            with progress(quiet=quiet) as bar:
-                # the bar counts lines of input (known up front), the rate is games
+            # the bar counts lines of input (known up front, so the time left is right) and
+            # says so; the games are counted beside it, with their rate
+            with progress(quiet=quiet, unit="lines", counted="lines") as bar:
                 lines = {} if bar.disable else {str(f): _count_lines(f) for f in files}
                 base, total = {}, 0
                 for f in files:
                     base[str(f)] = total
                     total += lines.get(str(f), 0)
-                task = bar.add_task("importing", total=total or None, rate_count=0)
+                task = bar.add_task("importing", total=total or None, games=0)
                 done = {"lines": 0, "games": 0}
 
                 def on_game(item: Any) -> None:
@@ -298,13 +350,13 @@ def _ingest(files: list[Path], format: str | None, server: str | None, workers: 
                     line = getattr(item, "first_line", None) or getattr(item, "line", None) or 0
                     done["lines"] = max(done["lines"], base.get(str(path), 0) + line)
                     done["games"] += 1
-                    bar.update(task, completed=done["lines"], rate_count=done["games"])
+                    bar.update(task, completed=done["lines"], games=done["games"])
 
                 def on_file(f: Path) -> None:
                     done["lines"] = max(done["lines"], base.get(str(f), 0) + lines.get(str(f), 0))
                     bar.update(task, completed=done["lines"])
 
-                before = log.log_head()
+                before = log.log_head().position
                 try:
                     report = ingest_files(log, files, format=format, on_game=None if bar.disable else on_game,
                                           on_file=None if bar.disable else on_file, workers=workers)

@@ -94,7 +94,11 @@ def open_store(data: Path, *, must_exist: bool = False, salvage: bool = False) -
             "or point --data / $PAIPU_DATA at a data directory)"
         )
     if not must_exist:
-        data.mkdir(parents=True, exist_ok=True)
+        try:
+            data.mkdir(parents=True, exist_ok=True)
+        except OSError as e:  # asked to create it: say so, and why not ("permission denied")
+            why = (e.strerror or type(e).__name__).lower()
+            raise CliError(f"cannot create the data directory {data}: {why}") from None
     return _open(data, create=not must_exist, salvage=salvage)
 
 

@@ -400,5 +400,5 @@ def test_cli_ingest_through_the_server_keeps_its_output(server, tmp_path) -> Non
     assert res.exit_code == 0, res.output
     assert re.search(r"^16 games stored \(\d+ events\), 0 already stored, 0 errors$", res.output, re.M)
     res = runner.invoke(app, ["ingest", str(SAMPLE), "--server", server], catch_exceptions=False)
-    assert (f"0 games stored (0 events), 16 already stored (as {', '.join(GAME_IDS[:5])} and 11 more), 0 errors"
+    assert (f"0 games stored (0 events), 16 already stored (as {', '.join(GAME_IDS[:3])}, …), 0 errors"
             in res.output), res.output

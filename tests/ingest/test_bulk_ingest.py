@@ -189,7 +189,11 @@ def test_a_bad_game_is_reported_and_the_games_around_it_in_its_transaction_are_s
         assert report.stored == ["botzone-bulk00020", "botzone-bulk00021"]
         assert len(report.errors) == 2
         conflict, broken = sorted(report.errors, key=lambda i: i.line or 0)
-        assert (conflict.path, conflict.line, conflict.game_id) == (str(f), text[: text.index("Match bulk00001")].count("\n") + 1, "botzone-bulk00001")
+        # the line where the new game first differs from the stored one (breaker9 F3), not its first
+        mine, stored = _game_text(17, blocks, match_id="bulk00001").splitlines(), _game_text(1, blocks).splitlines()
+        differs = next(i for i, (a, b) in enumerate(zip(mine, stored)) if a != b)
+        start = text[: text.index("Match bulk00001")].count("\n") + 1
+        assert (conflict.path, conflict.line, conflict.game_id) == (str(f), start + differs, "botzone-bulk00001")
         assert "differs from the stored game" in conflict.reason
         assert broken.path == str(f) and broken.line is not None and broken.reason
         # what is stored of game 1 is the first import's, whole; the log is intact
