@@ -80,7 +80,8 @@ def _recorded_at(text: str) -> datetime | None:
     stored = _STORED_TIME.fullmatch(text)
     if stored is not None:  # the store's own shape: what strptime below reads, without its parser
         try:
-            return datetime(*map(int, stored.groups()), tzinfo=timezone.utc)
+            year, month, day, hour, minute, second, micro = map(int, stored.groups())
+            return datetime(year, month, day, hour, minute, second, micro, tzinfo=timezone.utc)
         except ValueError:
             pass
     try:
