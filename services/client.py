@@ -4,7 +4,7 @@ plus IngestService (:meth:`EventLogClient.ingest_log`) and ReplayService
 :meth:`~EventLogClient.verify`, which return the ``paipu.v1`` messages).
 
 :class:`EventLogClient` has the read/write methods of :class:`eventlog.store.base.EventStore`
-(``append``, ``read_game``, ``list_games``, ``subscribe``, ``version``) with the same
+(``append``, ``read_game``, ``list_games`` — paged —, ``subscribe``, ``version``) with the same
 arguments, results and exceptions, so code written against a local store runs against a
 server unchanged::
 
@@ -297,23 +297,37 @@ class EventLogClient:
         finally:
             call.cancel()  # no-op when the stream is complete; frees it when abandoned
 
-    def list_games(self) -> list[GameInfo]:
-        """As :meth:`EventStore.list_games` (ordered by first position)."""
-        try:
-            res = self._stub.ListGames(pb.ListGamesRequest(), timeout=self.timeout, metadata=self._md)
-        except grpc.RpcError as e:
-            raise error_from_rpc(e) from None
-        return [
-            GameInfo(
-                game_id=g.game_id,
-                version=g.version,
-                event_count=g.event_count,
-                first_position=g.first_position,
-                last_position=g.last_position,
-                ruleset=g.ruleset or None,
-            )
-            for g in res.games
-        ]
+    def list_games(self, *, ruleset: str | None = None, page_size: int = 0) -> list[GameInfo]:
+        """As :meth:`EventStore.list_games` (ordered by first position): every game, read page
+        by page (ListGames ``page_token`` / ``next_page_token``, ``page_size`` games a page,
+        0 = the server's default), so no reply passes a client's receive limit at any log size.
+        ``ruleset``: only the games of this ruleset id or preset. Games appended while it pages
+        are listed when they come after the pages read. Raises RemoteError."""
+        return list(self.iter_games(ruleset=ruleset, page_size=page_size))
+
+    def iter_games(self, *, ruleset: str | None = None, page_size: int = 0) -> Iterator[GameInfo]:
+        """:meth:`list_games` a page at a time: each page is asked for when the one before
+        is used up (one ListGames call per page). Raises RemoteError, ValueError (a bad
+        ``page_size``) from the call of the page that fails."""
+        token = ""
+        while True:
+            request = pb.ListGamesRequest(page_size=page_size, page_token=token, ruleset=ruleset or "")
+            try:
+                res = self._stub.ListGames(request, timeout=self.timeout, metadata=self._md)
+            except grpc.RpcError as e:
+                raise error_from_rpc(e) from None
+            for g in res.games:
+                yield GameInfo(
+                    game_id=g.game_id,
+                    version=g.version,
+                    event_count=g.event_count,
+                    first_position=g.first_position,
+                    last_position=g.last_position,
+                    ruleset=g.ruleset or None,
+                )
+            if not res.next_page_token:
+                return
+            token = res.next_page_token
 
     def version(self, game_id: str) -> int:
         """As :meth:`EventStore.version`: the game's last seq, -1 when it has no events."""

@@ -17,6 +17,9 @@ batches (:data:`BATCH_EVENTS`, :data:`BATCH_BYTES`).
 
 from __future__ import annotations
 
+import base64
+import bisect
+import json
 import queue
 import threading
 from collections.abc import Iterator
@@ -43,8 +46,9 @@ from eventlog.store.streams import PLAYERS_STREAM, LogStreamRefused, check_log_s
 from eventlog.players import check_alias_batch
 from paipu.v1 import event_log_service_pb2 as pb
 from paipu.v1 import event_log_service_pb2_grpc as pb_grpc
+from services.verify_reply import REPLY_BYTES
 
-__all__ = ["SERVICE_NAME", "BATCH_EVENTS", "BATCH_BYTES", "STREAM_GROUP_BATCHES", "STREAM_GROUP_EVENTS", "EventLogServicer"]
+__all__ = ["SERVICE_NAME", "MAX_PAGE_SIZE", "LIST_REPLY_BYTES", "BATCH_EVENTS", "BATCH_BYTES", "STREAM_GROUP_BATCHES", "STREAM_GROUP_EVENTS", "EventLogServicer"]
 
 SERVICE_NAME = pb.DESCRIPTOR.services_by_name["EventLogService"].full_name  # paipu.v1.EventLogService
 #: Most events, and about the most bytes, in one ReadGame / Subscribe message: a message
@@ -55,12 +59,21 @@ BATCH_BYTES = 1024 * 1024
 #: (one durable transaction each: EventStore.append_batches).
 STREAM_GROUP_BATCHES = 200
 STREAM_GROUP_EVENTS = 20_000
+#: Most games in one ListGames reply (page_size 0 or more is read as this).
+MAX_PAGE_SIZE = 10_000
+#: The default byte limit of a ListGames reply: 4 MiB (a gRPC client's default receive
+#: limit) less 64 KiB, as Verify's (services/verify_reply.py). A game's GameInfo is at most
+#: ~900 bytes (a 200-character id of 4-byte characters), so a page of the 10,000 short ids of a
+#: Botzone log (~45 bytes each) is far below it; long ids end the page early, with
+#: next_page_token set.
+LIST_REPLY_BYTES = REPLY_BYTES
 
 
 class EventLogServicer(pb_grpc.EventLogServiceServicer):
     """``paipu.v1.EventLogService`` over ``store`` (any EventStore backend; shared, the
     store is thread-safe). ``poll_interval`` (s) is how often an idle Subscribe checks for
-    cancellation. :meth:`close` ends every open subscription. Access control, request limits
+    cancellation; ``list_reply_bytes`` the largest ListGames reply (bytes; a page ends before it,
+    but always holds at least one game). :meth:`close` ends every open subscription. Access control, request limits
     and error statuses are the server's interceptors (services/auth.py, services/calls.py):
     a handler raises, the interceptor answers with the status the exception names."""
 
@@ -69,8 +82,10 @@ class EventLogServicer(pb_grpc.EventLogServiceServicer):
         store: EventStore,
         *,
         poll_interval: float = 0.05,
+        list_reply_bytes: int = LIST_REPLY_BYTES,
     ) -> None:
         self._store = store
+        self._list_reply_bytes = list_reply_bytes
         self._poll_interval = poll_interval
         self._lock = threading.Lock()
         self._subscriptions: set[threading.Event] = set()
@@ -168,20 +183,41 @@ class EventLogServicer(pb_grpc.EventLogServiceServicer):
 
     # ---- ListGames --------------------------------------------------------------
     def ListGames(self, request: pb.ListGamesRequest, context: grpc.ServicerContext) -> pb.ListGamesResponse:
+        # One page (AIP-158): the games after the token's first position, in first-position
+        # order, until page_size games or the reply limit. The token holds no snapshot: a
+        # game's first position never changes and a new game's is larger than every stored
+        # one, so a token stays valid while games are appended.
+        if request.page_size < 0:
+            raise InvalidArgument(f"page_size must be >= 0 (0: the server's default, {MAX_PAGE_SIZE}), "
+                                  f"got {request.page_size}", "page_size")
+        if len(request.ruleset) > MAX_RULESET_CHARS:
+            raise InvalidArgument(f"ruleset is {len(request.ruleset)} characters long; a ruleset id has at most "
+                                  f"{MAX_RULESET_CHARS}", "ruleset")
+        size = min(request.page_size or MAX_PAGE_SIZE, MAX_PAGE_SIZE)
+        after = _page_after(request.page_token, request.ruleset)
         games = self._store.list_games()
-        return pb.ListGamesResponse(
-            games=[
-                pb.GameInfo(
-                    game_id=g.game_id,
-                    version=g.version,
-                    event_count=g.event_count,
-                    first_position=g.first_position,
-                    last_position=g.last_position,
-                    ruleset=g.ruleset or "",
-                )
-                for g in games
-            ]
-        )
+        start = bisect.bisect_right(games, after, key=lambda g: g.first_position)
+        reply = pb.ListGamesResponse()
+        room = self._list_reply_bytes - _token_room(request.ruleset)
+        last: int | None = None
+        for i in range(start, len(games)):
+            g = games[i]
+            if request.ruleset and g.ruleset != request.ruleset:
+                continue
+            if len(reply.games) >= size:
+                reply.next_page_token = _page_token(last, request.ruleset)  # type: ignore[arg-type]
+                break
+            info = pb.GameInfo(game_id=g.game_id, version=g.version, event_count=g.event_count,
+                               first_position=g.first_position, last_position=g.last_position,
+                               ruleset=g.ruleset or "")
+            cost = _field_cost(info)
+            if cost > room and reply.games:
+                reply.next_page_token = _page_token(last, request.ruleset)  # type: ignore[arg-type]
+                break
+            room -= cost
+            reply.games.append(info)
+            last = g.first_position
+        return reply
 
     # ---- Subscribe --------------------------------------------------------------
     def Subscribe(
@@ -239,6 +275,54 @@ class EventLogServicer(pb_grpc.EventLogServiceServicer):
 
 
 _END = object()
+
+#: What a ListGames page token says, before base64: ``PAGE_TOKEN_PREFIX`` + JSON
+#: ``[first position of the page's last game, ruleset filter]``. Opaque to clients.
+PAGE_TOKEN_PREFIX = "paipu.ListGames.v1:"
+#: Longest ruleset filter ListGames takes (ruleset ids are short words: mcr, nanchang_002 …).
+MAX_RULESET_CHARS = 200
+
+
+def _field_cost(item: Any) -> int:
+    """Bytes ``item`` adds to a repeated field numbered below 16: tag, length, body."""
+    n = item.ByteSize()
+    return 1 + max(1, (n.bit_length() + 6) // 7) + n
+
+
+def _token_room(ruleset: str) -> int:
+    """Bytes a ListGames reply keeps free for its next_page_token: the field of the longest
+    token of ``ruleset`` (the largest position; at most ~1,800 bytes for a filter of
+    MAX_RULESET_CHARS)."""
+    n = len(_page_token(2**63 - 1, ruleset))
+    return 1 + max(1, (n.bit_length() + 6) // 7) + n
+
+
+def _page_token(after: int, ruleset: str) -> str:
+    """The opaque ListGames token for the page after the game whose first position is ``after``."""
+    text = PAGE_TOKEN_PREFIX + json.dumps([after, ruleset], ensure_ascii=False, separators=(",", ":"))
+    return base64.urlsafe_b64encode(text.encode("utf-8")).decode("ascii").rstrip("=")
+
+
+def _page_after(token: str, ruleset: str) -> int:
+    """The first position a ListGames ``page_token`` continues after (0 for ""); raises
+    InvalidArgument (``page_token``) for a token this server did not give or one given for
+    another ``ruleset`` filter (AIP-158: the other fields must stay as they were)."""
+    if not token:
+        return 0
+    try:
+        text = base64.urlsafe_b64decode(token + "=" * (-len(token) % 4)).decode("utf-8")
+        if not text.startswith(PAGE_TOKEN_PREFIX):
+            raise ValueError("no prefix")
+        after, was = json.loads(text[len(PAGE_TOKEN_PREFIX):])
+        if isinstance(after, bool) or not isinstance(after, int) or after < 1 or not isinstance(was, str):
+            raise ValueError("bad fields")
+    except (ValueError, TypeError, UnicodeDecodeError):
+        raise InvalidArgument("page_token is not a next_page_token this server gave (send \"\" for the first "
+                              "page)", "page_token") from None
+    if was != ruleset:
+        raise InvalidArgument(f"page_token was given for ruleset {was!r}, not {ruleset!r}: keep the request's "
+                              "other fields as they were while paging", "page_token")
+    return after
 
 
 class _Pump:

@@ -40,7 +40,7 @@ from eventlog.store.base import EventStore
 from paipu.v1 import event_log_service_pb2_grpc, ingest_service_pb2_grpc, replay_service_pb2_grpc
 from services.auth import ROLES, AuthInterceptor, load_tokens
 from services.calls import CallInterceptor
-from services.event_log_service import SERVICE_NAME, EventLogServicer
+from services.event_log_service import LIST_REPLY_BYTES, SERVICE_NAME, EventLogServicer
 from services.ingest_service import SERVICE_NAME as INGEST_SERVICE_NAME
 from services.ingest_service import IngestServicer
 from services.replay_service import SERVICE_NAME as REPLAY_SERVICE_NAME
@@ -142,6 +142,7 @@ def build_server(
     access_log: bool = False,
     extra_services: Sequence[ExtraService] = (),
     verify_reply_bytes: int = VERIFY_REPLY_BYTES,
+    list_reply_bytes: int = LIST_REPLY_BYTES,
 ) -> tuple[grpc.Server, int]:
     """A gRPC server over ``store`` with EventLogService, IngestService
     (services/ingest_service.py) and ReplayService (services/replay_service.py), health
@@ -162,6 +163,8 @@ def build_server(
 
     ``verify_reply_bytes``: the largest ReplayService Verify reply / VerifyStream message
     (default 4 MiB less 64 KiB, so that any gRPC client reads it: services/verify_reply.py).
+    ``list_reply_bytes``: the largest EventLogService ListGames reply (default 4 MiB less
+    64 KiB, so that any gRPC client reads it; a page ends before it, next_page_token set).
 
     Returns ``(server, bound_port)``; the server is NOT started: call ``server.start()``,
     and ``server.stop(grace)`` when done (it also ends open subscriptions). The store stays
@@ -176,7 +179,7 @@ def build_server(
             ("grpc.so_reuseport", 0),  # a busy port must fail, not be shared
         ],
     )
-    servicer = EventLogServicer(store, poll_interval=poll_interval)
+    servicer = EventLogServicer(store, poll_interval=poll_interval, list_reply_bytes=list_reply_bytes)
     event_log_service_pb2_grpc.add_EventLogServiceServicer_to_server(servicer, server)
     ingest_service_pb2_grpc.add_IngestServiceServicer_to_server(IngestServicer(store), server)
     replay_service_pb2_grpc.add_ReplayServiceServicer_to_server(ReplayServicer(store, verify_reply_bytes), server)

@@ -26,7 +26,7 @@ from google.protobuf import empty_pb2 as google_dot_protobuf_dot_empty__pb2
 from paipu.v1 import events_pb2 as paipu_dot_v1_dot_events__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n paipu/v1/event_log_service.proto\x12\x08paipu.v1\x1a\x1bgoogle/protobuf/empty.proto\x1a\x15paipu/v1/events.proto\"E\n\x14\x41ppendStreamResponse\x12-\n\x07results\x18\x01 \x03(\x0b\x32\x1c.paipu.v1.AppendStreamResult\"y\n\x12\x41ppendStreamResult\x12,\n\x08\x61ppended\x18\x01 \x01(\x0b\x32\x18.paipu.v1.AppendResponseH\x00\x12*\n\x07refused\x18\x02 \x01(\x0b\x32\x17.paipu.v1.AppendRefusedH\x00\x42\t\n\x07outcome\"I\n\rAppendRefused\x12\x0e\n\x06reason\x18\x01 \x01(\t\x12\x0f\n\x07message\x18\x02 \x01(\t\x12\x17\n\x0f\x63urrent_version\x18\x03 \x01(\x03\"\xba\x01\n\rAppendRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12%\n\x03\x61ny\x18\x02 \x01(\x0b\x32\x16.google.protobuf.EmptyH\x00\x12+\n\tno_stream\x18\x03 \x01(\x0b\x32\x16.google.protobuf.EmptyH\x00\x12\x0f\n\x05\x65xact\x18\x04 \x01(\x03H\x00\x12\x1f\n\x06\x65vents\x18\x05 \x03(\x0b\x32\x0f.paipu.v1.EventB\x12\n\x10\x65xpected_version\"\x88\x01\n\x0e\x41ppendResponse\x12\x11\n\tfirst_seq\x18\x01 \x01(\x03\x12\x10\n\x08last_seq\x18\x02 \x01(\x03\x12\x16\n\x0e\x66irst_position\x18\x03 \x01(\x03\x12\x15\n\rlast_position\x18\x04 \x01(\x03\x12\x0f\n\x07version\x18\x05 \x01(\x03\x12\x11\n\tduplicate\x18\x06 \x01(\x08\"g\n\x0fReadGameRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x15\n\x08\x66rom_seq\x18\x02 \x01(\x04H\x00\x88\x01\x01\x12\r\n\x05limit\x18\x03 \x01(\x04\x12\x10\n\x08\x62\x61\x63kward\x18\x04 \x01(\x08\x42\x0b\n\t_from_seq\";\n\x10ReadGameResponse\x12\'\n\x06\x65vents\x18\x01 \x03(\x0b\x32\x17.paipu.v1.RecordedEvent\"\x12\n\x10ListGamesRequest\"6\n\x11ListGamesResponse\x12!\n\x05games\x18\x01 \x03(\x0b\x32\x12.paipu.v1.GameInfo\"\x81\x01\n\x08GameInfo\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x0f\n\x07version\x18\x02 \x01(\x03\x12\x13\n\x0b\x65vent_count\x18\x03 \x01(\x03\x12\x16\n\x0e\x66irst_position\x18\x04 \x01(\x03\x12\x15\n\rlast_position\x18\x05 \x01(\x03\x12\x0f\n\x07ruleset\x18\x06 \x01(\t\")\n\x10SubscribeRequest\x12\x15\n\rfrom_position\x18\x01 \x01(\x04\"\x1c\n\x08\x43\x61ughtUp\x12\x10\n\x08position\x18\x01 \x01(\x03\"=\n\x12RecordedEventBatch\x12\'\n\x06\x65vents\x18\x01 \x03(\x0b\x32\x17.paipu.v1.RecordedEvent\"w\n\x11SubscribeResponse\x12.\n\x06\x65vents\x18\x01 \x01(\x0b\x32\x1c.paipu.v1.RecordedEventBatchH\x00\x12\'\n\tcaught_up\x18\x02 \x01(\x0b\x32\x12.paipu.v1.CaughtUpH\x00\x42\t\n\x07\x63ontent2\xec\x02\n\x0f\x45ventLogService\x12;\n\x06\x41ppend\x12\x17.paipu.v1.AppendRequest\x1a\x18.paipu.v1.AppendResponse\x12I\n\x0c\x41ppendStream\x12\x17.paipu.v1.AppendRequest\x1a\x1e.paipu.v1.AppendStreamResponse(\x01\x12\x43\n\x08ReadGame\x12\x19.paipu.v1.ReadGameRequest\x1a\x1a.paipu.v1.ReadGameResponse0\x01\x12\x44\n\tListGames\x12\x1a.paipu.v1.ListGamesRequest\x1a\x1b.paipu.v1.ListGamesResponse\x12\x46\n\tSubscribe\x12\x1a.paipu.v1.SubscribeRequest\x1a\x1b.paipu.v1.SubscribeResponse0\x01\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n paipu/v1/event_log_service.proto\x12\x08paipu.v1\x1a\x1bgoogle/protobuf/empty.proto\x1a\x15paipu/v1/events.proto\"E\n\x14\x41ppendStreamResponse\x12-\n\x07results\x18\x01 \x03(\x0b\x32\x1c.paipu.v1.AppendStreamResult\"y\n\x12\x41ppendStreamResult\x12,\n\x08\x61ppended\x18\x01 \x01(\x0b\x32\x18.paipu.v1.AppendResponseH\x00\x12*\n\x07refused\x18\x02 \x01(\x0b\x32\x17.paipu.v1.AppendRefusedH\x00\x42\t\n\x07outcome\"I\n\rAppendRefused\x12\x0e\n\x06reason\x18\x01 \x01(\t\x12\x0f\n\x07message\x18\x02 \x01(\t\x12\x17\n\x0f\x63urrent_version\x18\x03 \x01(\x03\"\xba\x01\n\rAppendRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12%\n\x03\x61ny\x18\x02 \x01(\x0b\x32\x16.google.protobuf.EmptyH\x00\x12+\n\tno_stream\x18\x03 \x01(\x0b\x32\x16.google.protobuf.EmptyH\x00\x12\x0f\n\x05\x65xact\x18\x04 \x01(\x03H\x00\x12\x1f\n\x06\x65vents\x18\x05 \x03(\x0b\x32\x0f.paipu.v1.EventB\x12\n\x10\x65xpected_version\"\x88\x01\n\x0e\x41ppendResponse\x12\x11\n\tfirst_seq\x18\x01 \x01(\x03\x12\x10\n\x08last_seq\x18\x02 \x01(\x03\x12\x16\n\x0e\x66irst_position\x18\x03 \x01(\x03\x12\x15\n\rlast_position\x18\x04 \x01(\x03\x12\x0f\n\x07version\x18\x05 \x01(\x03\x12\x11\n\tduplicate\x18\x06 \x01(\x08\"g\n\x0fReadGameRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x15\n\x08\x66rom_seq\x18\x02 \x01(\x04H\x00\x88\x01\x01\x12\r\n\x05limit\x18\x03 \x01(\x04\x12\x10\n\x08\x62\x61\x63kward\x18\x04 \x01(\x08\x42\x0b\n\t_from_seq\";\n\x10ReadGameResponse\x12\'\n\x06\x65vents\x18\x01 \x03(\x0b\x32\x17.paipu.v1.RecordedEvent\"J\n\x10ListGamesRequest\x12\x11\n\tpage_size\x18\x01 \x01(\x05\x12\x12\n\npage_token\x18\x02 \x01(\t\x12\x0f\n\x07ruleset\x18\x03 \x01(\t\"O\n\x11ListGamesResponse\x12!\n\x05games\x18\x01 \x03(\x0b\x32\x12.paipu.v1.GameInfo\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"\x81\x01\n\x08GameInfo\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x0f\n\x07version\x18\x02 \x01(\x03\x12\x13\n\x0b\x65vent_count\x18\x03 \x01(\x03\x12\x16\n\x0e\x66irst_position\x18\x04 \x01(\x03\x12\x15\n\rlast_position\x18\x05 \x01(\x03\x12\x0f\n\x07ruleset\x18\x06 \x01(\t\")\n\x10SubscribeRequest\x12\x15\n\rfrom_position\x18\x01 \x01(\x04\"\x1c\n\x08\x43\x61ughtUp\x12\x10\n\x08position\x18\x01 \x01(\x03\"=\n\x12RecordedEventBatch\x12\'\n\x06\x65vents\x18\x01 \x03(\x0b\x32\x17.paipu.v1.RecordedEvent\"w\n\x11SubscribeResponse\x12.\n\x06\x65vents\x18\x01 \x01(\x0b\x32\x1c.paipu.v1.RecordedEventBatchH\x00\x12\'\n\tcaught_up\x18\x02 \x01(\x0b\x32\x12.paipu.v1.CaughtUpH\x00\x42\t\n\x07\x63ontent2\xec\x02\n\x0f\x45ventLogService\x12;\n\x06\x41ppend\x12\x17.paipu.v1.AppendRequest\x1a\x18.paipu.v1.AppendResponse\x12I\n\x0c\x41ppendStream\x12\x17.paipu.v1.AppendRequest\x1a\x1e.paipu.v1.AppendStreamResponse(\x01\x12\x43\n\x08ReadGame\x12\x19.paipu.v1.ReadGameRequest\x1a\x1a.paipu.v1.ReadGameResponse0\x01\x12\x44\n\tListGames\x12\x1a.paipu.v1.ListGamesRequest\x1a\x1b.paipu.v1.ListGamesResponse\x12\x46\n\tSubscribe\x12\x1a.paipu.v1.SubscribeRequest\x1a\x1b.paipu.v1.SubscribeResponse0\x01\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -48,19 +48,19 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_READGAMERESPONSE']._serialized_start=800
   _globals['_READGAMERESPONSE']._serialized_end=859
   _globals['_LISTGAMESREQUEST']._serialized_start=861
-  _globals['_LISTGAMESREQUEST']._serialized_end=879
-  _globals['_LISTGAMESRESPONSE']._serialized_start=881
-  _globals['_LISTGAMESRESPONSE']._serialized_end=935
-  _globals['_GAMEINFO']._serialized_start=938
-  _globals['_GAMEINFO']._serialized_end=1067
-  _globals['_SUBSCRIBEREQUEST']._serialized_start=1069
-  _globals['_SUBSCRIBEREQUEST']._serialized_end=1110
-  _globals['_CAUGHTUP']._serialized_start=1112
-  _globals['_CAUGHTUP']._serialized_end=1140
-  _globals['_RECORDEDEVENTBATCH']._serialized_start=1142
-  _globals['_RECORDEDEVENTBATCH']._serialized_end=1203
-  _globals['_SUBSCRIBERESPONSE']._serialized_start=1205
-  _globals['_SUBSCRIBERESPONSE']._serialized_end=1324
-  _globals['_EVENTLOGSERVICE']._serialized_start=1327
-  _globals['_EVENTLOGSERVICE']._serialized_end=1691
+  _globals['_LISTGAMESREQUEST']._serialized_end=935
+  _globals['_LISTGAMESRESPONSE']._serialized_start=937
+  _globals['_LISTGAMESRESPONSE']._serialized_end=1016
+  _globals['_GAMEINFO']._serialized_start=1019
+  _globals['_GAMEINFO']._serialized_end=1148
+  _globals['_SUBSCRIBEREQUEST']._serialized_start=1150
+  _globals['_SUBSCRIBEREQUEST']._serialized_end=1191
+  _globals['_CAUGHTUP']._serialized_start=1193
+  _globals['_CAUGHTUP']._serialized_end=1221
+  _globals['_RECORDEDEVENTBATCH']._serialized_start=1223
+  _globals['_RECORDEDEVENTBATCH']._serialized_end=1284
+  _globals['_SUBSCRIBERESPONSE']._serialized_start=1286
+  _globals['_SUBSCRIBERESPONSE']._serialized_end=1405
+  _globals['_EVENTLOGSERVICE']._serialized_start=1408
+  _globals['_EVENTLOGSERVICE']._serialized_end=1772
 # @@protoc_insertion_point(module_scope)

@@ -81,14 +81,22 @@ class ReadGameResponse(_message.Message):
     def __init__(self, events: _Optional[_Iterable[_Union[_events_pb2.RecordedEvent, _Mapping]]] = ...) -> None: ...
 
 class ListGamesRequest(_message.Message):
-    __slots__ = ()
-    def __init__(self) -> None: ...
+    __slots__ = ("page_size", "page_token", "ruleset")
+    PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
+    PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    RULESET_FIELD_NUMBER: _ClassVar[int]
+    page_size: int
+    page_token: str
+    ruleset: str
+    def __init__(self, page_size: _Optional[int] = ..., page_token: _Optional[str] = ..., ruleset: _Optional[str] = ...) -> None: ...
 
 class ListGamesResponse(_message.Message):
-    __slots__ = ("games",)
+    __slots__ = ("games", "next_page_token")
     GAMES_FIELD_NUMBER: _ClassVar[int]
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
     games: _containers.RepeatedCompositeFieldContainer[GameInfo]
-    def __init__(self, games: _Optional[_Iterable[_Union[GameInfo, _Mapping]]] = ...) -> None: ...
+    next_page_token: str
+    def __init__(self, games: _Optional[_Iterable[_Union[GameInfo, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
 
 class GameInfo(_message.Message):
     __slots__ = ("game_id", "version", "event_count", "first_position", "last_position", "ruleset")

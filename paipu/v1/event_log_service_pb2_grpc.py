@@ -99,7 +99,11 @@ class EventLogServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def ListGames(self, request, context):
-        """List every game with its version and extent in the log, ordered by first position.
+        """List the games with their version and extent in the log, ordered by first position, a
+        page at a time (Google AIP-158): send `page_size` (optional) and then each reply's
+        `next_page_token` as `page_token` until it comes back empty. A reply holds at most 10,000
+        games and stays under 4 MiB even without `page_size`: a client that reads one reply
+        only (as before paging) gets the first page, with `next_page_token` set.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
