@@ -32,20 +32,11 @@ def _in_chinese(name: str, computed: tuple) -> str:
     return by_key.get(keys.reported(name), name)
 
 def _verify_one(store, game_id: str, *, listed: bool = False):
-    """The chain check and, when intact, the audit replay of the events it read (one read).
-    ``listed``: the id came from the store (a game it lists but cannot find is a report)."""
-    from eventlog.verify import verify_game_events
-    from replayer.audit import audit_game
+    """The chain check and, when intact, the audit replay of the events it read (one read):
+    replayer.log_verify.verify_and_audit, as gRPC VerifyLog checks each game."""
+    from replayer.log_verify import verify_and_audit
 
-    chain, events = verify_game_events(store, game_id, listed=listed)
-    audit = audit_game(events) if events is not None else None
-    return chain, audit
-
-
-def _verify_listed(store, game_id: str):
-    """:func:`_verify_one` for a game the store itself listed (a picklable top-level function
-    for worker processes)."""
-    return _verify_one(store, game_id, listed=True)
+    return verify_and_audit(store, game_id, listed=listed)
 
 
 def _print_audit(chain, audit, *, verbose: bool = True) -> bool:
@@ -101,13 +92,9 @@ def _games_to_verify(store, game_ids):
                 raise GameNotFound(missing[0])
             raise CliError(f"no such games: {', '.join(repr(g) for g in missing)} (`paipu games` lists them)")
         return list(game_ids), None
-    try:
-        return store.raw_game_ids(), None
-    except CorruptDatabase as e:
-        try:
-            return [g.game_id for g in store.list_games()], e
-        except CorruptDatabase:
-            return [], e
+    from replayer.log_verify import games_to_verify
+
+    return games_to_verify(store)
 
 
 #: ``paipu verify`` exit statuses (also in its --help): the meanings every command shares
@@ -133,6 +120,8 @@ def _win_json(w) -> dict:
 
 
 def _game_json(chain, audit) -> dict:
+    from replayer.log_verify import disagreements
+
     out: dict = {
         "game_id": chain.game_id,
         "chain": {"ok": chain.ok, "events": chain.events, "first_bad_seq": chain.first_bad_seq,
@@ -145,8 +134,7 @@ def _game_json(chain, audit) -> dict:
             findings=[{"seq": f.seq, "rule_id": f.rule_id, "message": f.message, "source": f.source,
                        "seat": f.seat, "hand_number": f.hand_number} for f in audit.findings],
             wins=[_win_json(w) for w in audit.wins],
-            disagreements=sum(1 for w in audit.wins if w.fans_agree is False or w.score_agrees is False)
-            + sum(1 for r in audit.reported if not r.agrees and r.winner is None),
+            disagreements=disagreements(audit),
         )
     return out
 
@@ -257,6 +245,7 @@ def verify(
 
     from eventlog.parallel import default_workers, map_games
     from eventlog.verify import verify_log
+    from replayer.log_verify import log_verdict
 
     if out is not None and not export_:
         raise CliError(f"--out {out} is where --export writes Parquet; without --export nothing is "
@@ -281,6 +270,7 @@ def verify(
     log_streams_broken: list[str] = []
     log_streams: list[dict] = []  # the log's own streams checked (paipu:players …): not games, nothing to replay
     stray_problems: list[str] = []  # a log stream holding events that do not belong there (exit 1)
+    own_streams: list = []  # their checks (replayer.log_verify.LogStreamCheck)
     try:
         damage = getattr(store, "damage", None)
         if damage is not None:  # said once: its message starts with DATA LOSS
@@ -300,33 +290,30 @@ def verify(
         if unreadable is not None:
             damage = damage or unreadable
             say(str(unreadable), err=True, style="bold red")
-        from eventlog.store.streams import LOG_STREAMS, is_log_stream, stray_events
-        from eventlog.verify import verify_game
+        from eventlog.store.streams import is_log_stream
+        from replayer.log_verify import check_log_stream, game_verdict, verify_listed
 
         # the log's own streams (paipu:players) are not games: their hash chain, and that they
         # hold only their own event types (a game event there was appended before it was refused)
         for gid in [g for g in ids if is_log_stream(g)]:
-            own = verify_game(store, gid)
-            strays = stray_events(gid, store.read_game(gid)) if own.ok else []
-            log_streams.append({"stream": gid, "ok": own.ok, "events": own.events,
-                                "first_bad_seq": own.first_bad_seq, "reason": own.reason,
-                                "not_belonging": [{"seq": q, "type": t} for q, t in strays]})
-            if not own.ok:
-                log_streams_broken.append(f"{gid}: chain BROKEN at seq {own.first_bad_seq}: {own.reason}")
-            if strays:
-                holds = " and ".join(sorted(LOG_STREAMS.get(gid, ()))) or "nothing (no such log stream)"
-                stray_problems.append(
-                    f"{gid}: {plural(len(strays), 'event')} {'does' if len(strays) == 1 else 'do'} not belong there "
-                    f"(the log's own stream, not a game, holds {holds} only): " + ", ".join(f"seq {q} {t}" for q, t in strays[:10])
-                    + (f" … ({len(strays) - 10} more)" if len(strays) > 10 else ""))
+            own = check_log_stream(store, gid)
+            own_streams.append(own)
+            log_streams.append({"stream": gid, "ok": own.chain.ok, "events": own.chain.events,
+                                "first_bad_seq": own.chain.first_bad_seq, "reason": own.chain.reason,
+                                "not_belonging": [{"seq": q, "type": t} for q, t in own.strays]})
+            if own.broken_words:
+                log_streams_broken.append(own.broken_words)
+            if own.strays_words:
+                stray_problems.append(own.strays_words)
         ids = [g for g in ids if not is_log_stream(g)]
         n_workers = default_workers(len(ids)) if workers is None else workers
 
         def report(chain, audit) -> None:
             nonlocal broken, findings
-            if not chain.ok:
+            verdict = game_verdict(chain, audit)
+            if verdict == "broken":
                 broken += 1
-            elif audit is None or not audit.ok:
+            elif verdict == "findings":
                 findings += 1
             wi = _what_if(store, chain, audit, as_ruleset, option) if what_if_on else None
             if as_json:
@@ -346,7 +333,7 @@ def verify(
             if export_:
                 rest = _verify_and_export(store, ids, data, out, n_workers, cluster, report,
                                           lambda: bar.advance(task))
-            one = _verify_one if game_ids else _verify_listed
+            one = _verify_one if game_ids else verify_listed
             with map_games(store, rest, one, workers=n_workers, cluster=cluster) as results:
                 for chain, audit in results:
                     bar.advance(task)
@@ -357,6 +344,7 @@ def verify(
     n = len(ids)
     intact = n - broken - findings  # chain intact and no finding
     log_damaged = damage is not None or (log is not None and not log.ok) or bool(log_streams_broken)
+    log_v = None if log is None else log_verdict(log, damage, own_streams)  # the log's verdict, as VerifyLog's
     for problem in log_streams_broken:
         say(f"log stream {problem}", err=True, style="bold red")
     for problem in stray_problems:
@@ -371,10 +359,9 @@ def verify(
         sys.stdout.write(json.dumps({
             "games": games,
             "log_streams": log_streams,
-            "log": None if log is None else {
-                "ok": log.ok and damage is None, "events": log.events, "head": log.head,
-                "checkpoint": log.checkpoint,
-                "problems": list(log.problems) + ([str(damage)] if damage is not None else []) + log_streams_broken,
+            "log": None if log_v is None else {
+                "ok": log_v.ok, "events": log_v.events, "head": log_v.head, "checkpoint": log_v.checkpoint,
+                "problems": list(log_v.problems),
             },
             "summary": {"games": n, "intact": intact, "chains_intact": n - broken, "broken_chains": broken,
                         "with_findings": findings, "log_damaged": log_damaged, "exit_status": status},
