@@ -13,6 +13,7 @@
   (a game event appended before such appends were refused); a stream that is no game is not
   replayed;
 * :func:`game_verdict` and :func:`disagreements` — how a game's check is counted;
+* :func:`run_verdict` — the whole run's verdict (``paipu verify``'s exit status);
 * :func:`log_verdict` — the log's own check (every position, the running hash, the
   checkpoint: :func:`eventlog.verify.verify_log`) with what else was found damaged.
 """
@@ -30,7 +31,7 @@ from eventlog.words import plural
 from replayer.audit import GameAudit, audit_game
 
 __all__ = ["LogStreamCheck", "games_to_verify", "verify_and_audit", "verify_listed", "check_log_stream",
-           "game_verdict", "disagreements", "LogVerdict", "log_verdict"]
+           "game_verdict", "disagreements", "LogVerdict", "log_verdict", "run_verdict"]
 
 
 def games_to_verify(store: EventStore) -> tuple[list[str], CorruptDatabase | None]:
@@ -143,3 +144,13 @@ def log_verdict(log: LogReport, damage: Exception | None, streams: Sequence[LogS
     ok = log.ok and damage is None
     problems = (*log.problems, *([str(damage)] if damage is not None else []), *broken)
     return LogVerdict(ok, log.events, log.head, log.checkpoint, problems, not ok or bool(broken))
+
+
+def run_verdict(broken_chains: int, with_findings: int, log_damaged: bool, strays: bool) -> str:
+    """The verdict on a run of ``paipu verify`` (its exit status, paipu/cli/check.py):
+    ``"damaged"`` (3) when a game's chain is broken or the log is damaged, else ``"findings"`` (1)
+    when a game has rule findings or disagreements or a log stream holds events that do not
+    belong there (``strays``), else ``"ok"`` (0)."""
+    if broken_chains or log_damaged:
+        return "damaged"
+    return "findings" if with_findings or strays else "ok"

@@ -61,6 +61,7 @@ METHOD_ROLES: dict[str, tuple[str, str] | Callable[[Any], tuple[str, str]]] = {
     "/paipu.v1.ReplayService/StepThrough": ("viewer", "read"),
     "/paipu.v1.ReplayService/Verify": ("viewer", "read"),
     "/paipu.v1.ReplayService/VerifyStream": ("viewer", "read"),
+    "/paipu.v1.ReplayService/VerifyLog": ("viewer", "read"),
     # tournaments (analytics/tournament_service.py): the standings are the referee's to sign
     "/paipu.v1.TournamentService/CreateTournament": ("referee", "create a tournament"),
     "/paipu.v1.TournamentService/AddGame": ("referee", "add a game to a tournament"),

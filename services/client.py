@@ -1,7 +1,8 @@
 """A thin client of ``paipu.v1.EventLogService`` (services/server.py) with the store's API,
 plus IngestService (:meth:`EventLogClient.ingest_log`) and ReplayService
 (:meth:`~EventLogClient.get_state`, :meth:`~EventLogClient.step_through`,
-:meth:`~EventLogClient.verify`, which return the ``paipu.v1`` messages).
+:meth:`~EventLogClient.verify`, :meth:`~EventLogClient.verify_log`, which return the
+``paipu.v1`` messages).
 
 :class:`EventLogClient` has the read/write methods of :class:`eventlog.store.base.EventStore`
 (``append``, ``read_game``, ``list_games`` — paged —, ``subscribe``, ``version``) with the same
@@ -496,6 +497,38 @@ class EventLogClient:
             return self._replay.Verify(request, timeout=self.timeout, metadata=self._md)
         except grpc.RpcError as e:
             raise error_from_rpc(e) from None
+
+    def verify_log(self, *, problems_only: bool = False
+                   ) -> Iterator[replay_service_pb2.GameVerdict | replay_service_pb2.VerifyLogSummary]:
+        """The whole log checked as ``paipu verify`` checks it (ReplayService.VerifyLog): one
+        ``paipu.v1.GameVerdict`` per game in the log's order (game id, ok, the chain, findings
+        counted by rule, disagreements; with ``problems_only`` only the games that are not ok),
+        then the ``paipu.v1.VerifyLogSummary`` (games, intact, broken chains, with findings,
+        the log's own check, ``verdict`` "ok" / "findings" / "damaged" as ``paipu verify``
+        exits 0 / 1 / 3). A stream without deadline; closing the iterator before its end cancels
+        the call, which stops the server's work. Raises RemoteError (UNAUTHENTICATED /
+        PERMISSION_DENIED: a viewer token is needed when the server has tokens; UNIMPLEMENTED: a
+        server without VerifyLog) when the call fails — at the first item, or where it broke off.
+        ::
+
+            for item in log.verify_log(problems_only=True):
+                if isinstance(item, replay_service_pb2.GameVerdict):
+                    print(item.game_id, {r.rule_id: r.count for r in item.findings_by_rule})
+                else:
+                    print(item.games, item.with_findings, item.verdict)"""
+        call = self._replay.VerifyLog(replay_service_pb2.VerifyLogRequest(problems_only=problems_only),
+                                      metadata=self._md)
+        return self._verdicts(call)
+
+    @staticmethod
+    def _verdicts(call: Any) -> Iterator[replay_service_pb2.GameVerdict | replay_service_pb2.VerifyLogSummary]:
+        try:
+            for msg in call:
+                yield getattr(msg, msg.WhichOneof("content"))
+        except grpc.RpcError as e:
+            raise error_from_rpc(e) from None
+        finally:
+            call.cancel()  # no-op when the stream is complete; stops the server's work when abandoned
 
     def review(self, game_id: str, seats: Sequence[int] = (), hand: int | None = None) -> replay_service_pb2.ReviewResponse:
         """The rules-based decision review of ``seats`` (empty: all) in ``game_id`` (only hand

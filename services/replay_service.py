@@ -12,6 +12,8 @@
   4 MiB less 64 KiB: services/verify_reply.py), its long lists cut to their first items with
   ``truncated`` set and every total kept;
 * ``VerifyStream`` — the same verdict in parts, each under the limit, never cut;
+* ``VerifyLog(problems_only?)`` — the whole log as ``paipu verify`` checks it, one verdict per
+  game and a summary (services/verify_log.py, replayer/log_verify.py);
 * ``Review(game_id, seats, hand?)`` — the rules-based decision review of the seats' discards
   (replayer/review.py).
 
@@ -66,6 +68,7 @@ from paipu.v1 import replay_service_pb2 as pb
 from paipu.v1 import replay_service_pb2_grpc as pb_grpc
 from services.status import BadArgument
 from services.verify_reply import REPLY_BYTES, fit_reply, reply_parts
+from services.verify_log import verify_log_messages
 
 __all__ = [
     "SERVICE_NAME",
@@ -394,11 +397,14 @@ class ReplayServicer(pb_grpc.ReplayServiceServicer):
     """``paipu.v1.ReplayService`` over ``store`` (thread-safe; shared with the other
     services; access control and error statuses are the server's interceptors).
     ``reply_bytes``: the largest Verify reply and VerifyStream message (bytes; default
-    :data:`services.verify_reply.REPLY_BYTES`, under a gRPC client's default 4 MiB)."""
+    :data:`services.verify_reply.REPLY_BYTES`, under a gRPC client's default 4 MiB).
+    ``verify_workers``: worker processes a VerifyLog call checks games in (1: in its own
+    thread; eventlog/parallel.py)."""
 
-    def __init__(self, store: EventStore, reply_bytes: int = REPLY_BYTES) -> None:
+    def __init__(self, store: EventStore, reply_bytes: int = REPLY_BYTES, *, verify_workers: int = 1) -> None:
         self._store = store
         self._reply_bytes = reply_bytes
+        self._verify_workers = verify_workers
         self._snapshots = SnapshotCache()  # this servicer's own, locked: gRPC threads share it
 
     def _events(self, game_id: str) -> list[StoredEvent]:
@@ -501,6 +507,10 @@ class ReplayServicer(pb_grpc.ReplayServiceServicer):
                 raise BadArgument(f"options_json: {e}", "options_json") from None
             msg.what_if.CopyFrom(what_if_message(w))
         return msg
+
+    def VerifyLog(self, request: pb.VerifyLogRequest, context: grpc.ServicerContext) -> Iterator[pb.VerifyLogResponse]:
+        yield from verify_log_messages(self._store, problems_only=request.problems_only,
+                                       workers=self._verify_workers, active=context.is_active)
 
     def Review(self, request: pb.ReviewRequest, context: grpc.ServicerContext) -> pb.ReviewResponse:
         seats = tuple(request.seats) or (0, 1, 2, 3)

@@ -143,6 +143,7 @@ def build_server(
     extra_services: Sequence[ExtraService] = (),
     verify_reply_bytes: int = VERIFY_REPLY_BYTES,
     list_reply_bytes: int = LIST_REPLY_BYTES,
+    verify_workers: int = 1,
 ) -> tuple[grpc.Server, int]:
     """A gRPC server over ``store`` with EventLogService, IngestService
     (services/ingest_service.py) and ReplayService (services/replay_service.py), health
@@ -166,6 +167,9 @@ def build_server(
     ``list_reply_bytes``: the largest EventLogService ListGames reply (default 4 MiB less
     64 KiB, so that any gRPC client reads it; a page ends before it, next_page_token set).
 
+    ``verify_workers``: worker processes each ReplayService VerifyLog call checks games in
+    (default 1: in the call's own thread, leaving the other cores to the other calls).
+
     Returns ``(server, bound_port)``; the server is NOT started: call ``server.start()``,
     and ``server.stop(grace)`` when done (it also ends open subscriptions). The store stays
     the caller's to close. Raises OSError when the address cannot be bound."""
@@ -182,7 +186,8 @@ def build_server(
     servicer = EventLogServicer(store, poll_interval=poll_interval, list_reply_bytes=list_reply_bytes)
     event_log_service_pb2_grpc.add_EventLogServiceServicer_to_server(servicer, server)
     ingest_service_pb2_grpc.add_IngestServiceServicer_to_server(IngestServicer(store), server)
-    replay_service_pb2_grpc.add_ReplayServiceServicer_to_server(ReplayServicer(store, verify_reply_bytes), server)
+    replay_service_pb2_grpc.add_ReplayServiceServicer_to_server(
+        ReplayServicer(store, verify_reply_bytes, verify_workers=verify_workers), server)
     services = (SERVICE_NAME, INGEST_SERVICE_NAME, REPLAY_SERVICE_NAME,
                 *(add(store, server) for add in extra_services))
     health_servicer = health.HealthServicer(experimental_non_blocking=True)

@@ -245,7 +245,7 @@ def verify(
 
     from eventlog.parallel import default_workers, map_games
     from eventlog.verify import verify_log
-    from replayer.log_verify import log_verdict
+    from replayer.log_verify import log_verdict, run_verdict
 
     if out is not None and not export_:
         raise CliError(f"--out {out} is where --export writes Parquet; without --export nothing is "
@@ -354,7 +354,8 @@ def verify(
             if ls["ok"] and not ls["not_belonging"]:
                 say(f"log stream {ls['stream']}: chain intact, {plural(ls['events'], 'event')} "
                     "(the log's own stream, not a game: nothing to replay)")
-    status = EXIT_INTEGRITY if broken or log_damaged else EXIT_FINDINGS if findings or stray_problems else EXIT_OK
+    status = {"damaged": EXIT_INTEGRITY, "findings": EXIT_FINDINGS, "ok": EXIT_OK}[
+        run_verdict(broken, findings, log_damaged, bool(stray_problems))]
     if as_json:
         sys.stdout.write(json.dumps({
             "games": games,

@@ -102,6 +102,98 @@ class VerifyResponse(_message.Message):
     truncated: bool
     def __init__(self, game_id: _Optional[str] = ..., ok: _Optional[bool] = ..., chain: _Optional[_Union[ChainReport, _Mapping]] = ..., audit: _Optional[_Union[GameAudit, _Mapping]] = ..., what_if: _Optional[_Union[WhatIfComparison, _Mapping]] = ..., truncated: _Optional[bool] = ...) -> None: ...
 
+class VerifyLogRequest(_message.Message):
+    __slots__ = ("problems_only",)
+    PROBLEMS_ONLY_FIELD_NUMBER: _ClassVar[int]
+    problems_only: bool
+    def __init__(self, problems_only: _Optional[bool] = ...) -> None: ...
+
+class VerifyLogResponse(_message.Message):
+    __slots__ = ("game", "summary")
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    SUMMARY_FIELD_NUMBER: _ClassVar[int]
+    game: GameVerdict
+    summary: VerifyLogSummary
+    def __init__(self, game: _Optional[_Union[GameVerdict, _Mapping]] = ..., summary: _Optional[_Union[VerifyLogSummary, _Mapping]] = ...) -> None: ...
+
+class GameVerdict(_message.Message):
+    __slots__ = ("game_id", "ok", "chain_ok", "events", "first_bad_seq", "chain_reason", "replayed", "ruleset", "findings_total", "findings_by_rule", "disagreements")
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    OK_FIELD_NUMBER: _ClassVar[int]
+    CHAIN_OK_FIELD_NUMBER: _ClassVar[int]
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
+    FIRST_BAD_SEQ_FIELD_NUMBER: _ClassVar[int]
+    CHAIN_REASON_FIELD_NUMBER: _ClassVar[int]
+    REPLAYED_FIELD_NUMBER: _ClassVar[int]
+    RULESET_FIELD_NUMBER: _ClassVar[int]
+    FINDINGS_TOTAL_FIELD_NUMBER: _ClassVar[int]
+    FINDINGS_BY_RULE_FIELD_NUMBER: _ClassVar[int]
+    DISAGREEMENTS_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    ok: bool
+    chain_ok: bool
+    events: int
+    first_bad_seq: int
+    chain_reason: str
+    replayed: bool
+    ruleset: str
+    findings_total: int
+    findings_by_rule: _containers.RepeatedCompositeFieldContainer[RuleCount]
+    disagreements: int
+    def __init__(self, game_id: _Optional[str] = ..., ok: _Optional[bool] = ..., chain_ok: _Optional[bool] = ..., events: _Optional[int] = ..., first_bad_seq: _Optional[int] = ..., chain_reason: _Optional[str] = ..., replayed: _Optional[bool] = ..., ruleset: _Optional[str] = ..., findings_total: _Optional[int] = ..., findings_by_rule: _Optional[_Iterable[_Union[RuleCount, _Mapping]]] = ..., disagreements: _Optional[int] = ...) -> None: ...
+
+class LogStreamVerdict(_message.Message):
+    __slots__ = ("stream", "chain_ok", "events", "first_bad_seq", "chain_reason", "not_belonging")
+    STREAM_FIELD_NUMBER: _ClassVar[int]
+    CHAIN_OK_FIELD_NUMBER: _ClassVar[int]
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
+    FIRST_BAD_SEQ_FIELD_NUMBER: _ClassVar[int]
+    CHAIN_REASON_FIELD_NUMBER: _ClassVar[int]
+    NOT_BELONGING_FIELD_NUMBER: _ClassVar[int]
+    stream: str
+    chain_ok: bool
+    events: int
+    first_bad_seq: int
+    chain_reason: str
+    not_belonging: int
+    def __init__(self, stream: _Optional[str] = ..., chain_ok: _Optional[bool] = ..., events: _Optional[int] = ..., first_bad_seq: _Optional[int] = ..., chain_reason: _Optional[str] = ..., not_belonging: _Optional[int] = ...) -> None: ...
+
+class LogVerdict(_message.Message):
+    __slots__ = ("ok", "events", "head", "checkpoint", "problems")
+    OK_FIELD_NUMBER: _ClassVar[int]
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
+    HEAD_FIELD_NUMBER: _ClassVar[int]
+    CHECKPOINT_FIELD_NUMBER: _ClassVar[int]
+    PROBLEMS_FIELD_NUMBER: _ClassVar[int]
+    ok: bool
+    events: int
+    head: int
+    checkpoint: int
+    problems: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, ok: _Optional[bool] = ..., events: _Optional[int] = ..., head: _Optional[int] = ..., checkpoint: _Optional[int] = ..., problems: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class VerifyLogSummary(_message.Message):
+    __slots__ = ("games", "intact", "chains_intact", "broken_chains", "with_findings", "log_damaged", "verdict", "log", "log_streams")
+    GAMES_FIELD_NUMBER: _ClassVar[int]
+    INTACT_FIELD_NUMBER: _ClassVar[int]
+    CHAINS_INTACT_FIELD_NUMBER: _ClassVar[int]
+    BROKEN_CHAINS_FIELD_NUMBER: _ClassVar[int]
+    WITH_FINDINGS_FIELD_NUMBER: _ClassVar[int]
+    LOG_DAMAGED_FIELD_NUMBER: _ClassVar[int]
+    VERDICT_FIELD_NUMBER: _ClassVar[int]
+    LOG_FIELD_NUMBER: _ClassVar[int]
+    LOG_STREAMS_FIELD_NUMBER: _ClassVar[int]
+    games: int
+    intact: int
+    chains_intact: int
+    broken_chains: int
+    with_findings: int
+    log_damaged: bool
+    verdict: str
+    log: LogVerdict
+    log_streams: _containers.RepeatedCompositeFieldContainer[LogStreamVerdict]
+    def __init__(self, games: _Optional[int] = ..., intact: _Optional[int] = ..., chains_intact: _Optional[int] = ..., broken_chains: _Optional[int] = ..., with_findings: _Optional[int] = ..., log_damaged: _Optional[bool] = ..., verdict: _Optional[str] = ..., log: _Optional[_Union[LogVerdict, _Mapping]] = ..., log_streams: _Optional[_Iterable[_Union[LogStreamVerdict, _Mapping]]] = ...) -> None: ...
+
 class OptionChange(_message.Message):
     __slots__ = ("name", "before", "after", "meaning", "source")
     NAME_FIELD_NUMBER: _ClassVar[int]

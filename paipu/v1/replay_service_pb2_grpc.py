@@ -54,6 +54,11 @@ class ReplayServiceStub:
                 request_serializer=paipu_dot_v1_dot_replay__service__pb2.VerifyRequest.SerializeToString,
                 response_deserializer=paipu_dot_v1_dot_replay__service__pb2.VerifyResponse.FromString,
                 _registered_method=True)
+        self.VerifyLog = channel.unary_stream(
+                '/paipu.v1.ReplayService/VerifyLog',
+                request_serializer=paipu_dot_v1_dot_replay__service__pb2.VerifyLogRequest.SerializeToString,
+                response_deserializer=paipu_dot_v1_dot_replay__service__pb2.VerifyLogResponse.FromString,
+                _registered_method=True)
         self.Review = channel.unary_unary(
                 '/paipu.v1.ReplayService/Review',
                 request_serializer=paipu_dot_v1_dot_replay__service__pb2.ReviewRequest.SerializeToString,
@@ -112,6 +117,25 @@ class ReplayServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def VerifyLog(self, request, context):
+        """Verify the whole log as `paipu verify` does, with the same functions
+        (replayer/log_verify.py): every game's hash chain and, when it is intact, its audit replay;
+        the log's own streams ("paipu:players": their chain, and events that do not belong there);
+        every position, the running hash and the checkpoint (eventlog/verify.py verify_log).
+        Streams one GameVerdict per game, in the log's order (by first position; with
+        `problems_only`, only the games that are not ok), then one VerifyLogSummary, the last
+        message: a call that ends without it did not finish. A verdict counts the game's findings
+        by rule instead of listing them (Verify / VerifyStream give one game's findings), so every
+        message is a few KiB at most, far under the 4 MiB a gRPC client receives by default.
+        Cancelling the call (or its deadline) stops the work: no game is begun after it. The
+        games are checked one at a time unless the server was started with more verify workers.
+        Needs the viewer role, as Verify. A client wanting one game's details calls Verify on the
+        ids the verdicts name.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
     def Review(self, request, context):
         """Rules-based efficiency review of seats' discards (replayer/review.py) — not an AI's
         opinion: shanten before and after, improving tiles with unseen copies, best discards.
@@ -142,6 +166,11 @@ def add_ReplayServiceServicer_to_server(servicer, server):
                     servicer.VerifyStream,
                     request_deserializer=paipu_dot_v1_dot_replay__service__pb2.VerifyRequest.FromString,
                     response_serializer=paipu_dot_v1_dot_replay__service__pb2.VerifyResponse.SerializeToString,
+            ),
+            'VerifyLog': grpc.unary_stream_rpc_method_handler(
+                    servicer.VerifyLog,
+                    request_deserializer=paipu_dot_v1_dot_replay__service__pb2.VerifyLogRequest.FromString,
+                    response_serializer=paipu_dot_v1_dot_replay__service__pb2.VerifyLogResponse.SerializeToString,
             ),
             'Review': grpc.unary_unary_rpc_method_handler(
                     servicer.Review,
@@ -257,6 +286,33 @@ class ReplayService:
             '/paipu.v1.ReplayService/VerifyStream',
             paipu_dot_v1_dot_replay__service__pb2.VerifyRequest.SerializeToString,
             paipu_dot_v1_dot_replay__service__pb2.VerifyResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def VerifyLog(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_stream(
+            request,
+            target,
+            '/paipu.v1.ReplayService/VerifyLog',
+            paipu_dot_v1_dot_replay__service__pb2.VerifyLogRequest.SerializeToString,
+            paipu_dot_v1_dot_replay__service__pb2.VerifyLogResponse.FromString,
             options,
             channel_credentials,
             insecure,
