@@ -5,8 +5,9 @@
 :func:`verify_log_messages` yields one ``GameVerdict`` per game in the log's order (only the
 games that are not ok with ``problems_only``), then the ``VerifyLogSummary``. It is lazy: a
 game is checked when the next message is asked for, so a call the client cancels stops at the
-game in hand (``active()`` is asked between games too, for a run that sends nothing while its
-games are ok; with worker processes the pool is ended when the generator is closed).
+game in hand, and ``active()`` (the call's ``context.is_active``) is asked before each game is
+begun, for a run that sends nothing while its games are ok; with worker processes the pool is
+ended when the generator is closed or stops.
 Every message is small: a verdict counts findings by rule instead of listing them, and every
 text in it is clipped to :data:`TEXT_BYTES` (services/status.py clip).
 """
@@ -76,9 +77,10 @@ def verify_log_messages(
     games = [g for g in ids if not is_log_stream(g)]
     counts: Counter[str] = Counter()
     with map_games(store, games, verify_listed, workers=workers) as results:
-        for chain, audit in results:
-            if not active():
+        for _ in games:
+            if not active():  # asked before each game is begun
                 return
+            chain, audit = next(results)
             verdict = game_verdict(chain, audit)
             counts[verdict] += 1
             if not problems_only or verdict != "ok":

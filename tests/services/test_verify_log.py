@@ -189,3 +189,23 @@ def test_verify_log_needs_a_viewer(data, tmp_path) -> None:
     finally:
         srv.stop(None)
         store.close()
+
+
+def test_no_game_is_begun_once_the_call_is_inactive(data) -> None:
+    """What VerifyLog runs (services/verify_log.py) asks ``active`` (the call's
+    ``context.is_active``) before it begins each game: once it is false nothing more is checked
+    or sent, not even the summary."""
+    from services.verify_log import verify_log_messages
+
+    asked: list[int] = []
+
+    def active() -> bool:
+        asked.append(1)
+        return len(asked) < 3  # the call is cancelled once two games are checked
+
+    store = open_store(data)
+    try:
+        msgs = list(verify_log_messages(store, active=active))
+    finally:
+        store.close()
+    assert [m.WhichOneof("content") for m in msgs] == ["game", "game"] and len(asked) == 3
