@@ -278,3 +278,82 @@ def test_an_interrupted_server_ingest_says_how_many_games_the_server_kept(tmp_pa
     finally:
         srv.stop(None)
         store.close()
+
+
+# ------------------------------------------- F16: a file name that is not UTF-8 (a Windows zip)
+
+@pytest.mark.skipif(os.name != "posix", reason="a file name of raw bytes: POSIX")
+def test_a_gbk_named_file_imports_and_the_others_of_the_run_too(tmp_path):
+    games = _games()
+    d = tmp_path / "fn"
+    d.mkdir()
+    _write(d / "good.txt", games[0] + games[1])
+    name = "对局.txt".encode("gbk")  # as a Windows zip unpacks it on Linux
+    with open(os.path.join(os.fsencode(d), name), "wb") as f:
+        f.write(("\n".join(games[2]) + "\n").encode())
+    data = tmp_path / "d"
+    res = run("ingest", d, "--data", data)
+    assert res.exit_code == 0, res.output
+    assert res.stdout.startswith("3 games stored")
+    from eventlog.store import open_store
+
+    store = open_store(data, create=False)
+    try:
+        sources = {next(iter(store.read_game(g.game_id))).metadata["source"] for g in store.list_games()}
+    finally:
+        store.close()
+    assert sources == {"good.txt", "对局.txt"}  # the name readable, as the user's Windows shows it
+
+
+# ------------------------------- F17: a damaged first line does not hide a file of games
+
+@pytest.mark.parametrize("first, stored", [("match {id}", 2),  # its first game has no Match line: refused
+                                           ("# exported from botzone 2021\nMatch {id}", 3)])
+def test_a_game_file_with_a_damaged_first_line_is_read_and_the_line_reported(tmp_path, first, stored):
+    games = _games()
+    d = tmp_path / "walk"
+    d.mkdir()
+    lines = [ln for g in games[:3] for ln in g]
+    lines[0:1] = first.format(id=games[0][0].split()[1]).split("\n")
+    f = _write(d / "b2.txt", lines)
+    res = run("ingest", d, "--data", tmp_path / "d")
+    assert res.exit_code == 1, res.output  # a bad game: reported, exit 1 (README), not "0 errors"
+    assert f"error: {f}:1: " in res.output
+    assert "not a game log of a known format" not in res.output
+    assert res.stdout.startswith(f"{stored} games stored"), res.stdout
+
+
+# ------------------------------- F21: the server goes away during `ingest --server`
+
+def test_a_server_gone_mid_upload_is_not_called_nothing_imported(tmp_path):
+    import threading
+    import time
+
+    from eventlog.store import open_store
+    from services.client import EventLogClient
+    from services.server import build_server
+
+    games = _games()
+    files = [_write(tmp_path / f"f{k:02d}.txt",
+                    [ln for i, g in enumerate(games) for ln in _renamed(g, f"s{k:02d}{i:02d}")]) for k in range(40)]
+    store = open_store(tmp_path / "srv")
+    srv, port = build_server(store, port=0)
+    srv.start()
+    target = f"127.0.0.1:{port}"
+    try:
+        def stop() -> None:  # the server stops once it holds two files' games
+            with EventLogClient(target) as c:
+                while len(c.list_games()) < 32:
+                    time.sleep(0.02)
+            srv.stop(None)
+
+        threading.Thread(target=stop, daemon=True).start()
+        res = run("ingest", *files, "--server", target)
+        assert res.exit_code == 2, res.output
+        m = re.search(r"the server went away during (\S+): the (\d+) files? before it stored (\d+) games?", res.output)
+        assert m, res.output
+        assert int(m.group(2)) >= 1 and int(m.group(3)) == 16 * int(m.group(2))  # whole files reported
+        assert "run it again" in res.output
+    finally:
+        srv.stop(None)
+        store.close()

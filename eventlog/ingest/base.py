@@ -45,6 +45,7 @@ __all__ = [
     "issue_reason",
     "decode_text",
     "decode_by_line",
+    "name_text",
     "text_decoding",
     "TextDecoding",
     "fingerprint",
@@ -505,6 +506,25 @@ def text_decoding(path: Path) -> tuple[TextDecoding, Iterator[tuple[int, str]]]:
         text, decoding = decode_by_line(path.read_bytes())
         return decoding, lines_of(text)
     return TextDecoding("utf-8"), _utf8_lines(path)
+
+
+def name_text(name: str) -> str:
+    """A file name (or stem) as text a game may record (``source``, an id made of it): as it
+    is, unless the system gave it as bytes that are not UTF-8 (a GBK-named ``对局.txt`` from
+    a Windows zip: Python's surrogate escapes, which no UTF-8 text holds) — then those
+    bytes read as GB18030 or Big5 when they decode so, else with the bad bytes as ``\\xNN``."""
+    try:
+        name.encode("utf-8")
+        return name
+    except UnicodeEncodeError:
+        pass
+    raw = name.encode("utf-8", errors="surrogateescape")
+    for enc in FALLBACK_ENCODINGS:
+        try:
+            return raw.decode(enc)
+        except UnicodeDecodeError:
+            continue
+    return raw.decode("utf-8", errors="backslashreplace")
 
 
 def read_lines(path: Path) -> Iterator[tuple[int, str]]:

@@ -76,6 +76,7 @@ from eventlog.ingest.base import (
     IngestError,
     ParseIssue,
     decode_text,
+    name_text,
     issue_reason,
     register,
 )
@@ -312,7 +313,7 @@ class BotzoneJsonImporter:
         try:
             game = _Game(path, data, logs if isinstance(logs, list) else None)
             game_id = game.game_id()
-            b = GameBuilder(game_id, {"source": path.name, "format": NAME,
+            b = GameBuilder(game_id, {"source": name_text(path.name), "format": NAME,
                                       **({"part": k} if n > 1 else {})})
             return self._run(game, b, path, where, line, encoding)
         except Exception as e:  # this game only (issue 12 item 5)

@@ -45,6 +45,7 @@ from eventlog.ingest.base import (
     decode_text,
     issue_reason,
     lines_of,
+    name_text,
     register,
     text_decoding,
 )
@@ -64,6 +65,9 @@ _FAN_TOTAL = re.compile(r"-?[0-9]{1,9}")
 _FAN_COUNT = re.compile(r"[0-9]{1,6}")
 _WHOLE = re.compile(r"[-+]?[0-9]+")
 _NUMBER = re.compile(r"[-+]?[0-9]+(?:\.[0-9]*)?")
+#: What :meth:`BotzoneTextImporter.sniff` looks for past a damaged first line.
+_GAME_START = re.compile(r"^[ \t]*Match[ \t]+\S+[ \t]*\r?\n[ \t]*Wind[ \t]+[0-3][ \t]*\r?$", re.M)
+_DEAL_LINE = re.compile(r"^[ \t]*Player[ \t]+[0-3][ \t]+Deal(?:[ \t]+[WBTFJH][1-9]){13}[ \t]*\r?$", re.M)
 _OBJECT_ID = re.compile(r"[0-9a-fA-F]{24}")
 
 
@@ -155,7 +159,7 @@ class _Block:
     def __init__(self, path: Path, match_id: str, line: int, encoding: str = "utf-8") -> None:
         self.game_id = f"botzone-{match_id}"
         self.first_line = line
-        self.b = GameBuilder(self.game_id, {"source": path.name, "format": NAME})
+        self.b = GameBuilder(self.game_id, {"source": name_text(path.name), "format": NAME})
         date = objectid_date(match_id)
         self.b.at(line=line, encoding=encoding, **({"date": date} if date else {})).game_started(
             [f"Player {i}" for i in range(4)],
@@ -329,10 +333,16 @@ class BotzoneTextImporter:
     description = "Botzone / PKU Chinese Standard Mahjong text log (Match / Wind / Player lines)"
 
     def sniff(self, head: str, path: Path) -> bool:
+        """A ``Match <id>`` first line; or, when the first line is damaged (a header, a typo:
+        a file of 1,000 games is no README), a ``Match`` line followed by a ``Wind`` line and a
+        full ``Player N Deal`` line further on — the parser then reports the bad lines with
+        file and line and reads the games."""
         for line in head.splitlines():
             if line.strip():
-                return bool(re.match(r"^Match\s+\S+\s*$", line.strip()))
-        return False
+                if re.match(r"^Match\s+\S+\s*$", line.strip()):
+                    return True
+                break
+        return bool(_GAME_START.search(head) and _DEAL_LINE.search(head))
 
     def parse(self, path: Path) -> Iterator[ImportedGame | ParseIssue]:
         block: _Block | None = None

@@ -26,7 +26,7 @@ from typing import Any
 
 from eventlog.errors import json_error
 from eventlog.events import EventError, NewEvent, parse_event
-from eventlog.ingest.base import READ_BYTES, ImportedGame, ParseIssue, issue_reason, read_lines, register
+from eventlog.ingest.base import READ_BYTES, ImportedGame, ParseIssue, issue_reason, name_text, read_lines, register
 
 NAME = "jsonl"
 _OWN = ("source", "line", "format")
@@ -105,7 +105,7 @@ class JsonlImporter:
             count += 1
             if p.error is not None:
                 return p.error
-            gid = p.game_id or f"jsonl-{path.stem}-{count}"
+            gid = p.game_id or f"jsonl-{name_text(path.stem)}-{count}"
             return ImportedGame(gid, p.events, str(path), p.first_line, NAME)
 
         for n, text in read_lines(path):
@@ -171,7 +171,7 @@ class JsonlImporter:
             origin = {k: meta.pop(k) for k in _OWN if k in meta}
             if origin:
                 meta["origin"] = origin
-            meta.update(source=path.name, line=n, format=NAME)
+            meta.update(source=name_text(path.name), line=n, format=NAME)
             cur.events.append(ev.model_copy(update={"metadata": meta}))
         if cur is not None:
             yield close(cur)

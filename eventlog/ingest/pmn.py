@@ -53,6 +53,7 @@ from eventlog.ingest.base import (
     decode_by_line,
     issue_reason,
     lines_of,
+    name_text,
     register,
 )
 from eventlog.ingest.builder import GameBuilder
@@ -120,12 +121,12 @@ def _game_id(tags: dict[str, tuple[int, str]], path: Path, index: int) -> str:
     try:
         u = urlparse(site)
     except ValueError:  # e.g. "Invalid IPv6 URL": not a site we can name the game by
-        return f"pmn-{path.stem}-{index}"
+        return f"pmn-{name_text(path.stem)}-{index}"
     q = parse_qs(u.query)
     parts = [q.get(k, [""])[0] for k in ("session", "game", "table")]
     if u.netloc and all(parts):
         return "pmn-" + "-".join([u.netloc, *parts])
-    return f"pmn-{path.stem}-{index}"
+    return f"pmn-{name_text(path.stem)}-{index}"
 
 
 def _build(b: GameBuilder, path: Path, tags: dict[str, tuple[int, str]],
@@ -147,7 +148,7 @@ def _build(b: GameBuilder, path: Path, tags: dict[str, tuple[int, str]],
     header = {k.lower(): tags[k][1] for k in ("Event", "Date", "Scoring") if k in tags}
     b.at(line=first, encoding=encoding, **header).game_started(
         [tag(t, "")[1] for t in _SEAT_TAGS],
-        source=tags.get("Site", (0, path.name))[1],
+        source=tags.get("Site", (0, name_text(path.name)))[1],
         initial_scores=_four(starting, "Starting"),
         # Duplicate MCR scores every seat that wins on the discard (python-majiang README:
         # "There can be multiple players in duplicate MCR rule").
@@ -314,7 +315,7 @@ class PmnImporter:
             return ParseIssue(str(path), bad[0], bad[1], game_id)
         first = min(n for n, _ in tags.values())
         assert game_id is not None
-        b = GameBuilder(game_id, {"source": path.name, "format": NAME})
+        b = GameBuilder(game_id, {"source": name_text(path.name), "format": NAME})
         end = max(n for n, _ in tags.values()) + 1
         decoding = decoding or TextDecoding("utf-8")
         try:

@@ -30,6 +30,8 @@ def clipped(text: str, limit: int = CLIP, *, keep_end: int = 0) -> str:
             out.append(" ")
         elif ord(ch) < 0x20 or ord(ch) == 0x7F or 0x80 <= ord(ch) < 0xA0:
             out.append(repr(ch)[1:-1])
+        elif 0xDC80 <= ord(ch) <= 0xDCFF:  # a byte of a file name that is not UTF-8 (surrogate escape)
+            out.append(f"\\x{ord(ch) - 0xDC00:02x}")
         else:
             out.append(ch)
     line = "".join(out)

@@ -174,6 +174,7 @@ def ingest(
     not held, a wrong hand) — the log keeps what was played; run `paipu verify` to replay
     and judge every game."""
     from eventlog.ingest import known_formats
+    from eventlog.ingest.base import name_text
     from eventlog.ingest.load import IngestReport
 
     if format is not None and format not in known_formats():
@@ -181,7 +182,7 @@ def ingest(
     files, skipped, refused = _files_to_ingest(files, format)
     if not as_json:
         for f, why in skipped:
-            say(f"note: skipped {f}: {why}", err=True)
+            say(f"note: skipped {clipped(name_text(str(f)), ERROR_CLIP, keep_end=ERROR_END)}: {why}", err=True)
     if not files and not refused:
         raise CliError("no game log files found (a directory is searched for "
                        ".txt .json .log .pmn .jsonl; files of no known format are skipped)")
@@ -197,7 +198,7 @@ def ingest(
         sys.stdout.write(json.dumps({
             "stored": len(report.stored), "already_stored": len(report.duplicates), "events": report.events,
             "refused": [_issue_json(i) for i in report.errors],
-            "skipped": [{"file": str(f), "reason": why} for f, why in skipped],
+            "skipped": [{"file": name_text(str(f)), "reason": why} for f, why in skipped],
             "warnings": [_issue_json(i) for i in warnings],
             "exit_status": status,
         }, ensure_ascii=False, sort_keys=True) + "\n")
@@ -211,9 +212,9 @@ def ingest(
         + (f", {plural(len(warnings), 'warning')}" if warnings else "")
     )
     for issue in warnings:
-        say(f"warning: {clipped(str(issue), ERROR_CLIP, keep_end=ERROR_END)}", err=True, style="yellow")
+        say(f"warning: {clipped(_shown(issue), ERROR_CLIP, keep_end=ERROR_END)}", err=True, style="yellow")
     for issue in report.errors:
-        say(f"error: {clipped(str(issue), ERROR_CLIP, keep_end=ERROR_END)}", err=True, style="red")
+        say(f"error: {clipped(_shown(issue), ERROR_CLIP, keep_end=ERROR_END)}", err=True, style="red")
     if report.stored and not quiet:
         say(f"note: {CHECKED}", err=True)
     if status:
@@ -221,9 +222,21 @@ def ingest(
 
 
 def _issue_json(issue: Any) -> dict[str, Any]:
-    """A :class:`~eventlog.ingest.base.ParseIssue` as ``ingest --json`` gives it."""
-    return {"file": issue.path, "line": issue.line, "record": issue.record, "game_id": issue.game_id,
-            "reason": issue.reason}
+    """A :class:`~eventlog.ingest.base.ParseIssue` as ``ingest --json`` gives it (a file name
+    that is not UTF-8 as :func:`~eventlog.ingest.base.name_text` reads it)."""
+    from eventlog.ingest.base import name_text
+
+    return {"file": name_text(issue.path), "line": issue.line, "record": issue.record, "game_id": issue.game_id,
+            "reason": issue.reason.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")}
+
+
+def _shown(issue: Any) -> str:
+    """``FILE:LINE: reason`` of an issue, its file name readable (:func:`_issue_json`)."""
+    from dataclasses import replace
+
+    from eventlog.ingest.base import name_text
+
+    return str(replace(issue, path=name_text(issue.path)))
 
 
 def _kept_since(log: Any, before: int) -> str:
@@ -318,6 +331,10 @@ def _ingest(files: list[Path], format: str | None, server: str | None, workers: 
 
     with open_log(data, server) as log:
         if server:
+            import grpc
+
+            from services.client import RemoteError
+
             report = IngestReport()
             # the head before: the games the server kept when interrupted are counted after it
             before = max((g.last_position for g in log.list_games()), default=0)
@@ -333,6 +350,16 @@ def _ingest(files: list[Path], format: str | None, server: str | None, workers: 
                         bar.advance(task)
                 except KeyboardInterrupt:
                     raise KeyboardInterrupt(_kept_since(log, before)) from None
+                except RemoteError as e:
+                    if e.code != grpc.StatusCode.UNAVAILABLE:
+                        raise
+                    # the server went away (stopped, the network): what it said it stored is
+                    # kept, and so is each transaction it committed of the file under way
+                    raise CliError(
+                        f"{e} — the server went away during {f}: the {plural(files.index(f), 'file')} before it "
+                        f"stored {plural(len(report.stored), 'game')}, and the whole games the server committed "
+                        "of this one are kept; run it again when the server "
+                        "is back (what is stored is left out)") from None
         else:
             # the bar counts lines of input (known up front, so the time left is right) and
             # says so; the games are counted beside it, with their rate
