@@ -357,3 +357,17 @@ def test_a_server_gone_mid_upload_is_not_called_nothing_imported(tmp_path):
     finally:
         srv.stop(None)
         store.close()
+
+
+# ------------------------------------------------------- F22: a compressed log says so
+
+def test_a_compressed_log_is_named_and_told_to_be_decompressed(tmp_path):
+    import gzip
+
+    d = tmp_path / "ext"
+    d.mkdir()
+    (d / "d.txt.gz").write_bytes(gzip.compress(SAMPLE.read_bytes()))
+    res = run("ingest", d, "--data", tmp_path / "d")
+    assert f"note: skipped {d / 'd.txt.gz'}: a compressed file: decompress it first" in res.output, res.output
+    res = run("ingest", d / "d.txt.gz", "--data", tmp_path / "d")
+    assert res.exit_code == 1 and "a compressed file (gzip): decompress it first" in res.output, res.output

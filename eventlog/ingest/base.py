@@ -301,12 +301,22 @@ def _head(path: Path) -> str:
     return codecs.decode(raw, "utf-8", errors="replace").lstrip("\ufeff")
 
 
+#: The first bytes of compressed files (no game log starts so: each is a byte no text has).
+_PACKED = ((b"\x1f\x8b", "gzip"), (b"PK\x03\x04", "zip"), (b"\xfd7zXZ\x00", "xz"),
+           (b"\x28\xb5\x2f\xfd", "zstd"), (b"7z\xbc\xaf", "7z"))
+
+
 def sniff(path: str | Path) -> str:
     """Name of the format of ``path``, judged from its first :data:`SNIFF_BYTES`.
 
     Raises :class:`UnknownFormatError` (listing the known formats) when no importer
     recognises the file, FileNotFoundError when it does not exist."""
     p = Path(path)
+    with open(p, "rb") as f:
+        magic = f.read(6)
+    packed = next((name for sig, name in _PACKED if magic.startswith(sig)), None)
+    if packed is not None:
+        raise UnknownFormatError(f"{p}: a compressed file ({packed}): decompress it first")
     head = _head(p)
     if not head.strip():  # nothing to recognise: say so, not "format not recognised"
         raise UnknownFormatError(f"{p}: empty file" if p.stat().st_size == 0 else

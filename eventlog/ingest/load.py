@@ -432,6 +432,8 @@ def _shortened(text: str, limit: int = _QUOTED) -> str:
 
 #: File name endings a directory is searched for (``paipu ingest DIR``).
 KNOWN_EXTENSIONS = (".txt", ".json", ".log", ".pmn", ".jsonl")
+#: Endings of compressed files: ``games.txt.gz`` in a directory is named in a note, not skipped in silence.
+COMPRESSED = (".gz", ".bz2", ".xz", ".zst", ".zip", ".7z")
 
 
 def expand_paths(paths: Iterable[Path]) -> list[Path]:
@@ -501,6 +503,11 @@ def walk_directory(root: Path) -> tuple[list[Path], list[tuple[Path, str]]]:
                                        f" ({(e.strerror or str(e)).lower()})"))
                 elif known:
                     skipped.append((f, f"cannot read: {(e.strerror or str(e)).lower()}"))
+                continue
+            if not known and stat.S_ISREG(st.st_mode) and name.lower().endswith(COMPRESSED) \
+                    and name.lower()[: name.lower().rindex(".")].endswith(KNOWN_EXTENSIONS):
+                skipped.append((f, "a compressed file: decompress it first (a directory is searched for "
+                                   f"{' '.join(KNOWN_EXTENSIONS)})"))
                 continue
             if stat.S_ISDIR(st.st_mode):
                 key = (st.st_dev, st.st_ino)
