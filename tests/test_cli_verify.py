@@ -71,6 +71,33 @@ def test_json_output(data):
     assert [f["rule_id"] for f in bad["findings"]] == ["reported_score_mismatch"]
 
 
+def test_json_output_is_the_one_object_written_game_by_game(data):
+    """Issue 19: the report is written as the games are checked (never held whole), and its
+    bytes are still those of the whole object dumped at once with sorted keys."""
+    from paipu.cli.console import JsonListStream
+
+    res = run("verify", "--json", "--data", str(data))
+    doc = json.loads(res.output)
+    assert res.output == json.dumps(doc, ensure_ascii=False, sort_keys=True) + "\n"
+
+    written: list[str] = []
+    stream = JsonListStream(written.append, "games")
+    assert written == []  # nothing before the first game: an error before it leaves no output
+    for i, game in enumerate(doc["games"][:3]):
+        stream.add(game)
+        assert len(written) == i + 1 and json.loads(written[-1].removeprefix("{\"games\": [" if i == 0 else ", ")) == game
+    stream.close({k: v for k, v in doc.items() if k != "games"})
+    assert "".join(written) == json.dumps({**doc, "games": doc["games"][:3]}, ensure_ascii=False,
+                                          sort_keys=True) + "\n"
+    for rest in ({}, {"log": None}):
+        written.clear()
+        empty = JsonListStream(written.append, "games")
+        empty.close(rest)
+        assert "".join(written) == json.dumps({"games": [], **rest}, sort_keys=True) + "\n"
+    with pytest.raises(ValueError):
+        JsonListStream(written.append, "games").close({"end": 1, "aaa": 2})
+
+
 def _copy_with_rewritten_payload(tmp_path, data):
     """A copy of the store whose botzone game has event 2's payload rewritten (T8 -> T7)."""
     copy = tmp_path / "copy"

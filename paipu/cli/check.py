@@ -11,7 +11,7 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from paipu.cli.console import clipped, console, progress, say
+from paipu.cli.console import JsonListStream, clipped, console, progress, say
 from paipu.cli.errors import EXIT_INTEGRITY, EXIT_OK, EXIT_PROBLEMS, CliError
 from paipu.cli.options import DEFAULT_DATA, DataOpt, OutOpt, open_store
 from paipu.cli.root import command
@@ -240,7 +240,6 @@ def verify(
     hash chain, missing events or a log shorter than its checkpoint (the log is damaged:
     that game is not replayed);
     2 = the command could not run (bad arguments, no store)."""
-    import json
     import sys
 
     from eventlog.parallel import default_workers, map_games
@@ -266,7 +265,7 @@ def verify(
         say(str(e), err=True, style="bold red")
         raise typer.Exit(EXIT_INTEGRITY) from None
     broken = findings = 0
-    games = []
+    games = JsonListStream(sys.stdout.write, "games") if as_json else None  # each game written as it is checked
     log_streams_broken: list[str] = []
     log_streams: list[dict] = []  # the log's own streams checked (paipu:players …): not games, nothing to replay
     stray_problems: list[str] = []  # a log stream holding events that do not belong there (exit 1)
@@ -316,12 +315,13 @@ def verify(
             elif verdict == "findings":
                 findings += 1
             wi = _what_if(store, chain, audit, as_ruleset, option) if what_if_on else None
-            if as_json:
-                games.append(_game_json(chain, audit))
+            if games is not None:
+                game = _game_json(chain, audit)
                 if what_if_on:
                     from replayer.whatif import what_if_json
 
-                    games[-1]["what_if"] = None if wi is None else what_if_json(wi)
+                    game["what_if"] = None if wi is None else what_if_json(wi)
+                games.add(game)
             elif not quiet or not (chain.ok and audit is not None and audit.ok) or wi is not None:
                 _print_audit(chain, audit, verbose=not quiet)
                 if wi is not None:
@@ -356,9 +356,8 @@ def verify(
                     "(the log's own stream, not a game: nothing to replay)")
     status = {"damaged": EXIT_INTEGRITY, "findings": EXIT_FINDINGS, "ok": EXIT_OK}[
         run_verdict(broken, findings, log_damaged, bool(stray_problems))]
-    if as_json:
-        sys.stdout.write(json.dumps({
-            "games": games,
+    if games is not None:
+        games.close({
             "log_streams": log_streams,
             "log": None if log_v is None else {
                 "ok": log_v.ok, "events": log_v.events, "head": log_v.head, "checkpoint": log_v.checkpoint,
@@ -366,7 +365,7 @@ def verify(
             },
             "summary": {"games": n, "intact": intact, "chains_intact": n - broken, "broken_chains": broken,
                         "with_findings": findings, "log_damaged": log_damaged, "exit_status": status},
-        }, ensure_ascii=False, sort_keys=True) + "\n")
+        })
     else:
         if n or not game_ids or not log_streams:  # not "0 of 0 chains" for a log stream named alone
             say(f"{n - broken} of {n} chains intact, {intact} of them without findings; {broken} with a broken "

@@ -3,13 +3,16 @@ text and :func:`progress` for progress bars on stderr."""
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable
 from typing import Any
 
 from rich.console import Console
 
 from eventlog.words import plural
 
-__all__ = ["console", "err_console", "say", "progress", "clipped", "ERROR_CLIP", "ERROR_END", "plural", "ordinal_mean"]
+__all__ = ["console", "err_console", "say", "progress", "clipped", "ERROR_CLIP", "ERROR_END", "plural", "ordinal_mean",
+           "JsonListStream"]
 
 #: Longest line of someone else's text (a log file's content in an error) printed as is.
 CLIP = 300
@@ -114,3 +117,32 @@ def progress(*, quiet: bool = False, unit: str = "games", counted: str | None = 
         transient=False,
         disable=quiet or not err_console.is_terminal,
     )
+
+
+class JsonListStream:
+    """One JSON object whose first key holds a list written item by item as the items come, so
+    a report of any number of games is never held whole (``paipu verify --json``): the bytes
+    are those of ``json.dumps({key: items, **rest}, ensure_ascii=False, sort_keys=True) + "\n"``
+    (``rest`` given to :meth:`close`, its keys sorting after ``key``). Nothing is written
+    before the first item (or :meth:`close`), so an error met before it leaves the output
+    empty. ``write``: where the text goes (``sys.stdout.write``)."""
+
+    def __init__(self, write: Callable[[str], Any], key: str) -> None:
+        self._write, self._key, self._started = write, key, False
+
+    def add(self, item: Any) -> None:
+        """Write one item of the list (its JSON, after the opening or a ``", "``)."""
+        text = json.dumps(item, ensure_ascii=False, sort_keys=True)
+        self._write((", " if self._started else "{" + json.dumps(self._key) + ": [") + text)
+        self._started = True
+
+    def close(self, rest: dict[str, Any]) -> None:
+        """End the list and write the object's other keys, then a newline. Raises ValueError
+        when a key of ``rest`` does not sort after the list's (the bytes would differ from
+        ``sort_keys``)."""
+        if any(k <= self._key for k in rest):
+            raise ValueError(f"keys {sorted(rest)} must sort after {self._key!r}")
+        head = "" if self._started else "{" + json.dumps(self._key) + ": ["
+        tail = json.dumps(rest, ensure_ascii=False, sort_keys=True)[1:] if rest else "}"
+        self._write(head + ("], " if rest else "]") + tail + "\n")
+        self._started = True
