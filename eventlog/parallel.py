@@ -10,8 +10,11 @@ for byte the same with 1 worker, N local processes or a cluster (issue 20).
 * ``cluster="tcp://host:8786"``: the workers of that Dask distributed scheduler
   (``pip install 'paipu[cluster]'``). Each worker opens the store by its location — a
   SQLite file every worker can read (a shared disk) or a PostgreSQL URL — so an in-memory
-  store cannot be sent to a cluster. Games go in chunks; a bounded window of chunks is in
-  flight, so memory does not grow with the number of games.
+  store cannot be sent to a cluster.
+
+Either way games go in chunks and a bounded window of chunks is in flight (sent and not yet
+taken back): results wait for the caller in this window only, so memory does not grow with
+the number of games however slowly the caller takes them (issue 19).
 
 ``fn(store, game_id)`` must be a top-level function (or a :func:`functools.partial` of one)
 so that it can be pickled; its result must pickle too.
@@ -39,6 +42,9 @@ T = TypeVar("T")
 CHUNK = 16
 #: From this many games on, :func:`default_workers` uses every core.
 PARALLEL_GAMES = 500
+#: Chunks in flight per local worker process: enough to keep it busy while the caller is
+#: busy elsewhere (an export writing its Parquet files), few enough to bound the results held.
+WINDOW_PER_WORKER = 8
 
 
 #: The cyclic garbage collector's first threshold (container objects allocated, net, before a
@@ -158,8 +164,27 @@ def map_games(
         return
     ctx = multiprocessing.get_context("spawn")
     with ctx.Pool(workers, initializer=_start_worker) as pool, fewer_collections():
-        parts = pool.imap(_ChunkCall(fn, local, _salvaged(store)), _chunks(ids, chunk))
-        yield (r for part in parts for r in part)
+        call = _ChunkCall(fn, local, _salvaged(store))
+        yield _in_order(lambda part: pool.apply_async(call, (part,)).get, _chunks(ids, chunk),
+                        WINDOW_PER_WORKER * workers)
+
+
+def _in_order(submit: Callable[[list[str]], Callable[[], list[T]]], parts: list[list[str]],
+              window: int) -> Iterator[T]:
+    """The results of every part, in order, with at most ``window`` parts submitted and not yet
+    taken: ``submit(part)`` starts one and returns what waits for its results."""
+    pending: deque[Callable[[], list[T]]] = deque()
+    todo = iter(parts)
+    for part in todo:
+        pending.append(submit(part))
+        if len(pending) >= window:
+            break
+    while pending:
+        done = pending.popleft()()
+        nxt = next(todo, None)
+        if nxt is not None:
+            pending.append(submit(nxt))
+        yield from done
 
 
 def _start_worker() -> None:
@@ -208,20 +233,7 @@ def _dask_results(
         n_workers = max(1, len(client.scheduler_info().get("workers", {})))
         window = 2 * n_workers
 
-        def results() -> Iterator[T]:
-            pending: deque[Any] = deque()
-            parts = iter(_chunks(ids, chunk))
-            for part in parts:
-                pending.append(client.submit(_run_chunk, fn, location, part, salvage, pure=False))
-                if len(pending) >= window:
-                    break
-            while pending:
-                done = pending.popleft().result()
-                nxt = next(parts, None)
-                if nxt is not None:
-                    pending.append(client.submit(_run_chunk, fn, location, nxt, salvage, pure=False))
-                yield from done
-
-        yield results()
+        yield _in_order(lambda part: client.submit(_run_chunk, fn, location, part, salvage, pure=False).result,
+                        _chunks(ids, chunk), window)
     finally:
         client.close()

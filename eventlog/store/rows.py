@@ -24,7 +24,8 @@ from eventlog.hashing import GENESIS_HASH, chain_body_text, chain_hash, link_has
 from eventlog.store.errors import CorruptEvent, MissingEvents
 from eventlog.store.types import COLUMNS, Row
 
-__all__ = ["inspect_row", "inspect_values", "inspect_run", "FrozenList", "FrozenDict", "freeze", "GameLinks", "LogLinks"]
+__all__ = ["inspect_row", "inspect_values", "inspect_run", "FrozenList", "FrozenDict", "freeze", "GameLinks", "LogLinks",
+           "clear_payload_cache"]
 
 
 # --------------------------------------------------------------------------- immutable payloads
@@ -91,9 +92,21 @@ def freeze(value: Any) -> Any:
 #: What NewEvent stores as event_id: str(uuid.UUID(...)), lower-case hex with hyphens.
 _CANONICAL_UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 
-#: Parsed (frozen) payloads by (type, stored payload text): draws and discards repeat.
-_PAYLOAD_CACHE_SIZE = 50_000
+#: Parsed (frozen) payloads by (type, stored payload text): draws and discards repeat, while a
+#: game's deal and start are new texts every game. Bounded in two generations so that memory
+#: stays the same however many games are read (issue 19): when this one holds
+#: :data:`_PAYLOAD_CACHE_SIZE` texts it becomes :data:`_payload_older` and a new one starts;
+#: a text asked for again is moved back from the older one (not parsed again), the others
+#: are dropped at the next turn. At most twice the size is held (~10 MB).
+_PAYLOAD_CACHE_SIZE = 4096
 _payload_cache: dict[tuple[str, str, int, Any], Any] = {}
+_payload_older: dict[tuple[str, str, int, Any], Any] = {}
+
+
+def clear_payload_cache() -> None:
+    """Forget every parsed payload (both generations): the next read of each text parses it."""
+    _payload_cache.clear()
+    _payload_older.clear()
 
 _COLUMN_TYPES: tuple[tuple[str, type], ...] = (
     ("position", int),
@@ -188,10 +201,14 @@ def _parsed_payload(type_: str, text: str, value: dict[str, Any], version: int) 
     key = (type_, text, version, PAYLOAD_TYPES.get(type_))
     payload = _payload_cache.get(key)
     if payload is None:
-        if version != payload_version(type_):
-            value = upcast(type_, version, value)
-        payload = freeze(parse_payload(type_, value, stored=True))
-        if len(_payload_cache) >= _PAYLOAD_CACHE_SIZE:
+        payload = _payload_older.pop(key, None)
+        if payload is None:
+            if version != payload_version(type_):
+                value = upcast(type_, version, value)
+            payload = freeze(parse_payload(type_, value, stored=True))
+        if len(_payload_cache) >= _PAYLOAD_CACHE_SIZE:  # the next generation (the same dicts: readers hold them)
+            _payload_older.clear()
+            _payload_older.update(_payload_cache)
             _payload_cache.clear()
         _payload_cache[key] = payload
     return payload

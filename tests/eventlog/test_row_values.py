@@ -66,10 +66,10 @@ def test_tuple_rows_are_judged_as_dict_rows(sqlite_store, discards, warm):
     for row in stored:
         for name, variant in _variants(row):
             if not warm:
-                rows_mod._payload_cache.clear()
+                rows_mod.clear_payload_cache()
             as_dict = _outcome(inspect_row, dict(variant))
             if not warm:
-                rows_mod._payload_cache.clear()
+                rows_mod.clear_payload_cache()
             as_tuple = _outcome(inspect_values, tuple(variant[c] for c in COLUMNS))
             assert as_tuple == as_dict, name
             seen.add((name, as_dict[0]))
@@ -105,11 +105,11 @@ def test_a_run_of_rows_is_judged_as_row_by_row(sqlite_store, discards, warm):
     for name, variant in variants:  # the middle row of three
         rows = [tuple(r[c] for c in COLUMNS) for r in (stored[0], variant, stored[2])]
         if not warm:
-            rows_mod._payload_cache.clear()
+            rows_mod.clear_payload_cache()
         run: list = []
         taken = inspect_run(rows, 0, "g", 0, GENESIS_HASH, run)
         if not warm:
-            rows_mod._payload_cache.clear()
+            rows_mod.clear_payload_cache()
         expected = _row_by_row(rows)
         assert [e.model_dump() for e in run] == [e.model_dump() for e in expected[:taken]], name
         taken_of[name] = taken
@@ -137,3 +137,27 @@ def test_log_links_are_the_link_columns_of_every_row(store, discards):
     links = list(store.iter_log_links())
     assert links == [tuple(r[c] for c in LINK_COLUMNS) for r in store.iter_raw_log()]
     assert [p for p, *_ in links] == list(range(1, 8)) and list(store.iter_log_links(6)) == links[5:]
+
+
+def test_the_parsed_payloads_kept_are_bounded_and_the_repeated_ones_stay(sqlite_store, monkeypatch):
+    """Issue 19 (memory flat in the number of games): the parsed payload texts a process keeps
+    never exceed two generations of the bound, however many new texts it reads; a text read in
+    every generation stays parsed (the same object, not parsed again)."""
+    from eventlog.events import NewEvent, TileDiscarded
+
+    monkeypatch.setattr(rows_mod, "_PAYLOAD_CACHE_SIZE", 8)
+    rows_mod.clear_payload_cache()
+    tiles = ["W1", "W2", "W3", "W4", "W5", "W6", "W7", "W8", "W9", "T1", "T2", "T3", "T4", "T5", "T6", "T7"]
+    sqlite_store.append("hot", [NewEvent.of(TileDiscarded(seat=0, tile="B1"))])
+    for k in range(8):  # games of 8 texts no other game has
+        seat, half = divmod(k, 2)
+        sqlite_store.append(f"g{k}", [NewEvent.of(TileDiscarded(seat=seat, tile=t))
+                                       for t in tiles[8 * half: 8 * half + 8]])
+    (first,) = sqlite_store.read_game("hot")
+    for k in range(8):
+        assert [e.payload.tile for e in sqlite_store.read_game(f"g{k}")] == tiles[8 * (k % 2): 8 * (k % 2) + 8]
+        (again,) = sqlite_store.read_game("hot")
+        assert again.payload is first.payload
+        assert len(rows_mod._payload_cache) <= 8 and len(rows_mod._payload_older) <= 8
+    rows_mod.clear_payload_cache()
+    assert not rows_mod._payload_cache and not rows_mod._payload_older
