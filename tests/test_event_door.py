@@ -172,6 +172,24 @@ def test_export_skips_the_game_with_the_number_and_exports_the_others(huge_log) 
     assert again.exit_code == 0, again.output
 
 
+def test_export_skips_the_game_with_the_number_also_when_its_rows_are_turned_into_arrow_early(
+        huge_log, monkeypatch) -> None:
+    """The pending games' rows turned into Arrow a game at a time (analytics/export/writer.py
+    ARROW_ROWS, issue 19): the game whose number does not fit is found there, and named the same."""
+    from analytics.export import writer
+
+    monkeypatch.setattr(writer, "ARROW_ROWS", 1)
+    data, good, seq = huge_log
+    res = run("export", "--data", data, "-q")
+    assert res.exit_code == 1, res.output
+    skipped = [ln for ln in res.output.splitlines() if ln.startswith("skipped ")]
+    assert len(skipped) == 1 and skipped[0].startswith(f"skipped legacy-huge: seq {seq}: score_reported")
+    assert "exported 1 game" in res.output
+    import pyarrow.parquet as pq
+
+    assert pq.read_table(data / "parquet" / "games").column("game_id").to_pylist() == [good]
+
+
 def test_grpc_serves_the_stored_event_and_a_subscriber_goes_past_it(huge_log) -> None:
     data, good, seq = huge_log
     store = open_store(data)

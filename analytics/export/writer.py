@@ -75,6 +75,46 @@ def _unfit_games(games: list[GameFacts]) -> dict[str, str]:
     return bad
 
 
+#: Rows (all tables) of the pending games held as Python tuples before they are turned into
+#: Arrow columns: a pending row takes ~70 bytes as Arrow against ~210 as tuples, so the rows
+#: an export holds between two flushes (``FLUSH_ROWS``) take a third of the memory (issue 19).
+ARROW_ROWS = 50_000
+
+
+class _Pending:
+    """One block's games not written yet: the ids of all of them (their old rows are dropped
+    when the block is written), the games still held as tuples (``facts``), the tables of the
+    games turned into Arrow already (``chunks``, per table, in game order), and the games left
+    out because a value did not fit a column (``unfit``, with why)."""
+
+    __slots__ = ("ids", "facts", "chunks", "unfit", "written")
+
+    def __init__(self) -> None:
+        self.ids: list[str] = []
+        self.facts: list[GameFacts] = []
+        self.chunks: dict[str, list[pa.Table]] = {t.name: [] for t in TABLES}
+        self.unfit: list[tuple[GameFacts, str]] = []
+        self.written = 0  # games in chunks
+
+    def to_arrow(self) -> None:
+        """Turn the games held as tuples into Arrow tables (appended to ``chunks``); a game
+        whose value does not fit a column goes to ``unfit`` instead (converted one game at a
+        time: only after the whole lot failed to convert)."""
+        games, self.facts = self.facts, []
+        if not games:
+            return
+        try:
+            new = {t.name: _arrow(t, [g.rows[t.name] for g in games]) for t in TABLES}
+        except _UNFIT:  # one game's value beyond its column must not stop the others
+            unfit = _unfit_games(games)
+            self.unfit += [(g, unfit[g.game_id]) for g in games if g.game_id in unfit]
+            games = [g for g in games if g.game_id not in unfit]
+            new = {t.name: _arrow(t, [g.rows[t.name] for g in games]) for t in TABLES}
+        for name, tab in new.items():
+            self.chunks[name].append(tab)
+        self.written += len(games)
+
+
 class BlockWriter:
     """One export run's state: the manifest being built and the pending blocks."""
 
@@ -84,9 +124,10 @@ class BlockWriter:
         self.manifest = manifest
         self.command = command
         self.on_file = on_file
-        self.pending: dict[str, list[GameFacts]] = {}
+        self.pending: dict[str, _Pending] = {}
         self.replaced: dict[str, set[str]] = {}
         self.pending_rows = 0
+        self._tuple_rows = 0  # of the pending rows, those held as tuples (ARROW_ROWS)
         self.superseded: list[str] = []
         self.files = 0
         self.write_seconds = 0.0
@@ -95,10 +136,20 @@ class BlockWriter:
         self.unfit: list[tuple[GameFacts, str]] = []
 
     def add(self, facts: GameFacts, key: str, replaces: bool) -> None:
-        self.pending.setdefault(key, []).append(facts)
+        block = self.pending.get(key)
+        if block is None:
+            block = self.pending[key] = _Pending()
+        block.ids.append(facts.game_id)
+        block.facts.append(facts)
         if replaces:
             self.replaced.setdefault(key, set()).add(facts.game_id)
-        self.pending_rows += sum(len(v) for v in facts.rows.values())
+        rows = sum(len(v) for v in facts.rows.values())
+        self.pending_rows += rows
+        self._tuple_rows += rows
+        if self._tuple_rows >= ARROW_ROWS:
+            for b in self.pending.values():
+                b.to_arrow()
+            self._tuple_rows = 0
 
     def flush(self, checkpoint: int) -> None:
         """Write every pending block, then commit the manifest at ``checkpoint``."""
@@ -114,7 +165,7 @@ class BlockWriter:
                 with contextlib.suppress(FileNotFoundError):
                     (self.out / rel).unlink()
         self.superseded = []
-        self.pending, self.replaced, self.pending_rows = {}, {}, 0
+        self.pending, self.replaced, self.pending_rows, self._tuple_rows = {}, {}, 0, 0
         self.write_seconds += time.perf_counter() - started
 
     def _old_table(self, key: str, t: Table) -> pa.Table | None:
@@ -129,19 +180,14 @@ class BlockWriter:
         except (pa.ArrowException, OSError) as e:
             raise DamagedExport(path, f"unreadable ({e})", self.command) from None
 
-    def _write_block(self, key: str, games: list[GameFacts], replaced: set[str]) -> None:
+    def _write_block(self, key: str, pending: _Pending, replaced: set[str]) -> None:
         ruleset, b = key.split("/")
         block = int(b)
-        drop = pa.array(sorted(replaced | {g.game_id for g in games}), pa.string())
-        try:
-            new = {t.name: _arrow(t, [g.rows[t.name] for g in games]) for t in TABLES}
-        except _UNFIT:  # one game's value beyond its column must not stop the others
-            unfit = _unfit_games(games)
-            self.unfit += [(g, unfit[g.game_id]) for g in games if g.game_id in unfit]
-            games = [g for g in games if g.game_id not in unfit]
-            new = {t.name: _arrow(t, [g.rows[t.name] for g in games]) for t in TABLES}
+        drop = pa.array(sorted(replaced | set(pending.ids)), pa.string())
+        pending.to_arrow()
+        self.unfit += pending.unfit
         old_blk = self.manifest.blocks.get(key)
-        if not games and old_blk is None:
+        if not pending.written and old_blk is None:
             return
         tables: dict[str, pa.Table] = {}
         for t in TABLES:
@@ -149,15 +195,16 @@ class BlockWriter:
             old = self._old_table(key, t)
             if old is not None and old.num_rows:
                 parts.append(old.filter(pc.invert(pc.is_in(old["game_id"], value_set=drop))))
-            parts.append(new[t.name])
+            parts += pending.chunks[t.name] or [_arrow(t, [])]
             tables[t.name] = pa.concat_tables(parts)
+            pending.chunks[t.name] = []  # held by the table now
         games_t = tables["games"]
         order_ids = games_t["game_id"]
         ends = games_t["end_position"]
         version = pc.max(games_t["last_position"]).as_py() or 0
         files: dict[str, PartFile] = {}
         for t in TABLES:
-            tab = tables[t.name]
+            tab = tables.pop(t.name)  # let go once written (games_t above keeps the order)
             # rows in game order (game_ended position), then the table's own keys; the
             # sort is stable, so ties keep the order the replay produced them in
             idx = pc.index_in(tab["game_id"], value_set=order_ids)

@@ -403,3 +403,30 @@ def test_score_components_add_up_to_each_seats_score_change(all_export):
     assert bad == 0
     # MCR settles wins only: the 22 bundled wins give 'win' rows and nothing else.
     assert duckdb.execute(f"SELECT DISTINCT component FROM {comp}").fetchall() == [("win",)]
+
+
+def test_rows_turned_into_arrow_in_lots_give_the_same_files(tmp_path, all_export, monkeypatch):
+    """Issue 19: the pending games' rows are held as tuples for at most ARROW_ROWS rows, then
+    turned into Arrow columns (a third of the memory); the files are the same bytes whatever
+    the lots, also across several flushes."""
+    from analytics.export import writer
+
+    data, one_process = all_export
+    store = open_store(data)
+    held: list[int] = []
+    add = writer.BlockWriter.add
+
+    def add_and_count(self, facts, key, replaces):  # the real add; only how many rows stay tuples is noted
+        add(self, facts, key, replaces)
+        held.append(sum(len(g.rows[t.name]) for b in self.pending.values() for g in b.facts for t in TABLES))
+
+    monkeypatch.setattr(writer.BlockWriter, "add", add_and_count)
+    for lot, flush_rows in ((300, 10**9), (1, 10**9), (300, 2_000)):
+        monkeypatch.setattr(writer, "ARROW_ROWS", lot)
+        held.clear()
+        out = tmp_path / f"lots-{lot}-{flush_rows}"
+        rep = export(store, out, flush_rows=flush_rows)
+        assert rep.games == 24
+        assert _files(out) == _files(one_process)
+        assert len(held) == 24 and max(held) < lot  # at ARROW_ROWS the held rows are turned into Arrow
+    store.close()
