@@ -379,7 +379,7 @@ class EventLogClient:
         or a file the server recognises in no format; the message lists the known ones),
         ValueError (a bad header), RemoteError (UNAUTHENTICATED / PERMISSION_DENIED: a
         recorder token is needed when the server has tokens)."""
-        from eventlog.ingest.base import ParseIssue, UnknownFormatError
+        from eventlog.ingest.base import ParseIssue, UnknownFormatError, path_text
         from eventlog.ingest.load import IngestReport
 
         p = Path(path)
@@ -387,7 +387,9 @@ class EventLogClient:
 
         def messages() -> Iterator[ingest_service_pb2.IngestLogRequest]:
             with f:
-                header = ingest_service_pb2.IngestLogHeader(file_name=str(path))
+                # a name that is not UTF-8 goes as a local import records it (name_text): the
+                # wire's strings are UTF-8, and a surrogate escape failed the whole upload
+                header = ingest_service_pb2.IngestLogHeader(file_name=path_text(path))
                 if format is not None:
                     header.format = format
                 yield ingest_service_pb2.IngestLogRequest(header=header)

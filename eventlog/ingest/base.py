@@ -43,6 +43,10 @@ __all__ = [
     "read_lines",
     "text_lines",
     "issue_reason",
+    "file_trouble",
+    "quoted",
+    "resembles",
+    "path_text",
     "decode_text",
     "decode_by_line",
     "name_text",
@@ -223,8 +227,35 @@ def issue_reason(e: BaseException) -> str:
         return str(e)
     if isinstance(e, RecursionError):
         return "unreadable: nested too deeply"
+    if isinstance(e, OSError) and e.strerror:
+        return file_trouble(e)
     text = " ".join(str(e).split())[:200]
     return f"unreadable: {text or type(e).__name__}"
+
+
+def file_trouble(e: OSError) -> str:
+    """What went wrong with a file, in words and without its name (the issue names it once):
+    ``"no longer exists (deleted or moved while the import ran?)"`` for a file that is gone,
+    else the system's reason (``"cannot read: permission denied"``) — never Python's
+    ``[Errno 2] …: 'FILE'``."""
+    if isinstance(e, FileNotFoundError):
+        return "no longer exists (deleted or moved while the import ran?)"
+    why = e.strerror or type(e).__name__
+    return f"cannot read: {why[:1].lower()}{why[1:]}"
+
+
+def quoted(text: str, limit: int = 40) -> str:
+    """A piece of the input as an issue quotes it: Python-quoted (control characters
+    escaped), at most ``limit`` characters (then ``…``), bytes that had to be replaced shown
+    as ``\\ufffd``, and, when it is no text at all (two or more control characters or
+    replaced bytes), at most 12 characters and ``(binary data?)`` after it — not a screenful
+    of junk echoed into one error line."""
+    binary = sum(1 for c in text[:limit] if c == "\ufffd" or (ord(c) < 32 and c != "\t") or 0x7F <= ord(c) < 0xA0) >= 2
+    if binary:
+        limit = min(limit, 12)  # a few of its characters say enough (each escaped is up to 6)
+    cut = text[:limit]
+    shown = repr(cut).replace("\ufffd", "\\ufffd") + ("…" if len(text) > limit else "")
+    return shown + (" (binary data?)" if binary else "")
 
 
 class UnknownFormatError(InvalidArgument):
@@ -328,6 +359,29 @@ def sniff(path: str | Path) -> str:
         f"{p}: format not recognised; known formats: {', '.join(_REGISTRY)} "
         "(name one explicitly)"
     )
+
+
+def resembles(path: str | Path) -> str | None:
+    """The format a file no importer recognises (:func:`sniff` raised) still looks like —
+    an importer's optional ``resembles(head, path)`` says its lines are there (a Botzone log
+    whose start is damaged beyond what its sniff forgives) — or None (a README, notes)."""
+    p = Path(path)
+    try:
+        head = _head(p)
+    except OSError:
+        return None
+    for name in known_formats():
+        check = getattr(_REGISTRY[name], "resembles", None)
+        if check is not None and check(head, p):
+            return name
+    return None
+
+
+def path_text(path: str | Path) -> str:
+    """``path`` with each part as :func:`name_text` reads it: a path that text (a message,
+    the name uploaded to a server) can hold whatever bytes its names are."""
+    p = Path(path)
+    return str(Path(*[name_text(part) for part in p.parts])) if p.parts else str(p)
 
 
 def parse_file(

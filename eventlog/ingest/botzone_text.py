@@ -46,6 +46,7 @@ from eventlog.ingest.base import (
     issue_reason,
     lines_of,
     name_text,
+    quoted,
     register,
     text_decoding,
 )
@@ -69,6 +70,11 @@ _NUMBER = re.compile(r"[-+]?[0-9]+(?:\.[0-9]*)?")
 _GAME_START = re.compile(r"^[ \t]*Match[ \t]+\S+[ \t]*\r?\n[ \t]*Wind[ \t]+[0-3][ \t]*\r?$", re.M)
 _DEAL_LINE = re.compile(r"^[ \t]*Player[ \t]+[0-3][ \t]+Deal(?:[ \t]+[WBTFJH][1-9]){13}[ \t]*\r?$", re.M)
 _OBJECT_ID = re.compile(r"[0-9a-fA-F]{24}")
+#: A line only a Botzone text log has (:meth:`BotzoneTextImporter.resembles`): a match, the
+#: prevalent wind, a seat's deal or action, a fan or score line, a draw.
+_BOTZONE_LINE = re.compile(
+    r"^(?:Match\s+\S+|Wind\s+[0-3]|Huang|Score(?:\s+[-+]?[0-9]+){4}|Fan\s+-?[0-9]+\b.*"
+    r"|Player\s+[0-3]\s+(?:Deal|Draw|Play|Chi|Peng|Gang|AnGang|BuGang|Hu)\b.*)$", re.IGNORECASE)
 
 
 def _claim_tiles(claim: str, tile: str | None) -> list[str]:
@@ -98,8 +104,8 @@ def _ints(text: str, n: int, what: str) -> list[int]:
     parts = text.split()
     if not all(_INT.fullmatch(p) for p in parts):
         if all(_WHOLE.fullmatch(p) for p in parts):  # integers, too long for a score
-            raise IngestError(f"{what}: out of range (at most 9 digits): {text[:60]!r}")
-        raise IngestError(f"{what}: not integers: {text[:60]!r}")
+            raise IngestError(f"{what}: out of range (at most 9 digits): {quoted(text)}")
+        raise IngestError(f"{what}: not integers: {quoted(text)}")
     values = [int(p) for p in parts]
     if len(values) != n:
         raise IngestError(f"{what}: expected {n} numbers, got {len(values)}")
@@ -184,7 +190,7 @@ class _Block:
         b = self.b.at_line(n)
         word, _, rest = text.strip().partition(" ")
         if self.scored:
-            raise IngestError(f"text after the Score line: {text.strip()!r}")
+            raise IngestError(f"text after the Score line: {quoted(text.strip())}")
         if word == "Wind":
             if self.started:
                 raise IngestError("a second Wind line")
@@ -195,7 +201,7 @@ class _Block:
             self.started = True
             return
         if not self.started:
-            raise IngestError(f"expected 'Wind N' after the Match line, got {text.strip()!r}")
+            raise IngestError(f"expected 'Wind N' after the Match line, got {quoted(text.strip())}")
         if word == "Player":
             self._player(n, text.strip())
         elif word == "Huang":
@@ -223,13 +229,13 @@ class _Block:
             b.game_ended(scores)
             self.scored = True
         else:
-            raise IngestError(f"unknown line: {text.strip()!r}")
+            raise IngestError(f"unknown line: {quoted(text.strip())}")
 
     def _player(self, n: int, text: str) -> None:
         head, *ignored = _IGNORE.split(text)
         m = _PLAYER.match(head)
         if not m:
-            raise IngestError(f"not a Player line: {text!r}")
+            raise IngestError(f"not a Player line: {quoted(text)}")
         seat, action, arg = _seat(m.group(1)), m.group(2).lower(), m.group(3)
         b = self.b
         if ignored and action not in ("peng", "gang", "hu", "chi"):
@@ -344,6 +350,12 @@ class BotzoneTextImporter:
                 break
         return bool(_GAME_START.search(head) and _DEAL_LINE.search(head))
 
+    def resembles(self, head: str, path: Path) -> bool:
+        """Whether a file :meth:`sniff` does not take still has Botzone lines in its head (two
+        or more ``Match``, ``Wind``, ``Player N <action>``, ``Fan``, ``Score``, ``Huang``
+        lines): a game log whose start is too damaged to tell, not a README to skip."""
+        return sum(1 for line in head.splitlines() if _BOTZONE_LINE.match(line.strip())) >= 2
+
     def parse(self, path: Path) -> Iterator[ImportedGame | ParseIssue]:
         block: _Block | None = None
         skipping = False  # inside a block already reported, or stray lines already reported
@@ -406,7 +418,7 @@ class BotzoneTextImporter:
                 block, builder, skipping = None, None, False
                 match_id = stripped[5:].strip()
                 if not match_id or " " in match_id:
-                    yield ParseIssue(str(path), n, f"bad Match line: {stripped!r}")
+                    yield ParseIssue(str(path), n, f"bad Match line: {quoted(stripped, 60)}")
                     skipping = True
                 else:
                     try:
@@ -419,7 +431,7 @@ class BotzoneTextImporter:
                 continue
             if block is None:
                 if not skipping:
-                    yield ParseIssue(str(path), n, f"line outside a Match block: {stripped[:60]!r}")
+                    yield ParseIssue(str(path), n, f"line outside a Match block: {quoted(stripped)}")
                     skipping = True
                 continue
             try:

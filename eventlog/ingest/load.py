@@ -71,6 +71,7 @@ from eventlog.ingest.base import (
     ImportedGame,
     ParseIssue,
     UnknownFormatError,
+    file_trouble,
     fingerprint,
     fingerprint_part,
     issue_reason,
@@ -607,6 +608,8 @@ def default_workers(paths: Sequence[Path]) -> int:
 
 
 def _file_error(path: Path, e: BaseException) -> ParseIssue:
+    if isinstance(e, OSError) and e.strerror:  # never "[Errno 2] No such file or directory: 'FILE'"
+        return ParseIssue(str(path), None, file_trouble(e))
     reason = str(e).removeprefix(f"{path}: ").removeprefix(f"{path}:")
     return ParseIssue(str(path), None, reason.strip())
 
@@ -704,6 +707,9 @@ def _parse_worker(jobs: list[tuple[int, str, str | None]], out: multiprocessing.
     # Ctrl-C reaches the whole process group: the importing process says "interrupted" and
     # stops this one (terminate); a KeyboardInterrupt here would only print a traceback.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # SIGTERM (``terminate`` above, or a ``kill`` of the group) ends it at once: the importing
+    # process's own handler (it raises there, as Ctrl-C does) is not for a forked parser.
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
     def put(message: tuple[int, list[PreparedGame | ParseIssue], bool]) -> None:
         data = _to_wire(*message)

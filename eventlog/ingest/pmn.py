@@ -54,6 +54,7 @@ from eventlog.ingest.base import (
     issue_reason,
     lines_of,
     name_text,
+    quoted,
     register,
 )
 from eventlog.ingest.builder import GameBuilder
@@ -296,7 +297,7 @@ class PmnImporter:
             if m:
                 tags[m.group(1)] = (n, m.group(2))
             elif bad is None:
-                bad = (n, f"not a PMN tag pair: {s[:60]!r}")
+                bad = (n, f"not a PMN tag pair: {quoted(s)}")
         if tags or bad:
             index += 1
             yield self._record(path, tags, bad, index, decoding)

@@ -6,10 +6,12 @@ traceback)."""
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
+import signal
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import typer
@@ -18,12 +20,14 @@ from eventlog.errors import PaipuError
 from paipu.cli.console import say
 
 __all__ = ["CliError", "DEBUG", "EXIT_STATUSES", "EXIT_OK", "EXIT_PROBLEMS", "EXIT_ERROR", "EXIT_INTEGRITY",
-           "EXIT_INTERRUPTED", "friendly", "describe", "exit_status"]
+           "EXIT_INTERRUPTED", "EXIT_TERMINATED", "terminated_as_interrupt", "friendly", "describe", "exit_status"]
 
 #: The one meaning of each exit status, across every command: the source of `paipu --help`'s
 #: list and of the README's "Exit status" table (a test holds the README to it, word for word
 #: but the README's `code` marks).
 EXIT_OK, EXIT_PROBLEMS, EXIT_ERROR, EXIT_INTEGRITY, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
+#: 128 + SIGTERM, as a shell reports a process SIGTERM stopped (130 is 128 + SIGINT).
+EXIT_TERMINATED = 143
 EXIT_STATUSES: dict[int, str] = {
     EXIT_OK: "done, nothing to report",
     EXIT_PROBLEMS: ("done, and the result reports problems to read: rule findings or reported scores "
@@ -34,6 +38,8 @@ EXIT_STATUSES: dict[int, str] = {
                      "shorter than its checkpoint (any command that meets it, e.g. replay, read, verify, "
                      "quickstart)"),
     EXIT_INTERRUPTED: "interrupted (Ctrl-C)",
+    EXIT_TERMINATED: ("stopped by SIGTERM (kill, systemd, a batch scheduler); ingest handles it as Ctrl-C: "
+                      "it says how many games it kept"),
 }
 
 #: Set by ``paipu --debug``: errors propagate with their traceback.
@@ -42,6 +48,30 @@ DEBUG = {"on": False}
 
 class CliError(PaipuError):
     """A command-line mistake worth one line to the user."""
+
+
+class _Terminated(KeyboardInterrupt):
+    """SIGTERM, where a command handles it as Ctrl-C (:func:`terminated_as_interrupt`): the
+    same words ("interrupted: 3 games kept …"), exit status :data:`EXIT_TERMINATED`."""
+
+
+@contextlib.contextmanager
+def terminated_as_interrupt() -> Iterator[None]:
+    """Within it, SIGTERM raises :class:`_Terminated` in this (the main) thread, as Ctrl-C
+    raises KeyboardInterrupt: a command that keeps whole work on Ctrl-C (ingest) keeps it and
+    says so on ``kill`` too. Outside the main thread (a test runner's) it does nothing."""
+    def stop(signum: int, frame: Any) -> None:
+        raise _Terminated()
+
+    try:
+        before = signal.signal(signal.SIGTERM, stop)
+    except ValueError:  # not the main thread
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, before)
 
 
 def friendly(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -55,8 +85,9 @@ def friendly(fn: Callable[..., Any]) -> Callable[..., Any]:
         except typer.Exit:
             raise
         except KeyboardInterrupt as e:  # a command may say what was kept: KeyboardInterrupt("3 games kept …")
-            say(f"interrupted: {e}" if str(e) else "interrupted", err=True)
-            raise typer.Exit(EXIT_INTERRUPTED) from None
+            what = "interrupted (SIGTERM)" if isinstance(e, _Terminated) else "interrupted"
+            say(f"{what}: {e}" if str(e) else what, err=True)
+            raise typer.Exit(EXIT_TERMINATED if isinstance(e, _Terminated) else EXIT_INTERRUPTED) from None
         except BrokenPipeError:  # output piped into `head` and closed early
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             raise typer.Exit(0) from None

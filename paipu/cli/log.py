@@ -13,7 +13,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from paipu.cli.console import ERROR_CLIP, ERROR_END, clipped, console, progress, say
-from paipu.cli.errors import CliError
+from paipu.cli.errors import CliError, terminated_as_interrupt
 from paipu.cli.options import DEFAULT_DATA, STORE, DataOpt, ServerOpt, know_ruleset_events, open_log
 from paipu.cli.root import command
 from eventlog.words import plural
@@ -156,7 +156,7 @@ CHECKED = ("ingest checked the format, the tile codes and that each game is whol
 
 @command()
 def ingest(
-    files: Annotated[list[Path], typer.Argument(help="Game log files or directories (searched recursively for .txt .json .log .pmn .jsonl, following symbolic links, each real directory once; there a file that is empty or of no known format, e.g. a README, a link that leads nowhere, a FIFO or an unreadable entry is skipped with a note); format sniffed per file unless --format.", exists=True)],
+    files: Annotated[list[Path], typer.Argument(help="Game log files or directories (searched recursively for .txt .json .log .pmn .jsonl, following symbolic links, each real directory once; there a file that is empty or of no known format, e.g. a README, a link that leads nowhere, a FIFO or an unreadable entry is skipped with a note; one that has a known format's lines but cannot be told is an error); format sniffed per file unless --format. SIGTERM stops it as Ctrl-C does (exit 143).", exists=True)],
     format: Annotated[Optional[str], typer.Option("--format", help="botzone-text | botzone-json | pmn | jsonl")] = None,
     server: Annotated[Optional[str], typer.Option("--server", help="Upload the files to a running `paipu serve` at HOST:PORT (IngestService; needs a recorder token in $PAIPU_TOKEN when the server has tokens) instead of the data directory.")] = None,
     workers: Annotated[Optional[int], typer.Option("--workers", min=0, help="Processes parsing the files (0: in this process); default: one per core but the one storing, from 2 MiB of input on, else 0. The log is the same for any number.")] = None,
@@ -188,7 +188,8 @@ def ingest(
                        ".txt .json .log .pmn .jsonl; files of no known format are skipped)")
     creates = server is None and not STORE["url"] and not (data / "events.sqlite").exists()
     data_existed = data.exists()
-    report = _ingest(files, format, server, workers, quiet or as_json, data) if files else IngestReport()
+    with terminated_as_interrupt():  # SIGTERM (kill, systemd, a scheduler) stops it as Ctrl-C does
+        report = _ingest(files, format, server, workers, quiet or as_json, data) if files else IngestReport()
     report.errors[:0] = refused
     if creates and not report.stored and not report.duplicates:
         _remove_empty_store(data, remove_dir=not data_existed)  # nothing imported: leave nothing behind
@@ -267,9 +268,11 @@ def _files_to_ingest(paths: list[Path], format: str | None) -> tuple[list[Path],
     format is known (:func:`eventlog.ingest.load.walk_directory`: links followed, each real
     directory once) and recognised — a file of a directory walk that is empty, of no known
     format (a README.txt beside the logs) or cannot be read, a dangling link, a FIFO, is
-    skipped with a note, not an error. Returns (files, skipped (file, why), errors: a named
-    file that is empty)."""
-    from eventlog.ingest.base import ParseIssue, UnknownFormatError, sniff
+    skipped with a note, not an error; one that no importer recognises but that has a known
+    format's lines (a Botzone log whose start is damaged: :func:`eventlog.ingest.base.resembles`)
+    is an error (its games did not import). Returns (files, skipped (file, why), errors: a
+    named file that is empty, a walked file that resembles a log)."""
+    from eventlog.ingest.base import ParseIssue, UnknownFormatError, resembles, sniff
     from eventlog.ingest.load import walk_directory
 
     files: list[Path] = []
@@ -295,8 +298,15 @@ def _files_to_ingest(paths: list[Path], format: str | None) -> tuple[list[Path],
                     continue
                 if format is None:
                     sniff(f)
-            except UnknownFormatError:
-                skipped.append((f, "not a game log of a known format"))
+            except UnknownFormatError as e:
+                if "compressed file" in str(e):  # a .txt that is gzipped: say so, not "no known format"
+                    skipped.append((f, str(e).removeprefix(f"{f}: ")))
+                elif (like := resembles(f)) is None:
+                    skipped.append((f, "not a game log of a known format"))
+                else:  # a log whose start is damaged: its games did not import (exit 1)
+                    refused.append(ParseIssue(str(f), None, f"has {like} lines but its start is not {like} "
+                                              f"(damaged?); not imported: fix its start or name the format "
+                                              f"(--format {like}) to import its games"))
                 continue
             except OSError as e:
                 skipped.append((f, f"cannot read: {(e.strerror or str(e)).lower()}"))
@@ -348,8 +358,8 @@ def _ingest(files: list[Path], format: str | None, server: str | None, workers: 
                         report.errors += part.errors
                         report.events += part.events
                         bar.advance(task)
-                except KeyboardInterrupt:
-                    raise KeyboardInterrupt(_kept_since(log, before)) from None
+                except KeyboardInterrupt as e:  # Ctrl-C, or SIGTERM (Terminated)
+                    raise type(e)(_kept_since(log, before)) from None
                 except RemoteError as e:
                     if e.code != grpc.StatusCode.UNAVAILABLE:
                         raise
@@ -387,6 +397,6 @@ def _ingest(files: list[Path], format: str | None, server: str | None, workers: 
                 try:
                     report = ingest_files(log, files, format=format, on_game=None if bar.disable else on_game,
                                           on_file=None if bar.disable else on_file, workers=workers)
-                except KeyboardInterrupt:
-                    raise KeyboardInterrupt(_kept_since(log, before)) from None
+                except KeyboardInterrupt as e:  # Ctrl-C, or SIGTERM (Terminated)
+                    raise type(e)(_kept_since(log, before)) from None
     return report
