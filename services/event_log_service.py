@@ -18,7 +18,6 @@ batches (:data:`BATCH_EVENTS`, :data:`BATCH_BYTES`).
 from __future__ import annotations
 
 import base64
-import bisect
 import json
 import queue
 import threading
@@ -195,15 +194,13 @@ class EventLogServicer(pb_grpc.EventLogServiceServicer):
                                   f"{MAX_RULESET_CHARS}", "ruleset")
         size = min(request.page_size or MAX_PAGE_SIZE, MAX_PAGE_SIZE)
         after = _page_after(request.page_token, request.ruleset)
-        games = self._store.list_games()
-        start = bisect.bisect_right(games, after, key=lambda g: g.first_position)
+        # one more than the page holds: whether another page follows (the store reads the page
+        # along its index on first_position, not every game)
+        games = self._store.list_games(after=after, limit=size + 1, ruleset=request.ruleset or None)
         reply = pb.ListGamesResponse()
         room = self._list_reply_bytes - _token_room(request.ruleset)
         last: int | None = None
-        for i in range(start, len(games)):
-            g = games[i]
-            if request.ruleset and g.ruleset != request.ruleset:
-                continue
+        for g in games:
             if len(reply.games) >= size:
                 reply.next_page_token = _page_token(last, request.ruleset)  # type: ignore[arg-type]
                 break

@@ -155,6 +155,23 @@ def _check_position(name: str, value: Any, lowest: int) -> int:
     return value
 
 
+
+def heads_page(after: int, limit: int | None, ruleset: str | None, mark: str) -> tuple[str, tuple[Any, ...]]:
+    """The ``WHERE … ORDER BY … LIMIT`` tail of a page of stream records (:meth:`EventStore.list_games`)
+    for a SQL backend whose parameter mark is ``mark`` (``?``, ``%s``), and its parameters: read
+    along the index on first_position."""
+    sql = f" WHERE first_position > {mark}"
+    params: list[Any] = [after]
+    if ruleset is not None:
+        sql += f" AND ruleset = {mark}"
+        params.append(ruleset)
+    sql += " ORDER BY first_position"
+    if limit is not None:
+        sql += f" LIMIT {mark}"
+        params.append(limit)
+    return sql, tuple(params)
+
+
 class EventStore(ABC):
     """An append-only log of game streams. Safe to share between threads.
 
@@ -280,9 +297,20 @@ class EventStore(ABC):
         head = self._stream_head(game_id)
         return head.version if head is not None else -1
 
-    def list_games(self) -> list[GameInfo]:
-        """Every stream, ordered by its first position."""
+    def list_games(self, *, after: int = 0, limit: int | None = None, ruleset: str | None = None) -> list[GameInfo]:
+        """The streams ordered by first position: every one by default; ``after``: only those
+        whose first position is greater (a page's start: a stream's first position never
+        changes and a new stream's is greater than every stored one's); ``limit``: at most
+        that many; ``ruleset``: only the streams recorded under that ruleset id. A page is
+        read by the backend's index on the first position, not by listing every stream.
+        Raises InvalidArgument for a negative ``after`` or ``limit``."""
+        if after < 0:
+            raise InvalidArgument(f"after must be >= 0, got {after}", "after")
+        if limit is not None and limit < 0:
+            raise InvalidArgument(f"limit must be >= 0, got {limit}", "limit")
         self._check_open()
+        if limit == 0:
+            return []
         return [
             GameInfo(
                 game_id=h.game_id,
@@ -292,7 +320,7 @@ class EventStore(ABC):
                 last_position=h.last_position,
                 ruleset=h.ruleset,
             )
-            for h in self._stream_heads()
+            for h in self._stream_heads(after, limit, ruleset)
         ]
 
     def games_by_fingerprint(self, fingerprints: Sequence[str]) -> dict[str, list[tuple[str, str, str]]]:
@@ -449,8 +477,9 @@ class EventStore(ABC):
     def _stream_head(self, game_id: str) -> StreamHead | None: ...
 
     @abstractmethod
-    def _stream_heads(self) -> list[StreamHead]:
-        """All stream heads ordered by first position."""
+    def _stream_heads(self, after: int = 0, limit: int | None = None, ruleset: str | None = None) -> list[StreamHead]:
+        """The stream heads ordered by first position: those whose first position is greater
+        than ``after``, recorded under ``ruleset`` when given, at most ``limit`` (None: all)."""
 
     @abstractmethod
     def _log_head(self) -> LogHead:

@@ -89,10 +89,12 @@ class MemoryStore(EventStore):
             self._guard()
             return self._heads.get(game_id)
 
-    def _stream_heads(self) -> list[StreamHead]:
+    def _stream_heads(self, after: int = 0, limit: int | None = None, ruleset: str | None = None) -> list[StreamHead]:
         with self._cond:
             self._guard()
-            return list(self._heads.values())
+            heads = sorted(self._heads.values(), key=lambda h: h.first_position)
+        picked = [h for h in heads if h.first_position > after and (ruleset is None or h.ruleset == ruleset)]
+        return picked if limit is None else picked[:limit]
 
     def _log_head(self) -> LogHead:
         with self._cond:

@@ -40,7 +40,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from eventlog.hashing import GENESIS_HASH, log_hash
-from eventlog.store.base import EventStore, utc_now
+from eventlog.store.base import EventStore, heads_page, utc_now
 from eventlog.store.errors import CorruptDatabase, StoreClosed, StoreError
 from eventlog.store.group import GroupCommit
 from eventlog.store.planning import PlannedBatch, plan_group
@@ -367,8 +367,9 @@ class PostgresStore(EventStore):
         with self._conn() as conn:
             return self._head(conn, game_id)
 
-    def _stream_heads(self) -> list[StreamHead]:
-        rows = self._query(f"SELECT {_HEAD_COLS} FROM paipu_streams ORDER BY first_position")
+    def _stream_heads(self, after: int = 0, limit: int | None = None, ruleset: str | None = None) -> list[StreamHead]:
+        where, params = heads_page(after, limit, ruleset, "%s")
+        rows = self._query(f"SELECT {_HEAD_COLS} FROM paipu_streams{where}", params)
         return [StreamHead(**r) for r in rows]
 
     def _log_head(self) -> LogHead:

@@ -80,7 +80,7 @@ from typing import Any
 
 from eventlog.hashing import GENESIS_HASH, log_hash
 from eventlog.store.background import BackgroundThread
-from eventlog.store.base import LINK_COLUMNS, BulkAppend, EventStore, utc_now
+from eventlog.store.base import LINK_COLUMNS, BulkAppend, EventStore, heads_page, utc_now
 from eventlog.store.checkpoint import AnchorSync, Checkpoint, CheckpointFile
 from eventlog.store.errors import (
     CorruptDatabase,
@@ -1273,8 +1273,9 @@ class SqliteStore(EventStore):
         with self._connection() as conn, _translated(self.path):
             return self._head(conn, game_id)
 
-    def _stream_heads(self) -> list[StreamHead]:
-        rows = self._query(f"SELECT {_HEAD_COLS} FROM streams ORDER BY first_position")
+    def _stream_heads(self, after: int = 0, limit: int | None = None, ruleset: str | None = None) -> list[StreamHead]:
+        where, params = heads_page(after, limit, ruleset, "?")
+        rows = self._query(f"SELECT {_HEAD_COLS} FROM streams{where}", params)
         for r in rows:
             if not _typed(r, _STREAM_TYPES):
                 raise CorruptDatabase(str(self.path), "a stream record is damaged (a value of the wrong type)")

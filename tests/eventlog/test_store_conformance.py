@@ -24,6 +24,7 @@ from eventlog.store import (
     StreamAlreadyExists,
     WrongExpectedVersion,
 )
+from eventlog.errors import InvalidArgument
 from eventlog.verify import verify_all, verify_game
 
 
@@ -273,6 +274,26 @@ def test_list_games_in_first_position_order_with_ruleset(store, discards, game_s
         GameInfo("mcr-game", 2, 3, 2, 4, "mcr"),
         GameInfo("nc-game", 1, 2, 5, 6, "nanchang"),
     ]
+
+
+def test_list_games_pages_after_a_first_position(store, discards, game_started):
+    # five games whose first positions are 1, 3, 5, 7, 9 (two events each); a page starts after
+    # a first position, holds at most `limit`, and a ruleset filter keeps only that ruleset's
+    for i, ruleset in enumerate(("mcr", "sichuan", "mcr", "mcr", "sichuan")):
+        store.append(f"g{i}", [game_started(ruleset), *discards(1)])
+    ids = lambda infos: [g.game_id for g in infos]
+    assert ids(store.list_games(after=0, limit=2)) == ["g0", "g1"]
+    assert ids(store.list_games(after=3, limit=2)) == ["g2", "g3"]
+    assert ids(store.list_games(after=4)) == ["g2", "g3", "g4"]
+    assert ids(store.list_games(after=9)) == []
+    assert ids(store.list_games(ruleset="mcr")) == ["g0", "g2", "g3"]
+    assert ids(store.list_games(after=1, limit=1, ruleset="sichuan")) == ["g1"]
+    assert ids(store.list_games(after=3, ruleset="sichuan")) == ["g4"]
+    assert store.list_games(limit=0) == []
+    assert store.list_games(ruleset="changsha") == []
+    for bad in ({"after": -1}, {"limit": -1}):
+        with pytest.raises(InvalidArgument):
+            store.list_games(**bad)
 
 
 # ---- subscriptions -------------------------------------------------------------------------
