@@ -157,7 +157,7 @@ def test_an_unexpected_exception_is_logged_with_a_request_id(store, caplog):
         def __getattr__(self, name):
             return getattr(store, name)
 
-        def list_games(self):
+        def list_games(self, **page):
             raise KeyError("boom")
 
     srv, target = _serve(Broken())
