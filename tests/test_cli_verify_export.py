@@ -46,3 +46,23 @@ def test_verify_with_export_equals_verify_then_export(tmp_path):
     again = run("verify", "--export", "--data", str(two), "--json")  # nothing new to export
     assert json.loads(again.stdout)["summary"] == b["summary"]
     assert _parquet(two / "parquet") == _parquet(one / "parquet")
+
+
+def test_verify_export_json_carries_the_export_report_as_export_json_gives_it(tmp_path):
+    # breaker9 F18: `verify --export --json` left the export's report out of the JSON; it is
+    # under "export", with the fields of `paipu export --json` (README: one pass instead of
+    # `verify` then `export`)
+    one, two = tmp_path / "one", tmp_path / "two"
+    assert run("ingest", *map(str, sample_files()), "--data", str(one), "--quiet").exit_code == 0
+    shutil.copytree(one, two)
+    alone = json.loads(run("export", "--data", str(one), "--json").stdout)
+    shared = run("verify", "--export", "--data", str(two), "--json")
+    got = json.loads(shared.stdout)
+    assert sorted(got) == ["export", "games", "log", "log_streams", "summary"]
+    mine = got["export"]
+    assert sorted(mine) == sorted(alone)
+    for key in ("games", "hands", "reexported", "unfinished", "skipped", "damaged", "rows", "checkpoint",
+                "previous_checkpoint"):
+        assert mine[key] == alone[key], key
+    assert mine["out"] == str(two / "parquet") and alone["out"] == str(one / "parquet")
+    assert "0 re-exported" in shared.stderr  # the stderr line as `paipu export` words it

@@ -42,6 +42,19 @@ def dirs(data: Path, out: Optional[Path]) -> tuple[Path, Path]:
     return data, (out if out is not None else data / "parquet")
 
 
+def export_json(rep: Any, out: Path) -> dict[str, Any]:
+    """An export's report (:class:`analytics.export.ExportReport`) written to ``out`` as
+    ``paipu export --json`` gives it, and ``paipu verify --export --json`` under ``export``."""
+    return {
+        "out": str(out), "checkpoint": rep.checkpoint, "previous_checkpoint": rep.previous_checkpoint,
+        "games": rep.games, "hands": rep.hands, "reexported": rep.reexported,
+        "unfinished": rep.unfinished, "skipped": [list(s) for s in rep.skipped],
+        "damaged": [list(s) for s in rep.damaged],
+        "rows": rep.rows, "files": rep.files, "repaired": rep.repaired,
+        "repair_reasons": rep.repair_reasons, "seconds": rep.seconds,
+    }
+
+
 @command("export")
 def export_cmd(
     data: DataOpt = DEFAULT_DATA,
@@ -74,14 +87,7 @@ def export_cmd(
     finally:
         store.close()
     if as_json:
-        sys.stdout.write(json.dumps({
-            "out": str(o), "checkpoint": rep.checkpoint, "previous_checkpoint": rep.previous_checkpoint,
-            "games": rep.games, "hands": rep.hands, "reexported": rep.reexported,
-            "unfinished": rep.unfinished, "skipped": [list(s) for s in rep.skipped],
-            "damaged": [list(s) for s in rep.damaged],
-            "rows": rep.rows, "files": rep.files, "repaired": rep.repaired,
-            "repair_reasons": rep.repair_reasons, "seconds": rep.seconds,
-        }, sort_keys=True) + "\n")
+        sys.stdout.write(json.dumps(export_json(rep, o), sort_keys=True) + "\n")
         if rep.damaged or rep.skipped:
             raise typer.Exit(1)
         return

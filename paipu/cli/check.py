@@ -139,11 +139,13 @@ def _game_json(chain, audit) -> dict:
     return out
 
 
-def _verify_and_export(store, ids, data, out, workers, cluster, report, advance) -> list[str]:
+def _verify_and_export(store, ids, data, out, workers, cluster, report, advance) -> tuple[list[str], dict]:
     """``paipu verify --export``: the games the export replays are checked, audited and
     exported from one read and one replay each (analytics.export.outcomes.verified_outcome);
     returns the ids left to verify the usual way (already exported, or asked for by id but
-    not new)."""
+    not new) and the export's report as ``paipu export --json`` gives it."""
+    from paipu.cli.analysis import export_json
+
     from analytics.export import export
     from analytics.export.outcomes import verified_outcome
 
@@ -159,9 +161,9 @@ def _verify_and_export(store, ids, data, out, workers, cluster, report, advance)
     target = out if out is not None else data / "parquet"
     rep = export(store, target, data_dir=data, workers=workers, cluster=cluster,
                  outcome=verified_outcome, on_outcome=on_outcome)
-    say(f"exported {plural(rep.games, 'game')} ({plural(rep.hands, 'hand')}) to {target}; log position "
-        f"{rep.previous_checkpoint} → {rep.checkpoint}", err=True)
-    return [g for g in ids if g not in done]
+    say(f"exported {plural(rep.games, 'game')} ({plural(rep.hands, 'hand')}, {rep.reexported} re-exported) to "
+        f"{target}; log position {rep.previous_checkpoint} → {rep.checkpoint}", err=True)  # as `paipu export` says it
+    return [g for g in ids if g not in done], export_json(rep, target)
 
 
 def _what_if(store, chain, audit, as_ruleset, option):
@@ -266,6 +268,7 @@ def verify(
         raise typer.Exit(EXIT_INTEGRITY) from None
     broken = findings = 0
     games = JsonListStream(sys.stdout.write, "games") if as_json else None  # each game written as it is checked
+    exported: dict | None = None  # --export: the export's report (as `paipu export --json`)
     log_streams_broken: list[str] = []
     log_streams: list[dict] = []  # the log's own streams checked (paipu:players …): not games, nothing to replay
     stray_problems: list[str] = []  # a log stream holding events that do not belong there (exit 1)
@@ -331,8 +334,8 @@ def verify(
             task = bar.add_task("verifying", total=len(ids))
             rest = ids
             if export_:
-                rest = _verify_and_export(store, ids, data, out, n_workers, cluster, report,
-                                          lambda: bar.advance(task))
+                rest, exported = _verify_and_export(store, ids, data, out, n_workers, cluster, report,
+                                                    lambda: bar.advance(task))
             one = _verify_one if game_ids else verify_listed
             with map_games(store, rest, one, workers=n_workers, cluster=cluster) as results:
                 for chain, audit in results:
@@ -365,7 +368,7 @@ def verify(
             },
             "summary": {"games": n, "intact": intact, "chains_intact": n - broken, "broken_chains": broken,
                         "with_findings": findings, "log_damaged": log_damaged, "exit_status": status},
-        })
+        }, late={"export": exported} if export_ else None)
     else:
         if n or not game_ids or not log_streams:  # not "0 of 0 chains" for a log stream named alone
             say(f"{n - broken} of {n} chains intact, {intact} of them without findings; {broken} with a broken "

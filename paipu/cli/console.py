@@ -136,13 +136,17 @@ class JsonListStream:
         self._write((", " if self._started else "{" + json.dumps(self._key) + ": [") + text)
         self._started = True
 
-    def close(self, rest: dict[str, Any]) -> None:
+    def close(self, rest: dict[str, Any], *, late: dict[str, Any] | None = None) -> None:
         """End the list and write the object's other keys, then a newline. Raises ValueError
         when a key of ``rest`` does not sort after the list's (the bytes would differ from
-        ``sort_keys``)."""
+        ``sort_keys``). ``late``: keys that sort before the list's but are known only once it
+        is written (``verify --export``'s ``export``: the export reports the games as it goes),
+        written right after the list, before ``rest`` — the one place where the bytes are not
+        ``sort_keys``' (a JSON reader sees the same object)."""
         if any(k <= self._key for k in rest):
             raise ValueError(f"keys {sorted(rest)} must sort after {self._key!r}")
         head = "" if self._started else "{" + json.dumps(self._key) + ": ["
-        tail = json.dumps(rest, ensure_ascii=False, sort_keys=True)[1:] if rest else "}"
-        self._write(head + ("], " if rest else "]") + tail + "\n")
+        parts = [json.dumps(d, ensure_ascii=False, sort_keys=True)[1:-1] for d in (late, rest) if d]
+        tail = (", ".join(parts) + "}") if parts else "}"
+        self._write(head + ("], " if parts else "]") + tail + "\n")
         self._started = True
