@@ -27,6 +27,16 @@ shows the traceback.
 
 from __future__ import annotations
 
+import os
+
+# Arrow's allocator for the commands that write or read Parquet (export, verify --export,
+# stats): the C library's (system) rather than pyarrow's default mimalloc pool, which keeps
+# what each Parquet flush used — an export's peak grew with every flush (10,000 games, one
+# process: 337 MB against 257 MB with the system pool; 2,000 games: 231 against 196; CPU the
+# same within the noise). Read by pyarrow when it loads, so set before any command module
+# imports it; a value the user set is kept.
+os.environ.setdefault("ARROW_DEFAULT_MEMORY_POOL", "system")
+
 # Each command module registers its commands on ``app`` when imported; the order is the
 # order of ``paipu --help``.
 from paipu.cli import serve, log, migrate, check, replay, review, score, analysis, dashboard, simulate, rulesets, tournament, players  # noqa: F401
