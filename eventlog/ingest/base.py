@@ -560,13 +560,7 @@ def decode_by_line(raw: bytes) -> tuple[str, TextDecoding]:
 def text_decoding(path: Path) -> tuple[TextDecoding, Iterator[tuple[int, str]]]:
     """:func:`text_lines` with the file's :class:`TextDecoding` (line by line for a file of
     mixed encodings: :func:`decode_by_line`)."""
-    check = codecs.getincrementaldecoder("utf-8")("strict")
-    try:
-        with open(path, "rb") as f:
-            while piece := f.read(READ_BYTES):
-                check.decode(piece)
-        check.decode(b"", final=True)
-    except UnicodeDecodeError:
+    if not _is_utf8(path):
         text, decoding = decode_by_line(path.read_bytes())
         return decoding, lines_of(text)
     return TextDecoding("utf-8"), _utf8_lines(path)
@@ -609,6 +603,14 @@ def text_lines(path: Path) -> tuple[str, Iterator[tuple[int, str]]]:
     lines as :func:`lines_of` gives them — read a piece at a time when the file is UTF-8
     (one pass checks that, a second reads it), so memory does not grow with the file (a
     data set of 98,209 games is one 200 MB text file); any other file is read whole."""
+    if not _is_utf8(path):
+        text, encoding = decode_text(path.read_bytes())
+        return encoding, lines_of(text)
+    return "utf-8", _utf8_lines(path)
+
+
+def _is_utf8(path: Path) -> bool:
+    """Whether the whole file is UTF-8, checked a piece (:data:`READ_BYTES`) at a time."""
     check = codecs.getincrementaldecoder("utf-8")("strict")
     try:
         with open(path, "rb") as f:
@@ -616,9 +618,8 @@ def text_lines(path: Path) -> tuple[str, Iterator[tuple[int, str]]]:
                 check.decode(piece)
         check.decode(b"", final=True)
     except UnicodeDecodeError:
-        text, encoding = decode_text(path.read_bytes())
-        return encoding, lines_of(text)
-    return "utf-8", _utf8_lines(path)
+        return False
+    return True
 
 
 def _utf8_lines(path: Path) -> Iterator[tuple[int, str]]:
