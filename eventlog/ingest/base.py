@@ -444,17 +444,8 @@ def decode_text(raw: bytes) -> tuple[str, str]:
         return raw.decode("utf-8-sig"), "utf-8"
     except UnicodeDecodeError:
         pass
-    damaged = raw.decode("utf-8", errors="replace").lstrip("\ufeff")
-    bad = damaged.count("\ufffd")
-    good = sum(1 for c in damaged if ord(c) > 127 and c != "\ufffd")
-    if good > bad:
-        return damaged, "utf-8 (damaged)"
-    for enc in FALLBACK_ENCODINGS:
-        try:
-            return raw.decode(enc), enc
-        except UnicodeDecodeError:
-            continue
-    return damaged, "utf-8 (damaged)"
+    encoding, text, _ = _decode_not_utf8(raw, raw.decode("utf-8", errors="replace").lstrip("\ufeff"))
+    return text, encoding
 
 
 class TextDecoding:
@@ -520,8 +511,15 @@ def _decode_line(raw: bytes) -> tuple[str, str, int]:
     try:
         return "utf-8", raw.decode("utf-8"), 0
     except UnicodeDecodeError:
-        pass
-    damaged = raw.decode("utf-8", errors="replace")
+        return _decode_not_utf8(raw, raw.decode("utf-8", errors="replace"))
+
+
+def _decode_not_utf8(raw: bytes, damaged: str) -> tuple[str, str, int]:
+    """``(encoding, text, characters replaced)`` of bytes that are not UTF-8 — of a whole file
+    (:func:`decode_text`) or of one line (:func:`_decode_line`) — given ``damaged``, the bytes
+    read as UTF-8 with U+FFFD (a file's without its byte order mark): mostly UTF-8 with damaged
+    bytes (more well-formed multi-byte characters than bad bytes) stays ``damaged``; else the
+    first of :data:`FALLBACK_ENCODINGS` that reads every byte; else ``damaged``."""
     bad = damaged.count("\ufffd")
     good = sum(1 for c in damaged if ord(c) > 127 and c != "\ufffd")
     if good > bad:
